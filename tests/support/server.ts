@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from './ports';
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:43123 */
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Everything the process printed so far (stdout and stderr). */
+  output: () => string;
+  /** Graceful stop (SIGTERM), waits for exit. */
+  stop: () => Promise<void>;
+  /** SIGKILL, waits for exit. The data dir is kept so a restart can reuse it. */
+  kill: () => Promise<void>;
+  /** Removes the data dir (after stop/kill). */
+  cleanup: () => void;
+  process: ChildProcess;
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  port?: number;
+  env?: Record<string, string>;
+}
+
+const root = resolve(import.meta.dirname, '../..');
+
+/**
+ * Starts the real server (`server/main.ts` through tsx) as a child process on a free loopback port
+ * with its own data folder, and resolves once it prints its "listening" line.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-test-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SWITCHBOARD_DATA: dataDir,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
+    const onData = (): void => {
+      if (out.includes('listening on')) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${String(code)} before listening:\n${out}`));
+    });
+  });
+
+  const wait = async (signal: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    output: () => out,
+    stop: () => wait('SIGTERM'),
+    kill: () => wait('SIGKILL'),
+    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+    process: child,
+  };
+}

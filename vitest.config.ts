@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test projects:
+ * - unit: one layer at a time (machines with SimulatedClock, pure helpers, server modules in-process).
+ * - integration: the real server as a process, driven by the real twilio-sync SDK in Node.
+ * - model: @xstate/graph paths walked against the real built app in Debian's Chromium.
+ * - e2e: user journeys in Chromium against the real server.
+ * Browser and process tests run one file at a time: CI has two cores.
+ */
+export default defineConfig({
+  define: { __REVISION__: JSON.stringify('test') },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['tests/model/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          globalSetup: ['tests/support/global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
