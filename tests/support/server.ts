@@ -53,7 +53,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
 
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in time:\n${out}`)),
+      60_000,
+    );
     const onData = (): void => {
       if (out.includes('listening on')) {
         clearTimeout(timer);
