@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../http/cookies';
+import { HttpError } from '../http/errors';
+import { SESSION_TTL_MS, type SessionStore } from '../store/sessions';
+import type { SignInProfile, User, UserStore } from '../store/users';
+
+/** The slice of a request the session layer needs. */
+export interface AuthContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  now: number;
+  /** Whether the page was served over https, which makes the cookie Secure. */
+  secure: boolean;
+}
+
+export interface Auth {
+  /** The signed-in user, or null. Renews a session past half its life (sliding expiry). */
+  currentUser(ctx: AuthContext): User | null;
+  /** The signed-in user, or a 401 unauthenticated. */
+  requireUser(ctx: AuthContext): User;
+  /** The signed-in admin: 401 when signed out, 403 forbidden for agents. */
+  requireAdmin(ctx: AuthContext): User;
+  /** Creates or refreshes the user, opens a session and sets its cookie. */
+  signIn(ctx: AuthContext, profile: SignInProfile): User;
+  /** Ends the current session, if any, and clears the cookie. */
+  signOut(ctx: AuthContext): void;
+}
+
+const TTL_SECONDS = SESSION_TTL_MS / 1000;
+
+export function createAuth(users: UserStore, sessions: SessionStore): Auth {
+  const appendCookie = (res: ServerResponse, cookie: string): void => {
+    const previous = res.getHeader('Set-Cookie');
+    const list = Array.isArray(previous) ? previous : previous ? [String(previous)] : [];
+    res.setHeader('Set-Cookie', [...list, cookie]);
+  };
+
+  function currentUser(ctx: AuthContext): User | null {
+    const token = readCookie(ctx.req, SESSION_COOKIE);
+    if (!token) return null;
+    const session = sessions.find(token, ctx.now);
+    if (!session) return null;
+    const user = users.get(session.identity);
+    if (!user) return null;
+    if (session.expiresAt - ctx.now < SESSION_TTL_MS / 2) {
+      sessions.extend(token, ctx.now);
+      appendCookie(
+        ctx.res,
+        sessionCookie(token, { maxAgeSeconds: TTL_SECONDS, secure: ctx.secure }),
+      );
+    }
+    return user;
+  }
+
+  function requireUser(ctx: AuthContext): User {
+    const user = currentUser(ctx);
+    if (!user) throw new HttpError(401, 'unauthenticated', 'Sign in first');
+    return user;
+  }
+
+  return {
+    currentUser,
+    requireUser,
+    requireAdmin(ctx) {
+      const user = requireUser(ctx);
+      if (user.role !== 'admin') throw new HttpError(403, 'forbidden', 'Only admins may do this');
+      return user;
+    },
+    signIn(ctx, profile) {
+      const user = users.upsertOnSignIn(profile, ctx.now);
+      // A fresh session per sign-in; any session already on this browser ends with it.
+      const previous = readCookie(ctx.req, SESSION_COOKIE);
+      if (previous) sessions.delete(previous);
+      const { token } = sessions.create(user.identity, ctx.now);
+      appendCookie(
+        ctx.res,
+        sessionCookie(token, { maxAgeSeconds: TTL_SECONDS, secure: ctx.secure }),
+      );
+      return user;
+    },
+    signOut(ctx) {
+      const token = readCookie(ctx.req, SESSION_COOKIE);
+      if (token) sessions.delete(token);
+      appendCookie(ctx.res, clearedSessionCookie(ctx.secure));
+    },
+  };
+}

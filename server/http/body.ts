@@ -1,0 +1,76 @@
+import type { IncomingMessage } from 'node:http';
+import { HttpError } from './errors';
+
+/** Bodies of the JSON API are small: anything larger is refused while it streams in. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** `application/json`, optionally with `charset=utf-8`; nothing else is accepted. */
+function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const [type, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  return params.every((param) => param === '' || /^charset="?utf-8"?$/.test(param));
+}
+
+const tooLarge = (): HttpError =>
+  new HttpError(
+    413,
+    'payload_too_large',
+    `Request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB`,
+    // The rest of an oversize body is never read, so the connection cannot be reused.
+    { Connection: 'close' },
+  );
+
+/**
+ * Reads and parses a JSON request body, enforcing the content type and the size limit before
+ * anything is parsed. Resolves with the parsed value (any JSON type: the caller validates shape).
+ */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  if (!isJsonContentType(req.headers['content-type'])) {
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      'Request body must be sent as Content-Type: application/json',
+    );
+  }
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > BODY_LIMIT_BYTES) throw tooLarge();
+
+  const text = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (err: HttpError | null): void => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        // Stop buffering; the socket is closed after the 413 is written.
+        req.pause();
+        finish(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(null);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', () =>
+      finish(new HttpError(400, 'bad_request', 'The request body could not be read')),
+    );
+    req.on('aborted', () => finish(new HttpError(400, 'bad_request', 'The request was aborted')));
+  });
+
+  if (text.trim() === '') throw new HttpError(400, 'invalid_json', 'Request body is empty');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'Request body is not valid JSON');
+  }
+}

@@ -1,0 +1,114 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+
+export const GOOGLE_SCRIPT_URL = 'https://accounts.google.com/gsi/client';
+export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+export const GOOGLE_USERINFO_URL = 'https://openidconnect.googleapis.com/v1/userinfo';
+export const GOOGLE_TOKENINFO_URL = 'https://oauth2.googleapis.com/tokeninfo';
+
+export interface GoogleConfig {
+  /** Null: Google sign-in is off. */
+  clientId: string | null;
+  /** Needed only by the authorization-code flow. */
+  clientSecret: string | null;
+  scriptUrl: string;
+  /** Test hook: a JSON file `{ kid: PEM }` used instead of Google's signing certificates. */
+  certsFile: string | null;
+  tokenUrl: string;
+  userinfoUrl: string;
+  tokeninfoUrl: string;
+}
+
+export interface AppConfig {
+  /** The address the server listens on; decides whether local sign-in is offered. */
+  host: string;
+  port: number;
+  dataDir: string;
+  /** The Vite build to serve. */
+  distDir: string;
+  /** SWITCHBOARD_PASSCODE: when set, local sign-in is offered on any address and requires it. */
+  passcode: string | null;
+  google: GoogleConfig;
+  /** Honour X-Forwarded-Proto/-Host from a TLS-terminating proxy in front of the server. */
+  trustProxy: boolean;
+}
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function nonEmpty(value: string | undefined): string | null {
+  return value !== undefined && value.trim() !== '' ? value.trim() : null;
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const value = nonEmpty(env[name]);
+  if (value === null) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${name} must be an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  return url.href;
+}
+
+function parsePort(raw: string | undefined): number {
+  const value = nonEmpty(raw);
+  if (value === null) return 8080;
+  if (!/^[0-9]{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
+  }
+  return Number(value);
+}
+
+/** Reads the server configuration from the environment; throws a readable error when invalid. */
+export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
+  // The passcode is used verbatim: leading or trailing spaces may be part of it.
+  const passcode = env.SWITCHBOARD_PASSCODE ? env.SWITCHBOARD_PASSCODE : null;
+  const certsFile = nonEmpty(env.SWITCHBOARD_GOOGLE_CERTS_FILE);
+  return {
+    host: nonEmpty(env.HOST) ?? '127.0.0.1',
+    port: parsePort(env.PORT),
+    dataDir: resolve(cwd, nonEmpty(env.SWITCHBOARD_DATA) ?? 'data'),
+    distDir: resolve(cwd, nonEmpty(env.SWITCHBOARD_DIST) ?? resolve(repoRoot, 'dist')),
+    passcode,
+    google: {
+      clientId: nonEmpty(env.GOOGLE_CLIENT_ID),
+      clientSecret: nonEmpty(env.GOOGLE_CLIENT_SECRET),
+      scriptUrl: httpUrl(env, 'SWITCHBOARD_GOOGLE_SCRIPT_URL', GOOGLE_SCRIPT_URL),
+      certsFile: certsFile === null ? null : resolve(cwd, certsFile),
+      tokenUrl: httpUrl(env, 'SWITCHBOARD_GOOGLE_TOKEN_URL', GOOGLE_TOKEN_URL),
+      userinfoUrl: httpUrl(env, 'SWITCHBOARD_GOOGLE_USERINFO_URL', GOOGLE_USERINFO_URL),
+      tokeninfoUrl: httpUrl(env, 'SWITCHBOARD_GOOGLE_TOKENINFO_URL', GOOGLE_TOKENINFO_URL),
+    },
+    trustProxy: /^(1|true|yes)$/i.test(env.SWITCHBOARD_TRUST_PROXY ?? ''),
+  };
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: only this machine can reach the server. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) {
+    if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+    return mapped?.[1] !== undefined && mapped[1].startsWith('127.');
+  }
+  return false;
+}
+
+/** Local (name + email) sign-in is offered on loopback, or anywhere once a passcode guards it. */
+export function localSignInOffered(config: AppConfig): boolean {
+  return config.passcode !== null || isLoopbackHost(config.host);
+}
+
+/** The origin of the GIS script when it is not Google's own (a test stand-in), else null. */
+export function extraScriptOrigin(config: AppConfig): string | null {
+  const origin = new URL(config.google.scriptUrl).origin;
+  return origin === new URL(GOOGLE_SCRIPT_URL).origin ? null : origin;
+}

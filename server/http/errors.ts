@@ -1,0 +1,64 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Every error code the HTTP API answers with. Clients branch on `code`; `message` is for people.
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'origin_mismatch'
+  | 'bad_passcode'
+  | 'local_sign_in_disabled'
+  | 'google_sign_in_disabled'
+  | 'invalid_credential'
+  | 'email_not_verified'
+  | 'upstream_error'
+  | 'app_not_built'
+  | 'internal_error';
+
+/** Thrown anywhere below a route handler; the app turns it into the JSON error answer. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string): HttpError =>
+  new HttpError(400, 'bad_request', message);
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, error: HttpError): void {
+  sendJson(
+    res,
+    error.status,
+    { error: { code: error.code, message: error.message } },
+    error.headers,
+  );
+}

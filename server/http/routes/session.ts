@@ -1,0 +1,118 @@
+import type { Auth, AuthContext } from '../../auth/sessions';
+import type { GoogleVerifier } from '../../auth/google';
+import { passcodeMatches } from '../../auth/passcode';
+import type { User } from '../../store/users';
+import { readJsonBody } from '../body';
+import { localSignInOffered, type AppConfig } from '../config';
+import { HttpError, sendJson } from '../errors';
+import type { RequestContext, Router } from '../router';
+import { expectFields, parseEmail, parseName } from '../validate';
+
+export interface SessionRouteDeps {
+  config: AppConfig;
+  auth: Auth;
+  /** Null when GOOGLE_CLIENT_ID is not set. */
+  google: GoogleVerifier | null;
+  authContext(ctx: RequestContext): AuthContext;
+}
+
+/** The user as the browser sees it. */
+export function publicUser(user: User): {
+  identity: string;
+  name: string;
+  email: string;
+  role: User['role'];
+  picture: string | null;
+} {
+  return {
+    identity: user.identity,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    picture: user.picture,
+  };
+}
+
+/** /api/config and /api/session/*: who may sign in how, and the session cookie's lifecycle. */
+export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): void {
+  const { config, auth } = deps;
+
+  const requireGoogle = (): GoogleVerifier => {
+    if (!deps.google) {
+      throw new HttpError(
+        403,
+        'google_sign_in_disabled',
+        'Google sign-in is not configured on this server (GOOGLE_CLIENT_ID is not set)',
+      );
+    }
+    return deps.google;
+  };
+
+  router.on('GET', '/api/config', ({ res }) => {
+    sendJson(res, 200, {
+      googleClientId: config.google.clientId,
+      googleScriptUrl: config.google.scriptUrl,
+      localSignIn: localSignInOffered(config),
+      passcodeRequired: config.passcode !== null,
+      backend: 'embedded',
+    });
+  });
+
+  router.on('GET', '/api/session', (ctx) => {
+    const user = auth.requireUser(deps.authContext(ctx));
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.on('POST', '/api/session/local', async (ctx) => {
+    if (!localSignInOffered(config)) {
+      throw new HttpError(
+        403,
+        'local_sign_in_disabled',
+        'Local sign-in is only offered on a loopback address or with SWITCHBOARD_PASSCODE set',
+      );
+    }
+    const body = expectFields(await readJsonBody(ctx.req), ['name', 'email'], ['passcode']);
+    const name = parseName(body.name);
+    const email = parseEmail(body.email);
+    if (config.passcode !== null) {
+      if (body.passcode === undefined || body.passcode === '') {
+        throw new HttpError(400, 'bad_request', 'Missing field: passcode');
+      }
+      if (!passcodeMatches(body.passcode, config.passcode)) {
+        throw new HttpError(401, 'bad_passcode', 'The passcode is wrong');
+      }
+    }
+    const user = auth.signIn(deps.authContext(ctx), { email, name });
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.on('POST', '/api/session/google', async (ctx) => {
+    const google = requireGoogle();
+    const { credential } = expectFields(await readJsonBody(ctx.req), ['credential']);
+    const profile = await google.verifyIdToken(credential);
+    const user = auth.signIn(deps.authContext(ctx), profile);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.on('POST', '/api/session/google/code', async (ctx) => {
+    const google = requireGoogle();
+    const { code } = expectFields(await readJsonBody(ctx.req), ['code']);
+    const profile = await google.exchangeCode(code);
+    const user = auth.signIn(deps.authContext(ctx), profile);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.on('POST', '/api/session/google/token', async (ctx) => {
+    const google = requireGoogle();
+    const { access_token } = expectFields(await readJsonBody(ctx.req), ['access_token']);
+    const profile = await google.profileFromAccessToken(access_token);
+    const user = auth.signIn(deps.authContext(ctx), profile);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.on('POST', '/api/session/logout', (ctx) => {
+    auth.signOut(deps.authContext(ctx));
+    ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
+    ctx.res.end();
+  });
+}

@@ -1,0 +1,141 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { HttpError } from './errors';
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.wasm': 'application/wasm',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.ogg': 'audio/ogg',
+};
+
+/** Vite fingerprints everything under /assets/, so those never change and cache forever. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Switchboard is not built yet</title></head>
+<body><h1>Switchboard is not built yet</h1>
+<p>The server is running, but the web app has not been built. Run <code>npm run build</code>
+(or start with <code>npm start</code>, which builds first), then reload this page.</p>
+</body></html>
+`;
+
+/**
+ * Serves the Vite build with history fallback: files as they are, and every other GET/HEAD
+ * navigation gets index.html so the client router can draw the route.
+ */
+export function createStaticHandler(distDir: string) {
+  const root = normalize(distDir + sep);
+
+  async function fileAt(
+    pathname: string,
+  ): Promise<{ path: string; size: number; mtimeMs: number } | null> {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      throw new HttpError(400, 'bad_request', 'The request path is not valid percent-encoding');
+    }
+    if (decoded.includes('\0')) throw new HttpError(400, 'bad_request', 'Invalid request path');
+    // Dotfiles (.env, .git) are never served, even if one ended up in dist/.
+    if (decoded.split('/').some((segment) => segment.startsWith('.'))) return null;
+    const path = normalize(join(root, decoded));
+    if (!path.startsWith(root)) return null;
+    try {
+      const info = await stat(path);
+      return info.isFile() ? { path, size: info.size, mtimeMs: info.mtimeMs } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    file: { path: string; size: number; mtimeMs: number },
+    cacheControl: string,
+  ): void {
+    const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', cacheControl);
+    res.setHeader(
+      'Content-Type',
+      TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream',
+    );
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304);
+      res.end();
+      return;
+    }
+    res.setHeader('Content-Length', file.size);
+    res.writeHead(200);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const stream = createReadStream(file.path);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
+  }
+
+  return async function serveStatic(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+  ): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${req.method ?? ''} is not allowed on ${pathname}; use GET, HEAD`,
+        {
+          Allow: 'GET, HEAD',
+        },
+      );
+    }
+    if (pathname !== '/' && pathname !== '/index.html') {
+      const file = await fileAt(pathname);
+      if (file) {
+        send(req, res, file, pathname.startsWith('/assets/') ? IMMUTABLE : REVALIDATE);
+        return;
+      }
+      // A missing file (anything with an extension, or under /assets/) is a real 404: answering
+      // index.html would hand the browser HTML where it expects a script.
+      const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+      if (pathname.startsWith('/assets/') || last.includes('.')) {
+        throw new HttpError(404, 'not_found', `No file at ${pathname}`);
+      }
+    }
+    const index = await fileAt('/index.html');
+    if (!index) {
+      res.writeHead(503, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'Retry-After': '30',
+      });
+      res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
+      return;
+    }
+    send(req, res, index, REVALIDATE);
+  };
+}
