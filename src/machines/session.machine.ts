@@ -1,0 +1,169 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { ToastType } from './toast.machine';
+import type { SessionUser, SignInRequest } from './session.types';
+
+export interface SessionContext {
+  user: SessionUser | null;
+  /** Where the user was when the session expired, so sign-in can take them back. */
+  redirect: string | null;
+  /** The last sign-in or sign-out failure, for inline display; cleared on success. */
+  lastError: string | null;
+}
+
+export type SessionEvent =
+  | { type: 'session.signIn'; request: SignInRequest }
+  | { type: 'session.signOut' }
+  | { type: 'session.expired'; redirect: string | null };
+
+export interface NotifyParams {
+  message: string;
+  toastType: ToastType;
+}
+
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message !== '' ? error.message : fallback;
+}
+
+/**
+ * The visitor's session: restored from the server on start, then signed in or out.
+ *
+ * Provided at the composition root: `restoreSession` (resolves the user or null), `signIn`
+ * (resolves the user for a {@link SignInRequest}), `signOut`, and the `notify` action that raises a
+ * toast. Invariant: `context.user` is non-null exactly in `signedIn` and `signingOut`. Tag `busy`
+ * marks states waiting on the server. `session.expired` only matters while signed in: any request
+ * that meets a 401 may send it, whatever the state.
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+  },
+  actors: {
+    restoreSession: fromPromise<SessionUser | null>(() => {
+      throw new Error('restoreSession is provided by the composition root');
+    }),
+    signIn: fromPromise<SessionUser, SignInRequest>(() => {
+      throw new Error('signIn is provided by the composition root');
+    }),
+    signOut: fromPromise<void>(() => {
+      throw new Error('signOut is provided by the composition root');
+    }),
+  },
+  actions: {
+    notify: (_, _params: NotifyParams) => {},
+  },
+  guards: {
+    hasUser: (_, params: { user: SessionUser | null }) => params.user !== null,
+  },
+}).createMachine({
+  id: 'session',
+  context: { user: null, redirect: null, lastError: null },
+  initial: 'restoring',
+  states: {
+    restoring: {
+      description: 'Asks the server whether the session cookie still names a user. Routes wait.',
+      tags: ['busy'],
+      invoke: {
+        src: 'restoreSession',
+        onDone: [
+          {
+            guard: { type: 'hasUser', params: ({ event }) => ({ user: event.output }) },
+            target: 'signedIn',
+            actions: assign({ user: ({ event }) => event.output }),
+          },
+          { target: 'signedOut' },
+        ],
+        onError: {
+          target: 'signedOut',
+          actions: [
+            assign({
+              lastError: ({ event }) => messageOf(event.error, 'Could not reach the server.'),
+            }),
+            {
+              type: 'notify',
+              params: ({ event }) => ({
+                message: `Could not restore your session: ${messageOf(event.error, 'the server did not answer.')}`,
+                toastType: 'error',
+              }),
+            },
+          ],
+        },
+      },
+    },
+    signedOut: {
+      on: {
+        'session.signIn': { target: 'signingIn', actions: assign({ lastError: null }) },
+      },
+    },
+    signingIn: {
+      tags: ['busy'],
+      invoke: {
+        src: 'signIn',
+        input: ({ event }) => {
+          if (event.type !== 'session.signIn')
+            throw new Error('signingIn entered without a request');
+          return event.request;
+        },
+        onDone: {
+          target: 'signedIn',
+          actions: assign({
+            user: ({ event }) => event.output,
+            lastError: null,
+            redirect: null,
+          }),
+        },
+        onError: {
+          target: 'signedOut',
+          actions: [
+            assign({ lastError: ({ event }) => messageOf(event.error, 'Sign-in failed.') }),
+            {
+              type: 'notify',
+              params: ({ event }) => ({
+                message: messageOf(event.error, 'Sign-in failed.'),
+                toastType: 'error',
+              }),
+            },
+          ],
+        },
+      },
+    },
+    signedIn: {
+      on: {
+        'session.signOut': { target: 'signingOut' },
+        'session.expired': {
+          target: 'signedOut',
+          actions: [
+            assign({ user: null, redirect: ({ event }) => event.redirect }),
+            { type: 'notify', params: { message: SESSION_EXPIRED_MESSAGE, toastType: 'warning' } },
+          ],
+        },
+      },
+    },
+    signingOut: {
+      description: 'Asks the server to end the session. If it cannot, the user stays signed in.',
+      tags: ['busy'],
+      invoke: {
+        src: 'signOut',
+        onDone: {
+          target: 'signedOut',
+          actions: assign({ user: null, redirect: null, lastError: null }),
+        },
+        onError: {
+          target: 'signedIn',
+          actions: [
+            assign({ lastError: ({ event }) => messageOf(event.error, 'Sign-out failed.') }),
+            {
+              type: 'notify',
+              params: ({ event }) => ({
+                message: `Could not sign out: ${messageOf(event.error, 'the server did not answer.')}`,
+                toastType: 'error',
+              }),
+            },
+          ],
+        },
+      },
+    },
+  },
+});

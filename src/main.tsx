@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './styles/base.css';
+import { App } from './ui/app/App';
+import { createAppActors, startAppActors } from './ui/app/app-actors';
+import { createAppRouter } from './ui/app/router';
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('index.html has no #root element');
+
+const actors = createAppActors({
+  fetch: window.fetch.bind(window),
+  currentPath: () => `${window.location.pathname}${window.location.search}${window.location.hash}`,
+});
+// Started before the router exists: its first guard run waits for the session restore.
+startAppActors(actors);
+const router = createAppRouter(actors);
+
+createRoot(container).render(
+  <StrictMode>
+    <App actors={actors} router={router} />
+  </StrictMode>,
+);

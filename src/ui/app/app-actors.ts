@@ -1,0 +1,55 @@
+import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
+import { createApiClient, type ApiClient } from '../../auth/api';
+import { restoreSession, signIn, signOut } from '../../auth/session-api';
+import { sessionMachine, type NotifyParams } from '../../machines/session.machine';
+import type { SignInRequest } from '../../machines/session.types';
+import { toastMachine } from '../../machines/toast.machine';
+
+export type SessionActor = ActorRefFrom<typeof sessionMachine>;
+export type ToastActor = ActorRefFrom<typeof toastMachine>;
+
+export interface AppActors {
+  session: SessionActor;
+  toast: ToastActor;
+  api: ApiClient;
+}
+
+export interface AppActorDeps {
+  fetch: typeof fetch;
+  /** The path, query and hash the user is on, kept as `redirect` when the session expires. */
+  currentPath: () => string;
+}
+
+/**
+ * The composition root for machines: the one place they get real I/O. Actors are created but not
+ * started, so tests can subscribe first; {@link startAppActors} starts them.
+ */
+export function createAppActors({ fetch: fetchImpl, currentPath }: AppActorDeps): AppActors {
+  const toast = createActor(toastMachine);
+  // The api client is built before the session actor exists; the late binding is what lets a 401
+  // from any request reach the session.
+  let session: SessionActor | null = null;
+  const api = createApiClient({
+    fetch: fetchImpl,
+    onUnauthorized: () => session?.send({ type: 'session.expired', redirect: currentPath() }),
+  });
+  session = createActor(
+    sessionMachine.provide({
+      actors: {
+        restoreSession: fromPromise(() => restoreSession(api)),
+        signIn: fromPromise(({ input }: { input: SignInRequest }) => signIn(api, input)),
+        signOut: fromPromise(() => signOut(api)),
+      },
+      actions: {
+        notify: (_, params: NotifyParams) =>
+          toast.send({ type: 'toast.show', message: params.message, toastType: params.toastType }),
+      },
+    }),
+  );
+  return { session, toast, api };
+}
+
+export function startAppActors(actors: AppActors): void {
+  actors.toast.start();
+  actors.session.start();
+}

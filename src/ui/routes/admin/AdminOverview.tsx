@@ -1,0 +1,23 @@
+import { Link } from 'react-router-dom';
+import { Screen } from '../../components/Screen';
+import { paths } from '../../app/paths';
+
+export function Component() {
+  return (
+    <Screen title="Admin">
+      <p>Set up how calls reach your team.</p>
+      <ul className="link-list">
+        <li>
+          <Link to={paths.adminGroups.build()}>Ring groups</Link>: numbers, members, business hours,
+          holidays and forwarding.
+        </li>
+        <li>
+          <Link to={paths.adminGuidance.build()}>Guidance</Link>: announcements played to callers.
+        </li>
+        <li>
+          <Link to={paths.adminAudio.build()}>Audio files</Link>: recordings used by announcements.
+        </li>
+      </ul>
+    </Screen>
+  );
+}

@@ -1,0 +1,12 @@
+import { useParams } from 'react-router-dom';
+import { ComingSoon } from '../../../components/Screen';
+
+export function Component() {
+  // The route's loader has already turned away malformed ids.
+  const { id = '' } = useParams();
+  return (
+    <ComingSoon title="Edit schedule">
+      Weekly business hours and time zone for schedule <code>{id}</code>.
+    </ComingSoon>
+  );
+}

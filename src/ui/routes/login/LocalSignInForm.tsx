@@ -1,0 +1,101 @@
+import { useSelector } from '@xstate/react';
+import { useId, useState, type FormEvent } from 'react';
+import { selectLastError, selectSessionStatus } from '../../../machines/session.selectors';
+import { useSessionActor } from '../../app/actors';
+import {
+  validateLocalSignIn,
+  type LocalSignInErrors,
+  type LocalSignInValues,
+} from './local-sign-in';
+
+/**
+ * Sign-in with name and email (and the team passcode when the server asks for one). Values stay
+ * as typed when the server refuses them; errors are tied to their fields for screen readers.
+ */
+export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolean }) {
+  const session = useSessionActor();
+  const status = useSelector(session, selectSessionStatus);
+  const serverError = useSelector(session, selectLastError);
+  const [values, setValues] = useState<LocalSignInValues>({ name: '', email: '', passcode: '' });
+  const [errors, setErrors] = useState<LocalSignInErrors>({});
+  const ids = useId();
+  const signingIn = status === 'signingIn';
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (signingIn) return;
+    const found = validateLocalSignIn(values, passcodeRequired);
+    setErrors(found);
+    const firstInvalid = (['name', 'email', 'passcode'] as const).find(
+      (key) => found[key] !== undefined,
+    );
+    if (firstInvalid !== undefined) {
+      document.getElementById(`${ids}-${firstInvalid}`)?.focus();
+      return;
+    }
+    const request = {
+      method: 'local' as const,
+      name: values.name.trim(),
+      email: values.email.trim(),
+    };
+    session.send({
+      type: 'session.signIn',
+      request: passcodeRequired ? { ...request, passcode: values.passcode } : request,
+    });
+  };
+
+  const field = (
+    key: keyof LocalSignInValues,
+    label: string,
+    type: string,
+    autoComplete: string,
+  ) => {
+    const error = errors[key];
+    const inputId = `${ids}-${key}`;
+    return (
+      <div className="field">
+        <label htmlFor={inputId}>{label}</label>
+        <input
+          id={inputId}
+          name={key}
+          type={type}
+          autoComplete={autoComplete}
+          value={values[key]}
+          required={key !== 'passcode' || passcodeRequired}
+          aria-invalid={error === undefined ? undefined : true}
+          aria-describedby={error === undefined ? undefined : `${inputId}-error`}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            setValues((v) => ({ ...v, [key]: value }));
+          }}
+        />
+        {error !== undefined && (
+          <p id={`${inputId}-error`} className="field__error">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <form
+      className="login__form"
+      noValidate
+      onSubmit={onSubmit}
+      aria-label="Sign in with name and email"
+    >
+      {field('name', 'Name', 'text', 'name')}
+      {field('email', 'Email', 'email', 'email')}
+      {passcodeRequired && field('passcode', 'Passcode', 'password', 'current-password')}
+      {serverError !== null && !signingIn && (
+        <p className="login__server-error" data-testid="sign-in-error">
+          {serverError}
+        </p>
+      )}
+      <button type="submit" className="button button--primary" disabled={signingIn}>
+        {signingIn ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+import { useSelector } from '@xstate/react';
+import { NavLink } from 'react-router-dom';
+import { selectIsAdmin } from '../../../machines/session.selectors';
+import { useSessionActor } from '../../app/actors';
+import { paths } from '../../app/paths';
+
+const navClass = ({ isActive }: { isActive: boolean }): string =>
+  isActive ? 'nav__link nav__link--active' : 'nav__link';
+
+export function SideNav() {
+  const isAdmin = useSelector(useSessionActor(), selectIsAdmin);
+  return (
+    <nav className="nav" aria-label="Main">
+      <ul>
+        <li>
+          {/* "/" shows the contacts screen, so both count as Contacts. */}
+          <NavLink to={paths.contacts.build()} className={navClass}>
+            Contacts
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to={paths.history.build()} className={navClass}>
+            History
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to={paths.hold.build()} className={navClass}>
+            Hold
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to={paths.users.build()} className={navClass}>
+            Users
+          </NavLink>
+        </li>
+        {isAdmin && (
+          <li>
+            <NavLink to={paths.admin.build()} className={navClass}>
+              Admin
+            </NavLink>
+          </li>
+        )}
+        <li>
+          <NavLink to={paths.settings.build()} className={navClass}>
+            Settings
+          </NavLink>
+        </li>
+      </ul>
+    </nav>
+  );
+}
