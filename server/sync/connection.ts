@@ -1,0 +1,402 @@
+/**
+ * One Twilsock v3 connection: init/update authentication, tunnelled REST (`message` → `reply`), notifications,
+ * token expiry (`client_update` three minutes before, `close` 410 at expiry), flood control. A bad frame gets a
+ * well-formed reply when its id can be read; the connection stays open unless the peer keeps flooding.
+ */
+import { randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { Core } from './core';
+import { errors, reasonPhrase } from './errors';
+import type { Subscriber } from './events';
+import { decodeFrame, encodeFrame, parseJsonPayload, type TwilsockHeader } from './framing';
+import { limits } from './limits';
+import { handle } from './rest/router';
+import type { RestRequest } from './rest/context';
+import { verifyAccessToken } from './token';
+
+export interface ConnectionHost {
+  core: Core;
+  secret: Buffer;
+  storageId: string;
+  /** Returns false when the identity already has the maximum number of connections. */
+  register(conn: Connection, identity: string): boolean;
+  unregister(conn: Connection): void;
+  log(message: string, error?: unknown): void;
+  testHooks?:
+    | ((conn: Connection, req: RestRequest) => { status: number; body?: unknown } | undefined)
+    | undefined;
+}
+
+const serverId = (): string => 'TM' + randomBytes(16).toString('hex');
+const ABOUT_TO_EXPIRE_MS = 3 * 60 * 1000;
+const safeHost = /^[A-Za-z0-9.\-[\]:]{1,255}$/;
+
+export class Connection implements Subscriber {
+  identity: string | null = null;
+  open = true;
+  readonly subscriptions = new Map<string, string>();
+  private tokens: number = limits.rateBurst;
+  private lastRefill = Date.now();
+  private throttledInARow = 0;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly host: ConnectionHost,
+    /** `http://<Host header>`: base of URLs in notifications. */
+    private readonly base: string,
+  ) {
+    ws.on('message', (data, isBinary) => this.onMessage(toBuffer(data), isBinary));
+    ws.on('close', () => this.onClose());
+    ws.on('error', (e) => this.host.log('websocket error', e));
+  }
+
+  send(header: Record<string, unknown>, payload?: object): void {
+    if (!this.open || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(encodeFrame(header, payload), { binary: true });
+  }
+
+  notify(payload: { event_type: string } & Record<string, unknown>): void {
+    const event = payload.event as Record<string, unknown> | undefined;
+    if (event && typeof event.item_url === 'string' && event.item_url.startsWith('/')) {
+      payload = { ...payload, event: { ...event, item_url: this.base + event.item_url } };
+    }
+    this.send(
+      {
+        method: 'notification',
+        id: serverId(),
+        message_type: 'twilio.sync.event',
+        notification_ctx_id: '',
+        payload_type: 'application/json',
+      },
+      payload,
+    );
+  }
+
+  /** Closes the socket without a Twilsock `close` (as a network failure would). */
+  drop(): void {
+    this.ws.terminate();
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean): void {
+    try {
+      if (!this.allow()) return;
+      if (data.length > limits.maxFrameBytes) {
+        const head = decodeFrame(data.subarray(0, 4096));
+        const id = head.ok ? head.frame.header.id : head.id;
+        if (typeof id === 'string')
+          this.replyHttp(
+            id,
+            errors.frameTooLarge(limits.maxFrameBytes).status,
+            errors.frameTooLarge(limits.maxFrameBytes).body(),
+          );
+        return;
+      }
+      const decoded = decodeFrame(data);
+      if (!decoded.ok) {
+        if (decoded.id !== undefined)
+          this.replyStatus(decoded.id, 400, 'BAD_REQUEST', decoded.reason);
+        else
+          this.host.log(
+            `dropped an unreadable ${isBinary ? 'binary' : 'text'} frame: ${decoded.reason}`,
+          );
+        return;
+      }
+      this.dispatch(decoded.frame.header, decoded.frame.payload);
+    } catch (e) {
+      this.host.log('unexpected error handling a frame', e);
+    }
+  }
+
+  private dispatch(header: TwilsockHeader, payload: Buffer): void {
+    const id = typeof header.id === 'string' ? header.id : undefined;
+    switch (header.method) {
+      case 'reply':
+      case 'telemetry.v1':
+        return;
+      case 'close':
+        this.ws.close(1000);
+        return;
+      case 'init':
+        if (id !== undefined) this.onInit(id, header);
+        return;
+      case 'update':
+        if (id !== undefined) this.onUpdate(id, header);
+        return;
+      case 'ping':
+        if (id !== undefined) this.replyStatus(id, 200, 'OK');
+        return;
+      case 'message':
+        if (id === undefined) return;
+        if (this.identity === null) this.replyStatus(id, 401, 'UNAUTHORIZED', 'init first');
+        else this.onRequest(id, header, payload);
+        return;
+      default:
+        if (id !== undefined)
+          this.replyStatus(
+            id,
+            400,
+            'BAD_REQUEST',
+            `unknown method ${JSON.stringify(header.method)}`,
+          );
+    }
+  }
+
+  private onInit(id: string, header: TwilsockHeader): void {
+    const check = verifyAccessToken(
+      this.host.secret,
+      header.token,
+      Math.floor(this.host.core.now() / 1000),
+    );
+    if (!check.ok) {
+      this.send({
+        method: 'reply',
+        id,
+        status: {
+          code: 401,
+          status: 'UNAUTHORIZED',
+          errorCode: check.errorCode,
+          description: check.description,
+        },
+      });
+      this.closeSoon();
+      return;
+    }
+    if (this.identity === null) {
+      if (!this.host.register(this, check.identity)) {
+        const description = `Too many connections for identity '${check.identity}' (limit ${limits.maxConnectionsPerIdentity})`;
+        this.send(
+          { method: 'reply', id, status: { code: 429, status: 'TOO_MANY_REQUESTS', description } },
+          { backoff_policy: { reconnect_min_ms: 10_000 } },
+        );
+        this.closeSoon();
+        return;
+      }
+      this.identity = check.identity;
+    }
+    this.armExpiry(check.exp);
+    const continuationMissing = typeof header.continuation_token !== 'string';
+    this.send({
+      method: 'reply',
+      id,
+      status: { code: 200, status: 'OK' },
+      capabilities: ['client_update', 'offline_storage'],
+      continuation_token: 'CT' + randomBytes(16).toString('hex'),
+      continuation_token_status: continuationMissing
+        ? {
+            reissued: true,
+            reissue_reason: 'MISSING',
+            reissue_message: 'Continuation token is not provided',
+          }
+        : { reissued: false },
+      offline_storage: { data_sync: { storage_id: this.host.storageId } },
+      init_registrations: [
+        {
+          notification_ctx_id: randomBytes(16).toString('hex'),
+          type: 'ers',
+          product: 'data_sync',
+          message_types: [
+            'twilio.sync.event',
+            'com.twilio.rtd.cds.document',
+            'com.twilio.rtd.cds.list',
+            'com.twilio.rtd.cds.map',
+          ],
+        },
+      ],
+    });
+  }
+
+  private onUpdate(id: string, header: TwilsockHeader): void {
+    const check = verifyAccessToken(
+      this.host.secret,
+      header.token,
+      Math.floor(this.host.core.now() / 1000),
+    );
+    if (!check.ok || (this.identity !== null && check.identity !== this.identity)) {
+      const description = check.ok ? 'Updated token is for another identity' : check.description;
+      const errorCode = check.ok ? 20106 : check.errorCode;
+      this.send({
+        method: 'reply',
+        id,
+        status: { code: 401, status: 'UNAUTHORIZED', errorCode, description },
+      });
+      return;
+    }
+    this.armExpiry(check.exp);
+    this.replyStatus(id, 200, 'OK');
+  }
+
+  private armExpiry(expSeconds: number): void {
+    this.clearTimers();
+    const left = expSeconds * 1000 - this.host.core.now();
+    const warnIn = Math.max(0, left - ABOUT_TO_EXPIRE_MS);
+    // setTimeout cannot wait longer than ~24.8 days; tokens never live that long here.
+    this.timers.push(
+      setTimeout(
+        () =>
+          this.send({
+            method: 'client_update',
+            id: serverId(),
+            client_update_type: 'token_about_to_expire',
+          }),
+        Math.min(warnIn, 2 ** 31 - 1),
+      ),
+      setTimeout(
+        () => {
+          this.send({
+            method: 'close',
+            id: serverId(),
+            status: { code: 410, status: 'TOKEN_EXPIRED', description: 'Access Token expired' },
+          });
+          this.closeSoon();
+        },
+        Math.min(Math.max(0, left), 2 ** 31 - 1),
+      ),
+    );
+  }
+
+  private onRequest(id: string, header: TwilsockHeader, payload: Buffer): void {
+    const http = header.http_request;
+    if (typeof http !== 'object' || http === null || Array.isArray(http)) {
+      const e = errors.invalidParam('http_request', 'must be an object');
+      this.replyHttp(id, e.status, e.body());
+      return;
+    }
+    const h = http as Record<string, unknown>;
+    const parsed = parseRequest(h, payload);
+    if ('error' in parsed) {
+      this.replyHttp(id, parsed.error.status, parsed.error.body());
+      return;
+    }
+    const req = parsed.request;
+    const host =
+      typeof h.host === 'string' && safeHost.test(h.host) ? `http://${h.host}` : this.base;
+    const hook = this.host.testHooks?.(this, req);
+    const res =
+      hook ??
+      handle({ core: this.host.core, base: host, identity: this.identity!, conn: this }, req, (e) =>
+        this.host.log(`${req.method} /${req.segments.join('/')} failed`, e),
+      );
+    this.replyHttp(id, res.status, res.body);
+  }
+
+  private replyHttp(id: string, code: number, body?: unknown): void {
+    this.send(
+      {
+        method: 'reply',
+        id,
+        status: { code: 200, status: 'OK' },
+        http_status: { code, status: reasonPhrase[code] ?? 'Unknown' },
+        http_headers: { 'content-type': 'application/json' },
+        payload_type: 'application/json',
+      },
+      body === undefined ? undefined : (body as object),
+    );
+  }
+
+  private replyStatus(id: string, code: number, status: string, description?: string): void {
+    this.send({
+      method: 'reply',
+      id,
+      status: description === undefined ? { code, status } : { code, status, description },
+    });
+  }
+
+  /** Token bucket per connection; beyond it, frames are answered 429 and a long flood closes the socket. */
+  private allow(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(
+      limits.rateBurst,
+      this.tokens + ((now - this.lastRefill) * limits.ratePerSecond) / 1000,
+    );
+    this.lastRefill = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      this.throttledInARow = 0;
+      return true;
+    }
+    this.throttledInARow += 1;
+    if (this.throttledInARow >= limits.maxThrottledInARow) {
+      this.host.log(`closing a flooding connection (${this.identity ?? 'not initialised'})`);
+      this.ws.close(1008, 'flood');
+    }
+    return false;
+  }
+
+  private closeSoon(): void {
+    // Give the client a moment to read the reply; it closes on its own when it does.
+    this.timers.push(setTimeout(() => this.ws.close(1000), 1000));
+  }
+
+  private clearTimers(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers = [];
+  }
+
+  private onClose(): void {
+    this.open = false;
+    this.clearTimers();
+    for (const sid of this.subscriptions.keys()) this.host.core.hub.unsubscribe(sid, this);
+    this.subscriptions.clear();
+    this.host.unregister(this);
+  }
+}
+
+function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+function decodeSegment(s: string): string {
+  return decodeURIComponent(s);
+}
+
+/** Validates and decodes the tunnelled request: percent-decoded segments and params, lower-cased headers, JSON body. */
+export function parseRequest(
+  h: Record<string, unknown>,
+  payload: Buffer,
+): { request: RestRequest } | { error: ReturnType<typeof errors.badJson> } {
+  const method = typeof h.method === 'string' ? h.method.toUpperCase() : '';
+  if (!['GET', 'POST', 'PUT', 'DELETE'].includes(method)) {
+    return {
+      error: errors.methodNotAllowed(String(h.method), typeof h.path === 'string' ? h.path : '?'),
+    };
+  }
+  if (typeof h.path !== 'string' || !h.path.startsWith('/'))
+    return { error: errors.invalidParam('http_request.path', 'must start with /') };
+  let segments: string[];
+  const params: Record<string, string> = {};
+  try {
+    segments = h.path.slice(1).split('/').map(decodeSegment);
+    const rawParams = h.params ?? {};
+    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams))
+      throw new URIError('params');
+    for (const [k, v] of Object.entries(rawParams as Record<string, unknown>)) {
+      const last = Array.isArray(v) ? (v[v.length - 1] as unknown) : v;
+      if (typeof last === 'string') params[decodeSegment(k)] = decodeSegment(last);
+      else if (typeof last === 'number' || typeof last === 'boolean') params[k] = String(last);
+      else throw new URIError('param');
+    }
+  } catch {
+    return {
+      error: errors.invalidParam('http_request', 'path or params are not valid percent-encoding'),
+    };
+  }
+  const headers: Record<string, string> = {};
+  const rawHeaders = h.headers;
+  if (typeof rawHeaders === 'object' && rawHeaders !== null && !Array.isArray(rawHeaders)) {
+    for (const [k, v] of Object.entries(rawHeaders as Record<string, unknown>)) {
+      if (typeof v === 'string' || typeof v === 'number') headers[k.toLowerCase()] = String(v);
+    }
+  }
+  let body: unknown;
+  if (method !== 'DELETE' && method !== 'GET') {
+    try {
+      body = parseJsonPayload(payload);
+    } catch {
+      return { error: errors.badJson() };
+    }
+  }
+  return { request: { method, segments, params, headers, body } };
+}

@@ -1,0 +1,155 @@
+/**
+ * The transactional core shared by the REST handlers and the expiry sweep: every mutation goes through
+ * `commit()`, which runs it in one SQLite transaction, records its events in the log with per-object increasing
+ * ids, and hands the events to the hub only after the commit (delivery itself is deferred by the hub).
+ */
+import type { ObjectKind } from './errors';
+import { EventHub, type Subscriber, type SyncEvent } from './events';
+import { LiveQueries } from './live-queries';
+import { iso, parseData, rev } from './model';
+import type { ItemRow, ObjectRow, Store } from './store';
+
+export interface Emit {
+  /** Stores the event (id = next per-object id, already assigned by the caller) and queues its delivery. */
+  logged(obj: ObjectRow, eventType: string, event: Record<string, unknown>): void;
+  /** Queues a delivery that is not logged (object removals, stream messages). */
+  transient(
+    objectSid: string,
+    eventType: string,
+    event: Record<string, unknown>,
+    skip?: Subscriber,
+  ): void;
+}
+
+export class Core {
+  readonly hub = new EventHub();
+  readonly liveQueries = new LiveQueries();
+
+  constructor(
+    readonly store: Store,
+    readonly now: () => number,
+  ) {}
+
+  commit<T>(fn: (emit: Emit) => T): T {
+    const out: SyncEvent[] = [];
+    const { q } = this.store;
+    const emit: Emit = {
+      logged(obj, eventType, event) {
+        q.insertEvent.run({
+          object_sid: obj.sid,
+          id: obj.last_event_id,
+          event_type: eventType,
+          payload: JSON.stringify(event),
+        });
+        out.push({ objectSid: obj.sid, eventType, event });
+      },
+      transient(objectSid, eventType, event, skip) {
+        out.push(skip ? { objectSid, eventType, event, skip } : { objectSid, eventType, event });
+      },
+    };
+    const result = this.store.tx(() => fn(emit));
+    this.hub.publish(out);
+    this.hub.publish(this.liveQueries.derive(out));
+    return result;
+  }
+
+  /** Advances the object's event id, revision and date_updated (never backwards); returns the timestamp used. */
+  bump(obj: ObjectRow): number {
+    const t = Math.max(this.now(), obj.date_updated);
+    obj.last_event_id += 1;
+    obj.revision += 1;
+    obj.date_updated = t;
+    return t;
+  }
+
+  saveObject(obj: ObjectRow): void {
+    this.store.q.updateObject.run(obj);
+  }
+
+  removeListItem(emit: Emit, list: ObjectRow, item: ItemRow): number {
+    const t = this.bump(list);
+    this.store.q.deleteItem.run(list.sid, item.idx, '');
+    emit.logged(list, 'list_item_removed', {
+      id: list.last_event_id,
+      list_sid: list.sid,
+      list_unique_name: list.unique_name,
+      item_index: item.idx,
+      item_data: parseData(item.data),
+      item_revision: rev(item.revision + 1),
+      date_created: iso(t),
+      list_revision: rev(list.revision),
+    });
+    this.saveObject(list);
+    return t;
+  }
+
+  removeMapItem(emit: Emit, map: ObjectRow, item: ItemRow): number {
+    const t = this.bump(map);
+    this.store.q.deleteItem.run(map.sid, 0, item.key);
+    emit.logged(map, 'map_item_removed', {
+      id: map.last_event_id,
+      map_sid: map.sid,
+      map_unique_name: map.unique_name,
+      item_key: item.key,
+      item_data: parseData(item.data),
+      item_revision: rev(item.revision + 1),
+      date_created: iso(t),
+      map_revision: rev(map.revision),
+    });
+    this.saveObject(map);
+    return t;
+  }
+
+  /** Deletes an object with its items and event log, and tells its subscribers. */
+  removeObject(emit: Emit, obj: ObjectRow): void {
+    const { q } = this.store;
+    q.deleteItemsOf.run(obj.sid);
+    q.deleteEventsOf.run(obj.sid);
+    q.deleteObject.run(obj.sid);
+    const field = `${obj.kind}_sid`;
+    emit.transient(obj.sid, `${obj.kind}_removed`, {
+      id: obj.last_event_id + 1,
+      [field]: obj.sid,
+      date_created: iso(this.now()),
+    });
+  }
+
+  /** Removes the object's expired items (emitting their removal events); call inside `commit`. */
+  expireItemsOf(emit: Emit, obj: ObjectRow): void {
+    if (obj.kind !== 'list' && obj.kind !== 'map') return;
+    for (const item of this.store.q.expiredItemsOf.all(obj.sid, this.now())) {
+      if (obj.kind === 'list') this.removeListItem(emit, obj, item);
+      else this.removeMapItem(emit, obj, item);
+    }
+  }
+
+  /** One sweep: removes expired objects and items. Returns how many things were removed. */
+  sweep(): number {
+    const now = this.now();
+    const { q } = this.store;
+    let removed = 0;
+    const objects = q.expiredObjects.all(now);
+    if (objects.length > 0) {
+      this.commit((emit) => {
+        for (const o of objects) this.removeObject(emit, o);
+      });
+      removed += objects.length;
+    }
+    const items = q.expiredItems.all(now);
+    const owners = new Set(items.map((i) => i.object_sid));
+    if (owners.size > 0) {
+      this.commit((emit) => {
+        for (const sid of owners) {
+          const obj = q.objectBySid.get(sid);
+          if (obj) this.expireItemsOf(emit, obj);
+        }
+      });
+      removed += items.length;
+    }
+    return removed;
+  }
+
+  kindOf(sid: string): ObjectKind | undefined {
+    return this.store.q.objectBySid.get(sid)?.kind;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The embedded Sync service: a Twilsock v3 WebSocket endpoint at `/v3/wsconnect` speaking the Sync REST API that
+ * the unmodified twilio-sync SDK uses, backed by SQLite in `<dataDir>/sync.db`. See docs/sync-service.md.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { Connection, type ConnectionHost } from './connection';
+import { Core } from './core';
+import { limits } from './limits';
+import type { RestRequest } from './rest/context';
+import { openStore } from './store';
+import { loadOrCreateSecret, mintAccessToken } from './token';
+
+export interface SyncService {
+  attach(server: Server): void;
+  mintToken(identity: string, ttlSeconds?: number): string;
+  clientOptions(origin: string): { twilsock: { uri: string }; cdsUri: string };
+  close(): Promise<void>;
+}
+
+export interface SyncServiceOptions {
+  dataDir: string;
+  now?: () => number;
+  /** Expiry sweep period; default 1000 ms, or SWITCHBOARD_SYNC_SWEEP_MS. */
+  sweepIntervalMs?: number;
+  /** Enables `POST /test/drop {identity}` over the tunnel (drops that identity's sockets); or SWITCHBOARD_SYNC_TEST_HOOKS=1. */
+  testHooks?: boolean;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export const WS_PATH = '/v3/wsconnect';
+
+export function createSyncService(options: SyncServiceOptions): SyncService {
+  mkdirSync(options.dataDir, { recursive: true });
+  const now = options.now ?? Date.now;
+  const store = openStore(options.dataDir);
+  const core = new Core(store, now);
+  const secret = loadOrCreateSecret(options.dataDir);
+  const log =
+    options.log ??
+    ((message: string, error?: unknown): void => {
+      console.error(`[sync] ${message}`, error ?? '');
+    });
+  const byIdentity = new Map<string, Set<Connection>>();
+  const connections = new Set<Connection>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.maxSocketMessageBytes,
+    perMessageDeflate: false,
+  });
+  const testHooks = options.testHooks ?? process.env.SWITCHBOARD_SYNC_TEST_HOOKS === '1';
+
+  const host: ConnectionHost = {
+    core,
+    secret,
+    storageId: 'sb-' + randomBytes(8).toString('hex'),
+    register(conn, identity) {
+      let set = byIdentity.get(identity);
+      if (!set) byIdentity.set(identity, (set = new Set()));
+      if (set.size >= limits.maxConnectionsPerIdentity) return false;
+      set.add(conn);
+      return true;
+    },
+    unregister(conn) {
+      connections.delete(conn);
+      if (conn.identity === null) return;
+      const set = byIdentity.get(conn.identity);
+      set?.delete(conn);
+      if (set?.size === 0) byIdentity.delete(conn.identity);
+    },
+    log,
+    testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
+  };
+
+  function testHook(
+    _conn: Connection,
+    req: RestRequest,
+  ): { status: number; body?: unknown } | undefined {
+    if (req.segments[0] !== 'test') return undefined;
+    if (req.segments[1] === 'drop' && req.method === 'POST') {
+      const identity = (req.body as { identity?: unknown } | undefined)?.identity;
+      const victims = [...(byIdentity.get(String(identity)) ?? [])];
+      setImmediate(() => victims.forEach((c) => c.drop()));
+      return { status: 200, body: { dropped: victims.length } };
+    }
+    if (req.segments[1] === 'sweep' && req.method === 'POST')
+      return { status: 200, body: { removed: core.sweep() } };
+    return { status: 404, body: { code: 20404, message: 'unknown test hook', status: 404 } };
+  }
+
+  const sweepMs =
+    options.sweepIntervalMs ?? (Number(process.env.SWITCHBOARD_SYNC_SWEEP_MS) || 1000);
+  const sweeper = setInterval(() => {
+    try {
+      core.sweep();
+    } catch (e) {
+      log('expiry sweep failed', e);
+    }
+  }, sweepMs);
+  sweeper.unref();
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== WS_PATH) return;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const hostHeader = req.headers.host ?? 'localhost';
+      const conn = new Connection(
+        ws,
+        host,
+        `http://${/^[A-Za-z0-9.\-[\]:]{1,255}$/.test(hostHeader) ? hostHeader : 'localhost'}`,
+      );
+      connections.add(conn);
+    });
+  };
+  const attached: Server[] = [];
+  let closed = false;
+
+  return {
+    attach(server) {
+      server.on('upgrade', onUpgrade);
+      attached.push(server);
+    },
+    mintToken(identity, ttlSeconds = 3600) {
+      return mintAccessToken(secret, identity, Math.floor(now() / 1000), ttlSeconds);
+    },
+    clientOptions(origin) {
+      const u = new URL(origin);
+      const wsScheme = u.protocol === 'https:' ? 'wss:' : 'ws:';
+      return {
+        twilsock: { uri: `${wsScheme}//${u.host}${WS_PATH}` },
+        cdsUri: `${u.protocol}//${u.host}`,
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      for (const s of attached) s.off('upgrade', onUpgrade);
+      for (const c of connections) c.drop();
+      await new Promise<void>((r) => wss.close(() => r()));
+      store.close();
+    },
+  };
+}

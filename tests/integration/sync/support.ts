@@ -1,0 +1,176 @@
+/**
+ * Helpers for the Sync integration tests: sign in through the real HTTP API, fetch a token, build real SDK
+ * clients, and talk raw Twilsock when a test needs to poke the service directly.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SyncClient } from 'twilio-sync';
+import WebSocket from 'ws';
+import { decodeFrame, encodeFrame, parseJsonPayload } from '../../../server/sync/framing';
+import { mintAccessToken } from '../../../server/sync/token';
+
+export interface SyncOptions {
+  twilsock: { uri: string };
+  cdsUri: string;
+}
+
+/** Signs in with POST /api/session/local and returns the `sb_session=…` cookie. */
+export async function signIn(url: string, email: string): Promise<string> {
+  const res = await fetch(`${url}/api/session/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: email.split('@')[0], email }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.get('set-cookie');
+  const m = cookie && /sb_session=[^;]+/.exec(cookie);
+  if (!m) throw new Error(`no sb_session cookie in ${String(cookie)}`);
+  return m[0];
+}
+
+export async function token(
+  url: string,
+  cookie: string,
+): Promise<{ identity: string; token: string; sync: SyncOptions }> {
+  const res = await fetch(`${url}/api/token`, { headers: { cookie } });
+  if (!res.ok) throw new Error(`token failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { identity: string; token: string; sync: SyncOptions };
+}
+
+const clients: SyncClient[] = [];
+
+/** A real SDK client for `email`, signed in through the HTTP API. Shut down by `shutdownClients()`. */
+export async function client(url: string, email: string): Promise<SyncClient> {
+  const t = await token(url, await signIn(url, email));
+  return clientWithToken(t.token, t.sync);
+}
+
+export function clientWithToken(jwt: string, sync: SyncOptions): SyncClient {
+  const c = new SyncClient(jwt, { ...sync, logLevel: 'silent' });
+  clients.push(c);
+  return c;
+}
+
+export async function shutdownClients(): Promise<void> {
+  const all = clients.splice(0, clients.length);
+  await Promise.all(all.map((c) => c.shutdown().catch(() => undefined)));
+}
+
+export function syncOptions(url: string): SyncOptions {
+  const u = new URL(url);
+  return { twilsock: { uri: `ws://${u.host}/v3/wsconnect` }, cdsUri: url };
+}
+
+/** Mints a token with the server's own secret (read from its data folder), e.g. with a short ttl. */
+export function mintWithServerSecret(
+  dataDir: string,
+  identity: string,
+  ttlSeconds: number,
+  nowMs = Date.now(),
+): string {
+  const secret = Buffer.from(readFileSync(join(dataDir, 'sync-secret'), 'utf8').trim(), 'hex');
+  return mintAccessToken(secret, identity, Math.floor(nowMs / 1000), ttlSeconds);
+}
+
+export async function waitFor<T>(
+  fn: () => T | undefined | false,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface RawFrame {
+  header: Record<string, unknown>;
+  body: unknown;
+}
+
+/** A raw Twilsock connection for poking the service below the SDK. */
+export class RawTwilsock {
+  readonly frames: RawFrame[] = [];
+  private n = 0;
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer) => {
+      const d = decodeFrame(data);
+      if (!d.ok) throw new Error(`server sent an unreadable frame: ${d.reason}`);
+      let body: unknown;
+      try {
+        body = parseJsonPayload(d.frame.payload);
+      } catch {
+        body = d.frame.payload.toString();
+      }
+      this.frames.push({ header: d.frame.header, body });
+    });
+  }
+
+  static async open(url: string): Promise<RawTwilsock> {
+    const ws = new WebSocket(syncOptions(url).twilsock.uri);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return new RawTwilsock(ws);
+  }
+
+  sendRaw(data: Buffer | string): void {
+    this.ws.send(data);
+  }
+
+  async call(header: Record<string, unknown>, payload?: string | object): Promise<RawFrame> {
+    const id = `TMraw-${++this.n}`;
+    this.ws.send(encodeFrame({ ...header, id }, payload));
+    return this.reply(id);
+  }
+
+  reply(id: string, timeoutMs = 5000): Promise<RawFrame> {
+    return waitFor(
+      () => this.frames.find((f) => f.header.id === id && f.header.method === 'reply'),
+      timeoutMs,
+      `reply ${id}`,
+    );
+  }
+
+  init(jwt: string): Promise<RawFrame> {
+    return this.call({
+      method: 'init',
+      token: jwt,
+      continuation_token: null,
+      capabilities: [],
+      registrations: [],
+    });
+  }
+
+  request(
+    method: string,
+    path: string,
+    body?: object,
+    params: Record<string, string> = {},
+    headers: Record<string, string> = {},
+  ): Promise<RawFrame> {
+    return this.call(
+      {
+        method: 'message',
+        active_grant: 'data_sync',
+        payload_type: 'application/json',
+        http_request: {
+          host: '127.0.0.1',
+          path,
+          method,
+          params,
+          headers: { 'Content-Type': 'application/json', ...headers },
+        },
+      },
+      body,
+    );
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
