@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../support/server';
+
+const started: RunningServer[] = [];
+
+afterEach(async () => {
+  for (const s of started.splice(0)) {
+    await s.kill();
+    s.cleanup();
+  }
+});
+
+async function start(options: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
+  const s = await startServer(options);
+  started.push(s);
+  return s;
+}
+
+async function signIn(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/session/local`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: url },
+    body: JSON.stringify({ name: 'Ada', email: 'ada@example.com' }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+describe('server/main.ts as a process', () => {
+  it('prints one listening line with its URL and serves the API', async () => {
+    const s = await start();
+    expect(s.output().match(/listening on http:\/\/127\.0\.0\.1:\d+/g)).toEqual([
+      `listening on ${s.url}`,
+    ]);
+    const config = await fetch(`${s.url}/api/config`);
+    expect(((await config.json()) as { backend: string }).backend).toBe('embedded');
+  });
+
+  it('keeps a session across a graceful restart and across a kill', async () => {
+    const first = await start();
+    const cookie = await signIn(first.url);
+    await first.stop();
+    expect(first.process.exitCode).toBe(0);
+
+    const second = await start({ dataDir: first.dataDir, port: first.port });
+    expect((await fetch(`${second.url}/api/session`, { headers: { Cookie: cookie } })).status).toBe(
+      200,
+    );
+    await second.kill();
+
+    const third = await start({ dataDir: first.dataDir, port: first.port });
+    const res = await fetch(`${third.url}/api/session`, { headers: { Cookie: cookie } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { user: { role: string } }).user.role).toBe('admin');
+  });
+
+  it('keeps answering after a request that fails', async () => {
+    const s = await start();
+    const bad = await fetch(`${s.url}/api/session/local`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name":',
+    });
+    expect(bad.status).toBe(400);
+    expect((await fetch(`${s.url}/api/config`)).status).toBe(200);
+  });
+
+  it('exits with a clear message for an invalid PORT', () => {
+    const root = resolve(import.meta.dirname, '../..');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('PORT must be an integer from 0 to 65535');
+    expect(run.stdout).not.toContain('listening on');
+  });
+});

@@ -1,0 +1,108 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  configFromEnv,
+  extraScriptOrigin,
+  isLoopbackHost,
+  localSignInOffered,
+} from '../../../server/http/config';
+
+describe('configFromEnv', () => {
+  it('has the documented defaults', () => {
+    const config = configFromEnv({}, '/srv/app');
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: '/srv/app/data',
+      passcode: null,
+      trustProxy: false,
+      google: {
+        clientId: null,
+        clientSecret: null,
+        scriptUrl: 'https://accounts.google.com/gsi/client',
+        certsFile: null,
+        tokenUrl: 'https://oauth2.googleapis.com/token',
+        userinfoUrl: 'https://openidconnect.googleapis.com/v1/userinfo',
+        tokeninfoUrl: 'https://oauth2.googleapis.com/tokeninfo',
+      },
+    });
+    expect(config.distDir).toBe(resolve(import.meta.dirname, '../../../dist'));
+    expect(extraScriptOrigin(config)).toBeNull();
+  });
+
+  it('reads every variable', () => {
+    const config = configFromEnv(
+      {
+        HOST: '0.0.0.0',
+        PORT: '0',
+        SWITCHBOARD_DATA: 'state',
+        SWITCHBOARD_PASSCODE: ' s3cret ',
+        GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET: 'secret',
+        SWITCHBOARD_GOOGLE_SCRIPT_URL: 'http://127.0.0.1:5000/gsi/client',
+        SWITCHBOARD_GOOGLE_CERTS_FILE: 'certs.json',
+        SWITCHBOARD_GOOGLE_TOKEN_URL: 'http://127.0.0.1:5000/token',
+        SWITCHBOARD_GOOGLE_USERINFO_URL: 'http://127.0.0.1:5000/userinfo',
+        SWITCHBOARD_GOOGLE_TOKENINFO_URL: 'http://127.0.0.1:5000/tokeninfo',
+        SWITCHBOARD_TRUST_PROXY: '1',
+      },
+      '/srv/app',
+    );
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 0,
+      dataDir: '/srv/app/state',
+      passcode: ' s3cret ',
+      trustProxy: true,
+      google: {
+        clientId: 'id.apps.googleusercontent.com',
+        clientSecret: 'secret',
+        certsFile: '/srv/app/certs.json',
+        tokenUrl: 'http://127.0.0.1:5000/token',
+      },
+    });
+    expect(extraScriptOrigin(config)).toBe('http://127.0.0.1:5000');
+    expect(localSignInOffered(config)).toBe(true);
+  });
+
+  it.each(['-1', '65536', '80a', '8.5', 'http'])('refuses PORT=%s', (port) => {
+    expect(() => configFromEnv({ PORT: port })).toThrow(/PORT must be an integer from 0 to 65535/);
+  });
+
+  it.each(['javascript:alert(1)', 'not a url', 'file:///etc/passwd'])(
+    'refuses a non-http test URL %s',
+    (url) => {
+      expect(() => configFromEnv({ SWITCHBOARD_GOOGLE_TOKEN_URL: url })).toThrow(
+        /SWITCHBOARD_GOOGLE_TOKEN_URL/,
+      );
+    },
+  );
+});
+
+describe('isLoopbackHost', () => {
+  it.each([
+    '127.0.0.1',
+    '127.1.2.3',
+    '::1',
+    '[::1]',
+    'localhost',
+    'LOCALHOST',
+    '::ffff:127.0.0.1',
+    'app.localhost',
+  ])('%s is loopback', (host) => expect(isLoopbackHost(host)).toBe(true));
+  it.each([
+    '0.0.0.0',
+    '::',
+    '192.168.1.2',
+    '128.0.0.1',
+    'example.com',
+    'localhost.example.com',
+    '::ffff:10.0.0.1',
+  ])('%s is not loopback', (host) => expect(isLoopbackHost(host)).toBe(false));
+  it('local sign-in is off on a public address without a passcode', () => {
+    expect(localSignInOffered(configFromEnv({ HOST: '0.0.0.0' }))).toBe(false);
+    expect(localSignInOffered(configFromEnv({ HOST: '0.0.0.0', SWITCHBOARD_PASSCODE: 'p' }))).toBe(
+      true,
+    );
+  });
+});

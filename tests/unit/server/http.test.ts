@@ -1,0 +1,238 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectError,
+  fakeSync,
+  postJson,
+  raw,
+  removeDir,
+  sessionCookieOf,
+  startApp,
+  tempDir,
+  type TestApp,
+} from './support';
+
+const INDEX =
+  '<!doctype html><title>Switchboard</title><script type="module" src="/assets/index-abc123.js"></script>';
+
+let t: TestApp;
+let dist: string;
+const sync = fakeSync();
+
+beforeAll(async () => {
+  dist = tempDir('sb-dist-');
+  mkdirSync(join(dist, 'assets'));
+  writeFileSync(join(dist, 'index.html'), INDEX);
+  writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
+  writeFileSync(join(dist, '.env'), 'SECRET=1');
+  t = await startApp({ SWITCHBOARD_DIST: dist }, { sync });
+});
+afterAll(async () => {
+  await t.close();
+  removeDir(t.dataDir);
+  removeDir(dist);
+});
+
+function expectSecurityHeaders(headers: Headers): void {
+  const csp = headers.get('content-security-policy') ?? '';
+  expect(csp).toContain("script-src 'self' https://accounts.google.com/gsi/client;");
+  expect(csp).toContain('frame-src https://accounts.google.com/gsi/;');
+  expect(csp).toContain("connect-src 'self' https://accounts.google.com/gsi/;");
+  expect(csp).toContain("style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style;");
+  expect(csp).toContain("img-src 'self' data: https://*.googleusercontent.com;");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("base-uri 'self'");
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).not.toMatch(/\*(?!\.googleusercontent)/);
+  expect(headers.get('x-frame-options')).toBe('DENY');
+  expect(headers.get('x-content-type-options')).toBe('nosniff');
+  expect(headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+}
+
+describe('security headers', () => {
+  it.each([
+    ['the app shell', '/history', 'GET'],
+    ['a hashed asset', '/assets/index-abc123.js', 'GET'],
+    ['an API answer', '/api/config', 'GET'],
+    ['an API error', '/api/session', 'GET'],
+    ['a 404', '/api/nope', 'GET'],
+    ['a 405', '/history', 'POST'],
+  ])('are on %s', async (_label, path, method) => {
+    const res = await fetch(`${t.url}${path}`, { method });
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('add the origin of SWITCHBOARD_GOOGLE_SCRIPT_URL to script, connect and frame sources', async () => {
+    const other = await startApp({
+      SWITCHBOARD_GOOGLE_SCRIPT_URL: 'http://127.0.0.1:9999/gsi/client',
+    });
+    try {
+      const res = await fetch(`${other.url}/api/config`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toMatch(/script-src [^;]*http:\/\/127\.0\.0\.1:9999/);
+      expect(csp).toMatch(/connect-src [^;]*http:\/\/127\.0\.0\.1:9999/);
+      expect(csp).toMatch(/frame-src [^;]*http:\/\/127\.0\.0\.1:9999/);
+      expect((await res.json()).googleScriptUrl).toBe('http://127.0.0.1:9999/gsi/client');
+    } finally {
+      await other.close();
+      removeDir(other.dataDir);
+    }
+  });
+});
+
+describe('static files and history fallback', () => {
+  it.each(['/', '/history', '/admin/group/42/edit', '/login?redirect=%2Fhistory', '/setting/'])(
+    'GET %s answers index.html, not cached',
+    async (path) => {
+      const res = await fetch(`${t.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toBe(INDEX);
+    },
+  );
+
+  it('serves hashed assets with a long immutable cache and the right type', async () => {
+    const res = await fetch(`${t.url}/assets/index-abc123.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await res.text()).toBe('console.log(1)');
+  });
+
+  it('serves other files revalidated, answers 304 for a matching ETag, and HEAD without a body', async () => {
+    const res = await fetch(`${t.url}/favicon.svg`);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const etag = res.headers.get('etag')!;
+    const again = await fetch(`${t.url}/favicon.svg`, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    const head = await raw(`${t.url}/history`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+  });
+
+  it.each(['/assets/missing-123.js', '/missing.png', '/.env', '/assets/../.env'])(
+    'answers 404 JSON for the missing or hidden file %s',
+    async (path) => {
+      const res = await raw(t.url, { path });
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'not_found' } });
+      expect(res.body).not.toContain('SECRET');
+    },
+  );
+
+  it.each([
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/..%2f..%2fetc%2fpasswd',
+    '/assets/..%5c..%5cpackage.json',
+  ])('never serves files outside dist (%s)', async (path) => {
+    const res = await raw(t.url, { path });
+    expect(res.body).not.toContain('root:');
+    expect(res.body).not.toContain('"name": "switchboard"');
+    // Either refused, or the URL normalised to an app route and the shell answered.
+    if (res.status === 200) expect(res.body).toBe(INDEX);
+    else expect([400, 404]).toContain(res.status);
+  });
+
+  it('answers 400 for malformed percent-encoding', async () => {
+    const res = await raw(t.url, { path: '/%E0%A4%A.js' });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'bad_request' } });
+  });
+
+  it('answers 405 with Allow for a non-GET navigation', async () => {
+    const res = await fetch(`${t.url}/history`, { method: 'POST' });
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(await expectError(res)).toMatchObject({ status: 405, code: 'method_not_allowed' });
+  });
+
+  it('answers a clear 503 page for app routes when dist/ is missing', async () => {
+    const bare = await startApp();
+    try {
+      const res = await fetch(`${bare.url}/contacts`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toContain('npm run build');
+      expectSecurityHeaders(res.headers);
+      // The API still works.
+      expect((await fetch(`${bare.url}/api/config`)).status).toBe(200);
+    } finally {
+      await bare.close();
+      removeDir(bare.dataDir);
+    }
+  });
+});
+
+describe('API routing', () => {
+  it.each(['/api', '/api/', '/api/nope', '/api/session/extra', '/api/../api/x'])(
+    'answers 404 JSON for unknown API path %s',
+    async (path) => {
+      const res = await raw(t.url, { path });
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'not_found' } });
+    },
+  );
+
+  it('answers HEAD on a GET endpoint', async () => {
+    const res = await raw(`${t.url}/api/config`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('');
+  });
+
+  it('answers 400 for a malformed Host header', async () => {
+    for (const host of ['evil.example/path', 'a b', 'x:y:z', "exa'mple"]) {
+      const res = await raw(`${t.url}/api/config`, { headers: { Host: host } });
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it('compares Origin with the Host the browser used', async () => {
+    const res = await raw(`${t.url}/api/session/logout`, {
+      method: 'POST',
+      headers: { Host: 'switchboard.test:8080', Origin: 'http://switchboard.test:8080' },
+    });
+    expect(res.status).toBe(204);
+    const other = await raw(`${t.url}/api/session/logout`, {
+      method: 'POST',
+      headers: { Host: 'switchboard.test:8080', Origin: 'http://switchboard.test:8081' },
+    });
+    expect(other.status).toBe(403);
+  });
+});
+
+describe('GET /api/token', () => {
+  it('answers 401 when signed out', async () => {
+    expect(await expectError(await fetch(`${t.url}/api/token`))).toMatchObject({
+      status: 401,
+      code: 'unauthenticated',
+    });
+    expect(sync.minted).toEqual([]);
+  });
+
+  it('mints a token for the signed-in identity with client options for the Host used', async () => {
+    const signIn = await postJson(`${t.url}/api/session/local`, {
+      name: 'Ada',
+      email: 'ada@example.com',
+    });
+    const cookie = sessionCookieOf(signIn)!;
+    const res = await raw(`${t.url}/api/token`, {
+      headers: { Cookie: cookie, Host: 'localhost:1234' },
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({
+      identity: 'ada@example.com',
+      token: 'token-for-ada@example.com',
+      sync: {
+        twilsock: { uri: 'ws://localhost:1234/v3/wsconnect' },
+        cdsUri: 'http://localhost:1234/v3',
+      },
+    });
+    const bad = await raw(`${t.url}/api/token`, { headers: { Cookie: cookie, Host: 'evil/x' } });
+    expect(bad.status).toBe(400);
+    expect(sync.minted).toEqual(['ada@example.com']);
+  });
+});

@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createApp, type App } from '../../../server/app';
+import { configFromEnv, type AppConfig } from '../../../server/http/config';
+import type { SyncService } from '../../../server/sync/service';
+
+export interface TestApp {
+  app: App;
+  url: string;
+  dataDir: string;
+  config: AppConfig;
+  /** Closes the app; the data dir stays for a restart. */
+  close(): Promise<void>;
+  /** Rows of a table in app.db, read through a separate read-only connection. */
+  rows(table: 'users' | 'sessions'): Record<string, unknown>[];
+}
+
+/** A stand-in Sync service that records what it was asked. */
+export function fakeSync(): SyncService & { minted: string[] } {
+  const minted: string[] = [];
+  return {
+    minted,
+    attach() {},
+    mintToken(identity) {
+      minted.push(identity);
+      return `token-for-${identity}`;
+    },
+    clientOptions(origin) {
+      return {
+        twilsock: { uri: `${origin.replace(/^http/, 'ws')}/v3/wsconnect` },
+        cdsUri: `${origin}/v3`,
+      };
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+export function tempDir(prefix = 'sb-unit-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** createApp on 127.0.0.1, port 0, with its own data dir (or the given one) and no dist/ by default. */
+export async function startApp(
+  env: Record<string, string> = {},
+  options: { dataDir?: string; sync?: SyncService; now?: () => number } = {},
+): Promise<TestApp> {
+  const dataDir = options.dataDir ?? tempDir();
+  const config = configFromEnv({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SWITCHBOARD_DATA: dataDir,
+    SWITCHBOARD_DIST: join(dataDir, 'no-dist'),
+    ...env,
+  });
+  const app = createApp(config, {
+    sync: options.sync ?? fakeSync(),
+    log: () => {},
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const url = await app.listen();
+  return {
+    app,
+    url,
+    dataDir,
+    config,
+    close: () => app.close(),
+    rows(table) {
+      const db = new Database(join(dataDir, 'app.db'), { readonly: true });
+      try {
+        return db.prepare(`SELECT * FROM ${table} ORDER BY created_at`).all() as Record<
+          string,
+          unknown
+        >[];
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** The `name=value` part of the sb_session Set-Cookie, for sending back as a Cookie header. */
+export function sessionCookieOf(response: Response): string | null {
+  for (const cookie of response.headers.getSetCookie()) {
+    if (cookie.startsWith('sb_session=')) return cookie.split(';')[0] ?? null;
+  }
+  return null;
+}
+
+export async function expectError(
+  response: Response,
+): Promise<{ status: number; code: string; message: string }> {
+  const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+  if (typeof body.error?.code !== 'string' || typeof body.error.message !== 'string') {
+    throw new Error(`not an error body: ${JSON.stringify(body)}`);
+  }
+  return { status: response.status, code: body.error.code, message: body.error.message };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A request with full control over headers and body chunks (fetch forbids some of these). */
+export function raw(
+  url: string,
+  options: {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    chunks?: (string | Buffer)[];
+  } = {},
+): Promise<RawResponse> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: options.method ?? 'GET',
+        path: options.path ?? target.pathname,
+        headers: options.headers ?? {},
+        setHost: !(
+          options.headers && Object.keys(options.headers).some((h) => h.toLowerCase() === 'host')
+        ),
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    for (const chunk of options.chunks ?? []) req.write(chunk);
+    req.end();
+  });
+}
