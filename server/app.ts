@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGoogleVerifier } from './auth/google';
-import { createAuth, type Auth, type AuthContext } from './auth/sessions';
+import { createAuth, type Auth } from './auth/sessions';
 import { extraScriptOrigin, type AppConfig } from './http/config';
 import { HttpError, sendError } from './http/errors';
 import { applyHeaders, securityHeaders } from './http/headers';
-import { checkSameOrigin, isStateChanging, requestOrigin, type RequestOrigin } from './http/origin';
+import { checkSameOrigin, isStateChanging, requestOrigin } from './http/origin';
 import { Router, type RequestContext } from './http/router';
 import { registerSessionRoutes } from './http/routes/session';
 import { registerTokenRoutes } from './http/routes/token';
@@ -63,25 +63,9 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const headers = securityHeaders(extraScriptOrigin(config));
   const serveStatic = createStaticHandler(config.distDir);
 
-  const origins = new WeakMap<IncomingMessage, RequestOrigin>();
-  const originOf = (ctx: RequestContext): RequestOrigin => {
-    let origin = origins.get(ctx.req);
-    if (!origin) {
-      origin = requestOrigin(ctx.req, config.trustProxy);
-      origins.set(ctx.req, origin);
-    }
-    return origin;
-  };
-  const authContext = (ctx: RequestContext): AuthContext => ({
-    req: ctx.req,
-    res: ctx.res,
-    now: ctx.now,
-    secure: originOf(ctx).protocol === 'https',
-  });
-
   const router = new Router();
-  registerSessionRoutes(router, { config, auth, google, authContext });
-  registerTokenRoutes(router, { auth, sync, authContext, origin: originOf });
+  registerSessionRoutes(router, { config, auth, google });
+  registerTokenRoutes(router, { auth, sync });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     applyHeaders(res, headers);
@@ -91,13 +75,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     } catch {
       throw new HttpError(400, 'bad_request', 'The request URL is malformed');
     }
-    const ctx: RequestContext = { req, res, url, params: {}, now: now() };
     const pathname = url.pathname;
     if (pathname === '/api' || pathname.startsWith('/api/')) {
-      const own = originOf(ctx);
+      const origin = requestOrigin(req, config.trustProxy);
       const match = router.match(req.method ?? 'GET', pathname);
-      if (isStateChanging(req.method)) checkSameOrigin(req, own);
-      await match.handler({ ...ctx, params: match.params });
+      if (isStateChanging(req.method)) checkSameOrigin(req, origin);
+      const ctx: RequestContext = { req, res, url, params: match.params, now: now(), origin };
+      await match.handler(ctx);
       return;
     }
     await serveStatic(req, res, pathname);

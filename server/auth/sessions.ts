@@ -1,17 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../http/cookies';
 import { HttpError } from '../http/errors';
+import type { RequestOrigin } from '../http/origin';
 import { SESSION_TTL_MS, type SessionStore } from '../store/sessions';
 import type { SignInProfile, User, UserStore } from '../store/users';
 
-/** The slice of a request the session layer needs. */
+/** The slice of a request the session layer needs; every API RequestContext is one. */
 export interface AuthContext {
   req: IncomingMessage;
   res: ServerResponse;
   now: number;
-  /** Whether the page was served over https, which makes the cookie Secure. */
-  secure: boolean;
+  /** Over https the cookie is Secure. */
+  origin: RequestOrigin;
 }
+
+const isSecure = (ctx: AuthContext): boolean => ctx.origin.protocol === 'https';
 
 export interface Auth {
   /** The signed-in user, or null. Renews a session past half its life (sliding expiry). */
@@ -46,7 +49,7 @@ export function createAuth(users: UserStore, sessions: SessionStore): Auth {
       sessions.extend(token, ctx.now);
       appendCookie(
         ctx.res,
-        sessionCookie(token, { maxAgeSeconds: TTL_SECONDS, secure: ctx.secure }),
+        sessionCookie(token, { maxAgeSeconds: TTL_SECONDS, secure: isSecure(ctx) }),
       );
     }
     return user;
@@ -74,14 +77,14 @@ export function createAuth(users: UserStore, sessions: SessionStore): Auth {
       const { token } = sessions.create(user.identity, ctx.now);
       appendCookie(
         ctx.res,
-        sessionCookie(token, { maxAgeSeconds: TTL_SECONDS, secure: ctx.secure }),
+        sessionCookie(token, { maxAgeSeconds: TTL_SECONDS, secure: isSecure(ctx) }),
       );
       return user;
     },
     signOut(ctx) {
       const token = readCookie(ctx.req, SESSION_COOKIE);
       if (token) sessions.delete(token);
-      appendCookie(ctx.res, clearedSessionCookie(ctx.secure));
+      appendCookie(ctx.res, clearedSessionCookie(isSecure(ctx)));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from './errors';
+import type { RequestOrigin } from './origin';
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -9,6 +10,8 @@ export interface RequestContext {
   params: Readonly<Record<string, string>>;
   /** Epoch milliseconds when the request arrived. */
   now: number;
+  /** The origin the browser used (validated Host header). */
+  origin: RequestOrigin;
 }
 
 export type Handler = (ctx: RequestContext) => void | Promise<void>;

@@ -1,11 +1,11 @@
-import type { Auth, AuthContext } from '../../auth/sessions';
+import type { Auth } from '../../auth/sessions';
 import type { GoogleVerifier } from '../../auth/google';
 import { passcodeMatches } from '../../auth/passcode';
 import type { User } from '../../store/users';
 import { readJsonBody } from '../body';
 import { localSignInOffered, type AppConfig } from '../config';
 import { HttpError, sendJson } from '../errors';
-import type { RequestContext, Router } from '../router';
+import type { Router } from '../router';
 import { expectFields, parseEmail, parseName } from '../validate';
 
 export interface SessionRouteDeps {
@@ -13,7 +13,6 @@ export interface SessionRouteDeps {
   auth: Auth;
   /** Null when GOOGLE_CLIENT_ID is not set. */
   google: GoogleVerifier | null;
-  authContext(ctx: RequestContext): AuthContext;
 }
 
 /** The user as the browser sees it. */
@@ -59,7 +58,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
   });
 
   router.on('GET', '/api/session', (ctx) => {
-    const user = auth.requireUser(deps.authContext(ctx));
+    const user = auth.requireUser(ctx);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
@@ -82,7 +81,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
         throw new HttpError(401, 'bad_passcode', 'The passcode is wrong');
       }
     }
-    const user = auth.signIn(deps.authContext(ctx), { email, name });
+    const user = auth.signIn(ctx, { email, name });
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
@@ -90,7 +89,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     const google = requireGoogle();
     const { credential } = expectFields(await readJsonBody(ctx.req), ['credential']);
     const profile = await google.verifyIdToken(credential);
-    const user = auth.signIn(deps.authContext(ctx), profile);
+    const user = auth.signIn(ctx, profile);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
@@ -98,7 +97,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     const google = requireGoogle();
     const { code } = expectFields(await readJsonBody(ctx.req), ['code']);
     const profile = await google.exchangeCode(code);
-    const user = auth.signIn(deps.authContext(ctx), profile);
+    const user = auth.signIn(ctx, profile);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
@@ -106,12 +105,12 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     const google = requireGoogle();
     const { access_token } = expectFields(await readJsonBody(ctx.req), ['access_token']);
     const profile = await google.profileFromAccessToken(access_token);
-    const user = auth.signIn(deps.authContext(ctx), profile);
+    const user = auth.signIn(ctx, profile);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
   router.on('POST', '/api/session/logout', (ctx) => {
-    auth.signOut(deps.authContext(ctx));
+    auth.signOut(ctx);
     ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
     ctx.res.end();
   });

@@ -1,14 +1,11 @@
-import type { Auth, AuthContext } from '../../auth/sessions';
+import type { Auth } from '../../auth/sessions';
 import type { SyncService } from '../../sync/service';
 import { sendJson } from '../errors';
-import type { RequestOrigin } from '../origin';
-import type { RequestContext, Router } from '../router';
+import type { Router } from '../router';
 
 export interface TokenRouteDeps {
   auth: Auth;
   sync: SyncService;
-  authContext(ctx: RequestContext): AuthContext;
-  origin(ctx: RequestContext): RequestOrigin;
 }
 
 /**
@@ -17,8 +14,8 @@ export interface TokenRouteDeps {
  */
 export function registerTokenRoutes(router: Router, deps: TokenRouteDeps): void {
   router.on('GET', '/api/token', (ctx) => {
-    const user = deps.auth.requireUser(deps.authContext(ctx));
-    const { origin } = deps.origin(ctx);
+    const user = deps.auth.requireUser(ctx);
+    const { origin } = ctx.origin;
     const token = deps.sync.mintToken(user.identity);
     sendJson(ctx.res, 200, {
       identity: user.identity,

@@ -173,6 +173,30 @@ describe('local sign-in', () => {
   });
 });
 
+describe('requireAdmin (for later admin routes)', () => {
+  it('answers 401 signed out, 403 forbidden for an agent, and lets an admin through', async () => {
+    const t = await start();
+    t.app.router.on('POST', '/api/test/admin-only', (ctx) => {
+      const user = t.app.auth.requireAdmin(ctx);
+      ctx.res.writeHead(200, { 'Content-Type': 'application/json' });
+      ctx.res.end(JSON.stringify({ ok: user.identity }));
+    });
+    const url = `${t.url}/api/test/admin-only`;
+    const admin = (await signIn(t, 'Admin', 'admin@example.com')).cookie!;
+    const agent = (await signIn(t, 'Agent', 'agent@example.com')).cookie!;
+
+    expect(await expectError(await fetch(url, { method: 'POST' }))).toMatchObject({
+      status: 401,
+      code: 'unauthenticated',
+    });
+    expect(
+      await expectError(await fetch(url, { method: 'POST', headers: { Cookie: agent } })),
+    ).toEqual({ status: 403, code: 'forbidden', message: 'Only admins may do this' });
+    const ok = await fetch(url, { method: 'POST', headers: { Cookie: admin } });
+    expect(await ok.json()).toEqual({ ok: 'admin@example.com' });
+  });
+});
+
 describe('passcode', () => {
   it('requires the team passcode when SWITCHBOARD_PASSCODE is set, and accepts the right one', async () => {
     const t = await start({ SWITCHBOARD_PASSCODE: 'open sesame' });
