@@ -1,0 +1,67 @@
+/**
+ * How a caller awaits a container command. Every command event may carry a `requestId`; the machine
+ * answers with an emitted `command.done` or `command.failed` carrying the same id. {@link ask} does
+ * the bookkeeping and returns a promise, so UI code reads `await ask(listActor, { type: 'list.push',
+ * data })` and gets the typed result or the {@link SyncFailure}.
+ */
+import type { Actor, AnyStateMachine, EventFromLogic } from 'xstate';
+import { SyncFailure, syncErrors, type ContainerKind } from '../sync/errors';
+
+export interface CommandDoneEvent {
+  type: 'command.done';
+  requestId: string | null;
+  command: string;
+  result: unknown;
+}
+
+export interface CommandFailedEvent {
+  type: 'command.failed';
+  requestId: string | null;
+  command: string;
+  error: SyncFailure;
+}
+
+let nextRequest = 0;
+
+/** Sends `command` to a container actor and resolves with its result, or rejects with its failure. */
+export function ask<TMachine extends AnyStateMachine, TResult>(
+  actor: Actor<TMachine>,
+  command: EventFromLogic<TMachine>,
+  kind: ContainerKind,
+): Promise<TResult> {
+  nextRequest += 1;
+  const requestId = `request-${nextRequest}`;
+  return new Promise<TResult>((resolve, reject) => {
+    if ((actor.getSnapshot() as { status: string }).status !== 'active') {
+      reject(syncErrors.containerGone(kind));
+      return;
+    }
+    const stop = () => {
+      done.unsubscribe();
+      failed.unsubscribe();
+      ended.unsubscribe();
+    };
+    const done = actor.on('command.done', (event: CommandDoneEvent) => {
+      if (event.requestId !== requestId) return;
+      stop();
+      resolve(event.result as TResult);
+    });
+    const failed = actor.on('command.failed', (event: CommandFailedEvent) => {
+      if (event.requestId !== requestId) return;
+      stop();
+      reject(event.error);
+    });
+    // A container that ends (removed, stopped) before answering must not leave the caller waiting.
+    const ended = actor.subscribe({
+      complete: () => {
+        stop();
+        reject(syncErrors.containerGone(kind));
+      },
+      error: (error) => {
+        stop();
+        reject(error instanceof SyncFailure ? error : syncErrors.containerGone(kind));
+      },
+    });
+    actor.send({ ...command, requestId });
+  });
+}

@@ -1,0 +1,542 @@
+import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
+import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
+import type {
+  ConnectionState,
+  ContainerMeta,
+  ItemPage,
+  ItemQuery,
+  JsonObject,
+  ListItem,
+  ListPort,
+  OpenMode,
+  SortOrder,
+} from '../sync/ports';
+import { checkListCommand, checkListQuery, metadataOf, type ListCommand } from '../sync/validation';
+import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
+import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
+import { advanceMeta, type ContainerMark } from './syncContainer';
+import { ItemStore } from './syncItemStore';
+import { applyPage, nextPageQuery, type Paging } from './syncPaging';
+
+export interface SyncListInput {
+  /** SID or unique name; absent only with mode create_new. */
+  id?: string;
+  mode?: OpenMode;
+  ttl?: number;
+  pageSize?: number;
+  order?: SortOrder;
+}
+
+/** Events the bridge turns SDK events into. Item events carry the SDK's own item snapshot. */
+export type ListPushEvent =
+  | { type: 'list.itemAdded'; item: ListItem; isLocal: boolean; container?: ContainerMark }
+  | {
+      type: 'list.itemUpdated';
+      item: ListItem;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+      container?: ContainerMark;
+    }
+  | {
+      type: 'list.itemRemoved';
+      index: number;
+      /** The removal's event id, when the SDK lets us read it; null means "trust the SDK's order". */
+      lastEventId: number | null;
+      dateUpdated: number | null;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+      container?: ContainerMark;
+    }
+  | {
+      type: 'list.contextUpdated';
+      context: JsonObject;
+      lastEventId: number | null;
+      isLocal: boolean;
+    }
+  | { type: 'list.removed'; isLocal: boolean };
+
+export type ListCommandEvent = ListCommand & { requestId?: string };
+
+/** What each command resolves to through {@link ask}. */
+export interface ListCommandResults {
+  'list.push': ListItem;
+  'list.set': ListItem;
+  'list.update': ListItem;
+  'list.mutate': ListItem;
+  'list.remove': undefined;
+  'list.get': ListItem;
+  'list.getItems': ItemPage<ListItem>;
+  'list.setTtl': undefined;
+  'list.setItemTtl': undefined;
+  'list.removeList': undefined;
+}
+
+type CommandSettled = {
+  type: 'command.settled';
+  requestId: string | null;
+  command: ListCommand;
+} & ({ ok: true; result: unknown } | { ok: false; error: SyncFailure });
+
+export type SyncListEvent =
+  | ListPushEvent
+  | ListCommandEvent
+  | CommandSettled
+  | { type: 'list.loadMore' }
+  | { type: 'list.retry' }
+  | { type: 'sync.connectionChanged'; state: ConnectionState };
+
+export type SyncListEmitted =
+  | Exclude<ListPushEvent, { type: 'list.removed' }>
+  | { type: 'list.removed'; isLocal: boolean }
+  | CommandDoneEvent
+  | CommandFailedEvent;
+
+export interface SyncListContext {
+  input: SyncListInput;
+  port: ListPort | null;
+  /** The SDK object behind the port, handed untouched to the `events` bridge. */
+  source: unknown;
+  meta: ContainerMeta | null;
+  items: ItemStore<number, ListItem>;
+  /** The list's free-form context object and the id of the event that last set it. */
+  listContext: { data: JsonObject | null; eventId: number };
+  paging: Paging<number>;
+  connection: ConnectionState;
+  error: SyncFailure | null;
+  /** How the list ended, once removed. */
+  removal: { isLocal: boolean } | null;
+}
+
+async function runListCommand(port: ListPort, command: ListCommand): Promise<unknown> {
+  switch (command.type) {
+    case 'list.push':
+      return port.push(command.data, metadataOf(command));
+    case 'list.set':
+      return port.set(command.index, command.data, metadataOf(command));
+    case 'list.update':
+      return port.update(command.index, command.data, metadataOf(command));
+    case 'list.mutate':
+      return port.mutate(command.index, command.mutator, metadataOf(command));
+    case 'list.remove':
+      return port.remove(command.index);
+    case 'list.get':
+      return port.get(command.index);
+    case 'list.getItems': {
+      const query: ItemQuery<number> = { pageSize: command.pageSize ?? DEFAULT_PAGE_SIZE };
+      if (command.from !== undefined) query.from = command.from;
+      query.order = command.order ?? DEFAULT_ORDER;
+      return port.getItems(query);
+    }
+    case 'list.setTtl':
+      return port.setTtl(command.ttl);
+    case 'list.setItemTtl':
+      return port.setItemTtl(command.index, command.ttl);
+    case 'list.removeList':
+      return port.removeList();
+  }
+}
+
+/** Seed 8: a ttl set on a list that is gone means the list was removed. */
+const goneOnNotFound = (command: ListCommand) => command.type === 'list.setTtl';
+
+const returnsItem = (command: ListCommand) =>
+  command.type === 'list.push' ||
+  command.type === 'list.set' ||
+  command.type === 'list.update' ||
+  command.type === 'list.mutate';
+
+function applyItem(context: SyncListContext, item: ListItem, mark?: ContainerMark) {
+  const items = context.items.isNewer(item.index, item.lastEventId)
+    ? context.items.set(item.index, item, item.lastEventId)
+    : context.items;
+  let meta = context.meta;
+  if (meta) {
+    // The mark first: it carries the revision that goes with its event id.
+    if (mark) meta = advanceMeta(meta, mark);
+    meta = advanceMeta(meta, { lastEventId: item.lastEventId, dateUpdated: item.dateUpdated });
+  }
+  return { items, meta };
+}
+
+const commandTransition = [
+  {
+    guard: 'commandInvalid',
+    actions: 'rejectInvalidCommand',
+  },
+  { actions: 'startCommand' },
+] as const;
+
+const rejectCommands = {
+  'list.push': { actions: 'rejectNotReady' },
+  'list.set': { actions: 'rejectNotReady' },
+  'list.update': { actions: 'rejectNotReady' },
+  'list.mutate': { actions: 'rejectNotReady' },
+  'list.remove': { actions: 'rejectNotReady' },
+  'list.get': { actions: 'rejectNotReady' },
+  'list.getItems': { actions: 'rejectNotReady' },
+  'list.setTtl': { actions: 'rejectNotReady' },
+  'list.setItemTtl': { actions: 'rejectNotReady' },
+  'list.removeList': { actions: 'rejectNotReady' },
+} as const;
+
+/**
+ * One synced list from opening to removal. Opening runs {@link openEntityMachine}; once `ready`
+ * the `events` bridge delivers pushed events (`list.itemAdded` ...), applied under seed 4's rules:
+ * an item event whose id is not newer than the one known for that index (tombstones included) is
+ * ignored; the list's last event id and revision only move forward; date_updated only moves later.
+ * Applied events are re-emitted for observers. Commands are validated (seed 5) before anything is
+ * sent; each answers with an emitted `command.done` or `command.failed` (see `ask`).
+ * Removal, local or remote, stops the bridge (which unsubscribes and closes the SDK object), runs
+ * the provided `onRemoved` action and emits `list.removed`.
+ *
+ * Provided: actors `openEntity` (with its `open`/`create`), `events`; action `onRemoved`.
+ */
+export const syncListMachine = setup({
+  types: {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate reads the type
+    input: {} as SyncListInput,
+    context: {} as SyncListContext,
+    events: {} as SyncListEvent,
+    emitted: {} as SyncListEmitted,
+  },
+  actors: {
+    openEntity: openEntityMachine,
+    events: fromCallback<ListPushEvent, { source: unknown }>(() => () => {}),
+    loadPage: fromPromise<ItemPage<ListItem>, { port: ListPort; query: ItemQuery<number> }>(
+      ({ input }) => input.port.getItems(input.query),
+    ),
+    runCommand: fromCallback<
+      CommandSettled,
+      { port: ListPort; command: ListCommand; requestId: string | null }
+    >(({ input, sendBack }) => {
+      const { command, requestId } = input;
+      runListCommand(input.port, command).then(
+        (result) => sendBack({ type: 'command.settled', requestId, command, ok: true, result }),
+        (error: unknown) =>
+          sendBack({
+            type: 'command.settled',
+            requestId,
+            command,
+            ok: false,
+            error: toSyncFailure(error),
+          }),
+      );
+    }),
+  },
+  guards: {
+    inputInvalid: ({ context }) => checkListQuery(context.input) !== null,
+    openedList: (_, output: OpenEntityOutput) => output.ok && output.opened.port.kind === 'list',
+    commandInvalid: ({ event }) =>
+      event.type.startsWith('list.') && checkListCommand(event as ListCommand) !== null,
+    isNewItem: ({ context, event }) =>
+      (event.type === 'list.itemAdded' || event.type === 'list.itemUpdated') &&
+      context.items.isNewer(event.item.index, event.item.lastEventId),
+    isNewRemoval: ({ context, event }) =>
+      event.type === 'list.itemRemoved' &&
+      context.items.has(event.index) &&
+      (event.lastEventId === null || context.items.isNewer(event.index, event.lastEventId)),
+    isNewContext: ({ context, event }) =>
+      event.type === 'list.contextUpdated' &&
+      (event.lastEventId === null || event.lastEventId > context.listContext.eventId),
+    hasMore: ({ context }) => context.paging.hasMore,
+    containerGone: ({ event }) =>
+      event.type === 'command.settled' &&
+      ((!event.ok && goneOnNotFound(event.command) && isContainerGone(event.error)) ||
+        (event.ok && event.command.type === 'list.removeList')),
+    offline: ({ context }) => context.connection !== 'connected',
+    online: ({ context }) => context.connection === 'connected',
+  },
+  actions: {
+    onRemoved: () => {},
+    rejectInvalidCommand: emit(({ event }) => {
+      const command = event as ListCommandEvent;
+      return {
+        type: 'command.failed' as const,
+        requestId: command.requestId ?? null,
+        command: command.type,
+        error: checkListCommand(command) ?? syncErrors.invalidArgument('invalid command'),
+      };
+    }),
+    rejectNotReady: emit(({ context, event }) => {
+      const command = event as ListCommandEvent;
+      return {
+        type: 'command.failed' as const,
+        requestId: command.requestId ?? null,
+        command: command.type,
+        error: context.error ?? new SyncFailure('The list is not open yet', 409, null, 'invalid'),
+      };
+    }),
+    startCommand: enqueueActions(({ context, event, enqueue }) => {
+      const command = event as ListCommandEvent;
+      if (!context.port) return;
+      const { requestId, ...rest } = command;
+      enqueue.spawnChild('runCommand', {
+        input: { port: context.port, command: rest, requestId: requestId ?? null },
+      });
+    }),
+    settleCommand: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'command.settled') return;
+      if (!event.ok) {
+        enqueue.emit({
+          type: 'command.failed',
+          requestId: event.requestId,
+          command: event.command.type,
+          error: event.error,
+        });
+        return;
+      }
+      if (returnsItem(event.command)) {
+        const item = event.result as ListItem;
+        enqueue.assign(applyItem(context, item));
+      }
+      enqueue.emit({
+        type: 'command.done',
+        requestId: event.requestId,
+        command: event.command.type,
+        result: event.result,
+      });
+    }),
+    applyItemEvent: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'list.itemAdded' && event.type !== 'list.itemUpdated') return;
+      enqueue.assign(applyItem(context, event.item, event.container));
+      enqueue.emit(event);
+    }),
+    applyRemovalEvent: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'list.itemRemoved') return;
+      const meta =
+        context.meta &&
+        advanceMeta(event.container ? advanceMeta(context.meta, event.container) : context.meta, {
+          lastEventId: event.lastEventId ?? context.meta.lastEventId,
+          dateUpdated: event.dateUpdated,
+        });
+      enqueue.assign({ items: context.items.remove(event.index, event.lastEventId), meta });
+      enqueue.emit(event);
+    }),
+    applyContextEvent: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'list.contextUpdated') return;
+      enqueue.assign({
+        listContext: {
+          data: event.context,
+          eventId: event.lastEventId ?? context.listContext.eventId,
+        },
+      });
+      enqueue.emit(event);
+    }),
+    markRemoved: assign({
+      removal: ({ event }) => ({
+        isLocal: event.type === 'list.removed' ? event.isLocal : true,
+      }),
+    }),
+    emitRemoved: emit(({ context }) => ({
+      type: 'list.removed' as const,
+      isLocal: context.removal?.isLocal ?? true,
+    })),
+    failRemovedCommand: enqueueActions(({ context, event, enqueue }) => {
+      // The command that found the list gone still owes its caller an answer (seed 8: re-thrown).
+      if (event.type !== 'command.settled' || event.ok) return;
+      enqueue.emit({
+        type: 'command.failed',
+        requestId: event.requestId,
+        command: event.command.type,
+        error: event.error,
+      });
+      void context;
+    }),
+    answerRemoveList: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'command.settled' || !event.ok) return;
+      enqueue.emit({
+        type: 'command.done',
+        requestId: event.requestId,
+        command: event.command.type,
+        result: undefined,
+      });
+    }),
+  },
+}).createMachine({
+  id: 'syncList',
+  context: ({ input }) => ({
+    input,
+    port: null,
+    source: null,
+    meta: null,
+    items: ItemStore.empty(),
+    listContext: { data: null, eventId: -1 },
+    paging: {
+      pageSize: input.pageSize ?? DEFAULT_PAGE_SIZE,
+      order: input.order ?? DEFAULT_ORDER,
+      hasMore: false,
+      cursor: null,
+    },
+    connection: 'connected',
+    error: null,
+    removal: null,
+  }),
+  on: {
+    'sync.connectionChanged': { actions: assign({ connection: ({ event }) => event.state }) },
+  },
+  initial: 'checking',
+  states: {
+    checking: {
+      description: 'Rejects a bad page size or order before anything is sent.',
+      always: [
+        {
+          guard: 'inputInvalid',
+          target: 'failed',
+          actions: assign({ error: ({ context }) => checkListQuery(context.input) }),
+        },
+        { target: 'opening' },
+      ],
+    },
+    opening: {
+      invoke: {
+        src: 'openEntity',
+        input: ({ context }) => {
+          const { id, mode, ttl } = context.input;
+          return {
+            request: {
+              kind: 'list' as const,
+              mode: mode ?? 'open_or_create',
+              ...(id === undefined ? {} : { id }),
+              ...(ttl === undefined ? {} : { ttl }),
+            },
+          };
+        },
+        onDone: [
+          {
+            guard: { type: 'openedList', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: assign(({ event }) => {
+              const opened = event.output.ok ? event.output.opened : null;
+              const port = opened?.port.kind === 'list' ? opened.port : null;
+              return { port, source: opened?.source ?? null, meta: port?.describe() ?? null };
+            }),
+          },
+          {
+            target: 'failed',
+            actions: assign({
+              error: ({ event }) =>
+                event.output.ok
+                  ? syncErrors.invalidArgument('The opened entity is not a list')
+                  : event.output.error,
+            }),
+          },
+        ],
+      },
+      on: rejectCommands,
+    },
+    ready: {
+      type: 'parallel',
+      description: 'Subscribed: pushed events and commands apply to the view.',
+      invoke: { src: 'events', input: ({ context }) => ({ source: context.source }) },
+      on: {
+        'list.itemAdded': { guard: 'isNewItem', actions: 'applyItemEvent' },
+        'list.itemUpdated': { guard: 'isNewItem', actions: 'applyItemEvent' },
+        'list.itemRemoved': { guard: 'isNewRemoval', actions: 'applyRemovalEvent' },
+        'list.contextUpdated': { guard: 'isNewContext', actions: 'applyContextEvent' },
+        'list.removed': { target: 'removed', actions: 'markRemoved' },
+        'command.settled': [
+          {
+            guard: 'containerGone',
+            target: 'removed',
+            actions: ['failRemovedCommand', 'answerRemoveList', 'markRemoved'],
+          },
+          { actions: 'settleCommand' },
+        ],
+        'list.push': commandTransition,
+        'list.set': commandTransition,
+        'list.update': commandTransition,
+        'list.mutate': commandTransition,
+        'list.remove': commandTransition,
+        'list.get': commandTransition,
+        'list.getItems': commandTransition,
+        'list.setTtl': commandTransition,
+        'list.setItemTtl': commandTransition,
+        'list.removeList': commandTransition,
+      },
+      states: {
+        view: {
+          initial: 'loading',
+          states: {
+            loading: {
+              description: 'Fetching the first page (default 50, ascending).',
+              invoke: {
+                src: 'loadPage',
+                input: ({ context }) => ({
+                  port: context.port as ListPort,
+                  query: nextPageQuery(context.paging),
+                }),
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ context, event }) =>
+                    applyPage(context.items, context.paging, event.output, (item) => item.index),
+                  ),
+                },
+                onError: {
+                  target: 'pageFailed',
+                  actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
+                },
+              },
+            },
+            idle: {
+              on: { 'list.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
+            },
+            loadingMore: {
+              description: 'Fetching the page after the last loaded index, on demand.',
+              invoke: {
+                src: 'loadPage',
+                input: ({ context }) => ({
+                  port: context.port as ListPort,
+                  query: nextPageQuery(context.paging),
+                }),
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ context, event }) =>
+                    applyPage(context.items, context.paging, event.output, (item) => item.index),
+                  ),
+                },
+                onError: {
+                  target: 'pageFailed',
+                  actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
+                },
+              },
+            },
+            pageFailed: {
+              description: 'A page could not be fetched; list.loadMore or list.retry tries again.',
+              on: {
+                'list.loadMore': { target: 'loadingMore' },
+                'list.retry': { target: 'loadingMore' },
+              },
+            },
+          },
+        },
+        link: {
+          initial: 'online',
+          states: {
+            online: { always: { guard: 'offline', target: 'offline' } },
+            offline: {
+              tags: ['offline'],
+              description: 'The connection is down: the view may be stale until it returns.',
+              always: { guard: 'online', target: 'online' },
+            },
+          },
+        },
+      },
+    },
+    removed: {
+      type: 'final',
+      description: 'Gone (locally or remotely): unsubscribed, handler run, removal emitted.',
+      entry: ['onRemoved', 'emitRemoved'],
+    },
+    failed: {
+      description: 'Opening failed; `error` says why. list.retry opens again.',
+      on: {
+        'list.retry': {
+          target: 'checking',
+          actions: assign({ error: null }),
+        },
+        ...rejectCommands,
+      },
+    },
+  },
+});
