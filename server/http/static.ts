@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import { HttpError } from './errors';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -28,6 +30,15 @@ const TYPES: Readonly<Record<string, string>> = {
   '.ogg': 'audio/ogg',
 };
 
+const gzip = promisify(gzipCallback);
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json|wasm)|image\/svg\+xml)/;
+
+interface StaticFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
 /** Vite fingerprints everything under /assets/, so those never change and cache forever. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -47,9 +58,7 @@ const NOT_BUILT_PAGE = `<!doctype html>
 export function createStaticHandler(distDir: string) {
   const root = normalize(distDir + sep);
 
-  async function fileAt(
-    pathname: string,
-  ): Promise<{ path: string; size: number; mtimeMs: number } | null> {
+  async function fileAt(pathname: string): Promise<StaticFile | null> {
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
@@ -69,22 +78,42 @@ export function createStaticHandler(distDir: string) {
     }
   }
 
-  function send(
+  // Gzipped copies of text files, keyed by path, size and mtime so a rebuild is picked up.
+  const gzipped = new Map<string, Buffer>();
+
+  async function gzippedCopy(file: StaticFile): Promise<Buffer> {
+    const key = `${file.path}:${file.size}:${file.mtimeMs}`;
+    let body = gzipped.get(key);
+    if (!body) {
+      body = await gzip(await readFile(file.path));
+      if (gzipped.size > 500) gzipped.clear();
+      gzipped.set(key, body);
+    }
+    return body;
+  }
+
+  async function send(
     req: IncomingMessage,
     res: ServerResponse,
-    file: { path: string; size: number; mtimeMs: number },
+    file: StaticFile,
     cacheControl: string,
-  ): void {
+  ): Promise<void> {
     const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+    const type = TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', cacheControl);
-    res.setHeader(
-      'Content-Type',
-      TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream',
-    );
+    res.setHeader('Content-Type', type);
+    const compressible = COMPRESSIBLE.test(type) && file.size > 512 && file.size < 10 * 1024 * 1024;
+    if (compressible) res.setHeader('Vary', 'Accept-Encoding');
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304);
       res.end();
+      return;
+    }
+    if (compressible && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      const body = await gzippedCopy(file);
+      res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': body.length });
+      res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }
     res.setHeader('Content-Length', file.size);
@@ -116,7 +145,7 @@ export function createStaticHandler(distDir: string) {
     if (pathname !== '/' && pathname !== '/index.html') {
       const file = await fileAt(pathname);
       if (file) {
-        send(req, res, file, pathname.startsWith('/assets/') ? IMMUTABLE : REVALIDATE);
+        await send(req, res, file, pathname.startsWith('/assets/') ? IMMUTABLE : REVALIDATE);
         return;
       }
       // A missing file (anything with an extension, or under /assets/) is a real 404: answering
@@ -136,6 +165,6 @@ export function createStaticHandler(distDir: string) {
       res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
       return;
     }
-    send(req, res, index, REVALIDATE);
+    await send(req, res, index, REVALIDATE);
   };
 }

@@ -56,6 +56,22 @@ describe('server/main.ts as a process', () => {
     expect(((await res.json()) as { user: { role: string } }).user.role).toBe('admin');
   });
 
+  it('hands a signed-in user a Sync token and the embedded service options', async () => {
+    const s = await start();
+    expect((await fetch(`${s.url}/api/token`)).status).toBe(401);
+    const cookie = await signIn(s.url);
+    const res = await fetch(`${s.url}/api/token`, { headers: { Cookie: cookie } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      identity: string;
+      token: string;
+      sync: { twilsock: { uri: string }; cdsUri: string };
+    };
+    expect(body.identity).toBe('ada@example.com');
+    expect(body.token.split('.')).toHaveLength(3);
+    expect(body.sync.twilsock.uri).toBe(`ws://127.0.0.1:${s.port}/v3/wsconnect`);
+  });
+
   it('keeps answering after a request that fails', async () => {
     const s = await start();
     const bad = await fetch(`${s.url}/api/session/local`, {

@@ -16,6 +16,8 @@ import {
 const INDEX =
   '<!doctype html><title>Switchboard</title><script type="module" src="/assets/index-abc123.js"></script>';
 
+const BIG_JS = `export const x = ${JSON.stringify('switchboard '.repeat(500))};`;
+
 let t: TestApp;
 let dist: string;
 const sync = fakeSync();
@@ -26,6 +28,7 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'index.html'), INDEX);
   writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
+  writeFileSync(join(dist, 'assets', 'vendor-def456.js'), BIG_JS);
   writeFileSync(join(dist, '.env'), 'SECRET=1');
   t = await startApp({ SWITCHBOARD_DIST: dist }, { sync });
 });
@@ -100,6 +103,17 @@ describe('static files and history fallback', () => {
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await res.text()).toBe('console.log(1)');
+  });
+
+  it('gzips text files for clients that accept it, and only them', async () => {
+    const res = await fetch(`${t.url}/assets/vendor-def456.js`);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding');
+    expect(Number(res.headers.get('content-length'))).toBeLessThan(BIG_JS.length / 10);
+    expect(await res.text()).toBe(BIG_JS);
+    const plain = await raw(`${t.url}/assets/vendor-def456.js`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_JS);
   });
 
   it('serves other files revalidated, answers 304 for a matching ETag, and HEAD without a body', async () => {
