@@ -22,6 +22,9 @@ export interface ConnectionHost {
   register(conn: Connection, identity: string): boolean;
   unregister(conn: Connection): void;
   log(message: string, error?: unknown): void;
+  /** Called after every tunnelled request (request log, tests). */
+  onRequest?:
+    ((identity: string, method: string, path: string, status: number) => void) | undefined;
   testHooks?:
     | ((conn: Connection, req: RestRequest) => { status: number; body?: unknown } | undefined)
     | undefined;
@@ -278,6 +281,7 @@ export class Connection implements Subscriber {
         this.host.log(`${req.method} /${req.segments.join('/')} failed`, e),
       );
     this.replyHttp(id, res.status, res.body);
+    this.host.onRequest?.(this.identity!, req.method, '/' + req.segments.join('/'), res.status);
   }
 
   private replyHttp(id: string, code: number, body?: unknown): void {

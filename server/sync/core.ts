@@ -11,7 +11,12 @@ import type { ItemRow, ObjectRow, Store } from './store';
 
 export interface Emit {
   /** Stores the event (id = next per-object id, already assigned by the caller) and queues its delivery. */
-  logged(obj: ObjectRow, eventType: string, event: Record<string, unknown>): void;
+  logged(
+    obj: ObjectRow,
+    eventType: string,
+    event: Record<string, unknown>,
+    skip?: Subscriber,
+  ): void;
   /** Queues a delivery that is not logged (object removals, stream messages). */
   transient(
     objectSid: string,
@@ -34,14 +39,18 @@ export class Core {
     const out: SyncEvent[] = [];
     const { q } = this.store;
     const emit: Emit = {
-      logged(obj, eventType, event) {
+      logged(obj, eventType, event, skip) {
         q.insertEvent.run({
           object_sid: obj.sid,
           id: obj.last_event_id,
           event_type: eventType,
           payload: JSON.stringify(event),
         });
-        out.push({ objectSid: obj.sid, eventType, event });
+        out.push(
+          skip
+            ? { objectSid: obj.sid, eventType, event, skip }
+            : { objectSid: obj.sid, eventType, event },
+        );
       },
       transient(objectSid, eventType, event, skip) {
         out.push(skip ? { objectSid, eventType, event, skip } : { objectSid, eventType, event });
@@ -66,36 +75,50 @@ export class Core {
     this.store.q.updateObject.run(obj);
   }
 
-  removeListItem(emit: Emit, list: ObjectRow, item: ItemRow): number {
+  /**
+   * The SDK applies a remote item removal without checking its event id, so the remover's own connection
+   * (`origin`) is not sent the echo: it would show up as a second, remote itemRemoved.
+   */
+  removeListItem(emit: Emit, list: ObjectRow, item: ItemRow, origin?: Subscriber): number {
     const t = this.bump(list);
     this.store.q.deleteItem.run(list.sid, item.idx, '');
-    emit.logged(list, 'list_item_removed', {
-      id: list.last_event_id,
-      list_sid: list.sid,
-      list_unique_name: list.unique_name,
-      item_index: item.idx,
-      item_data: parseData(item.data),
-      item_revision: rev(item.revision + 1),
-      date_created: iso(t),
-      list_revision: rev(list.revision),
-    });
+    emit.logged(
+      list,
+      'list_item_removed',
+      {
+        id: list.last_event_id,
+        list_sid: list.sid,
+        list_unique_name: list.unique_name,
+        item_index: item.idx,
+        item_data: parseData(item.data),
+        item_revision: rev(item.revision + 1),
+        date_created: iso(t),
+        list_revision: rev(list.revision),
+      },
+      origin,
+    );
     this.saveObject(list);
     return t;
   }
 
-  removeMapItem(emit: Emit, map: ObjectRow, item: ItemRow): number {
+  removeMapItem(emit: Emit, map: ObjectRow, item: ItemRow, origin?: Subscriber): number {
     const t = this.bump(map);
     this.store.q.deleteItem.run(map.sid, 0, item.key);
-    emit.logged(map, 'map_item_removed', {
-      id: map.last_event_id,
-      map_sid: map.sid,
-      map_unique_name: map.unique_name,
-      item_key: item.key,
-      item_data: parseData(item.data),
-      item_revision: rev(item.revision + 1),
-      date_created: iso(t),
-      map_revision: rev(map.revision),
-    });
+    emit.logged(
+      map,
+      'map_item_removed',
+      {
+        id: map.last_event_id,
+        map_sid: map.sid,
+        map_unique_name: map.unique_name,
+        item_key: item.key,
+        item_data: parseData(item.data),
+        item_revision: rev(item.revision + 1),
+        date_created: iso(t),
+        map_revision: rev(map.revision),
+      },
+      origin,
+    );
     this.saveObject(map);
     return t;
   }

@@ -29,6 +29,8 @@ export interface SyncServiceOptions {
   /** Enables `POST /test/drop {identity}` over the tunnel (drops that identity's sockets); or SWITCHBOARD_SYNC_TEST_HOOKS=1. */
   testHooks?: boolean;
   log?: (message: string, error?: unknown) => void;
+  /** Prints one line per tunnelled request to stdout; or SWITCHBOARD_SYNC_LOG_REQUESTS=1. */
+  logRequests?: boolean;
 }
 
 export const WS_PATH = '/v3/wsconnect';
@@ -72,6 +74,11 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       if (set?.size === 0) byIdentity.delete(conn.identity);
     },
     log,
+    onRequest:
+      options.logRequests || process.env.SWITCHBOARD_SYNC_LOG_REQUESTS === '1'
+        ? (identity, method, path, status) =>
+            console.log(`[sync] ${identity} ${method} ${path} -> ${status}`)
+        : undefined,
     testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
   };
 

@@ -134,7 +134,7 @@ export function deleteItem(
     const expected = ifMatch(req.headers);
     if (expected !== undefined && expected !== rev(row.revision))
       throw errors.listItemRevisionMismatch();
-    const t = ctx.core.removeListItem(emit, l, row);
+    const t = ctx.core.removeListItem(emit, l, row, ctx.conn);
     return {
       index,
       list_sid: l.sid,

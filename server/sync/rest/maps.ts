@@ -142,7 +142,7 @@ export function deleteItem(
     const expected = ifMatch(req.headers);
     if (expected !== undefined && expected !== rev(row.revision))
       throw errors.mapItemRevisionMismatch();
-    const t = ctx.core.removeMapItem(emit, m, row);
+    const t = ctx.core.removeMapItem(emit, m, row, ctx.conn);
     return {
       key,
       map_sid: m.sid,
