@@ -332,7 +332,7 @@ export const syncListMachine = setup({
       type: 'list.removed' as const,
       isLocal: context.removal?.isLocal ?? true,
     })),
-    failRemovedCommand: enqueueActions(({ context, event, enqueue }) => {
+    failRemovedCommand: enqueueActions(({ event, enqueue }) => {
       // The command that found the list gone still owes its caller an answer (seed 8: re-thrown).
       if (event.type !== 'command.settled' || event.ok) return;
       enqueue.emit({
@@ -341,7 +341,6 @@ export const syncListMachine = setup({
         command: event.command.type,
         error: event.error,
       });
-      void context;
     }),
     answerRemoveList: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'command.settled' || !event.ok) return;

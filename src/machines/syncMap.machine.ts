@@ -1,0 +1,514 @@
+import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
+import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
+import type {
+  ConnectionState,
+  ContainerMeta,
+  ItemPage,
+  ItemQuery,
+  JsonObject,
+  MapItem,
+  MapPort,
+  OpenMode,
+  SortOrder,
+} from '../sync/ports';
+import { checkMapCommand, checkMapQuery, metadataOf, type MapCommand } from '../sync/validation';
+import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
+import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
+import { advanceMeta, type ContainerMark } from './syncContainer';
+import { ItemStore } from './syncItemStore';
+import { applyPage, nextPageQuery, type Paging } from './syncPaging';
+
+export interface SyncMapInput {
+  /** SID or unique name; absent only with mode create_new. */
+  id?: string;
+  mode?: OpenMode;
+  ttl?: number;
+  pageSize?: number;
+  order?: SortOrder;
+}
+
+/** Events the bridge turns SDK events into. Item events carry the SDK's own item snapshot. */
+export type MapPushEvent =
+  | { type: 'map.itemAdded'; item: MapItem; isLocal: boolean; container?: ContainerMark }
+  | {
+      type: 'map.itemUpdated';
+      item: MapItem;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+      container?: ContainerMark;
+    }
+  | {
+      type: 'map.itemRemoved';
+      key: string;
+      /** The removal's event id, when the SDK lets us read it; null means "trust the SDK's order". */
+      lastEventId: number | null;
+      dateUpdated: number | null;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+      container?: ContainerMark;
+    }
+  | { type: 'map.removed'; isLocal: boolean };
+
+export type MapCommandEvent = MapCommand & { requestId?: string };
+
+/** What each command resolves to through {@link ask}. */
+export interface MapCommandResults {
+  'map.set': MapItem;
+  'map.update': MapItem;
+  'map.mutate': MapItem;
+  'map.remove': undefined;
+  'map.get': MapItem;
+  'map.getItems': ItemPage<MapItem>;
+  'map.setTtl': undefined;
+  'map.setItemTtl': undefined;
+  'map.removeMap': undefined;
+}
+
+type CommandSettled = {
+  type: 'command.settled';
+  requestId: string | null;
+  command: MapCommand;
+} & ({ ok: true; result: unknown } | { ok: false; error: SyncFailure });
+
+export type SyncMapEvent =
+  | MapPushEvent
+  | MapCommandEvent
+  | CommandSettled
+  | { type: 'map.loadMore' }
+  | { type: 'map.retry' }
+  | { type: 'sync.connectionChanged'; state: ConnectionState };
+
+export type SyncMapEmitted =
+  | Exclude<MapPushEvent, { type: 'map.removed' }>
+  | { type: 'map.removed'; isLocal: boolean }
+  | CommandDoneEvent
+  | CommandFailedEvent;
+
+export interface SyncMapContext {
+  input: SyncMapInput;
+  port: MapPort | null;
+  /** The SDK object behind the port, handed untouched to the `events` bridge. */
+  source: unknown;
+  meta: ContainerMeta | null;
+  items: ItemStore<string, MapItem>;
+  paging: Paging<string>;
+  connection: ConnectionState;
+  error: SyncFailure | null;
+  /** How the map ended, once removed. */
+  removal: { isLocal: boolean } | null;
+}
+
+async function runMapCommand(port: MapPort, command: MapCommand): Promise<unknown> {
+  switch (command.type) {
+    case 'map.set':
+      return port.set(command.key, command.data, metadataOf(command));
+    case 'map.update':
+      return port.update(command.key, command.data, metadataOf(command));
+    case 'map.mutate':
+      return port.mutate(command.key, command.mutator, metadataOf(command));
+    case 'map.remove':
+      return port.remove(command.key);
+    case 'map.get':
+      return port.get(command.key);
+    case 'map.getItems': {
+      const query: ItemQuery<string> = { pageSize: command.pageSize ?? DEFAULT_PAGE_SIZE };
+      if (command.from !== undefined) query.from = command.from;
+      query.order = command.order ?? DEFAULT_ORDER;
+      return port.getItems(query);
+    }
+    case 'map.setTtl':
+      return port.setTtl(command.ttl);
+    case 'map.setItemTtl':
+      return port.setItemTtl(command.key, command.ttl);
+    case 'map.removeMap':
+      return port.removeMap();
+  }
+}
+
+/** Seed 8: a ttl set or a put (set, update, mutate) on a map that is gone means it was removed. */
+const goneOnNotFound = (command: MapCommand) =>
+  command.type === 'map.setTtl' ||
+  command.type === 'map.set' ||
+  command.type === 'map.update' ||
+  command.type === 'map.mutate';
+
+const returnsItem = (command: MapCommand) =>
+  command.type === 'map.set' || command.type === 'map.update' || command.type === 'map.mutate';
+
+function applyItem(context: SyncMapContext, item: MapItem, mark?: ContainerMark) {
+  const items = context.items.isNewer(item.key, item.lastEventId)
+    ? context.items.set(item.key, item, item.lastEventId)
+    : context.items;
+  let meta = context.meta;
+  if (meta) {
+    // The mark first: it carries the revision that goes with its event id.
+    if (mark) meta = advanceMeta(meta, mark);
+    meta = advanceMeta(meta, { lastEventId: item.lastEventId, dateUpdated: item.dateUpdated });
+  }
+  return { items, meta };
+}
+
+const commandTransition = [
+  {
+    guard: 'commandInvalid',
+    actions: 'rejectInvalidCommand',
+  },
+  { actions: 'startCommand' },
+] as const;
+
+const rejectCommands = {
+  'map.set': { actions: 'rejectNotReady' },
+  'map.update': { actions: 'rejectNotReady' },
+  'map.mutate': { actions: 'rejectNotReady' },
+  'map.remove': { actions: 'rejectNotReady' },
+  'map.get': { actions: 'rejectNotReady' },
+  'map.getItems': { actions: 'rejectNotReady' },
+  'map.setTtl': { actions: 'rejectNotReady' },
+  'map.setItemTtl': { actions: 'rejectNotReady' },
+  'map.removeMap': { actions: 'rejectNotReady' },
+} as const;
+
+/**
+ * One synced map from opening to removal. Opening runs {@link openEntityMachine}; once `ready`
+ * the `events` bridge delivers pushed events (`map.itemAdded` ...), applied under seed 4's rules:
+ * an item event whose id is not newer than the one known for that key (tombstones included) is
+ * ignored; the map's last event id and revision only move forward; date_updated only moves later.
+ * Applied events are re-emitted for observers. Commands are validated (seed 5) before anything is
+ * sent; each answers with an emitted `command.done` or `command.failed` (see `ask`).
+ * Removal, local or remote, stops the bridge (which unsubscribes and closes the SDK object), runs
+ * the provided `onRemoved` action and emits `map.removed`.
+ *
+ * Provided: actors `openEntity` (with its `open`/`create`), `events`; action `onRemoved`.
+ */
+export const syncMapMachine = setup({
+  types: {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate reads the type
+    input: {} as SyncMapInput,
+    context: {} as SyncMapContext,
+    events: {} as SyncMapEvent,
+    emitted: {} as SyncMapEmitted,
+  },
+  actors: {
+    openEntity: openEntityMachine,
+    events: fromCallback<MapPushEvent, { source: unknown }>(() => () => {}),
+    loadPage: fromPromise<ItemPage<MapItem>, { port: MapPort; query: ItemQuery<string> }>(
+      ({ input }) => input.port.getItems(input.query),
+    ),
+    runCommand: fromCallback<
+      CommandSettled,
+      { port: MapPort; command: MapCommand; requestId: string | null }
+    >(({ input, sendBack }) => {
+      const { command, requestId } = input;
+      runMapCommand(input.port, command).then(
+        (result) => sendBack({ type: 'command.settled', requestId, command, ok: true, result }),
+        (error: unknown) =>
+          sendBack({
+            type: 'command.settled',
+            requestId,
+            command,
+            ok: false,
+            error: toSyncFailure(error),
+          }),
+      );
+    }),
+  },
+  guards: {
+    inputInvalid: ({ context }) => checkMapQuery(context.input) !== null,
+    openedMap: (_, output: OpenEntityOutput) => output.ok && output.opened.port.kind === 'map',
+    commandInvalid: ({ event }) =>
+      event.type.startsWith('map.') && checkMapCommand(event as MapCommand) !== null,
+    isNewItem: ({ context, event }) =>
+      (event.type === 'map.itemAdded' || event.type === 'map.itemUpdated') &&
+      context.items.isNewer(event.item.key, event.item.lastEventId),
+    isNewRemoval: ({ context, event }) =>
+      event.type === 'map.itemRemoved' &&
+      context.items.has(event.key) &&
+      (event.lastEventId === null || context.items.isNewer(event.key, event.lastEventId)),
+    hasMore: ({ context }) => context.paging.hasMore,
+    containerGone: ({ event }) =>
+      event.type === 'command.settled' &&
+      ((!event.ok && goneOnNotFound(event.command) && isContainerGone(event.error)) ||
+        (event.ok && event.command.type === 'map.removeMap')),
+    offline: ({ context }) => context.connection !== 'connected',
+    online: ({ context }) => context.connection === 'connected',
+  },
+  actions: {
+    onRemoved: () => {},
+    rejectInvalidCommand: emit(({ event }) => {
+      const command = event as MapCommandEvent;
+      return {
+        type: 'command.failed' as const,
+        requestId: command.requestId ?? null,
+        command: command.type,
+        error: checkMapCommand(command) ?? syncErrors.invalidArgument('invalid command'),
+      };
+    }),
+    rejectNotReady: emit(({ context, event }) => {
+      const command = event as MapCommandEvent;
+      return {
+        type: 'command.failed' as const,
+        requestId: command.requestId ?? null,
+        command: command.type,
+        error: context.error ?? new SyncFailure('The map is not open yet', 409, null, 'invalid'),
+      };
+    }),
+    startCommand: enqueueActions(({ context, event, enqueue }) => {
+      const command = event as MapCommandEvent;
+      if (!context.port) return;
+      const { requestId, ...rest } = command;
+      enqueue.spawnChild('runCommand', {
+        input: { port: context.port, command: rest, requestId: requestId ?? null },
+      });
+    }),
+    settleCommand: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'command.settled') return;
+      if (!event.ok) {
+        enqueue.emit({
+          type: 'command.failed',
+          requestId: event.requestId,
+          command: event.command.type,
+          error: event.error,
+        });
+        return;
+      }
+      if (returnsItem(event.command)) {
+        const item = event.result as MapItem;
+        enqueue.assign(applyItem(context, item));
+      }
+      enqueue.emit({
+        type: 'command.done',
+        requestId: event.requestId,
+        command: event.command.type,
+        result: event.result,
+      });
+    }),
+    applyItemEvent: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'map.itemAdded' && event.type !== 'map.itemUpdated') return;
+      enqueue.assign(applyItem(context, event.item, event.container));
+      enqueue.emit(event);
+    }),
+    applyRemovalEvent: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'map.itemRemoved') return;
+      const meta =
+        context.meta &&
+        advanceMeta(event.container ? advanceMeta(context.meta, event.container) : context.meta, {
+          lastEventId: event.lastEventId ?? context.meta.lastEventId,
+          dateUpdated: event.dateUpdated,
+        });
+      enqueue.assign({ items: context.items.remove(event.key, event.lastEventId), meta });
+      enqueue.emit(event);
+    }),
+    markRemoved: assign({
+      removal: ({ event }) => ({
+        isLocal: event.type === 'map.removed' ? event.isLocal : true,
+      }),
+    }),
+    emitRemoved: emit(({ context }) => ({
+      type: 'map.removed' as const,
+      isLocal: context.removal?.isLocal ?? true,
+    })),
+    failRemovedCommand: enqueueActions(({ event, enqueue }) => {
+      // The command that found the map gone still owes its caller an answer (seed 8: re-thrown).
+      if (event.type !== 'command.settled' || event.ok) return;
+      enqueue.emit({
+        type: 'command.failed',
+        requestId: event.requestId,
+        command: event.command.type,
+        error: event.error,
+      });
+    }),
+    answerRemoveMap: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'command.settled' || !event.ok) return;
+      enqueue.emit({
+        type: 'command.done',
+        requestId: event.requestId,
+        command: event.command.type,
+        result: undefined,
+      });
+    }),
+  },
+}).createMachine({
+  id: 'syncMap',
+  context: ({ input }) => ({
+    input,
+    port: null,
+    source: null,
+    meta: null,
+    items: ItemStore.empty(),
+    paging: {
+      pageSize: input.pageSize ?? DEFAULT_PAGE_SIZE,
+      order: input.order ?? DEFAULT_ORDER,
+      hasMore: false,
+      cursor: null,
+    },
+    connection: 'connected',
+    error: null,
+    removal: null,
+  }),
+  on: {
+    'sync.connectionChanged': { actions: assign({ connection: ({ event }) => event.state }) },
+  },
+  initial: 'checking',
+  states: {
+    checking: {
+      description: 'Rejects a bad page size or order before anything is sent.',
+      always: [
+        {
+          guard: 'inputInvalid',
+          target: 'failed',
+          actions: assign({ error: ({ context }) => checkMapQuery(context.input) }),
+        },
+        { target: 'opening' },
+      ],
+    },
+    opening: {
+      invoke: {
+        src: 'openEntity',
+        input: ({ context }) => {
+          const { id, mode, ttl } = context.input;
+          return {
+            request: {
+              kind: 'map' as const,
+              mode: mode ?? 'open_or_create',
+              ...(id === undefined ? {} : { id }),
+              ...(ttl === undefined ? {} : { ttl }),
+            },
+          };
+        },
+        onDone: [
+          {
+            guard: { type: 'openedMap', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: assign(({ event }) => {
+              const opened = event.output.ok ? event.output.opened : null;
+              const port = opened?.port.kind === 'map' ? opened.port : null;
+              return { port, source: opened?.source ?? null, meta: port?.describe() ?? null };
+            }),
+          },
+          {
+            target: 'failed',
+            actions: assign({
+              error: ({ event }) =>
+                event.output.ok
+                  ? syncErrors.invalidArgument('The opened entity is not a map')
+                  : event.output.error,
+            }),
+          },
+        ],
+      },
+      on: rejectCommands,
+    },
+    ready: {
+      type: 'parallel',
+      description: 'Subscribed: pushed events and commands apply to the view.',
+      invoke: { src: 'events', input: ({ context }) => ({ source: context.source }) },
+      on: {
+        'map.itemAdded': { guard: 'isNewItem', actions: 'applyItemEvent' },
+        'map.itemUpdated': { guard: 'isNewItem', actions: 'applyItemEvent' },
+        'map.itemRemoved': { guard: 'isNewRemoval', actions: 'applyRemovalEvent' },
+        'map.removed': { target: 'removed', actions: 'markRemoved' },
+        'command.settled': [
+          {
+            guard: 'containerGone',
+            target: 'removed',
+            actions: ['failRemovedCommand', 'answerRemoveMap', 'markRemoved'],
+          },
+          { actions: 'settleCommand' },
+        ],
+        'map.set': commandTransition,
+        'map.update': commandTransition,
+        'map.mutate': commandTransition,
+        'map.remove': commandTransition,
+        'map.get': commandTransition,
+        'map.getItems': commandTransition,
+        'map.setTtl': commandTransition,
+        'map.setItemTtl': commandTransition,
+        'map.removeMap': commandTransition,
+      },
+      states: {
+        view: {
+          initial: 'loading',
+          states: {
+            loading: {
+              description: 'Fetching the first page (default 50, ascending).',
+              invoke: {
+                src: 'loadPage',
+                input: ({ context }) => ({
+                  port: context.port as MapPort,
+                  query: nextPageQuery(context.paging),
+                }),
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ context, event }) =>
+                    applyPage(context.items, context.paging, event.output, (item) => item.key),
+                  ),
+                },
+                onError: {
+                  target: 'pageFailed',
+                  actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
+                },
+              },
+            },
+            idle: {
+              on: { 'map.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
+            },
+            loadingMore: {
+              description: 'Fetching the page after the last loaded key, on demand.',
+              invoke: {
+                src: 'loadPage',
+                input: ({ context }) => ({
+                  port: context.port as MapPort,
+                  query: nextPageQuery(context.paging),
+                }),
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ context, event }) =>
+                    applyPage(context.items, context.paging, event.output, (item) => item.key),
+                  ),
+                },
+                onError: {
+                  target: 'pageFailed',
+                  actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
+                },
+              },
+            },
+            pageFailed: {
+              description: 'A page could not be fetched; map.loadMore or map.retry tries again.',
+              on: {
+                'map.loadMore': { target: 'loadingMore' },
+                'map.retry': { target: 'loadingMore' },
+              },
+            },
+          },
+        },
+        link: {
+          initial: 'online',
+          states: {
+            online: { always: { guard: 'offline', target: 'offline' } },
+            offline: {
+              tags: ['offline'],
+              description: 'The connection is down: the view may be stale until it returns.',
+              always: { guard: 'online', target: 'online' },
+            },
+          },
+        },
+      },
+    },
+    removed: {
+      type: 'final',
+      description: 'Gone (locally or remotely): unsubscribed, handler run, removal emitted.',
+      entry: ['onRemoved', 'emitRemoved'],
+    },
+    failed: {
+      description: 'Opening failed; `error` says why. map.retry opens again.',
+      on: {
+        'map.retry': {
+          target: 'checking',
+          actions: assign({ error: null }),
+        },
+        ...rejectCommands,
+      },
+    },
+  },
+});
