@@ -107,9 +107,24 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   // A slow or stuck client cannot hold a request slot for long; WebSocket upgrades are unaffected.
   server.requestTimeout = 30_000;
   server.headersTimeout = 20_000;
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
+  // Requests Node cannot even parse still get the JSON error shape.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'bad_request', 'Request headers are too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'bad_request', 'The request took too long to arrive']
+          : [400, 'bad_request', 'The request is not valid HTTP'];
+    const body = JSON.stringify({ error: { code, message } });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
   });
   sync.attach(server);
 

@@ -19,7 +19,7 @@ export type ErrorCode =
   | 'invalid_credential'
   | 'email_not_verified'
   | 'upstream_error'
-  | 'app_not_built'
+  | 'too_many_attempts'
   | 'internal_error';
 
 /** Thrown anywhere below a route handler; the app turns it into the JSON error answer. */

@@ -34,6 +34,20 @@ function firstValue(header: string | string[] | undefined): string | undefined {
   return first ? first : undefined;
 }
 
+/**
+ * The client's address for rate limiting. Behind a trusted proxy it is the last X-Forwarded-For
+ * entry, the one the proxy itself appended (earlier entries are whatever the client claimed).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const header = req.headers['x-forwarded-for'];
+    const list = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
+    const last = list[list.length - 1]?.trim();
+    if (last) return last;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
 /** Methods that change state; a browser always sends Origin with these when cross-site. */
 export function isStateChanging(method: string | undefined): boolean {
   return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';

@@ -21,10 +21,10 @@ export function expectFields<R extends string, O extends string = never>(
   }
   const kind: FieldKind = 'string';
   for (const key of required) {
-    if (!(key in record)) throw badRequest(`Missing field: ${key}`);
+    if (!Object.hasOwn(record, key)) throw badRequest(`Missing field: ${key}`);
   }
   for (const key of known) {
-    if (key in record && typeof record[key] !== kind) {
+    if (Object.hasOwn(record, key) && typeof record[key] !== kind) {
       throw badRequest(`Field ${key} must be a ${kind}`);
     }
   }

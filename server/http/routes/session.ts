@@ -1,10 +1,12 @@
 import type { Auth } from '../../auth/sessions';
 import type { GoogleVerifier } from '../../auth/google';
+import { createAttemptLimiter } from '../../auth/attempts';
 import { passcodeMatches } from '../../auth/passcode';
 import type { User } from '../../store/users';
 import { readJsonBody } from '../body';
 import { localSignInOffered, type AppConfig } from '../config';
 import { HttpError, sendJson } from '../errors';
+import { clientAddress } from '../origin';
 import type { Router } from '../router';
 import { expectFields, parseEmail, parseName } from '../validate';
 
@@ -35,6 +37,7 @@ export function publicUser(user: User): {
 /** /api/config and /api/session/*: who may sign in how, and the session cookie's lifecycle. */
 export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): void {
   const { config, auth } = deps;
+  const passcodeAttempts = createAttemptLimiter();
 
   const requireGoogle = (): GoogleVerifier => {
     if (!deps.google) {
@@ -77,9 +80,21 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
       if (body.passcode === undefined || body.passcode === '') {
         throw new HttpError(400, 'bad_request', 'Missing field: passcode');
       }
+      const client = clientAddress(ctx.req, config.trustProxy);
+      const wait = passcodeAttempts.retryAfter(client, ctx.now);
+      if (wait > 0) {
+        throw new HttpError(
+          429,
+          'too_many_attempts',
+          `Too many wrong passcodes; try again in ${Math.ceil(wait / 60)} minute(s)`,
+          { 'Retry-After': String(wait) },
+        );
+      }
       if (!passcodeMatches(body.passcode, config.passcode)) {
+        passcodeAttempts.recordFailure(client, ctx.now);
         throw new HttpError(401, 'bad_passcode', 'The passcode is wrong');
       }
+      passcodeAttempts.recordSuccess(client);
     }
     const user = auth.signIn(ctx, { email, name });
     sendJson(ctx.res, 200, { user: publicUser(user) });

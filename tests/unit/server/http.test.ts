@@ -191,6 +191,14 @@ describe('API routing', () => {
     },
   );
 
+  it('answers unparseable requests with the JSON error shape (headers too large: 431)', async () => {
+    const res = await raw(`${t.url}/api/config`, { headers: { 'X-Big': 'x'.repeat(20_000) } });
+    expect(res.status).toBe(431);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'bad_request' } });
+    // The server is fine afterwards.
+    expect((await fetch(`${t.url}/api/config`)).status).toBe(200);
+  });
+
   it('answers HEAD on a GET endpoint', async () => {
     const res = await raw(`${t.url}/api/config`, { method: 'HEAD' });
     expect(res.status).toBe(200);

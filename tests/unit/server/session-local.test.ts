@@ -219,6 +219,27 @@ describe('passcode', () => {
     expect(right.cookie).not.toBeNull();
   });
 
+  it('locks a client out for 15 minutes after 10 wrong passcodes, even with the right one', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    const t = await startApp({ SWITCHBOARD_PASSCODE: 'right' }, { dataDir, now: () => now });
+    running.push(t);
+    for (let i = 0; i < 10; i++) {
+      const wrong = await signIn(t, 'Mallory', 'm@example.com', { passcode: `guess${i}` });
+      expect(wrong.res.status).toBe(401);
+    }
+    const locked = await signIn(t, 'Ada', 'ada@example.com', { passcode: 'right' });
+    expect(locked.res.headers.get('retry-after')).toBe('900');
+    expect(await expectError(locked.res)).toMatchObject({ status: 429, code: 'too_many_attempts' });
+    expect(locked.cookie).toBeNull();
+    expect(t.rows('users')).toHaveLength(0);
+
+    now += 15 * 60 * 1000;
+    const later = await signIn(t, 'Ada', 'ada@example.com', { passcode: 'right' });
+    expect(later.res.status).toBe(200);
+  });
+
   it('offers local sign-in off loopback only with a passcode', async () => {
     const off = await start({ HOST: '0.0.0.0' });
     const config = await (
