@@ -1,0 +1,148 @@
+/**
+ * Model-based test of the toast machine: every path that @xstate/graph plans is driven through the
+ * real app (built, served by the real server) in Chromium, checking the screen in every state.
+ * Toasts are raised the way a user raises them: an agent opening /admin (warning) and a sign-out
+ * that cannot reach the server (error). Time is Chromium's clock, installed by Playwright.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventObject } from 'xstate';
+import { ADMIN_ONLY_MESSAGE } from '../../src/ui/app/guard';
+import { AUTO_DISMISS_MS, toastMachine } from '../../src/machines/toast.machine';
+import { launchChromium } from '../support/chromium';
+import { startServer, type RunningServer } from '../support/server';
+import { addSessionCookie, apiSignIn } from './support/app';
+import { planPaths, type PlannedPath } from './support/plan';
+
+const AFTER = 'xstate.after.autoDismiss.toast.shown.timed';
+const SIGN_OUT_FAILED = /^Could not sign out/;
+
+const events: EventObject[] = [
+  { type: 'toast.show', message: ADMIN_ONLY_MESSAGE, toastType: 'warning' } as EventObject,
+  { type: 'toast.show', message: 'Could not sign out', toastType: 'error' } as EventObject,
+  { type: 'toast.close' },
+  { type: AFTER },
+];
+const eventName = (e: EventObject): string =>
+  e.type === 'toast.show' ? `show ${(e as { toastType?: string }).toastType ?? 'info'}` : e.type;
+
+const plan = planPaths(toastMachine, events, eventName);
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchChromium();
+  // The first user is the admin; the toast paths run as an agent so /admin raises the warning.
+  await apiSignIn(server.url, 'Ada Admin', 'ada@example.com');
+});
+
+afterAll(async () => {
+  console.log(`[model] ${plan.summary}`);
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+interface Run {
+  context: BrowserContext;
+  page: Page;
+  lastType: string | null;
+}
+
+async function open(): Promise<Run> {
+  const context = await browser.newContext();
+  const { cookie } = await apiSignIn(server.url, 'Tom Agent', 'tom@example.com');
+  await addSessionCookie(context, server.url, cookie);
+  const page = await context.newPage();
+  await page.clock.install();
+  await page.goto(`${server.url}/contacts`);
+  await page.getByTestId('current-user').waitFor();
+  // From here on, time only moves when a step says so.
+  await page.clock.pauseAt(Date.now() + 1000);
+  return { context, page, lastType: null };
+}
+
+async function clientNavigate(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+async function exec(run: Run, event: EventObject): Promise<void> {
+  const { page } = run;
+  if (event.type === 'toast.show') {
+    const type = (event as { toastType: string }).toastType;
+    run.lastType = type;
+    if (type === 'warning') {
+      await clientNavigate(page, '/admin');
+      await page.waitForURL(`${server.url}/`);
+      await expect
+        .poll(() => page.getByTestId('toast').textContent())
+        .toContain(ADMIN_ONLY_MESSAGE);
+    } else {
+      await page.route('**/api/session/logout', (route) => route.abort('connectionrefused'));
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect.poll(() => page.getByTestId('toast').getAttribute('data-type')).toBe('error');
+      await page.unroute('**/api/session/logout');
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    }
+  } else if (event.type === 'toast.close') {
+    await page.getByRole('button', { name: 'Close notification' }).click();
+  } else if (event.type === AFTER) {
+    await page.clock.runFor(AUTO_DISMISS_MS);
+  } else {
+    throw new Error(`no driver for ${event.type}`);
+  }
+}
+
+async function check(run: Run, state: string): Promise<void> {
+  const toast = run.page.getByTestId('toast');
+  if (state === 'hidden') {
+    await expect.poll(() => toast.count()).toBe(0);
+    return;
+  }
+  await toast.waitFor();
+  const type = await toast.getAttribute('data-type');
+  const text = (await toast.textContent()) ?? '';
+  if (state === 'shown.timed') {
+    expect(type).toBe(run.lastType);
+    expect(type).not.toBe('error');
+    expect(text).toContain(ADMIN_ONLY_MESSAGE);
+    expect(await toast.getAttribute('role')).toBe('alert');
+    // Still there just before its time is up.
+    await run.page.clock.runFor(AUTO_DISMISS_MS - 500);
+    expect(await toast.count()).toBe(1);
+    // Give back the time taken, so a later autoDismiss step measures the whole delay again.
+  } else if (state === 'shown.persistent') {
+    expect(type).toBe('error');
+    expect(text).toMatch(SIGN_OUT_FAILED);
+    await run.page.clock.runFor(AUTO_DISMISS_MS * 3);
+    expect(await toast.count(), 'an error toast stays until closed').toBe(1);
+  } else {
+    throw new Error(`no check for state ${state}`);
+  }
+  expect(await run.page.getByRole('button', { name: 'Close notification' }).count()).toBe(1);
+}
+
+describe('toast machine, model-based, in Chromium', () => {
+  it('covers every state and transition', () => {
+    expect(plan.states.covered).toBe(plan.states.total);
+    expect(plan.transitions.covered).toBe(plan.transitions.total);
+    expect(plan.states.total).toBe(3);
+  });
+
+  it.each(plan.paths.map((p): [string, PlannedPath] => [p.name, p]))('%s', async (_name, path) => {
+    const run = await open();
+    try {
+      for (const [i, step] of path.steps.entries()) {
+        if (i > 0) await exec(run, step.event);
+        await check(run, step.state);
+      }
+    } finally {
+      await run.context.close();
+    }
+  });
+});
