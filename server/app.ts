@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createGoogleVerifier } from './auth/google';
 import { createAuth, type Auth } from './auth/sessions';
 import { extraScriptOrigin, type AppConfig } from './http/config';
-import { HttpError, sendError } from './http/errors';
+import { answerClientError, HttpError, sendError } from './http/errors';
 import { applyHeaders, securityHeaders } from './http/headers';
 import { checkSameOrigin, isStateChanging, requestOrigin } from './http/origin';
 import { Router, type RequestContext } from './http/router';
@@ -104,28 +104,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       sendError(res, new HttpError(500, 'internal_error', 'Something went wrong on the server'));
     });
   });
-  // A slow or stuck client cannot hold a request slot for long; WebSocket upgrades are unaffected.
-  server.requestTimeout = 30_000;
+  // A slow or stuck client cannot hold a request slot for long (uploads included); WebSocket
+  // connections are unaffected once upgraded.
+  server.requestTimeout = 120_000;
   server.headersTimeout = 20_000;
-  // Requests Node cannot even parse still get the JSON error shape.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || err.code === 'ECONNRESET') {
-      socket.destroy();
-      return;
-    }
-    const [status, code, message] =
-      err.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'bad_request', 'Request headers are too large']
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'bad_request', 'The request took too long to arrive']
-          : [400, 'bad_request', 'The request is not valid HTTP'];
-    const body = JSON.stringify({ error: { code, message } });
-    socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Connection: close\r\n\r\n${body}`,
-    );
-  });
+  server.on('clientError', answerClientError);
   sync.attach(server);
 
   const purgeTimer = setInterval(() => {
