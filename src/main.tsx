@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import './styles/base.css';
 import { App } from './ui/app/App';
 import { createAppActors, startAppActors } from './ui/app/app-actors';
+import { revalidateOnReturn } from './ui/app/revalidate';
 import { createAppRouter } from './ui/app/router';
 
 const container = document.getElementById('root');
@@ -14,6 +15,7 @@ const actors = createAppActors({
 });
 // Started before the router exists: its first guard run waits for the session restore.
 startAppActors(actors);
+revalidateOnReturn(actors, window, document);
 const router = createAppRouter(actors);
 
 createRoot(container).render(

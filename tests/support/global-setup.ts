@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** Browser tests drive the built app served by the real server: build it once if it is missing. */
+/**
+ * Browser tests drive the built app served by the real server. Building takes seconds, so it is
+ * always done here: the app under test is the code (and commit id) of this run, never a stale dist.
+ */
 export default function setup(): void {
   const root = resolve(import.meta.dirname, '../..');
-  if (!existsSync(resolve(root, 'dist/index.html'))) {
-    execFileSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
-  }
   execFileSync('bash', ['scripts/ensure-chromium.sh'], { cwd: root, stdio: 'inherit' });
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 }

@@ -49,7 +49,11 @@ export function planPaths(
   // Only events the state handles: an ignored event is not a transition of the machine.
   const enabled = (snapshot: AnySnapshot): EventObject[] =>
     events.filter((e) => (snapshot as unknown as { can: (e: EventObject) => boolean }).can(e));
-  const model = new TestModel(machine as never, { events: enabled as never });
+  // States are told apart by value alone: context (messages, redirects) is checked by the drivers.
+  const model = new TestModel(machine as never, {
+    events: enabled as never,
+    serializeState: ((snapshot: AnySnapshot) => stateKey(snapshot.value)) as never,
+  });
   const edge = (from: string, e: EventObject, to: string): string =>
     `${from} --${eventName(e)}--> ${to}`;
 
