@@ -153,9 +153,12 @@ function adminRoutes(): RouteObject[] {
  * The browser router, plus the wiring that re-runs the guard whenever the session is gained or
  * lost after the first restore (sign-in, sign-out, expiry), so redirects come from one place.
  */
-export function createAppRouter(actors: AppActors): DataRouter {
+export function createAppRouter(
+  actors: AppActors,
+  create: (routes: RouteObject[]) => DataRouter = createBrowserRouter,
+): DataRouter {
   const ref: RouterRef = { current: null };
-  const router = createBrowserRouter(createRoutes(actors, ref));
+  const router = create(createRoutes(actors, ref));
   ref.current = router;
   let hadSession: boolean | null = null;
   actors.session.subscribe((snapshot) => {

@@ -83,7 +83,7 @@ export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolea
       className="login__form"
       noValidate
       onSubmit={onSubmit}
-      aria-label="Sign in with name and email"
+     
     >
       {field('name', 'Name', 'text', 'name')}
       {field('email', 'Email', 'email', 'email')}

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { NavLink } from 'react-router-dom';
+import { Link, NavLink, useMatch } from 'react-router-dom';
 import { selectIsAdmin } from '../../../machines/session.selectors';
 import { useSessionActor } from '../../app/actors';
 import { paths } from '../../app/paths';
@@ -9,14 +9,20 @@ const navClass = ({ isActive }: { isActive: boolean }): string =>
 
 export function SideNav() {
   const isAdmin = useSelector(useSessionActor(), selectIsAdmin);
+  // "/" shows the contacts screen, so Contacts is the current page there too.
+  const atHome = useMatch(paths.home.pattern) !== null;
+  const contactsActive = useMatch(paths.contacts.pattern) !== null || atHome;
   return (
     <nav className="nav" aria-label="Main">
       <ul>
         <li>
-          {/* "/" shows the contacts screen, so both count as Contacts. */}
-          <NavLink to={paths.contacts.build()} className={navClass}>
+          <Link
+            to={paths.contacts.build()}
+            className={navClass({ isActive: contactsActive })}
+            aria-current={contactsActive ? 'page' : undefined}
+          >
             Contacts
-          </NavLink>
+          </Link>
         </li>
         <li>
           <NavLink to={paths.history.build()} className={navClass}>
