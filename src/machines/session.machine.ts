@@ -66,6 +66,7 @@ export const sessionMachine = setup({
       description: 'Asks the server whether the session cookie still names a user. Routes wait.',
       tags: ['busy'],
       invoke: {
+        id: 'restoreSession',
         src: 'restoreSession',
         onDone: [
           {
@@ -98,8 +99,10 @@ export const sessionMachine = setup({
       },
     },
     signingIn: {
+      description: 'The server checks the name and email, or the Google result. The form waits.',
       tags: ['busy'],
       invoke: {
+        id: 'signIn',
         src: 'signIn',
         input: ({ event }) => {
           if (event.type !== 'session.signIn')
@@ -145,6 +148,7 @@ export const sessionMachine = setup({
       description: 'Asks the server to end the session. If it cannot, the user stays signed in.',
       tags: ['busy'],
       invoke: {
+        id: 'signOut',
         src: 'signOut',
         onDone: {
           target: 'signedOut',

@@ -79,12 +79,7 @@ export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolea
   };
 
   return (
-    <form
-      className="login__form"
-      noValidate
-      onSubmit={onSubmit}
-     
-    >
+    <form className="login__form" noValidate onSubmit={onSubmit}>
       {field('name', 'Name', 'text', 'name')}
       {field('email', 'Email', 'email', 'email')}
       {passcodeRequired && field('passcode', 'Passcode', 'password', 'current-password')}

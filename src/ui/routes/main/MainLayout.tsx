@@ -1,4 +1,5 @@
-import { Outlet } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
 import '../../../styles/shell.css';
 import { SideNav } from './SideNav';
 import { TopBar } from './TopBar';
@@ -8,6 +9,15 @@ import { TopBar } from './TopBar';
  * while navigating, including into the admin and settings layouts nested inside it.
  */
 export function Component() {
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const shownPath = useRef(pathname);
+  // After a navigation, screen readers and keyboard users start at the new screen, not in the nav.
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    main.current?.focus();
+  }, [pathname]);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -15,7 +25,7 @@ export function Component() {
       </a>
       <TopBar />
       <SideNav />
-      <main id="main" className="shell__main" tabIndex={-1}>
+      <main id="main" ref={main} className="shell__main" tabIndex={-1}>
         <Outlet />
       </main>
     </div>
