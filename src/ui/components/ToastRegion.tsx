@@ -32,9 +32,7 @@ export function ToastRegion() {
         className="toast__close"
         aria-label="Close notification"
         onClick={() => toast.send({ type: 'toast.close' })}
-      >
-        <span aria-hidden="true">×</span>
-      </button>
+      />
     </div>
   );
 }
