@@ -1,17 +1,34 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The short commit id the app under test was built from, read from git here. */
+    builtRevision: string;
+  }
+}
 
 /**
  * Browser tests drive the built app served by the real server. Building takes seconds, so it is
  * always done here: the app under test is the code (and commit id) of this run, never a stale dist.
  */
-export default function setup(): void {
+export default function setup(project: TestProject): void {
   const root = resolve(import.meta.dirname, '../..');
   execFileSync('bash', ['scripts/ensure-chromium.sh'], { cwd: root, stdio: 'inherit' });
-  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  let revision = 'dev';
+  try {
+    revision = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    // Outside git the label says "dev".
+  }
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, SWITCHBOARD_REVISION: revision },
   });
+  project.provide('builtRevision', revision);
 }
