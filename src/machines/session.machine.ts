@@ -138,7 +138,7 @@ export const sessionMachine = setup({
         'session.expired': {
           target: 'signedOut',
           actions: [
-            assign({ user: null, redirect: ({ event }) => event.redirect }),
+            assign({ user: null, redirect: ({ event }) => event.redirect, lastError: null }),
             { type: 'notify', params: { message: SESSION_EXPIRED_MESSAGE, toastType: 'warning' } },
           ],
         },

@@ -220,11 +220,17 @@ describe('session machine', () => {
 
   it('signs out when a request finds the session expired, keeping where the user was', async () => {
     const s = await signedIn();
+    // A failed sign-out leaves an error behind; the expiry must not show it on the login form.
+    s.actor.send({ type: 'session.signOut' });
+    s.answerSignOut().reject(new Error('offline'));
+    await s.settle('signedIn');
+    s.toasts.length = 0;
     s.actor.send({ type: 'session.expired', redirect: '/history?x=1#y' });
     expect(s.status()).toBe('signedOut');
     expect(selectUser(s.actor.getSnapshot())).toBeNull();
     expect(s.actor.getSnapshot().context.redirect).toBe('/history?x=1#y');
     expect(s.toasts).toEqual([{ message: SESSION_EXPIRED_MESSAGE, toastType: 'warning' }]);
+    expect(selectLastError(s.actor.getSnapshot())).toBeNull();
     expect(SESSION_EXPIRED_MESSAGE).toBe('Your session has expired. Please sign in again.');
   });
 
