@@ -30,7 +30,7 @@ describe('ttl with the expiry sweep', () => {
     await sleep(300);
     const keep = await la.push({ keep: true });
     const gone = await la.push({ keep: false }, { ttl: 1 });
-    expect(new Date(gone.dateExpires as unknown as string).getTime()).toBeGreaterThan(Date.now());
+    expect(new Date(gone.dateExpires).getTime()).toBeGreaterThan(Date.now());
     await waitFor(() => removed.length === 1, 5000, 'itemRemoved');
     expect(removed[0]).toMatchObject({ index: gone.index, isLocal: false });
     const fresh = await (await client(server.url, 'carol@example.com')).list('ttl-list');
@@ -77,8 +77,8 @@ describe('ttl with the expiry sweep', () => {
   });
 
   it('expires documents and streams created with a ttl', async () => {
-    const doc = await alice.document({ id: 'ttl-doc', ttl: 1, data: { a: 1 } } as never);
-    const stream = await alice.stream({ id: 'ttl-stream', ttl: 1 } as never);
+    const doc = await alice.document({ id: 'ttl-doc', ttl: 1, data: { a: 1 } });
+    const stream = await alice.stream({ id: 'ttl-stream', ttl: 1 });
     const removed: string[] = [];
     (await bob.document('ttl-doc')).on('removed', () => removed.push('doc'));
     (await bob.stream('ttl-stream')).on('removed', () => removed.push('stream'));
@@ -107,7 +107,7 @@ describe('ttl before the sweep runs', () => {
     const map = await alice.map('lazy-map');
     await map.set('short', { v: 1 }, { ttl: 1 });
     await map.set('long', { v: 2 });
-    const list = await alice.list({ id: 'lazy-list', ttl: 1 } as never);
+    const list = await alice.list({ id: 'lazy-list', ttl: 1 });
     expect(String(list.dateExpires)).toMatch(/^\d{4}-\d\d-\d\dT/);
     await sleep(1200);
     const other = await client(server.url, 'bob@example.com');
