@@ -35,17 +35,17 @@ const SDK_MARKERS: Record<string, string> = {
 async function measure(browser: Browser, url: string, selector: string): Promise<Load> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.addInitScript((sel: string) => {
-    const w = window as unknown as { __firstRender?: number };
-    const check = (): boolean => {
-      if (w.__firstRender === undefined && document.querySelector(sel))
-        w.__firstRender = performance.now();
-      return w.__firstRender !== undefined;
+  // Checked on every animation frame: the first frame in which the element exists is the frame
+  // that paints it.
+  // A string, not a function: tsx would wrap a function's inner helpers in names the page lacks.
+  await page.addInitScript(`(() => {
+    const sel = ${JSON.stringify(selector)};
+    const tick = () => {
+      if (document.querySelector(sel)) window.__firstRender = performance.now();
+      else requestAnimationFrame(tick);
     };
-    new MutationObserver((_m, obs) => {
-      if (check()) obs.disconnect();
-    }).observe(document, { childList: true, subtree: true });
-  }, selector);
+    requestAnimationFrame(tick);
+  })();`);
   const bodies: Promise<Buffer | null>[] = [];
   page.on('response', (response) => {
     const type = response.request().resourceType();
