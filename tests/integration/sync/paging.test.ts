@@ -48,7 +48,7 @@ describe('paging', () => {
 
   it('defaults to pages of 50 in ascending order', async () => {
     const list = await (await reader()).list('paging-60');
-    const first = await list.getItems();
+    const first = await list.getItems({});
     expect(first.items.map((x) => x.index)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect([first.hasPrevPage, first.hasNextPage]).toEqual([false, true]);
     const second = await first.nextPage();

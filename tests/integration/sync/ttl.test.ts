@@ -34,7 +34,7 @@ describe('ttl with the expiry sweep', () => {
     await waitFor(() => removed.length === 1, 5000, 'itemRemoved');
     expect(removed[0]).toMatchObject({ index: gone.index, isLocal: false });
     const fresh = await (await client(server.url, 'carol@example.com')).list('ttl-list');
-    expect((await fresh.getItems()).items.map((i) => i.index)).toEqual([keep.index]);
+    expect((await fresh.getItems({})).items.map((i) => i.index)).toEqual([keep.index]);
   });
 
   it('expires a map item set with a ttl and one whose ttl was set later', async () => {
@@ -50,7 +50,7 @@ describe('ttl with the expiry sweep', () => {
     await waitFor(() => removed.length === 2, 5000, 'two map items removed');
     expect(removed.sort()).toEqual(['a', 'b']);
     const fresh = await (await client(server.url, 'dave@example.com')).map('ttl-map');
-    expect((await fresh.getItems()).items.map((i) => i.key)).toEqual(['c']);
+    expect((await fresh.getItems({})).items.map((i) => i.key)).toEqual(['c']);
   });
 
   it('expires a whole list and every subscriber sees it removed', async () => {
@@ -112,7 +112,7 @@ describe('ttl before the sweep runs', () => {
     await sleep(1200);
     const other = await client(server.url, 'bob@example.com');
     const m = await other.map('lazy-map');
-    expect((await m.getItems()).items.map((i) => i.key)).toEqual(['long']);
+    expect((await m.getItems({})).items.map((i) => i.key)).toEqual(['long']);
     await expect(m.get('short')).rejects.toMatchObject({ status: 404, code: 54201 });
     await expect(other.list({ id: 'lazy-list', mode: 'open_existing' })).rejects.toMatchObject({
       status: 404,
