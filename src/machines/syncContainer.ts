@@ -1,13 +1,6 @@
 /** Ordering rules shared by the container machines (seed section 4). */
 import type { ContainerMeta } from '../sync/ports';
 
-/** What the SDK object said about the container when it delivered an event. */
-export interface ContainerMark {
-  lastEventId: number;
-  revision: string;
-  dateUpdated: number | null;
-}
-
 /**
  * Advances the container descriptor: the last event id and the revision move only forward (the
  * revision is opaque, so it follows the event id it came with), and date_updated only moves later.

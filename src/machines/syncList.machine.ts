@@ -1,4 +1,12 @@
-import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import {
+  assign,
+  emit,
+  enqueueActions,
+  fromCallback,
+  fromPromise,
+  setup,
+  type EventObject,
+} from 'xstate';
 import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
 import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
 import type {
@@ -11,11 +19,13 @@ import type {
   ListPort,
   OpenMode,
   SortOrder,
+  ListPushEvent,
+  ContainerMark,
 } from '../sync/ports';
 import { checkListCommand, checkListQuery, metadataOf, type ListCommand } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
-import { advanceMeta, type ContainerMark } from './syncContainer';
+import { advanceMeta } from './syncContainer';
 import { ItemStore } from './syncItemStore';
 import { applyPage, nextPageQuery, type Paging } from './syncPaging';
 
@@ -28,33 +38,7 @@ export interface SyncListInput {
   order?: SortOrder;
 }
 
-/** Events the bridge turns SDK events into. Item events carry the SDK's own item snapshot. */
-export type ListPushEvent =
-  | { type: 'list.itemAdded'; item: ListItem; isLocal: boolean; container?: ContainerMark }
-  | {
-      type: 'list.itemUpdated';
-      item: ListItem;
-      isLocal: boolean;
-      previousData?: JsonObject | null;
-      container?: ContainerMark;
-    }
-  | {
-      type: 'list.itemRemoved';
-      index: number;
-      /** The removal's event id, when the SDK lets us read it; null means "trust the SDK's order". */
-      lastEventId: number | null;
-      dateUpdated: number | null;
-      isLocal: boolean;
-      previousData?: JsonObject | null;
-      container?: ContainerMark;
-    }
-  | {
-      type: 'list.contextUpdated';
-      context: JsonObject;
-      lastEventId: number | null;
-      isLocal: boolean;
-    }
-  | { type: 'list.removed'; isLocal: boolean };
+export type { ListPushEvent } from '../sync/ports';
 
 export type ListCommandEvent = ListCommand & { requestId?: string };
 
@@ -190,7 +174,8 @@ const rejectCommands = {
  * Removal, local or remote, stops the bridge (which unsubscribes and closes the SDK object), runs
  * the provided `onRemoved` action and emits `list.removed`.
  *
- * Provided: actors `openEntity` (with its `open`/`create`), `events`; action `onRemoved`.
+ * Provided: actors `openEntity` (with its `open`/`create`), `events`, `connection`; action
+ * `onRemoved`.
  */
 export const syncListMachine = setup({
   types: {
@@ -202,12 +187,14 @@ export const syncListMachine = setup({
   },
   actors: {
     openEntity: openEntityMachine,
-    events: fromCallback<ListPushEvent, { source: unknown }>(() => () => {}),
+    /** Reports the client's connection state as `sync.connectionChanged` events. */
+    connection: fromCallback<EventObject>(() => () => {}),
+    events: fromCallback<EventObject, { source: unknown }>(() => () => {}),
     loadPage: fromPromise<ItemPage<ListItem>, { port: ListPort; query: ItemQuery<number> }>(
       ({ input }) => input.port.getItems(input.query),
     ),
     runCommand: fromCallback<
-      CommandSettled,
+      EventObject,
       { port: ListPort; command: ListCommand; requestId: string | null }
     >(({ input, sendBack }) => {
       const { command, requestId } = input;
@@ -371,6 +358,7 @@ export const syncListMachine = setup({
     error: null,
     removal: null,
   }),
+  invoke: { src: 'connection' },
   on: {
     'sync.connectionChanged': { actions: assign({ connection: ({ event }) => event.state }) },
   },

@@ -1,4 +1,12 @@
-import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import {
+  assign,
+  emit,
+  enqueueActions,
+  fromCallback,
+  fromPromise,
+  setup,
+  type EventObject,
+} from 'xstate';
 import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
 import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
 import type {
@@ -6,16 +14,17 @@ import type {
   ContainerMeta,
   ItemPage,
   ItemQuery,
-  JsonObject,
   MapItem,
   MapPort,
   OpenMode,
   SortOrder,
+  MapPushEvent,
+  ContainerMark,
 } from '../sync/ports';
 import { checkMapCommand, checkMapQuery, metadataOf, type MapCommand } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
-import { advanceMeta, type ContainerMark } from './syncContainer';
+import { advanceMeta } from './syncContainer';
 import { ItemStore } from './syncItemStore';
 import { applyPage, nextPageQuery, type Paging } from './syncPaging';
 
@@ -28,27 +37,7 @@ export interface SyncMapInput {
   order?: SortOrder;
 }
 
-/** Events the bridge turns SDK events into. Item events carry the SDK's own item snapshot. */
-export type MapPushEvent =
-  | { type: 'map.itemAdded'; item: MapItem; isLocal: boolean; container?: ContainerMark }
-  | {
-      type: 'map.itemUpdated';
-      item: MapItem;
-      isLocal: boolean;
-      previousData?: JsonObject | null;
-      container?: ContainerMark;
-    }
-  | {
-      type: 'map.itemRemoved';
-      key: string;
-      /** The removal's event id, when the SDK lets us read it; null means "trust the SDK's order". */
-      lastEventId: number | null;
-      dateUpdated: number | null;
-      isLocal: boolean;
-      previousData?: JsonObject | null;
-      container?: ContainerMark;
-    }
-  | { type: 'map.removed'; isLocal: boolean };
+export type { MapPushEvent } from '../sync/ports';
 
 export type MapCommandEvent = MapCommand & { requestId?: string };
 
@@ -179,7 +168,8 @@ const rejectCommands = {
  * Removal, local or remote, stops the bridge (which unsubscribes and closes the SDK object), runs
  * the provided `onRemoved` action and emits `map.removed`.
  *
- * Provided: actors `openEntity` (with its `open`/`create`), `events`; action `onRemoved`.
+ * Provided: actors `openEntity` (with its `open`/`create`), `events`, `connection`; action
+ * `onRemoved`.
  */
 export const syncMapMachine = setup({
   types: {
@@ -191,12 +181,14 @@ export const syncMapMachine = setup({
   },
   actors: {
     openEntity: openEntityMachine,
-    events: fromCallback<MapPushEvent, { source: unknown }>(() => () => {}),
+    /** Reports the client's connection state as `sync.connectionChanged` events. */
+    connection: fromCallback<EventObject>(() => () => {}),
+    events: fromCallback<EventObject, { source: unknown }>(() => () => {}),
     loadPage: fromPromise<ItemPage<MapItem>, { port: MapPort; query: ItemQuery<string> }>(
       ({ input }) => input.port.getItems(input.query),
     ),
     runCommand: fromCallback<
-      CommandSettled,
+      EventObject,
       { port: MapPort; command: MapCommand; requestId: string | null }
     >(({ input, sendBack }) => {
       const { command, requestId } = input;
@@ -346,6 +338,7 @@ export const syncMapMachine = setup({
     error: null,
     removal: null,
   }),
+  invoke: { src: 'connection' },
   on: {
     'sync.connectionChanged': { actions: assign({ connection: ({ event }) => event.state }) },
   },

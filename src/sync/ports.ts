@@ -3,7 +3,7 @@
  * `src/sync/adapters.ts` implement these over twilio-sync; unit tests implement them with fakes.
  * Times are epoch milliseconds so machine context stays plain data.
  */
-import type { ContainerKind } from './errors';
+import type { ContainerKind, SyncFailure } from './errors';
 
 export type { ContainerKind } from './errors';
 
@@ -13,7 +13,14 @@ export type JsonObject = { [key: string]: unknown };
 
 /** Mirrors twilio-sync's ConnectionState. */
 export type ConnectionState =
-  'connecting' | 'connected' | 'disconnecting' | 'disconnected' | 'denied' | 'unknown';
+  | 'unknown'
+  | 'connecting'
+  | 'connected'
+  | 'retrying'
+  | 'disconnecting'
+  | 'disconnected'
+  | 'denied'
+  | 'error';
 
 /** Descriptor fields of an opened container (seed 3). Streams have no revision or event id: '' and 0. */
 export interface ContainerMeta {
@@ -141,3 +148,92 @@ export interface Opened<P extends ContainerPort = ContainerPort> {
   port: P;
   source: unknown;
 }
+
+/** What the SDK object said about the container when it delivered an event. */
+export interface ContainerMark {
+  lastEventId: number;
+  revision: string;
+  dateUpdated: number | null;
+}
+
+/** Events the list bridge turns SDK events into. Item events carry the SDK's own item snapshot. */
+export type ListPushEvent =
+  | { type: 'list.itemAdded'; item: ListItem; isLocal: boolean; container?: ContainerMark }
+  | {
+      type: 'list.itemUpdated';
+      item: ListItem;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+      container?: ContainerMark;
+    }
+  | {
+      type: 'list.itemRemoved';
+      index: number;
+      /** The removal's event id when the SDK lets us read it; null means "trust the SDK's order". */
+      lastEventId: number | null;
+      dateUpdated: number | null;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+      container?: ContainerMark;
+    }
+  | {
+      type: 'list.contextUpdated';
+      context: JsonObject;
+      lastEventId: number | null;
+      isLocal: boolean;
+    }
+  | { type: 'list.removed'; isLocal: boolean };
+
+/** Events the map bridge turns SDK events into. */
+export type MapPushEvent =
+  | { type: 'map.itemAdded'; item: MapItem; isLocal: boolean; container?: ContainerMark }
+  | {
+      type: 'map.itemUpdated';
+      item: MapItem;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+      container?: ContainerMark;
+    }
+  | {
+      type: 'map.itemRemoved';
+      key: string;
+      lastEventId: number | null;
+      dateUpdated: number | null;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+      container?: ContainerMark;
+    }
+  | { type: 'map.removed'; isLocal: boolean };
+
+/** Events the document bridge turns SDK events into. */
+export type DocumentPushEvent =
+  | {
+      type: 'document.updated';
+      state: DocumentState;
+      isLocal: boolean;
+      previousData?: JsonObject | null;
+    }
+  | { type: 'document.removed'; isLocal: boolean };
+
+/** Events the stream bridge turns SDK events into. Stream messages have no ids: no dedupe. */
+export type StreamPushEvent =
+  | { type: 'stream.messagePublished'; message: StreamMessage; isLocal: boolean }
+  | { type: 'stream.removed'; isLocal: boolean };
+
+/** What the server hands out for a sync session: the token and the SDK options to connect with. */
+export interface SyncCredentials {
+  token: string;
+  clientOptions?: Record<string, unknown>;
+}
+
+/** Events the session bridge sends back from the SDK client. */
+export type ClientPushEvent =
+  | { type: 'sync.connectionChanged'; state: ConnectionState }
+  | { type: 'client.tokenAboutToExpire' }
+  | { type: 'client.tokenExpired' }
+  | { type: 'client.connectionError'; terminal: boolean; message: string }
+  | { type: 'client.tokenUpdated' }
+  | { type: 'client.tokenRejected'; error: SyncFailure };
+
+/** Sent to the session actor, which applies it with `client.updateToken`. */
+export type SessionCommand = { type: 'session.updateToken'; token: string };

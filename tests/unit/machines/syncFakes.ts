@@ -4,7 +4,7 @@
  * grow per container, list indexes are never reused, map keys sort in code-unit order, `from` is
  * inclusive. Every call is recorded so tests can assert that nothing was sent.
  */
-import { fromCallback, fromPromise } from 'xstate';
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { SyncFailure } from '../../../src/sync/errors';
 import type {
   ContainerMeta,
@@ -283,7 +283,7 @@ export function fakeEvents<E extends { type: string }>() {
       state.sink(event);
     },
   };
-  const actor = fromCallback<E, { source: unknown }>(({ sendBack }) => {
+  const actor = fromCallback<EventObject, { source: unknown }>(({ sendBack }) => {
     state.subscribed += 1;
     state.sink = sendBack;
     return () => {
