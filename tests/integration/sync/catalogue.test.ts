@@ -118,9 +118,9 @@ describe('error catalogue and open modes', () => {
     const e = await failure(q.search('data.status == '));
     expect([e.status, e.code, text(e)]).toEqual([400, 54507, 'Invalid query']);
     await q.search('data.status == "ready" or key == "b"');
-    expect(Object.keys(q.getItems({})).sort()).toEqual(['a', 'b']);
+    expect(Object.keys(q.getItems()).sort()).toEqual(['a', 'b']);
     await q.search('data.n > 1 and data.status != "ready"');
-    expect(q.getItems({})).toEqual({ b: { status: 'busy', n: 2 } });
+    expect(q.getItems()).toEqual({ b: { status: 'busy', n: 2 } });
   });
 
   it('reports an open without id as 404 "Cannot get entity without id"', async () => {
