@@ -43,7 +43,7 @@ const events = [
 
 function eventName(e: EventObject): string {
   if (e.type === done('restoring'))
-    return (e as { output: unknown }).output ? 'restored a user' : 'restored nobody';
+    return (e as unknown as { output: unknown }).output ? 'restored a user' : 'restored nobody';
   if (e.type === failed('restoring')) return 'restore failed';
   if (e.type === done('signingIn')) return 'sign-in accepted';
   if (e.type === failed('signingIn')) return 'sign-in refused';

@@ -74,7 +74,7 @@ async function clientNavigate(page: Page, path: string): Promise<void> {
 async function exec(run: Run, event: EventObject): Promise<void> {
   const { page } = run;
   if (event.type === 'toast.show') {
-    const type = (event as { toastType: string }).toastType;
+    const type = (event as unknown as { toastType: string }).toastType;
     run.lastType = type;
     if (type === 'warning') {
       await clientNavigate(page, '/admin');

@@ -28,7 +28,8 @@ export default function setup(project: TestProject): void {
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, SWITCHBOARD_REVISION: revision },
+    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production', SWITCHBOARD_REVISION: revision },
   });
   project.provide('builtRevision', revision);
 }
