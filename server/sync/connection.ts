@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Core } from './core';
-import { errors, reasonPhrase } from './errors';
+import { errors, reasonPhrase, type SyncRestError } from './errors';
 import type { Subscriber } from './events';
 import { decodeFrame, encodeFrame, parseJsonPayload, type TwilsockHeader } from './framing';
 import { limits } from './limits';
@@ -18,6 +18,8 @@ export interface ConnectionHost {
   core: Core;
   secret: Buffer;
   storageId: string;
+  /** Per-connection token bucket for inbound frames. */
+  rate: { perSecond: number; burst: number };
   /** Returns false when the identity already has the maximum number of connections. */
   register(conn: Connection, identity: string): boolean;
   unregister(conn: Connection): void;
@@ -28,9 +30,14 @@ export interface ConnectionHost {
   testHooks?:
     | ((conn: Connection, req: RestRequest) => { status: number; body?: unknown } | undefined)
     | undefined;
+  /** Refuses a client's write before any handler runs (policy.ts); undefined allows everything. */
+  authorize?: ((identity: string, req: RestRequest) => SyncRestError | null) | undefined;
 }
 
-const serverId = (): string => 'TM' + randomBytes(16).toString('hex');
+const idPrefix = 'TM' + randomBytes(8).toString('hex');
+let idCounter = 0;
+/** Server message ids: unique per boot without a random draw per notification. */
+const serverId = (): string => idPrefix + (++idCounter).toString(16).padStart(16, '0');
 const ABOUT_TO_EXPIRE_MS = 3 * 60 * 1000;
 const safeHost = /^[A-Za-z0-9.\-[\]:]{1,255}$/;
 
@@ -38,9 +45,11 @@ export class Connection implements Subscriber {
   identity: string | null = null;
   open = true;
   readonly subscriptions = new Map<string, string>();
-  private tokens: number = limits.rateBurst;
+  private tokens: number;
   private lastRefill = Date.now();
   private throttledInARow = 0;
+  /** Unreadable frames seen; only the first few are logged. */
+  private unreadable = 0;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -49,20 +58,43 @@ export class Connection implements Subscriber {
     /** `http://<Host header>`: base of URLs in notifications. */
     private readonly base: string,
   ) {
+    this.tokens = host.rate.burst;
     ws.on('message', (data, isBinary) => this.onMessage(toBuffer(data), isBinary));
     ws.on('close', () => this.onClose());
     ws.on('error', (e) => this.host.log('websocket error', e));
+    // A socket that never authenticates holds no identity slot, so it gets a deadline instead.
+    this.timers.push(
+      setTimeout(() => {
+        if (this.identity === null) this.ws.close(1008, 'init timeout');
+      }, limits.initTimeoutMs),
+    );
   }
 
-  send(header: Record<string, unknown>, payload?: object): void {
+  send(header: Record<string, unknown>, payload?: object | Buffer): void {
     if (!this.open || this.ws.readyState !== this.ws.OPEN) return;
+    if (this.ws.bufferedAmount > limits.maxBufferedBytes) {
+      // A peer that stopped reading: drop it rather than buffer without bound. It reconnects and replays.
+      this.host.log(
+        `dropping a connection that stopped reading (${this.identity ?? 'not initialised'})`,
+      );
+      this.ws.terminate();
+      return;
+    }
     this.ws.send(encodeFrame(header, payload), { binary: true });
   }
 
-  notify(payload: { event_type: string } & Record<string, unknown>): void {
-    const event = payload.event as Record<string, unknown> | undefined;
-    if (event && typeof event.item_url === 'string' && event.item_url.startsWith('/')) {
-      payload = { ...payload, event: { ...event, item_url: this.base + event.item_url } };
+  notify(
+    payload: { event_type: string } & Record<string, unknown>,
+    shared?: Map<string, Buffer>,
+  ): void {
+    let body = shared?.get(this.base);
+    if (!body) {
+      const event = payload.event as Record<string, unknown> | undefined;
+      if (event && typeof event.item_url === 'string' && event.item_url.startsWith('/')) {
+        payload = { ...payload, event: { ...event, item_url: this.base + event.item_url } };
+      }
+      body = Buffer.from(JSON.stringify(payload));
+      shared?.set(this.base, body);
     }
     this.send(
       {
@@ -72,7 +104,7 @@ export class Connection implements Subscriber {
         notification_ctx_id: '',
         payload_type: 'application/json',
       },
-      payload,
+      body,
     );
   }
 
@@ -83,32 +115,41 @@ export class Connection implements Subscriber {
 
   private onMessage(data: Buffer, isBinary: boolean): void {
     try {
-      if (!this.allow()) return;
+      if (!this.allow()) {
+        this.refuse(data, errors.tooManyRequests(), 'TOO_MANY_REQUESTS');
+        return;
+      }
       if (data.length > limits.maxFrameBytes) {
-        const head = decodeFrame(data.subarray(0, 4096));
-        const id = head.ok ? head.frame.header.id : head.id;
-        if (typeof id === 'string')
-          this.replyHttp(
-            id,
-            errors.frameTooLarge(limits.maxFrameBytes).status,
-            errors.frameTooLarge(limits.maxFrameBytes).body(),
-          );
+        this.refuse(data, errors.frameTooLarge(limits.maxFrameBytes), 'PAYLOAD_TOO_LARGE');
         return;
       }
       const decoded = decodeFrame(data);
       if (!decoded.ok) {
-        if (decoded.id !== undefined)
+        if (decoded.id !== undefined && decoded.method !== 'reply') {
           this.replyStatus(decoded.id, 400, 'BAD_REQUEST', decoded.reason);
-        else
-          this.host.log(
-            `dropped an unreadable ${isBinary ? 'binary' : 'text'} frame: ${decoded.reason}`,
-          );
+        } else {
+          if (++this.unreadable <= 5) {
+            this.host.log(
+              `ignored an unreadable ${isBinary ? 'binary' : 'text'} frame: ${decoded.reason}`,
+            );
+          }
+        }
         return;
       }
       this.dispatch(decoded.frame.header, decoded.frame.payload);
     } catch (e) {
       this.host.log('unexpected error handling a frame', e);
     }
+  }
+
+  /** Answers a frame we will not process, if its header names an id: a `message` gets an HTTP error. */
+  private refuse(data: Buffer, error: SyncRestError, status: string): void {
+    const head = decodeFrame(data.subarray(0, 4096));
+    const id = head.ok ? head.frame.header.id : head.id;
+    const method = head.ok ? head.frame.header.method : head.method;
+    if (typeof id !== 'string' || method === 'reply') return;
+    if (method === 'message') this.replyHttp(id, error.status, error.body());
+    else this.replyStatus(id, error.status, status, error.message);
   }
 
   private dispatch(header: TwilsockHeader, payload: Buffer): void {
@@ -275,8 +316,10 @@ export class Connection implements Subscriber {
     const host =
       typeof h.host === 'string' && safeHost.test(h.host) ? `http://${h.host}` : this.base;
     const hook = this.host.testHooks?.(this, req);
+    const refused = hook ? null : (this.host.authorize?.(this.identity!, req) ?? null);
     const res =
       hook ??
+      (refused ? { status: refused.status, body: refused.body() } : null) ??
       handle({ core: this.host.core, base: host, identity: this.identity!, conn: this }, req, (e) =>
         this.host.log(`${req.method} /${req.segments.join('/')} failed`, e),
       );
@@ -310,8 +353,8 @@ export class Connection implements Subscriber {
   private allow(): boolean {
     const now = Date.now();
     this.tokens = Math.min(
-      limits.rateBurst,
-      this.tokens + ((now - this.lastRefill) * limits.ratePerSecond) / 1000,
+      this.host.rate.burst,
+      this.tokens + ((now - this.lastRefill) * this.host.rate.perSecond) / 1000,
     );
     this.lastRefill = now;
     if (this.tokens >= 1) {

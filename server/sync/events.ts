@@ -13,8 +13,14 @@ export interface SyncEvent {
 }
 
 export interface Subscriber {
-  /** Sends a `twilio.sync.event` notification; `payload.event_type` is always a string. */
-  notify(payload: { event_type: string } & Record<string, unknown>): void;
+  /**
+   * Sends a `twilio.sync.event` notification; `payload.event_type` is always a string. `shared` lets
+   * subscribers of one event reuse each other's encoded payload.
+   */
+  notify(
+    payload: { event_type: string } & Record<string, unknown>,
+    shared?: Map<string, Buffer>,
+  ): void;
 }
 
 export class EventHub {
@@ -67,7 +73,8 @@ export class EventHub {
     const set = this.subscribers.get(e.objectSid);
     if (!set) return;
     const payload = { event_type: e.eventType, event_protocol_version: 4, event: e.event };
-    for (const sub of [...set]) if (sub !== e.skip) sub.notify(payload);
+    const shared = new Map<string, Buffer>();
+    for (const sub of [...set]) if (sub !== e.skip) sub.notify(payload, shared);
     if (objectRemovalEvents.has(e.eventType)) this.dropObject(e.objectSid);
   }
 }

@@ -14,7 +14,13 @@ export interface DecodedFrame {
 
 export type DecodeResult =
   | { ok: true; frame: DecodedFrame }
-  | { ok: false; reason: string; /** the message id, when the header could be read */ id?: string };
+  | {
+      ok: false;
+      reason: string;
+      /** The message id and method, when the header could be read. */
+      id?: string;
+      method?: string;
+    };
 
 const MAGIC = 'TWILSOCK V3.0 ';
 const CRLF = Buffer.from('\r\n');
@@ -70,8 +76,13 @@ export function decodeFrame(data: Buffer): DecodeResult {
   }
   const h = header as TwilsockHeader;
   const id = typeof h.id === 'string' ? h.id : undefined;
-  const fail = (reason: string): DecodeResult =>
-    id === undefined ? { ok: false, reason } : { ok: false, reason, id };
+  const method = typeof h.method === 'string' ? h.method : undefined;
+  const fail = (reason: string): DecodeResult => ({
+    ok: false,
+    reason,
+    ...(id === undefined ? {} : { id }),
+    ...(method === undefined ? {} : { method }),
+  });
   const declared = h.payload_size ?? 0;
   if (typeof declared !== 'number' || !Number.isInteger(declared) || declared < 0)
     return fail('invalid payload_size');

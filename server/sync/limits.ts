@@ -22,11 +22,15 @@ export const limits = {
   maxTtlSeconds: 31_536_000,
   /** Concurrent WebSocket connections per identity; the next init is denied with 429 and a reason. */
   maxConnectionsPerIdentity: 20,
-  /** Per-connection token bucket for inbound frames. */
+  /** Per-connection token bucket for inbound frames (defaults; SWITCHBOARD_SYNC_RATE="perSecond,burst"). */
   rateBurst: 10_000,
   ratePerSecond: 5_000,
   /** Frames beyond the bucket are answered 429; this many in a row closes the socket. */
   maxThrottledInARow: 5_000,
+  /** A socket that has not sent a valid `init` by then is closed. */
+  initTimeoutMs: 30_000,
+  /** Unsent bytes queued for one socket before it is considered stuck and dropped. */
+  maxBufferedBytes: 16 * 1024 * 1024,
   /** Subscriptions held by one connection. */
   maxSubscriptionsPerConnection: 10_000,
   /** Requests in one /v4/Subscriptions batch. */

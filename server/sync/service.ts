@@ -9,6 +9,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { Connection, type ConnectionHost } from './connection';
 import { Core } from './core';
+import { createInternalSync, type InternalSync } from './internal';
+import { describeWrite, forbidden, type WritePolicy } from './policy';
 import { limits } from './limits';
 import type { RestRequest } from './rest/context';
 import { openStore } from './store';
@@ -19,6 +21,10 @@ export interface SyncService {
   mintToken(identity: string, ttlSeconds?: number): string;
   clientOptions(origin: string): { twilsock: { uri: string }; cdsUri: string };
   close(): Promise<void>;
+  /** Server-side writes through the same handlers as clients' (internal.ts); absent on stand-ins. */
+  internal?: InternalSync;
+  /** Drops every socket of an identity (a removed user); its SDK may reconnect while its token lasts. */
+  disconnect?(identity: string): void;
 }
 
 export interface SyncServiceOptions {
@@ -29,8 +35,12 @@ export interface SyncServiceOptions {
   /** Enables `POST /test/drop {identity}` over the tunnel (drops that identity's sockets); or SWITCHBOARD_SYNC_TEST_HOOKS=1. */
   testHooks?: boolean;
   log?: (message: string, error?: unknown) => void;
+  /** Inbound frame rate per connection; default from limits.ts or SWITCHBOARD_SYNC_RATE="perSecond,burst". */
+  rate?: { perSecond: number; burst: number };
   /** Prints one line per tunnelled request to stdout; or SWITCHBOARD_SYNC_LOG_REQUESTS=1. */
   logRequests?: boolean;
+  /** Refuses clients' writes to objects the app reserves (policy.ts); default: everything allowed. */
+  writePolicy?: WritePolicy;
 }
 
 export const WS_PATH = '/v3/wsconnect';
@@ -59,6 +69,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     core,
     secret,
     storageId: 'sb-' + randomBytes(8).toString('hex'),
+    rate: options.rate ?? rateFromEnv(process.env.SWITCHBOARD_SYNC_RATE),
     register(conn, identity) {
       let set = byIdentity.get(identity);
       if (!set) byIdentity.set(identity, (set = new Set()));
@@ -80,6 +91,13 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
             console.log(`[sync] ${identity} ${method} ${path} -> ${status}`)
         : undefined,
     testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
+    authorize: options.writePolicy
+      ? (identity, req) => {
+          const attempt = describeWrite(core, identity, req);
+          const reason = attempt && options.writePolicy!(attempt);
+          return reason ? forbidden(reason) : null;
+        }
+      : undefined,
   };
 
   function testHook(
@@ -141,6 +159,10 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         cdsUri: `${u.protocol}//${u.host}`,
       };
     },
+    internal: createInternalSync(core),
+    disconnect(identity) {
+      for (const c of [...(byIdentity.get(identity) ?? [])]) c.drop();
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -151,4 +173,10 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       store.close();
     },
   };
+}
+
+function rateFromEnv(value: string | undefined): { perSecond: number; burst: number } {
+  const [perSecond, burst] = (value ?? '').split(',').map(Number);
+  if (perSecond && burst && perSecond > 0 && burst >= 1) return { perSecond, burst };
+  return { perSecond: limits.ratePerSecond, burst: limits.rateBurst };
 }

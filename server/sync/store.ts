@@ -145,6 +145,13 @@ export function openStore(dataDir: string) {
     ),
   };
 
+  const cache = new Map<string, Database.Statement>();
+  const prepared = (sql: string): Database.Statement => {
+    let st = cache.get(sql);
+    if (!st) cache.set(sql, (st = db.prepare(sql)));
+    return st;
+  };
+
   return {
     db,
     q,
@@ -163,7 +170,7 @@ export function openStore(dataDir: string) {
       const where = ['object_sid = @sid', '(date_expires IS NULL OR date_expires > @now)'];
       if (opts.from !== undefined) where.push(`${col} ${cmp} @from`);
       const sql = `SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY ${col} ${dir} LIMIT @limit`;
-      return db.prepare<Record<string, unknown>, ItemRow>(sql).all({
+      return (prepared(sql) as Database.Statement<Record<string, unknown>, ItemRow>).all({
         sid: objectSid,
         now: opts.now,
         limit: opts.limit,
@@ -181,7 +188,7 @@ export function openStore(dataDir: string) {
       const col = kind === 'list' ? 'idx' : 'key';
       const cmp = beyond === 'after' ? '>' : '<';
       const sql = `SELECT 1 FROM items WHERE object_sid = @sid AND (date_expires IS NULL OR date_expires > @now) AND ${col} ${cmp} @bound LIMIT 1`;
-      return db.prepare(sql).get({ sid: objectSid, now, bound }) !== undefined;
+      return prepared(sql).get({ sid: objectSid, now, bound }) !== undefined;
     },
     close(): void {
       if (db.open) db.close();
