@@ -1,4 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
+import type { ApiClient } from '../../auth/api';
 import type { AppActors, SessionActor, ToastActor } from './app-actors';
 
 const ActorsContext = createContext<AppActors | null>(null);
@@ -20,4 +21,9 @@ export function useSessionActor(): SessionActor {
 
 export function useToastActor(): ToastActor {
   return useActors().toast;
+}
+
+/** The `/api` client (same-origin JSON, 401s reported to the session). */
+export function useApiClient(): ApiClient {
+  return useActors().api;
 }

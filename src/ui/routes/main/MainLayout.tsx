@@ -1,12 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import '../../../styles/shell.css';
+import { SyncProvider } from '../../sync/SyncProvider';
+import { SyncStatusBanner } from '../../sync/SyncStatusBanner';
 import { SideNav } from './SideNav';
 import { TopBar } from './TopBar';
 
 /**
  * The signed-in frame (PRODUCT.md main layout): top bar, side nav, and the screen. It stays mounted
- * while navigating, including into the admin and settings layouts nested inside it.
+ * while navigating, including into the admin and settings layouts nested inside it. It owns the
+ * signed-in user's sync runtime (SyncProvider), so every screen below shares one SyncClient.
  */
 export function Component() {
   const { pathname } = useLocation();
@@ -19,15 +22,18 @@ export function Component() {
     main.current?.focus();
   }, [pathname]);
   return (
-    <div className="shell">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <TopBar />
-      <SideNav />
-      <main id="main" ref={main} className="shell__main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    </div>
+    <SyncProvider>
+      <div className="shell">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <TopBar />
+        <SideNav />
+        <main id="main" ref={main} className="shell__main" tabIndex={-1}>
+          <SyncStatusBanner />
+          <Outlet />
+        </main>
+      </div>
+    </SyncProvider>
   );
 }
