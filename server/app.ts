@@ -14,6 +14,10 @@ import { openAppDatabase } from './store/db';
 import { createSessionStore } from './store/sessions';
 import { createUserStore } from './store/users';
 import { createSyncService, type SyncService } from './sync/service';
+import { createDirectory, mirrorSignIns } from './users/directory';
+import { createWritePolicy } from './users/policy';
+import { registerUserRoutes } from './users/routes';
+import { createTeamStore } from './users/store';
 
 export interface App {
   server: Server;
@@ -47,16 +51,25 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const log = options.log ?? ((message: string) => console.error(message));
   const db = openAppDatabase(config.dataDir);
   const sessions = createSessionStore(db);
-  const auth = createAuth(createUserStore(db), sessions);
+  const userStore = createUserStore(db);
+  const team = createTeamStore(db);
   sessions.purgeExpired(now());
 
   let sync: SyncService;
   try {
-    sync = options.sync ?? createSyncService({ dataDir: config.dataDir });
+    sync =
+      options.sync ??
+      createSyncService({
+        dataDir: config.dataDir,
+        writePolicy: createWritePolicy((identity) => userStore.get(identity) !== null),
+      });
   } catch (err) {
     db.close();
     throw err;
   }
+  const directory = createDirectory(sync.internal, log);
+  directory.reconcile(team.list());
+  const auth = createAuth(mirrorSignIns(userStore, directory), sessions);
 
   const clientId = config.google.clientId;
   const google = clientId ? createGoogleVerifier({ ...config.google, clientId }) : null;
@@ -66,6 +79,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const router = new Router();
   registerSessionRoutes(router, { config, auth, google });
   registerTokenRoutes(router, { auth, sync });
+  registerUserRoutes(router, {
+    auth,
+    team,
+    directory,
+    disconnect: (identity) => sync.disconnect?.(identity),
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     applyHeaders(res, headers);

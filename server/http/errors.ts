@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'email_not_verified'
   | 'upstream_error'
   | 'too_many_attempts'
+  | 'last_admin'
+  | 'cannot_remove_self'
   | 'internal_error';
 
 /** Thrown anywhere below a route handler; the app turns it into the JSON error answer. */

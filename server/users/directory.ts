@@ -1,0 +1,80 @@
+import type { InternalSync } from '../sync/internal';
+import type { User, UserStore } from '../store/users';
+
+/** Sync map names the app reserves; the browser reads them (src/ui/routes/users). */
+export const USERS_MAP = 'users';
+export const PRESENCE_MAP = 'presence';
+
+/** What the `users` map holds per identity: no picture URL or timestamps, only what the team sees. */
+export function directoryEntry(user: User): { name: string; email: string; role: User['role'] } {
+  return { name: user.name, email: user.email, role: user.role };
+}
+
+/**
+ * Keeps the `users` Sync map equal to the app database's users. The database is the source of
+ * truth: a failed mirror write is logged, not surfaced to the person signing in, and the next start
+ * (`reconcile`) repairs any drift.
+ */
+export interface Directory {
+  upsert(user: User): void;
+  /** Removes the user's directory entry and presence item. */
+  remove(identity: string): void;
+  /** Makes the map hold exactly these users; creates the reserved maps if missing. */
+  reconcile(users: readonly User[]): void;
+}
+
+export function createDirectory(
+  internal: InternalSync | undefined,
+  log: (message: string) => void,
+): Directory {
+  const guarded =
+    <A extends unknown[]>(what: string, fn: (sync: InternalSync, ...args: A) => void) =>
+    (...args: A): void => {
+      if (!internal) return;
+      try {
+        fn(internal, ...args);
+      } catch (err) {
+        log(`users directory: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    };
+
+  const same = (a: Record<string, unknown> | undefined, b: Record<string, unknown>): boolean =>
+    a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+
+  return {
+    upsert: guarded('upsert', (sync, user: User) => {
+      const entry = directoryEntry(user);
+      // A sign-in that changes nothing writes nothing, so subscribers see no empty update.
+      if (same(sync.getMapItem(USERS_MAP, user.identity), entry)) return;
+      sync.setMapItem(USERS_MAP, user.identity, entry);
+    }),
+    remove: guarded('remove', (sync, identity: string) => {
+      sync.removeMapItem(USERS_MAP, identity);
+      sync.removeMapItem(PRESENCE_MAP, identity);
+    }),
+    reconcile: guarded('reconcile', (sync, users: readonly User[]) => {
+      sync.ensureMap(USERS_MAP);
+      sync.ensureMap(PRESENCE_MAP);
+      const current = sync.mapItems(USERS_MAP);
+      const wanted = new Set(users.map((u) => u.identity));
+      for (const user of users) {
+        const entry = directoryEntry(user);
+        if (!same(current.get(user.identity), entry))
+          sync.setMapItem(USERS_MAP, user.identity, entry);
+      }
+      for (const key of current.keys()) if (!wanted.has(key)) sync.removeMapItem(USERS_MAP, key);
+    }),
+  };
+}
+
+/** The user store, with every sign-in mirrored into the directory (name changes, new users). */
+export function mirrorSignIns(users: UserStore, directory: Directory): UserStore {
+  return {
+    ...users,
+    upsertOnSignIn(profile, now) {
+      const user = users.upsertOnSignIn(profile, now);
+      directory.upsert(user);
+      return user;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { Auth } from '../auth/sessions';
+import { readJsonBody } from '../http/body';
+import { badRequest, HttpError, sendJson } from '../http/errors';
+import type { RequestContext, Router } from '../http/router';
+import { publicUser } from '../http/routes/session';
+import { expectFields } from '../http/validate';
+import type { Role } from '../store/users';
+import type { Directory } from './directory';
+import type { TeamStore } from './store';
+
+export interface UserRouteDeps {
+  auth: Auth;
+  team: TeamStore;
+  directory: Directory;
+  /** Drops the removed user's live Sync sockets. */
+  disconnect: (identity: string) => void;
+}
+
+const ROLES: readonly Role[] = ['admin', 'agent'];
+
+function identityParam(ctx: RequestContext): string {
+  const raw = ctx.params.identity ?? '';
+  let identity: string;
+  try {
+    identity = decodeURIComponent(raw);
+  } catch {
+    throw badRequest('The user in the path is not valid URL encoding');
+  }
+  if (identity.length === 0 || identity.length > 254) throw badRequest('No such user identity');
+  return identity;
+}
+
+/**
+ * Admin-only team management: PUT /api/users/:identity/role and DELETE /api/users/:identity. The
+ * database changes first, then the `users` Sync map follows, so every open /users screen updates.
+ */
+export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
+  router.on('PUT', '/api/users/:identity/role', async (ctx) => {
+    deps.auth.requireAdmin(ctx);
+    const identity = identityParam(ctx);
+    const body = expectFields(await readJsonBody(ctx.req), ['role']);
+    const role = ROLES.find((r) => r === body.role);
+    if (!role) throw badRequest('Field role must be "admin" or "agent"');
+    const { user, changed } = deps.team.setRole(identity, role);
+    if (changed) deps.directory.upsert(user);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.on('DELETE', '/api/users/:identity', (ctx) => {
+    const admin = deps.auth.requireAdmin(ctx);
+    const identity = identityParam(ctx);
+    if (identity === admin.identity) {
+      throw new HttpError(
+        409,
+        'cannot_remove_self',
+        'You cannot remove yourself; ask another admin to do it',
+      );
+    }
+    const removed = deps.team.remove(identity);
+    deps.directory.remove(removed.identity);
+    deps.disconnect(removed.identity);
+    ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
+    ctx.res.end();
+  });
+}
