@@ -98,6 +98,7 @@ export const openEntityMachine = setup({
     opening: {
       description: 'Reads the entity by SID or unique name (the SDK opens with open_existing).',
       invoke: {
+        id: 'open',
         src: 'open',
         input: ({ context }) => context.request,
         onDone: {
@@ -124,6 +125,7 @@ export const openEntityMachine = setup({
     creating: {
       description: 'Creates the entity (the SDK creates with create_new).',
       invoke: {
+        id: 'create',
         src: 'create',
         input: ({ context }) => context.request,
         onDone: {

@@ -261,7 +261,7 @@ export const syncDocumentMachine = setup({
     error: null,
     removal: null,
   }),
-  invoke: { src: 'connection' },
+  invoke: { id: 'connection', src: 'connection' },
   on: {
     'sync.connectionChanged': { actions: assign({ connection: ({ event }) => event.state }) },
   },
@@ -280,6 +280,7 @@ export const syncDocumentMachine = setup({
     },
     opening: {
       invoke: {
+        id: 'openEntity',
         src: 'openEntity',
         input: ({ context }) => {
           const { id, mode, ttl, data } = context.input;
@@ -323,7 +324,7 @@ export const syncDocumentMachine = setup({
     },
     ready: {
       description: 'Subscribed: updates and commands apply to the data.',
-      invoke: { src: 'events', input: ({ context }) => ({ source: context.source }) },
+      invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
         'document.updated': { guard: 'isNewVersion', actions: 'applyUpdate' },
         'document.removed': { target: 'removed', actions: 'markRemoved' },
@@ -339,7 +340,7 @@ export const syncDocumentMachine = setup({
         'document.update': commandTransition,
         'document.mutate': commandTransition,
         'document.setTtl': commandTransition,
-        'document.removeDocument': commandTransition,
+        'document.removeDocument': { actions: 'startCommand' },
       },
       initial: 'online',
       states: {

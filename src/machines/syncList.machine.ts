@@ -358,7 +358,7 @@ export const syncListMachine = setup({
     error: null,
     removal: null,
   }),
-  invoke: { src: 'connection' },
+  invoke: { id: 'connection', src: 'connection' },
   on: {
     'sync.connectionChanged': { actions: assign({ connection: ({ event }) => event.state }) },
   },
@@ -377,6 +377,7 @@ export const syncListMachine = setup({
     },
     opening: {
       invoke: {
+        id: 'openEntity',
         src: 'openEntity',
         input: ({ context }) => {
           const { id, mode, ttl } = context.input;
@@ -415,7 +416,7 @@ export const syncListMachine = setup({
     ready: {
       type: 'parallel',
       description: 'Subscribed: pushed events and commands apply to the view.',
-      invoke: { src: 'events', input: ({ context }) => ({ source: context.source }) },
+      invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
         'list.itemAdded': { guard: 'isNewItem', actions: 'applyItemEvent' },
         'list.itemUpdated': { guard: 'isNewItem', actions: 'applyItemEvent' },
@@ -439,7 +440,7 @@ export const syncListMachine = setup({
         'list.getItems': commandTransition,
         'list.setTtl': commandTransition,
         'list.setItemTtl': commandTransition,
-        'list.removeList': commandTransition,
+        'list.removeList': { actions: 'startCommand' },
       },
       states: {
         view: {
@@ -448,6 +449,7 @@ export const syncListMachine = setup({
             loading: {
               description: 'Fetching the first page (default 50, ascending).',
               invoke: {
+                id: 'loadPage',
                 src: 'loadPage',
                 input: ({ context }) => ({
                   port: context.port as ListPort,
@@ -471,6 +473,7 @@ export const syncListMachine = setup({
             loadingMore: {
               description: 'Fetching the page after the last loaded index, on demand.',
               invoke: {
+                id: 'loadPage',
                 src: 'loadPage',
                 input: ({ context }) => ({
                   port: context.port as ListPort,

@@ -338,7 +338,7 @@ export const syncMapMachine = setup({
     error: null,
     removal: null,
   }),
-  invoke: { src: 'connection' },
+  invoke: { id: 'connection', src: 'connection' },
   on: {
     'sync.connectionChanged': { actions: assign({ connection: ({ event }) => event.state }) },
   },
@@ -357,6 +357,7 @@ export const syncMapMachine = setup({
     },
     opening: {
       invoke: {
+        id: 'openEntity',
         src: 'openEntity',
         input: ({ context }) => {
           const { id, mode, ttl } = context.input;
@@ -395,7 +396,7 @@ export const syncMapMachine = setup({
     ready: {
       type: 'parallel',
       description: 'Subscribed: pushed events and commands apply to the view.',
-      invoke: { src: 'events', input: ({ context }) => ({ source: context.source }) },
+      invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
         'map.itemAdded': { guard: 'isNewItem', actions: 'applyItemEvent' },
         'map.itemUpdated': { guard: 'isNewItem', actions: 'applyItemEvent' },
@@ -417,7 +418,7 @@ export const syncMapMachine = setup({
         'map.getItems': commandTransition,
         'map.setTtl': commandTransition,
         'map.setItemTtl': commandTransition,
-        'map.removeMap': commandTransition,
+        'map.removeMap': { actions: 'startCommand' },
       },
       states: {
         view: {
@@ -426,6 +427,7 @@ export const syncMapMachine = setup({
             loading: {
               description: 'Fetching the first page (default 50, ascending).',
               invoke: {
+                id: 'loadPage',
                 src: 'loadPage',
                 input: ({ context }) => ({
                   port: context.port as MapPort,
@@ -449,6 +451,7 @@ export const syncMapMachine = setup({
             loadingMore: {
               description: 'Fetching the page after the last loaded key, on demand.',
               invoke: {
+                id: 'loadPage',
                 src: 'loadPage',
                 input: ({ context }) => ({
                   port: context.port as MapPort,

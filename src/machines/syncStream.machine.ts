@@ -210,7 +210,7 @@ export const syncStreamMachine = setup({
     error: null,
     removal: null,
   }),
-  invoke: { src: 'connection' },
+  invoke: { id: 'connection', src: 'connection' },
   on: {
     'sync.connectionChanged': { actions: assign({ connection: ({ event }) => event.state }) },
   },
@@ -234,6 +234,7 @@ export const syncStreamMachine = setup({
     },
     opening: {
       invoke: {
+        id: 'openEntity',
         src: 'openEntity',
         input: ({ context }) => {
           const { id, mode, ttl } = context.input;
@@ -271,7 +272,7 @@ export const syncStreamMachine = setup({
     },
     ready: {
       description: 'Subscribed: published messages append to the view.',
-      invoke: { src: 'events', input: ({ context }) => ({ source: context.source }) },
+      invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
         'stream.messagePublished': { actions: 'appendMessage' },
         'stream.removed': { target: 'removed', actions: 'markRemoved' },
@@ -281,7 +282,7 @@ export const syncStreamMachine = setup({
         ],
         'stream.publish': commandTransition,
         'stream.setTtl': commandTransition,
-        'stream.removeStream': commandTransition,
+        'stream.removeStream': { actions: 'startCommand' },
       },
       initial: 'online',
       states: {
