@@ -16,6 +16,7 @@ import { createUserStore } from './store/users';
 import { createSyncService, type SyncService } from './sync/service';
 import { createDirectory, mirrorSignIns } from './users/directory';
 import { createWritePolicy } from './users/policy';
+import { presenceSettingsFromEnv } from './users/presence';
 import { registerUserRoutes } from './users/routes';
 import { createTeamStore } from './users/store';
 
@@ -49,6 +50,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((message: string) => console.error(message));
+  const presence = presenceSettingsFromEnv(process.env);
   const db = openAppDatabase(config.dataDir);
   const sessions = createSessionStore(db);
   const userStore = createUserStore(db);
@@ -84,6 +86,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     team,
     directory,
     disconnect: (identity) => sync.disconnect?.(identity),
+    presence,
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -6,6 +6,7 @@ import { publicUser } from '../http/routes/session';
 import { expectFields } from '../http/validate';
 import type { Role } from '../store/users';
 import type { Directory } from './directory';
+import type { PresenceSettings } from './presence';
 import type { TeamStore } from './store';
 
 export interface UserRouteDeps {
@@ -14,6 +15,7 @@ export interface UserRouteDeps {
   directory: Directory;
   /** Drops the removed user's live Sync sockets. */
   disconnect: (identity: string) => void;
+  presence: PresenceSettings;
 }
 
 const ROLES: readonly Role[] = ['admin', 'agent'];
@@ -31,10 +33,16 @@ function identityParam(ctx: RequestContext): string {
 }
 
 /**
- * Admin-only team management: PUT /api/users/:identity/role and DELETE /api/users/:identity. The
+ * GET /api/presence/settings (signed in): the heartbeat and ttl every browser uses for its presence
+ * item. Admin-only team management: PUT /api/users/:identity/role and DELETE /api/users/:identity. The
  * database changes first, then the `users` Sync map follows, so every open /users screen updates.
  */
 export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
+  router.on('GET', '/api/presence/settings', (ctx) => {
+    deps.auth.requireUser(ctx);
+    sendJson(ctx.res, 200, deps.presence);
+  });
+
   router.on('PUT', '/api/users/:identity/role', async (ctx) => {
     deps.auth.requireAdmin(ctx);
     const identity = identityParam(ctx);

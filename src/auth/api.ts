@@ -15,7 +15,11 @@ export const NETWORK_ERROR_MESSAGE =
 
 export interface ApiClient {
   /** Resolves the parsed JSON body (undefined for 204); rejects with {@link ApiError}. */
-  request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown>;
+  request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<unknown>;
 }
 
 export interface ApiClientOptions {

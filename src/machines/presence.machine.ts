@@ -1,0 +1,149 @@
+import { assign, fromPromise, setup } from 'xstate';
+
+/** What a person chooses in the top bar. "On a call" comes from the softphone, "Offline" from the ttl. */
+export type PresenceStatus = 'available' | 'away';
+
+/** The `presence` map item of one identity (PRODUCT.md: status, on-call flag). */
+export interface PresenceItem {
+  status: PresenceStatus;
+  onCall: boolean;
+}
+
+export interface PresenceInput {
+  identity: string;
+  /** Lifetime of the item without a refresh, in seconds. */
+  ttlSeconds: number;
+  /** Time between refreshes, in milliseconds; shorter than the ttl. */
+  heartbeatMs: number;
+  /** Wait after a failed write before trying again, in milliseconds. */
+  retryMs?: number;
+  status?: PresenceStatus;
+}
+
+export interface PresenceContext {
+  identity: string;
+  ttlSeconds: number;
+  heartbeatMs: number;
+  retryMs: number;
+  status: PresenceStatus;
+  onCall: boolean;
+  /** Consecutive failed writes; 0 once a write lands. */
+  failures: number;
+  lastError: string | null;
+}
+
+export type PresenceEvent =
+  | { type: 'presence.setStatus'; status: PresenceStatus }
+  | { type: 'presence.setOnCall'; onCall: boolean }
+  | { type: 'presence.withdraw' };
+
+/** What the `publish` actor writes: the item, under the identity's key, with the ttl. */
+export interface PublishInput {
+  identity: string;
+  item: PresenceItem;
+  ttlSeconds: number;
+}
+
+const errorText = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/**
+ * One browser's presence heartbeat. It writes `{status, onCall}` under the person's identity with a
+ * ttl, rewrites it every `heartbeat`, and rewrites at once when the status or the on-call flag
+ * changes. When the browser closes, the writes stop and the item expires: everyone else sees
+ * Offline. A failed write is retried after `retry`; the item may lapse meanwhile, which is the
+ * truth (nobody can reach this browser). `presence.withdraw` (signing out) removes the item so the
+ * person shows Offline at once, then stops.
+ *
+ * The writes and the removal are the provided `publish` and `withdraw` actors; the timers are the
+ * named delays, so tests drive it with a SimulatedClock.
+ */
+export const presenceMachine = setup({
+  types: {
+    input: {} as PresenceInput,
+    context: {} as PresenceContext,
+    events: {} as PresenceEvent,
+  },
+  actors: {
+    publish: fromPromise<void, PublishInput>(() =>
+      Promise.reject(new Error('presence: no publish actor provided')),
+    ),
+    withdraw: fromPromise<void, { identity: string }>(() =>
+      Promise.reject(new Error('presence: no withdraw actor provided')),
+    ),
+  },
+  delays: {
+    heartbeat: ({ context }) => context.heartbeatMs,
+    retry: ({ context }) => context.retryMs,
+  },
+  actions: {
+    storeStatus: assign(({ event }) =>
+      event.type === 'presence.setStatus' ? { status: event.status } : {},
+    ),
+    storeOnCall: assign(({ event }) =>
+      event.type === 'presence.setOnCall' ? { onCall: event.onCall } : {},
+    ),
+    markLanded: assign({ failures: 0, lastError: null }),
+    markFailed: assign(({ context, event }) => ({
+      failures: context.failures + 1,
+      lastError: errorText((event as { error?: unknown }).error),
+    })),
+  },
+}).createMachine({
+  id: 'presence',
+  context: ({ input }) => ({
+    identity: input.identity,
+    ttlSeconds: input.ttlSeconds,
+    heartbeatMs: input.heartbeatMs,
+    retryMs: input.retryMs ?? Math.min(5000, input.heartbeatMs),
+    status: input.status ?? 'available',
+    onCall: false,
+    failures: 0,
+    lastError: null,
+  }),
+  initial: 'publishing',
+  on: {
+    // Re-entering `publishing` cancels a write in flight; the newest item is the one that counts.
+    'presence.setStatus': { target: '.publishing', reenter: true, actions: 'storeStatus' },
+    'presence.setOnCall': { target: '.publishing', reenter: true, actions: 'storeOnCall' },
+    'presence.withdraw': { target: '.withdrawing' },
+  },
+  states: {
+    publishing: {
+      description: 'Writing the presence item with its ttl.',
+      tags: ['busy'],
+      invoke: {
+        src: 'publish',
+        input: ({ context }) => ({
+          identity: context.identity,
+          item: { status: context.status, onCall: context.onCall },
+          ttlSeconds: context.ttlSeconds,
+        }),
+        onDone: { target: 'live', actions: 'markLanded' },
+        onError: { target: 'retrying', actions: 'markFailed' },
+      },
+    },
+    live: {
+      description: 'The item is written; it is refreshed after `heartbeat`, well before its ttl.',
+      after: { heartbeat: { target: 'publishing' } },
+    },
+    retrying: {
+      description:
+        'The last write failed (offline, token renewal…); the next try comes after `retry`.',
+      tags: ['failing'],
+      after: { retry: { target: 'publishing' } },
+    },
+    withdrawing: {
+      description: 'Signing out: removing the item so the person shows Offline at once.',
+      on: { 'presence.setStatus': {}, 'presence.setOnCall': {}, 'presence.withdraw': {} },
+      invoke: {
+        src: 'withdraw',
+        input: ({ context }) => ({ identity: context.identity }),
+        // If the removal fails the item still lapses with its ttl: nothing else to do.
+        onDone: { target: 'withdrawn' },
+        onError: { target: 'withdrawn' },
+      },
+    },
+    withdrawn: { type: 'final' },
+  },
+});
