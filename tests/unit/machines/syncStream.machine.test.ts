@@ -1,0 +1,92 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { openEntityMachine } from '../../../src/machines/openEntity.machine';
+import { ask } from '../../../src/machines/syncCommand';
+import {
+  syncStreamMachine,
+  type StreamPushEvent,
+  type SyncStreamEmitted,
+  type SyncStreamInput,
+} from '../../../src/machines/syncStream.machine';
+import {
+  selectStreamLastMessage,
+  selectStreamMessages,
+  selectStreamStatus,
+} from '../../../src/machines/syncStream.selectors';
+import { FakeStream, directoryOf } from './syncDocumentStream.fakes';
+import { fakeEvents, flush, notFound } from './syncFakes';
+
+async function startStream(input: SyncStreamInput = { id: 'ringing' }, stream = new FakeStream()) {
+  const events = fakeEvents<StreamPushEvent>();
+  const onRemoved = vi.fn();
+  const machine = syncStreamMachine.provide({
+    actors: {
+      openEntity: openEntityMachine.provide({ actors: directoryOf(stream) }),
+      events: events.actor,
+    },
+    actions: { onRemoved },
+  });
+  const actor = createActor(machine, { input });
+  const emitted: SyncStreamEmitted[] = [];
+  actor.on('*', (e) => emitted.push(e));
+  actor.start();
+  await flush();
+  return { actor, events: events.state, onRemoved, emitted, stream };
+}
+
+const message = (n: number) => ({ sid: `TZ${n}`, data: { n } });
+
+describe('syncStream machine', () => {
+  it('keeps published messages in order, without dedupe, up to `keep`', async () => {
+    const { actor, events, emitted } = await startStream({ id: 'ringing', keep: 2 });
+    for (const n of [1, 2, 2, 3]) {
+      events.push({ type: 'stream.messagePublished', message: message(n), isLocal: false });
+    }
+    expect(selectStreamMessages(actor.getSnapshot())).toEqual([message(2), message(3)]);
+    expect(selectStreamLastMessage(actor.getSnapshot())).toEqual(message(3));
+    expect(emitted.filter((e) => e.type === 'stream.messagePublished')).toHaveLength(4);
+  });
+
+  it('publishes a message and answers with its sid', async () => {
+    const { actor } = await startStream();
+    await expect(
+      ask(actor, { type: 'stream.publish', data: { call: 'CA1' } }, 'stream'),
+    ).resolves.toEqual({ sid: 'TZ1', data: { call: 'CA1' } });
+  });
+
+  it('rejects a message that is not a plain object and sends nothing', async () => {
+    const { actor, stream } = await startStream();
+    await expect(
+      ask(actor, { type: 'stream.publish', data: 'hi' as never }, 'stream'),
+    ).rejects.toThrow(/data must be a plain object/);
+    expect(stream.calls).toEqual([]);
+  });
+
+  it('rejects a bad history size before opening', async () => {
+    const { actor } = await startStream({ id: 'ringing', keep: 0 });
+    expect(selectStreamStatus(actor.getSnapshot())).toBe('failed');
+    expect(actor.getSnapshot().context.error?.message).toBe(
+      'keep must be a positive integer, got 0',
+    );
+  });
+
+  it('treats a 404 on setTtl as removed and re-throws', async () => {
+    const stream = new FakeStream();
+    stream.failNext('setTtl', notFound(54250));
+    const { actor, events, onRemoved } = await startStream({ id: 'ringing' }, stream);
+    await expect(ask(actor, { type: 'stream.setTtl', ttl: 1 }, 'stream')).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(selectStreamStatus(actor.getSnapshot())).toBe('removed');
+    expect(events.unsubscribed).toBe(1);
+    expect(onRemoved).toHaveBeenCalledTimes(1);
+  });
+
+  it('on remote removal unsubscribes and emits removed', async () => {
+    const { actor, events, emitted } = await startStream();
+    events.push({ type: 'stream.removed', isLocal: false });
+    expect(selectStreamStatus(actor.getSnapshot())).toBe('removed');
+    expect(events.unsubscribed).toBe(1);
+    expect(emitted.at(-1)).toEqual({ type: 'stream.removed', isLocal: false });
+  });
+});
