@@ -1,0 +1,146 @@
+/**
+ * The reserved maps over the real SDK and the real server process: the `users` directory is
+ * server-written and read-only to browsers, `presence` items are each person's own and lapse with
+ * their ttl, and the hold pick-up claim has exactly one winner under the service's 412 semantics.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncClient, SyncMap } from 'twilio-sync';
+import { mapPort } from '../../src/sync/adapters';
+import { claimHold } from '../../src/ui/routes/hold/claim';
+import { startServer, type RunningServer } from '../support/server';
+import { clientWithToken, shutdownClients, signIn, token, waitFor } from './sync/support';
+
+interface Person {
+  cookie: string;
+  client: SyncClient;
+}
+
+async function person(url: string, email: string): Promise<Person> {
+  const cookie = await signIn(url, email);
+  const t = await token(url, cookie);
+  return { cookie, client: clientWithToken(t.token, t.sync) };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await promise;
+  } catch (e) {
+    const err = e as { status?: number; message?: string };
+    return { status: err.status ?? 0, message: err.message ?? '' };
+  }
+  throw new Error('the write was not refused');
+}
+
+const entries = async (map: SyncMap) =>
+  Object.fromEntries((await map.getItems({ pageSize: 100 })).items.map((i) => [i.key, i.data]));
+
+describe('users, presence and holds over the SDK', () => {
+  let server: RunningServer;
+  let ada: Person;
+  let bob: Person;
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: { SWITCHBOARD_SYNC_SWEEP_MS: '200', SWITCHBOARD_SYNC_LOG_REQUESTS: '1' },
+    });
+    ada = await person(server.url, 'ada@example.com');
+    bob = await person(server.url, 'bob@example.com');
+  }, 60_000);
+  afterAll(async () => {
+    await shutdownClients();
+    await server.stop();
+    server.cleanup();
+  });
+
+  it('agents read the users directory but cannot write it; an admin role change arrives live', async () => {
+    const users = await bob.client.map({ id: 'users', mode: 'open_existing' });
+    expect(await entries(users)).toEqual({
+      'ada@example.com': { name: 'ada', email: 'ada@example.com', role: 'admin' },
+      'bob@example.com': { name: 'bob', email: 'bob@example.com', role: 'agent' },
+    });
+    const set = await refusal(users.set('bob@example.com', { role: 'admin' }));
+    expect(set.status).toBe(403);
+    expect(set.message).toMatch(/users directory is kept by the server/);
+    expect((await refusal(users.remove('ada@example.com'))).status).toBe(403);
+    expect((await refusal(users.removeMap())).status).toBe(403);
+
+    const updates: Array<{ key: string; role: unknown }> = [];
+    users.on('itemUpdated', (e: { item: { key: string; data: { role?: unknown } } }) =>
+      updates.push({ key: e.item.key, role: e.item.data.role }),
+    );
+    const res = await fetch(`${server.url}/api/users/bob%40example.com/role`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Cookie: ada.cookie },
+      body: JSON.stringify({ role: 'admin' }),
+    });
+    expect(res.status).toBe(200);
+    await waitFor(() => updates.length > 0, 5000, 'the role change event');
+    expect(updates).toEqual([{ key: 'bob@example.com', role: 'admin' }]);
+    // Back to agent for the tests below.
+    await fetch(`${server.url}/api/users/bob%40example.com/role`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Cookie: ada.cookie },
+      body: JSON.stringify({ role: 'agent' }),
+    });
+  });
+
+  it('each person writes only their own presence item, which lapses with its ttl', async () => {
+    const mine = await bob.client.map('presence');
+    const watcher = await ada.client.map('presence');
+    const removed: string[] = [];
+    watcher.on('itemRemoved', (e: { key: string }) => removed.push(e.key));
+
+    await mine.set('bob@example.com', { status: 'away', onCall: false }, { ttl: 1 });
+    const other = await refusal(mine.set('ada@example.com', { status: 'away', onCall: false }));
+    expect(other.status).toBe(403);
+    expect(other.message).toMatch(/only set your own presence/);
+    expect((await refusal(mine.removeMap())).status).toBe(403);
+    expect(await entries(watcher)).toEqual({
+      'bob@example.com': { status: 'away', onCall: false },
+    });
+
+    await waitFor(() => removed.includes('bob@example.com'), 5000, 'presence expiry');
+    expect(await entries(watcher)).toEqual({});
+  });
+
+  it('removing a user takes them out of the directory live', async () => {
+    const carol = await person(server.url, 'carol@example.com');
+    const users = await ada.client.map('users');
+    const removed: string[] = [];
+    users.on('itemRemoved', (e: { key: string }) => removed.push(e.key));
+    const res = await fetch(`${server.url}/api/users/carol%40example.com`, {
+      method: 'DELETE',
+      headers: { Cookie: ada.cookie },
+    });
+    expect(res.status).toBe(204);
+    await waitFor(() => removed.includes('carol@example.com'), 5000, 'directory removal');
+    await carol.client.shutdown();
+  });
+
+  it('two simultaneous pick-ups of one parked call: exactly one wins, every time', async () => {
+    const adaHolds = await ada.client.map('holds');
+    const bobHolds = await bob.client.map('holds');
+    for (let round = 0; round < 8; round++) {
+      const callId = `CA-race-${round}`;
+      await adaHolds.set(callId, {
+        caller: `+1555010${round}`,
+        parkedBy: 'ada@example.com',
+        parkedAt: Date.now(),
+      });
+      // Both clients hold the item's current revision before either clicks.
+      await bobHolds.get(callId);
+      const outcomes = await Promise.all([
+        claimHold(mapPort(adaHolds), callId, 'ada@example.com'),
+        claimHold(mapPort(bobHolds), callId, 'bob@example.com'),
+      ]);
+      expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'taken')).toHaveLength(1);
+      expect(await entries(adaHolds)).not.toHaveProperty(callId);
+    }
+    // The loser really lost on the revision precondition, not by arriving late.
+    const conflicts = server
+      .output()
+      .match(/PUT \/v3\/Maps\/MP[0-9a-f]{32}\/Items\/CA-race-\d -> 412/g);
+    expect(conflicts?.length ?? 0).toBeGreaterThan(0);
+  }, 60_000);
+});
