@@ -24,7 +24,7 @@ class FakeService {
   read(): { data: JsonObject; revision: number } | null {
     return this.data === null ? null : { data: { ...this.data }, revision: this.revision };
   }
-  write(data: JsonObject, ifMatch: number | -1): MapItem {
+  write(data: JsonObject, ifMatch: number): MapItem {
     if (ifMatch === -1 ? this.data !== null : this.data === null || ifMatch !== this.revision)
       throw new Conflict('precondition failed');
     this.writes += 1;
