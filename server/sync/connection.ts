@@ -114,6 +114,7 @@ export class Connection implements Subscriber {
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
+    let id: string | undefined;
     try {
       if (!this.allow()) {
         this.refuse(data, errors.tooManyRequests(), 'TOO_MANY_REQUESTS');
@@ -136,9 +137,13 @@ export class Connection implements Subscriber {
         }
         return;
       }
-      this.dispatch(decoded.frame.header, decoded.frame.payload);
+      const { header } = decoded.frame;
+      if (typeof header.id === 'string' && header.method !== 'reply') id = header.id;
+      this.dispatch(header, decoded.frame.payload);
     } catch (e) {
       this.host.log('unexpected error handling a frame', e);
+      // Still answer: the client would otherwise wait 30 s for a reply that never comes.
+      if (id !== undefined) this.replyStatus(id, 500, 'INTERNAL_SERVER_ERROR', 'internal error');
     }
   }
 
@@ -407,7 +412,7 @@ export function parseRequest(
   const method = typeof h.method === 'string' ? h.method.toUpperCase() : '';
   if (!['GET', 'POST', 'PUT', 'DELETE'].includes(method)) {
     return {
-      error: errors.methodNotAllowed(String(h.method), typeof h.path === 'string' ? h.path : '?'),
+      error: errors.methodNotAllowed(describe(h.method), typeof h.path === 'string' ? h.path : '?'),
     };
   }
   if (typeof h.path !== 'string' || !h.path.startsWith('/'))
@@ -446,4 +451,14 @@ export function parseRequest(
     }
   }
   return { request: { method, segments, params, headers, body } };
+}
+
+/** A short, never-throwing rendering of a client-supplied value for error messages. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value.slice(0, 40);
+  try {
+    return (JSON.stringify(value) ?? typeof value).slice(0, 40);
+  } catch {
+    return typeof value;
+  }
 }

@@ -8,6 +8,8 @@ export const limits = {
   maxSocketMessageBytes: 4 * 1024 * 1024,
   /** JSON data of one document, list item, map item or list context. */
   maxDataBytes: 16 * 1024,
+  /** Nesting depth of any data object (deeper → 400). */
+  maxDataDepth: 32,
   /** JSON data of one stream message. */
   maxStreamMessageBytes: 4 * 1024,
   /** Unique names, map item keys and Insights index names. */

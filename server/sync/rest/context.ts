@@ -46,6 +46,12 @@ export function dataJson(value: unknown, maxBytes: number, what: string): string
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw errors.invalidParam('data', 'must be a JSON object');
   }
+  if (depthExceeds(value, limits.maxDataDepth)) {
+    throw errors.invalidParam(
+      'data',
+      `may not be nested deeper than ${limits.maxDataDepth} levels`,
+    );
+  }
   const json = JSON.stringify(value);
   if (Buffer.byteLength(json) > maxBytes) throw errors.dataTooLarge(what, maxBytes);
   return json;
@@ -100,4 +106,16 @@ export function findObject(ctx: Ctx, kind: ObjectKind, id: string): ObjectRow {
 
 export function isRestError(e: unknown): e is SyncRestError {
   return e instanceof SyncRestError;
+}
+
+/** Iterative, so a hostile nesting depth cannot overflow the stack the way JSON.stringify would. */
+function depthExceeds(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
