@@ -1,9 +1,181 @@
-import { ComingSoon } from '../../components/Screen';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  selectMapError,
+  selectMapHasMore,
+  selectMapItems,
+  selectMapLoadingPage,
+  selectMapStatus,
+} from '../../../machines/syncMap.selectors';
+import { humanMessage } from '../../../sync/errors';
+import type { MapItem } from '../../../sync/ports';
+import { useToastActor } from '../../app/actors';
+import { Screen } from '../../components/Screen';
+import { useContainerSelector, useSyncMap } from '../../sync/containers';
+import { useSyncAvailability } from '../../sync/SyncProvider';
+import { deleteContact, putContact, updateContact } from './commands';
+import { newContactId, type Contact } from './contact';
+import { ContactDialog } from './ContactDialog';
+import { ContactList } from './ContactList';
+import './contacts.css';
+import { DeleteDialog } from './DeleteDialog';
+import { indexContacts, searchContacts } from './search';
+import { emptyForm, formFromContact, type ContactForm } from './validation';
 
+const NO_ITEMS: readonly MapItem[] = [];
+
+type Open =
+  | { kind: 'add'; id: string }
+  /** The form starts from the contact as it was when the dialog opened, not as it changes under it. */
+  | { kind: 'edit'; id: string; initial: ContactForm }
+  | { kind: 'delete'; id: string }
+  | null;
+
+/**
+ * /contacts on the `contacts` map: the whole map is held (paged in the background), indexed once
+ * per contact and searched on every keystroke; changes from anyone show up live.
+ */
 export function Component() {
+  const toast = useToastActor();
+  const availability = useSyncAvailability();
+  const contacts = useSyncMap('contacts', { pageSize: 100, loadAll: true });
+  const status = useContainerSelector(contacts, selectMapStatus, 'opening');
+  const items = useContainerSelector(contacts, selectMapItems, NO_ITEMS);
+  const loadingPage = useContainerSelector(contacts, selectMapLoadingPage, false);
+  const hasMore = useContainerSelector(contacts, selectMapHasMore, false);
+  const error = useContainerSelector(contacts, selectMapError, null);
+
+  const [query, setQuery] = useState('');
+  const deferredQuery = useDeferredValue(query);
+  const indexed = useMemo(() => indexContacts(items), [items]);
+  const results = useMemo(() => searchContacts(indexed, deferredQuery), [indexed, deferredQuery]);
+  const byId = useMemo(() => new Map(indexed.map((entry) => [entry.id, entry])), [indexed]);
+
+  const [open, setOpen] = useState<Open>(null);
+  const byIdRef = useRef(byId);
+  useEffect(() => {
+    byIdRef.current = byId;
+  });
+  const onEdit = useCallback((id: string) => {
+    const entry = byIdRef.current.get(id);
+    if (entry) setOpen({ kind: 'edit', id, initial: formFromContact(entry.contact) });
+  }, []);
+  const onDelete = useCallback((id: string) => setOpen({ kind: 'delete', id }), []);
+  const close = useCallback(() => setOpen(null), []);
+
+  const complete = status === 'ready' && !loadingPage && !hasMore;
+  const stillLoading = status === 'opening' || (status === 'ready' && (loadingPage || hasMore));
+  const failed =
+    availability.state === 'failed' ||
+    status === 'failed' ||
+    (error !== null && status === 'ready');
+
+  async function save(contact: Contact, restore: boolean) {
+    if (!contacts || open === null || open.kind === 'delete') return;
+    if (open.kind === 'add' || restore) await putContact(contacts, open.id, contact);
+    else await updateContact(contacts, open.id, contact);
+    toast.send({
+      type: 'toast.show',
+      message: `${contact.name} ${open.kind === 'add' ? 'added' : 'saved'}.`,
+      toastType: 'success',
+    });
+  }
+
+  async function remove(id: string) {
+    if (!contacts) return;
+    const name = byId.get(id)?.contact.name ?? 'The contact';
+    await deleteContact(contacts, id);
+    toast.send({ type: 'toast.show', message: `${name} deleted.`, toastType: 'success' });
+  }
+
   return (
-    <ComingSoon title="Contacts">
-      Search, add and edit your team's shared contacts, and call a number with one click.
-    </ComingSoon>
+    <Screen title="Contacts">
+      <div className="contacts__toolbar">
+        <label className="visually-hidden" htmlFor="contact-search">
+          Search contacts
+        </label>
+        <input
+          id="contact-search"
+          type="search"
+          className="contacts__search"
+          placeholder="Search by name, company or number"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          autoComplete="off"
+          data-focus-fallback
+        />
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={contacts === undefined || status !== 'ready'}
+          onClick={() => setOpen({ kind: 'add', id: newContactId() })}
+        >
+          Add contact
+        </button>
+      </div>
+      <p className="contacts__count" role="status" data-testid="contact-count">
+        {stillLoading && !failed
+          ? items.length
+            ? `Loading contacts… ${items.length.toLocaleString()} so far`
+            : 'Loading contacts…'
+          : query.trim()
+            ? `${results.length.toLocaleString()} of ${indexed.length.toLocaleString()} contacts match`
+            : `${indexed.length.toLocaleString()} contacts`}
+      </p>
+      {failed && (
+        <div className="form-error" role="alert">
+          {availability.state === 'failed'
+            ? availability.error
+            : `Contacts could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
+          {contacts && (
+            <button
+              type="button"
+              className="button button--quiet"
+              onClick={() => contacts.send({ type: 'map.retry' })}
+            >
+              Try again
+            </button>
+          )}
+        </div>
+      )}
+      {complete && indexed.length === 0 ? (
+        <div className="empty-state" data-testid="empty-state">
+          <p className="empty-state__lead">No contacts yet.</p>
+          <p>Add the people and companies your team calls, and everyone sees them at once.</p>
+        </div>
+      ) : results.length === 0 && query.trim() && !stillLoading ? (
+        <div className="empty-state" data-testid="no-results">
+          <p className="empty-state__lead">No contacts match “{query.trim()}”.</p>
+          <p>Search looks at names, companies and phone numbers.</p>
+        </div>
+      ) : (
+        <ContactList entries={results} onEdit={onEdit} onDelete={onDelete} />
+      )}
+      {open?.kind === 'add' && (
+        <ContactDialog
+          mode="add"
+          initial={emptyForm()}
+          gone={false}
+          onSave={save}
+          onClose={close}
+        />
+      )}
+      {open?.kind === 'edit' && (
+        <ContactDialog
+          key={open.id}
+          mode="edit"
+          initial={open.initial}
+          gone={!byId.has(open.id)}
+          onSave={save}
+          onClose={close}
+        />
+      )}
+      {open?.kind === 'delete' && (
+        <DeleteDialog
+          name={byId.get(open.id)?.contact.name ?? null}
+          onConfirm={() => remove(open.id)}
+          onClose={close}
+        />
+      )}
+    </Screen>
   );
 }

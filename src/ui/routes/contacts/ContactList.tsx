@@ -1,0 +1,129 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useRef } from 'react';
+import type { IndexedContact } from './search';
+
+const ROW_HEIGHT = 72;
+const SOFTPHONE_LATER = 'Calling comes with the softphone';
+
+const ContactRow = memo(function ContactRow({
+  entry,
+  position,
+  total,
+  top,
+  onEdit,
+  onDelete,
+}: {
+  entry: IndexedContact;
+  position: number;
+  total: number;
+  top: number;
+  onEdit: (id: string) => void;
+  onDelete: (id: string) => void;
+}) {
+  const { contact } = entry;
+  return (
+    <li
+      className="contact-row"
+      data-testid="contact-row"
+      data-contact-id={entry.id}
+      aria-setsize={total}
+      aria-posinset={position}
+      style={{ transform: `translateY(${top}px)` }}
+    >
+      <div className="contact-row__who">
+        <span className="contact-row__name">{contact.name}</span>
+        {contact.company && <span className="contact-row__company">{contact.company}</span>}
+      </div>
+      <ul className="contact-row__phones" aria-label={`Numbers of ${contact.name}`}>
+        {contact.phones.slice(0, 2).map((phone, i) => (
+          <li key={i}>
+            <span className="contact-row__label">{phone.label || 'Phone'}</span>{' '}
+            <span className="contact-row__number">{phone.number}</span>
+          </li>
+        ))}
+        {contact.phones.length > 2 && <li>+{contact.phones.length - 2} more</li>}
+      </ul>
+      <div className="contact-row__actions">
+        <span title={SOFTPHONE_LATER}>
+          <button
+            type="button"
+            className="button button--quiet"
+            disabled
+            aria-describedby="call-later"
+          >
+            Call
+          </button>
+        </span>
+        <button
+          type="button"
+          className="button button--quiet"
+          aria-label={`Edit ${contact.name}`}
+          onClick={() => onEdit(entry.id)}
+        >
+          Edit
+        </button>
+        <button
+          type="button"
+          className="button button--quiet"
+          aria-label={`Delete ${contact.name}`}
+          onClick={() => onDelete(entry.id)}
+        >
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+});
+
+/**
+ * The contacts, virtualised: only the rows in view (plus a few) are in the DOM, so 10,000 contacts
+ * scroll like 20. Rows are memoised per index entry, which changes only when its contact does.
+ */
+export function ContactList({
+  entries,
+  onEdit,
+  onDelete,
+}: {
+  entries: IndexedContact[];
+  onEdit: (id: string) => void;
+  onDelete: (id: string) => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    getItemKey: (index) => entries[index]?.id ?? index,
+  });
+  return (
+    <div
+      className="contact-list"
+      ref={scroller}
+      data-testid="contact-scroller"
+      tabIndex={0}
+      aria-label="Contacts"
+    >
+      <p id="call-later" hidden>
+        {SOFTPHONE_LATER}
+      </p>
+      <ul className="contact-list__rows" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const entry = entries[row.index];
+          if (entry === undefined) return null;
+          return (
+            <ContactRow
+              key={row.key}
+              entry={entry}
+              position={row.index + 1}
+              total={entries.length}
+              top={row.start}
+              onEdit={onEdit}
+              onDelete={onDelete}
+            />
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
