@@ -23,6 +23,13 @@ export interface CommandFailedEvent {
 
 let nextRequest = 0;
 
+const REMOVE_COMMANDS = new Set([
+  'list.removeList',
+  'map.removeMap',
+  'document.removeDocument',
+  'stream.removeStream',
+]);
+
 /** Sends `command` to a container actor and resolves with its result, or rejects with its failure. */
 export function ask<TMachine extends AnyStateMachine, TResult>(
   actor: Actor<TMachine>,
@@ -52,10 +59,13 @@ export function ask<TMachine extends AnyStateMachine, TResult>(
       reject(event.error);
     });
     // A container that ends (removed, stopped) before answering must not leave the caller waiting.
+    // The SDK announces a local removal before its remove call resolves, so for the remove
+    // commands the container ending is the success.
     const ended = actor.subscribe({
       complete: () => {
         stop();
-        reject(syncErrors.containerGone(kind));
+        if (REMOVE_COMMANDS.has((command as { type: string }).type)) resolve(undefined as TResult);
+        else reject(syncErrors.containerGone(kind));
       },
       error: (error) => {
         stop();

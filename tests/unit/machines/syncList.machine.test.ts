@@ -248,6 +248,17 @@ describe('syncList machine: removal', () => {
     expect(emitted).toContainEqual({ type: 'list.removed', isLocal: true });
   });
 
+  it('answers removeList when the SDK announces the removal before the call returns', async () => {
+    const existing = seededList(1);
+    const { actor, events, emitted } = await startList({ existing });
+    existing.removeList = async () => {
+      await Promise.resolve();
+      events.push({ type: 'list.removed', isLocal: true });
+    };
+    await expect(ask(actor, { type: 'list.removeList' }, 'list')).resolves.toBeUndefined();
+    expect(emitted).toContainEqual({ type: 'list.removed', isLocal: true });
+  });
+
   it('treats a 404 on setTtl as removed locally and re-throws the error to the caller', async () => {
     const existing = seededList(1);
     existing.failNext('setTtl', notFound());
