@@ -5,6 +5,7 @@ import {
   selectUserRole,
 } from '../../../machines/session.selectors';
 import { useSessionActor } from '../../app/actors';
+import { PresenceSelector } from '../../presence/PresenceSelector';
 
 const ROLE_LABELS = { admin: 'Admin', agent: 'Agent' } as const;
 
@@ -16,9 +17,7 @@ export function TopBar() {
   return (
     <header className="topbar">
       <span className="topbar__brand">Switchboard</span>
-      <span className="topbar__placeholder" data-testid="presence-placeholder">
-        Presence: coming soon
-      </span>
+      <PresenceSelector />
       <span className="topbar__placeholder" data-testid="softphone-placeholder">
         Softphone: coming soon
       </span>

@@ -1,7 +1,200 @@
-import { ComingSoon } from '../../components/Screen';
+import { useSelector } from '@xstate/react';
+import { useMemo, useState } from 'react';
+import { ApiError } from '../../../auth/api';
+import { selectUser } from '../../../machines/session.selectors';
+import {
+  selectMapError,
+  selectMapItems,
+  selectMapStatus,
+} from '../../../machines/syncMap.selectors';
+import { humanMessage } from '../../../sync/errors';
+import type { MapItem } from '../../../sync/ports';
+import { useApiClient, useSessionActor, useToastActor } from '../../app/actors';
+import { Screen } from '../../components/Screen';
+import { PRESENCE_MAP, USERS_MAP } from '../../presence/maps';
+import '../../presence/presence.css';
+import { PRESENCE_LABELS } from '../../presence/presence-view';
+import { useContainerSelector, useSyncMap } from '../../sync/containers';
+import { useSyncAvailability } from '../../sync/SyncProvider';
+import { presenceCounts, teamDirectory, type Role, type TeamMember } from './directory';
+import { roleChangedMessage, setRole } from './roles';
+import './users.css';
 
+const NO_ITEMS: readonly MapItem[] = [];
+
+/**
+ * /users: the team directory from the `users` map with each person's live presence from the
+ * `presence` map (Offline once a browser's item lapses). Admins change roles here; the change goes
+ * through the server and comes back to every open directory through the `users` map.
+ */
 export function Component() {
+  const availability = useSyncAvailability();
+  const session = useSessionActor();
+  const me = useSelector(session, selectUser);
+  const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
+  const presence = useSyncMap(PRESENCE_MAP, { pageSize: 100, loadAll: true });
+  const usersStatus = useContainerSelector(users, selectMapStatus, 'opening');
+  const userItems = useContainerSelector(users, selectMapItems, NO_ITEMS);
+  const usersError = useContainerSelector(users, selectMapError, null);
+  const presenceStatus = useContainerSelector(presence, selectMapStatus, 'opening');
+  const presenceItems = useContainerSelector(presence, selectMapItems, NO_ITEMS);
+
+  const presenceReady = presenceStatus === 'ready';
+  const members = useMemo(
+    () =>
+      teamDirectory(
+        userItems,
+        presenceReady ? new Map(presenceItems.map((i) => [i.key, i])) : null,
+      ),
+    [userItems, presenceItems, presenceReady],
+  );
+  const counts = presenceCounts(members);
+  // The directory's own record of my role wins: it follows a change made by another admin live.
+  const mine = members.find((m) => m.identity === me?.identity);
+  const isAdmin = (mine?.role ?? me?.role) === 'admin';
+
+  const failed = availability.state === 'failed' || usersStatus === 'failed';
+  const loading = !failed && usersStatus !== 'ready';
+
   return (
-    <ComingSoon title="Users">The team directory with everyone's live availability.</ComingSoon>
+    <Screen title="Users">
+      {loading && (
+        <p className="users__status" role="status" data-testid="users-loading">
+          Loading the team…
+        </p>
+      )}
+      {failed && (
+        <div className="form-error" role="alert" data-testid="users-error">
+          {availability.state === 'failed'
+            ? availability.error
+            : `The team could not be loaded: ${usersError ? humanMessage(usersError) : 'unknown error'}`}{' '}
+          {users && (
+            <button
+              type="button"
+              className="button button--quiet"
+              onClick={() => users.send({ type: 'map.retry' })}
+            >
+              Try again
+            </button>
+          )}
+        </div>
+      )}
+      {!loading && !failed && members.length === 0 && (
+        <div className="empty-state" data-testid="empty-state">
+          <p className="empty-state__lead">No one is on the team yet.</p>
+          <p>People appear here after they sign in for the first time.</p>
+        </div>
+      )}
+      {!loading && !failed && members.length > 0 && (
+        <>
+          <p className="users__status" data-testid="users-summary">
+            {members.length} {members.length === 1 ? 'person' : 'people'}
+            {presenceReady
+              ? ` · ${counts.available} available · ${counts.onCall} on a call · ${counts.away} away`
+              : ' · checking who is available…'}
+          </p>
+          <table className="users__table" data-testid="users-table">
+            <caption className="visually-hidden">Team members and their availability</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Status</th>
+                <th scope="col">Role</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((member) => (
+                <MemberRow
+                  key={member.identity}
+                  member={member}
+                  isMe={member.identity === me?.identity}
+                  presenceKnown={presenceReady}
+                  canEdit={isAdmin}
+                />
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </Screen>
+  );
+}
+
+function MemberRow({
+  member,
+  isMe,
+  presenceKnown,
+  canEdit,
+}: {
+  member: TeamMember;
+  isMe: boolean;
+  presenceKnown: boolean;
+  canEdit: boolean;
+}) {
+  return (
+    <tr data-testid="user-row" data-identity={member.identity}>
+      <th scope="row" className="users__name">
+        {member.name}
+        {isMe && <span className="users__me"> (you)</span>}
+      </th>
+      <td className="users__email">{member.email}</td>
+      <td>
+        <span className="users__presence" data-testid="user-presence" data-state={member.presence}>
+          <span className={`presence-dot presence-dot--${member.presence}`} aria-hidden="true" />
+          {presenceKnown ? PRESENCE_LABELS[member.presence] : 'Checking…'}
+        </span>
+      </td>
+      <td>{canEdit ? <RoleSelect member={member} /> : <RoleLabel role={member.role} />}</td>
+    </tr>
+  );
+}
+
+const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', agent: 'Agent' };
+
+function RoleLabel({ role }: { role: Role }) {
+  return <span data-testid="user-role">{ROLE_LABELS[role]}</span>;
+}
+
+/** The role comes from the live map; while a change is on its way the select shows the wish. */
+function RoleSelect({ member }: { member: TeamMember }) {
+  const api = useApiClient();
+  const toast = useToastActor();
+  const [pending, setPending] = useState<Role | null>(null);
+
+  async function change(role: Role) {
+    if (role === member.role) return;
+    setPending(role);
+    try {
+      await setRole(api, member.identity, role);
+      toast.send({
+        type: 'toast.show',
+        message: roleChangedMessage(member.name, role),
+        toastType: 'success',
+      });
+    } catch (error) {
+      const message =
+        error instanceof ApiError
+          ? error.message
+          : `The role could not be changed: ${error instanceof Error ? error.message : String(error)}`;
+      toast.send({ type: 'toast.show', message, toastType: 'error' });
+    } finally {
+      setPending(null);
+    }
+  }
+
+  return (
+    <select
+      className="users__role"
+      data-testid="user-role-select"
+      aria-label={`Role of ${member.name}`}
+      value={pending ?? member.role}
+      disabled={pending !== null}
+      aria-busy={pending !== null}
+      onChange={(e) => void change(e.target.value === 'admin' ? 'admin' : 'agent')}
+    >
+      <option value="agent">Agent</option>
+      <option value="admin">Admin</option>
+    </select>
   );
 }
