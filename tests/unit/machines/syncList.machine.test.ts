@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { askList } from '../../../src/machines/syncAsk';
 import { ask } from '../../../src/machines/syncCommand';
 import type { ListCommandEvent, ListCommandResults } from '../../../src/machines/syncList.machine';
 import {
@@ -296,11 +297,11 @@ describe('syncList machine: removal', () => {
 describe('syncList machine: commands', () => {
   it('pushes an item, answers with it and shows it in the view', async () => {
     const { actor, list } = await startList({ existing: seededList(1) });
-    const item = await ask<typeof actor.logic, ListCommandResults['list.push']>(
-      actor,
-      { type: 'list.push', data: { from: '+15550100' }, ttl: 30 },
-      'list',
-    );
+    const item: ListItem = await askList(actor, {
+      type: 'list.push',
+      data: { from: '+15550100' },
+      ttl: 30,
+    });
     expect(item).toMatchObject({ index: 1, data: { from: '+15550100' } });
     expect(list().calls.at(-1)).toEqual({
       method: 'push',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { askMap } from '../../../src/machines/syncAsk';
 import { ask } from '../../../src/machines/syncCommand';
-import type { MapCommandEvent, MapCommandResults } from '../../../src/machines/syncMap.machine';
+import type { MapCommandEvent } from '../../../src/machines/syncMap.machine';
 import {
   selectMapHasMore,
   selectMapItems,
@@ -136,11 +137,11 @@ describe('syncMap machine: pushed events', () => {
 describe('syncMap machine: commands', () => {
   it('sets an item and answers with it', async () => {
     const { actor, map } = await startMap({ existing: seededMap([]) });
-    const item = await ask<typeof actor.logic, MapCommandResults['map.set']>(
-      actor,
-      { type: 'map.set', key: 'ann', data: { name: 'Ann' } },
-      'map',
-    );
+    const item: MapItem = await askMap(actor, {
+      type: 'map.set',
+      key: 'ann',
+      data: { name: 'Ann' },
+    });
     expect(item).toMatchObject({ key: 'ann', data: { name: 'Ann' } });
     expect(map().calls.at(-1)).toEqual({
       method: 'set',
