@@ -6,10 +6,9 @@ import type {
   SessionCommand,
   SyncCredentials,
 } from '../sync/ports';
+import type { ToastType } from './toast.machine';
 
 export type { ClientPushEvent, SessionCommand, SyncCredentials } from '../sync/ports';
-
-export type ToastType = 'info' | 'success' | 'warning' | 'error';
 
 export type SyncClientEvent = ClientPushEvent | { type: 'client.retry' };
 
