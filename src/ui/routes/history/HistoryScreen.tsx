@@ -1,9 +1,119 @@
-import { ComingSoon } from '../../components/Screen';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import {
+  selectListError,
+  selectListHasMore,
+  selectListItems,
+  selectListLoadingPage,
+  selectListStatus,
+} from '../../../machines/syncList.selectors';
+import { humanMessage } from '../../../sync/errors';
+import type { ListItem } from '../../../sync/ports';
+import { Screen } from '../../components/Screen';
+import { useContainerSelector, useSyncList } from '../../sync/containers';
+import { useSyncAvailability } from '../../sync/SyncProvider';
+import { callOf, filterFrom, FILTERS, passes, type Filter } from './call';
+import { CallList } from './CallList';
+import './history.css';
 
+const NO_ITEMS: readonly ListItem[] = [];
+const PAGE_SIZE = 50;
+
+const FILTER_LABEL: Record<Filter, string> = {
+  all: 'All',
+  inbound: 'Inbound',
+  outbound: 'Outbound',
+  missed: 'Missed',
+};
+
+const EMPTY_LABEL: Record<Filter, string> = {
+  all: 'No calls yet.',
+  inbound: 'No inbound calls.',
+  outbound: 'No outbound calls.',
+  missed: 'No missed calls.',
+};
+
+/**
+ * /history on the `calls` list: newest first (descending index), 50 per page as you scroll,
+ * filtered by the `filter` query parameter so a filtered view can be shared as a link. Calls
+ * written while the screen is open appear at the top.
+ */
 export function Component() {
+  const [params, setParams] = useSearchParams();
+  const filter = filterFrom(params.get('filter'));
+  const availability = useSyncAvailability();
+  const calls = useSyncList('calls', { order: 'desc', pageSize: PAGE_SIZE });
+  const status = useContainerSelector(calls, selectListStatus, 'opening');
+  const items = useContainerSelector(calls, selectListItems, NO_ITEMS);
+  const loadingPage = useContainerSelector(calls, selectListLoadingPage, false);
+  const hasMore = useContainerSelector(calls, selectListHasMore, false);
+  const error = useContainerSelector(calls, selectListError, null);
+
+  const shown = useMemo(
+    () => items.map(callOf).filter((call) => passes(call, filter)),
+    [items, filter],
+  );
+  const loadMore = useCallback(() => calls?.send({ type: 'list.loadMore' }), [calls]);
+
+  const firstLoad =
+    status === 'opening' || (status === 'ready' && loadingPage && items.length === 0);
+  const failed =
+    availability.state === 'failed' ||
+    status === 'failed' ||
+    (error !== null && status === 'ready');
+
   return (
-    <ComingSoon title="Call history">
-      The team's call log, newest first, with filters for inbound, outbound and missed calls.
-    </ComingSoon>
+    <Screen title="Call history">
+      <div className="history__filters" role="group" aria-label="Show">
+        {FILTERS.map((value) => (
+          <button
+            key={value}
+            type="button"
+            className={`history__filter ${value === filter ? 'history__filter--active' : ''}`}
+            aria-pressed={value === filter}
+            onClick={() => setParams(value === 'all' ? {} : { filter: value })}
+          >
+            {FILTER_LABEL[value]}
+          </button>
+        ))}
+      </div>
+      {failed && (
+        <div className="form-error" role="alert">
+          {availability.state === 'failed'
+            ? availability.error
+            : `Calls could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
+          {calls && (
+            <button
+              type="button"
+              className="button button--quiet"
+              onClick={() => calls.send({ type: 'list.retry' })}
+            >
+              Try again
+            </button>
+          )}
+        </div>
+      )}
+      {firstLoad && !failed ? (
+        <p role="status" data-testid="history-loading">
+          Loading calls…
+        </p>
+      ) : shown.length === 0 && !hasMore && !loadingPage && !failed ? (
+        <div className="empty-state" data-testid="empty-state">
+          <p className="empty-state__lead">{EMPTY_LABEL[filter]}</p>
+          <p>Every finished call is added here for the whole team, newest first.</p>
+        </div>
+      ) : (
+        <>
+          <CallList calls={shown} loaded={items.length} onNearEnd={loadMore} />
+          <p className="history__more" role="status" data-testid="history-more">
+            {loadingPage
+              ? 'Loading more calls…'
+              : hasMore
+                ? ''
+                : `${shown.length.toLocaleString()} calls, all loaded`}
+          </p>
+        </>
+      )}
+    </Screen>
   );
 }

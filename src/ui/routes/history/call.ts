@@ -1,0 +1,101 @@
+/**
+ * One item of the `calls` list, read defensively (other clients and later features write it):
+ * a field of the wrong type reads as absent, an unknown direction or outcome as "unknown".
+ */
+import type { JsonObject, ListItem } from '../../../sync/ports';
+
+export type Direction = 'inbound' | 'outbound';
+export type Outcome = 'answered' | 'missed' | 'forwarded' | 'abandoned';
+
+export interface Call {
+  index: number;
+  direction: Direction | null;
+  from: string;
+  to: string;
+  user: string;
+  group: string;
+  /** Epoch ms, or null when absent or unreadable. */
+  startedAt: number | null;
+  answeredAt: number | null;
+  endedAt: number | null;
+  /** Seconds. */
+  duration: number | null;
+  outcome: Outcome | null;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function time(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value !== '') {
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) ? ms : null;
+  }
+  return null;
+}
+
+const OUTCOMES: readonly string[] = ['answered', 'missed', 'forwarded', 'abandoned'];
+
+export function callFromData(index: number, data: JsonObject): Call {
+  const duration = data.duration;
+  return {
+    index,
+    direction:
+      data.direction === 'inbound' || data.direction === 'outbound' ? data.direction : null,
+    from: text(data.from),
+    to: text(data.to),
+    user: text(data.user),
+    group: text(data.group),
+    startedAt: time(data.startedAt),
+    answeredAt: time(data.answeredAt),
+    endedAt: time(data.endedAt),
+    duration:
+      typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? duration : null,
+    outcome:
+      typeof data.outcome === 'string' && OUTCOMES.includes(data.outcome)
+        ? (data.outcome as Outcome)
+        : null,
+  };
+}
+
+const cache = new WeakMap<ListItem, Call>();
+
+/** Parsed once per list item object (replaced only when that item changes). */
+export function callOf(item: ListItem): Call {
+  let call = cache.get(item);
+  if (!call) {
+    call = callFromData(item.index, item.data);
+    cache.set(item, call);
+  }
+  return call;
+}
+
+export const FILTERS = ['all', 'inbound', 'outbound', 'missed'] as const;
+export type Filter = (typeof FILTERS)[number];
+
+/** The `filter` query parameter; anything unknown means all calls. */
+export function filterFrom(value: string | null): Filter {
+  return (FILTERS as readonly string[]).includes(value ?? '') ? (value as Filter) : 'all';
+}
+
+export function passes(call: Call, filter: Filter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'inbound':
+    case 'outbound':
+      return call.direction === filter;
+    case 'missed':
+      return call.outcome === 'missed';
+  }
+}
+
+/** "4:05", "1:02:03"; null for an unknown duration. */
+export function formatDuration(seconds: number | null): string | null {
+  if (seconds === null) return null;
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+}
