@@ -197,15 +197,16 @@ export class Connection implements Subscriber {
       header.token,
       Math.floor(this.host.core.now() / 1000),
     );
-    if (!check.ok) {
+    const sameIdentity = !check.ok || this.identity === null || check.identity === this.identity;
+    if (!check.ok || !sameIdentity) {
       this.send({
         method: 'reply',
         id,
         status: {
           code: 401,
           status: 'UNAUTHORIZED',
-          errorCode: check.errorCode,
-          description: check.description,
+          errorCode: check.ok ? 20106 : check.errorCode,
+          description: check.ok ? 'This connection belongs to another identity' : check.description,
         },
       });
       this.closeSoon();

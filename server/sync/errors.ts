@@ -72,6 +72,7 @@ export const errors = {
     ),
   invalidPageToken: () => err(400, 20001, 'Invalid PageToken'),
   badJson: () => err(400, 20001, 'Request body is not valid JSON'),
+  entityWithoutId: () => err(404, 20404, 'Cannot get entity without id'),
   notFound: (path: string) => err(404, 20404, `The requested resource ${path} was not found`),
   methodNotAllowed: (method: string, path: string) =>
     err(405, 20004, `Method ${method} not allowed on ${path}`),

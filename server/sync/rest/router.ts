@@ -103,7 +103,7 @@ export function route(ctx: Ctx, req: RestRequest): RestResponse {
     const ids = match(r.pattern, req.segments);
     if (!ids) continue;
     if (ids.some((id, i) => id === '' && !emptyIdAllowed(r.pattern, i)))
-      throw errors.notFound(path);
+      throw errors.entityWithoutId();
     const handler = r.methods[req.method];
     if (!handler) throw errors.methodNotAllowed(req.method, path);
     return handler(ctx, req, ids);

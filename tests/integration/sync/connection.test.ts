@@ -141,6 +141,7 @@ describe('connection', () => {
       c.on('connectionError', (e) => {
         errors.push(e);
       });
+      await waitFor(() => errors.length > 0 || undefined, 10_000, `${what} connectionError`);
       await waitFor(() => c.connectionState === 'denied' || undefined, 10_000, `${what} denied`);
       expect(errors[0], what).toMatchObject({
         terminal: true,

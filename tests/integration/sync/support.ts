@@ -95,6 +95,7 @@ export interface RawFrame {
 export class RawTwilsock {
   readonly frames: RawFrame[] = [];
   private n = 0;
+  private readonly waiters = new Map<string, (f: RawFrame) => void>();
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
       const d = decodeFrame(data);
@@ -105,7 +106,11 @@ export class RawTwilsock {
       } catch {
         body = d.frame.payload.toString();
       }
-      this.frames.push({ header: d.frame.header, body });
+      const frame = { header: d.frame.header, body };
+      this.frames.push(frame);
+      if (frame.header.method === 'reply' && typeof frame.header.id === 'string') {
+        this.waiters.get(frame.header.id)?.(frame);
+      }
     });
   }
 
@@ -129,11 +134,19 @@ export class RawTwilsock {
   }
 
   reply(id: string, timeoutMs = 5000): Promise<RawFrame> {
-    return waitFor(
-      () => this.frames.find((f) => f.header.id === id && f.header.method === 'reply'),
-      timeoutMs,
-      `reply ${id}`,
-    );
+    const seen = this.frames.find((f) => f.header.id === id && f.header.method === 'reply');
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(id);
+        reject(new Error(`timed out waiting for reply ${id}`));
+      }, timeoutMs);
+      this.waiters.set(id, (f) => {
+        clearTimeout(timer);
+        this.waiters.delete(id);
+        resolve(f);
+      });
+    });
   }
 
   init(jwt: string): Promise<RawFrame> {

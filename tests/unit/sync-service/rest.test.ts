@@ -172,6 +172,9 @@ describe('Sync REST core', () => {
       body: { code: 20404, status: 404 },
     });
     expect(call('PATCH', '/v3/Lists')).toMatchObject({ status: 405, body: { code: 20004 } });
-    expect(call('GET', '/v3/Lists/')).toMatchObject({ status: 404 });
+    expect(call('GET', '/v3/Lists/')).toMatchObject({
+      status: 404,
+      body: { message: 'Cannot get entity without id' },
+    });
   });
 });
