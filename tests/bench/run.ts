@@ -3,9 +3,11 @@
  * and writes them into docs/performance.md. Benchmarks are not tests: they never fail the build.
  */
 import { benchLogin } from './login';
+import { benchSync } from './sync';
 
 const benches: Record<string, () => Promise<string>> = {
   login: benchLogin,
+  sync: benchSync,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

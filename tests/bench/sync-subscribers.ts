@@ -1,0 +1,77 @@
+/**
+ * Child process of the Sync benchmark: N real twilio-sync clients subscribed to one map, each recording the delay
+ * from the writer's timestamp (carried in the item data) to its own itemAdded/itemUpdated event. Talks to the parent
+ * over IPC: `{ready}` once every client has seen a warm-up write, `{count}` of measured events on request, and
+ * the latencies by phase on `{type:'stop'}`.
+ * Run: node --import tsx tests/bench/sync-subscribers.ts <url> <count> <mapName> <emailPrefix>
+ */
+import { SyncClient } from 'twilio-sync';
+import type { SyncMapItem } from 'twilio-sync';
+
+const [url, countText, mapName, prefix] = process.argv.slice(2) as [string, string, string, string];
+const count = Number(countText);
+const now = (): number => performance.timeOrigin + performance.now();
+
+async function tokenFor(
+  email: string,
+): Promise<{ token: string; sync: { twilsock: { uri: string }; cdsUri: string } }> {
+  const res = await fetch(`${url}/api/session/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: email.split('@')[0], email }),
+  });
+  const cookie = /sb_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0];
+  if (!res.ok || !cookie) throw new Error(`sign-in failed: ${res.status}`);
+  const t = await fetch(`${url}/api/token`, { headers: { cookie } });
+  return (await t.json()) as { token: string; sync: { twilsock: { uri: string }; cdsUri: string } };
+}
+
+/** Latencies (ms) by the `phase` the writer put in the item data. */
+const latencies: Record<string, number[]> = {};
+const warm = new Set<number>();
+let received = 0;
+const clients: SyncClient[] = [];
+
+await Promise.all(
+  Array.from({ length: count }, async (_, i) => {
+    const t = await tokenFor(`${prefix}${i}@example.com`);
+    const client = new SyncClient(t.token, { ...t.sync, logLevel: 'silent' });
+    clients.push(client);
+    const map = await client.map(mapName);
+    const onEvent = (e: { item: SyncMapItem }): void => {
+      const at = now();
+      const data = e.item.data as { t?: number; phase?: string };
+      if (data.phase === 'warmup') warm.add(i);
+      else if (typeof data.phase === 'string' && typeof data.t === 'number') {
+        (latencies[data.phase] ??= []).push(at - data.t);
+        received += 1;
+      }
+    };
+    map.on('itemAdded', onEvent);
+    map.on('itemUpdated', onEvent);
+  }),
+);
+process.send!({ type: 'opened' });
+
+let cpuAtReady = process.cpuUsage();
+const readyTimer = setInterval(() => {
+  if (warm.size === count) {
+    clearInterval(readyTimer);
+    cpuAtReady = process.cpuUsage();
+    process.send!({ type: 'ready' });
+  }
+}, 20);
+
+process.on('message', (m: { type: string }) => {
+  if (m.type === 'count') process.send!({ type: 'count', received });
+  if (m.type === 'stop') {
+    const cpu = process.cpuUsage(cpuAtReady);
+    // CPU this process spent per measured event since the subscribers were ready (µs).
+    const cpuPerEventUs = (cpu.user + cpu.system) / Math.max(1, received);
+    process.send!({ type: 'latencies', latencies, cpuPerEventUs }, () => {
+      void Promise.all(clients.map((c) => c.shutdown().catch(() => undefined))).then(() =>
+        process.exit(0),
+      );
+    });
+  }
+});

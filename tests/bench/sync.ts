@@ -1,0 +1,421 @@
+/**
+ * Issue 3 benchmark: the embedded Sync service against the physical limit of its storage. In one run, on this
+ * machine: raw better-sqlite3 inserts at the service's durability setting (WAL, synchronous=FULL, one insert per
+ * transaction); acknowledged map writes per second from one writer SDK client with 32 writes in flight while 20
+ * SDK clients are subscribed to the map (in a child process, so their event handling does not slow the writer);
+ * event delivery latency from the writer's send time to each subscriber's event; and server memory per idle SDK
+ * connection (RSS from /proc before and after opening 100 more).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { SyncClient, type SyncMap } from 'twilio-sync';
+import { startServer, type RunningServer } from '../support/server';
+import { fmt, median, percentile, writeSection } from './report';
+
+const WRITE_SECONDS = Number(process.env.BENCH_SYNC_SECONDS ?? 10);
+const IN_FLIGHT = 32;
+const SUBSCRIBERS = 20;
+const IDLE = 100;
+const KEYS = 2000;
+const RAW_SECONDS = 3;
+/** Child processes holding the subscribers (BENCH_SYNC_PROCS). */
+const PROCS = Number(process.env.BENCH_SYNC_PROCS ?? 2);
+const PACED_RATE = Number(process.env.BENCH_SYNC_PACED_RATE ?? 50);
+const PACED_SECONDS = 5;
+const MAP = 'bench-map';
+const now = (): number => performance.timeOrigin + performance.now();
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Item data of about the size a small app record has. */
+const payload = (i: number, phase: string): Record<string, unknown> => ({
+  t: now(),
+  i,
+  phase,
+  note: 'x'.repeat(120),
+});
+
+interface Options {
+  token: string;
+  sync: { twilsock: { uri: string }; cdsUri: string };
+}
+
+async function tokenFor(url: string, email: string): Promise<Options> {
+  const res = await fetch(`${url}/api/session/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: email.split('@')[0], email }),
+  });
+  const cookie = /sb_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0];
+  if (!res.ok || !cookie) throw new Error(`sign-in failed: ${res.status}`);
+  return (await (await fetch(`${url}/api/token`, { headers: { cookie } })).json()) as Options;
+}
+
+/** One durable insert per transaction, the service's pragmas, a row shaped like a map item, same disk. */
+function rawInsertRate(seconds: number): number {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-raw-sqlite-'));
+  try {
+    const db = new Database(join(dir, 'raw.db'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(`CREATE TABLE items (object_sid TEXT NOT NULL, idx INTEGER NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL,
+      revision INTEGER NOT NULL, last_event_id INTEGER NOT NULL, date_created INTEGER NOT NULL, date_updated INTEGER NOT NULL,
+      date_expires INTEGER, created_by TEXT NOT NULL, PRIMARY KEY (object_sid, idx, key)) WITHOUT ROWID`);
+    const insert = db.prepare(
+      'INSERT OR REPLACE INTO items VALUES (@object_sid, 0, @key, @data, 0, @n, @t, @t, NULL, @by)',
+    );
+    const one = db.transaction((n: number) =>
+      insert.run({
+        object_sid: 'MP' + '0'.repeat(32),
+        key: `k${n % KEYS}`,
+        data: JSON.stringify(payload(n, 'raw')),
+        n,
+        t: Date.now(),
+        by: 'writer@example.com',
+      }),
+    );
+    const start = now();
+    let n = 0;
+    while (now() - start < seconds * 1000) one.immediate(n++);
+    const rate = n / ((now() - start) / 1000);
+    db.close();
+    return rate;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function rssKiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no VmRSS for ${pid}`);
+  return Number(m[1]);
+}
+
+/** Nanoseconds on CPU and waiting on a run queue (CPU starvation), from /proc/<pid>/schedstat. */
+function schedstat(pid: number): { cpu: number; wait: number } {
+  const [cpu, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number) as [
+    number,
+    number,
+  ];
+  return { cpu, wait };
+}
+
+/**
+ * Samples the server's main thread state every 2 ms: R = running or runnable, D = blocked in the kernel on disk
+ * (better-sqlite3's fsync runs on the main thread), S = idle, waiting for input.
+ */
+function sampleStates(pid: number): () => Record<string, number> {
+  const counts: Record<string, number> = {};
+  const timer = setInterval(() => {
+    try {
+      const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0]!;
+      counts[state] = (counts[state] ?? 0) + 1;
+    } catch {
+      // process gone
+    }
+  }, 2);
+  return () => {
+    clearInterval(timer);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0) || 1;
+    return Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / total]));
+  };
+}
+
+function waitMessage<T>(child: ChildProcess, type: string, timeoutMs = 60_000): Promise<T> {
+  return new Promise((resolveMsg, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`subscriber process: no '${type}' in time`)),
+      timeoutMs,
+    );
+    const on = (m: { type: string } & T): void => {
+      if (m.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', on);
+      resolveMsg(m);
+    };
+    child.on('message', on);
+  });
+}
+
+async function connected(client: SyncClient): Promise<void> {
+  if (client.connectionState === 'connected') return;
+  await new Promise<void>((r) => {
+    const on = (state: string): void => {
+      if (state === 'connected') {
+        client.off('connectionStateChanged', on);
+        r();
+      }
+    };
+    client.on('connectionStateChanged', on);
+  });
+}
+
+interface Sched {
+  cpu: number;
+  wait: number;
+}
+
+interface WritePhase {
+  acked: number;
+  failed: number;
+  seconds: number;
+  ackMs: number[];
+}
+
+/**
+ * Writes with at most IN_FLIGHT map.set calls pending for `seconds`: as fast as acknowledgements allow, or paced at
+ * `perSecond` (a steady load below capacity, where delivery latency is not queueing delay).
+ */
+async function writeLoad(
+  map: SyncMap,
+  seconds: number,
+  phase: string,
+  perSecond?: number,
+): Promise<WritePhase> {
+  let i = 0;
+  let acked = 0;
+  let failed = 0;
+  const ackMs: number[] = [];
+  const start = now();
+  const end = start + seconds * 1000;
+  const lane = async (): Promise<void> => {
+    for (;;) {
+      const n = i++;
+      if (perSecond !== undefined) {
+        const due = start + (n * 1000) / perSecond;
+        if (due > now()) await sleep(due - now());
+      }
+      if (now() >= end) return;
+      const data = payload(n, phase);
+      try {
+        await map.set(`k${n % KEYS}`, data);
+        acked += 1;
+        ackMs.push(now() - (data.t as number));
+      } catch {
+        failed += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  return { acked, failed, seconds: (now() - start) / 1000, ackMs };
+}
+
+class Subscribers {
+  readonly children: ChildProcess[];
+
+  constructor(url: string) {
+    const per = Math.ceil(SUBSCRIBERS / PROCS);
+    this.children = Array.from({ length: PROCS }, (_, k) =>
+      fork(
+        resolve(import.meta.dirname, 'sync-subscribers.ts'),
+        [url, String(Math.min(per, SUBSCRIBERS - k * per)), MAP, `subscriber${k}-`],
+        { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      ),
+    );
+  }
+
+  all<T>(type: string, send?: string): Promise<T[]> {
+    return Promise.all(
+      this.children.map((c) => {
+        const p = waitMessage<T>(c, type);
+        if (send) c.send({ type: send });
+        return p;
+      }),
+    );
+  }
+
+  async received(): Promise<number> {
+    const counts = await this.all<{ received: number }>('count', 'count');
+    return counts.reduce((a, c) => a + c.received, 0);
+  }
+
+  /** Waits until `expected` events arrived (or 30 s); returns how long that took. */
+  async drain(expected: number): Promise<number> {
+    const start = now();
+    while (now() - start < 30_000 && (await this.received()) < expected) await sleep(50);
+    return now() - start;
+  }
+
+  /** Latencies by phase, and the subscriber processes' CPU per received event (µs, mean). */
+  async stop(): Promise<{ latencies: Record<string, number[]>; cpuPerEventUs: number }> {
+    const parts = await this.all<{
+      latencies: Record<string, number[]>;
+      cpuPerEventUs: number;
+    }>('latencies', 'stop');
+    const latencies: Record<string, number[]> = {};
+    for (const p of parts)
+      for (const [phase, xs] of Object.entries(p.latencies)) (latencies[phase] ??= []).push(...xs);
+    const cpuPerEventUs = parts.reduce((a, p) => a + p.cpuPerEventUs, 0) / parts.length;
+    return { latencies, cpuPerEventUs };
+  }
+
+  async exit(): Promise<void> {
+    await Promise.all(
+      this.children.map(
+        (c) =>
+          new Promise<void>((r) => {
+            if (c.exitCode !== null) return r();
+            c.once('exit', () => r());
+            setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
+          }),
+      ),
+    );
+  }
+}
+
+async function measureService(server: RunningServer) {
+  const w = await tokenFor(server.url, 'writer@example.com');
+  const writer = new SyncClient(w.token, { ...w.sync, logLevel: 'silent' });
+  const map = await writer.map(MAP);
+  const subs = new Subscribers(server.url);
+  try {
+    await subs.all('opened');
+    // Subscriptions are established asynchronously: write warm-up items until every subscriber has seen one.
+    let warmed = false;
+    void subs.all('ready').then(() => (warmed = true));
+    for (let w = 0; !warmed; w++) {
+      if (w > 300) throw new Error('subscribers never saw the warm-up writes');
+      await map.set(`warm${w % 10}`, payload(w, 'warmup'));
+      await sleep(100);
+    }
+    const paced = await writeLoad(map, PACED_SECONDS, 'paced', PACED_RATE);
+    await subs.drain(paced.acked * SUBSCRIBERS);
+    const pids = [server.process.pid!, process.pid, ...subs.children.map((c) => c.pid!)];
+    const schedBefore = pids.map(schedstat);
+    const stopSampling = sampleStates(server.process.pid!);
+    const writes = await writeLoad(map, WRITE_SECONDS, 'saturated');
+    const states = stopSampling();
+    const schedAfter = pids.map(schedstat);
+    const expected = (paced.acked + writes.acked) * SUBSCRIBERS;
+    const drainMs = await subs.drain(expected);
+    const { latencies, cpuPerEventUs } = await subs.stop();
+    const wall = writes.seconds * 1e9;
+    const sched = schedAfter.map((a, k) => ({
+      cpu: (a.cpu - schedBefore[k]!.cpu) / wall,
+      wait: (a.wait - schedBefore[k]!.wait) / wall,
+    }));
+    const subsSched = sched
+      .slice(2)
+      .reduce((a, b) => ({ cpu: a.cpu + b.cpu, wait: Math.max(a.wait, b.wait) }));
+    return {
+      paced,
+      writes,
+      latencies,
+      cpuPerEventUs,
+      expected,
+      drainMs,
+      sched: [sched[0]!, sched[1]!, subsSched],
+      states,
+      writer,
+    };
+  } finally {
+    await subs.exit();
+  }
+}
+
+async function memoryPerConnection(
+  server: RunningServer,
+): Promise<{ before: number; after: number; perConnKiB: number }> {
+  const pid = server.process.pid!;
+  await sleep(1000);
+  const before = rssKiB(pid);
+  const idle: SyncClient[] = [];
+  // 10 identities × 10 sockets stays under the per-identity connection limit.
+  const tokens = await Promise.all(
+    Array.from({ length: 10 }, (_, k) => tokenFor(server.url, `idle${k}@example.com`)),
+  );
+  for (let c = 0; c < IDLE; c++) {
+    const t = tokens[c % 10]!;
+    idle.push(new SyncClient(t.token, { ...t.sync, logLevel: 'silent' }));
+  }
+  await Promise.all(idle.map(connected));
+  await sleep(1500);
+  const after = rssKiB(pid);
+  await Promise.all(idle.map((c) => c.shutdown().catch(() => undefined)));
+  return { before, after, perConnKiB: (after - before) / IDLE };
+}
+
+export async function benchSync(): Promise<string> {
+  const rawBefore = rawInsertRate(RAW_SECONDS);
+  const prof = process.env.BENCH_SYNC_CPU_PROF;
+  const server = await startServer({
+    env: prof ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : {},
+  });
+  try {
+    const svc = await measureService(server);
+    await svc.writer.shutdown();
+    const mem = await memoryPerConnection(server);
+    const rawAfter = rawInsertRate(RAW_SECONDS);
+    const raw = (rawBefore + rawAfter) / 2;
+    const rate = svc.writes.acked / svc.writes.seconds;
+    const fsyncMs = 1000 / raw;
+    const sat = svc.latencies.saturated ?? [];
+    const pacedL = svc.latencies.paced ?? [];
+    const [sServer, sWriter, sSubs] = svc.sched as [Sched, Sched, Sched];
+    const pct = (x: number | undefined): string => `${fmt((x ?? 0) * 100, 0)}%`;
+    const serverCpuPerWriteMs = (sServer.cpu * svc.writes.seconds * 1000) / svc.writes.acked;
+    const ms = (x: number): string => fmt(x, 1);
+    const rows = [
+      [
+        `acknowledged map writes/s (${IN_FLIGHT} in flight, ${SUBSCRIBERS} subscribers)`,
+        fmt(rate, 0),
+        `raw durable inserts/s: ${fmt(raw, 0)} (${fmt(rawBefore, 0)} before, ${fmt(rawAfter, 0)} after)`,
+        `**${fmt(rate / raw, 2)}×** (target ≥ 0.5×)`,
+      ],
+      [
+        'write acknowledgement p50 / p99, saturated (ms)',
+        `${ms(median(svc.writes.ackMs))} / ${ms(percentile(svc.writes.ackMs, 99))}`,
+        `one raw durable insert: ${fmt(fsyncMs, 2)} ms`,
+        `${fmt(median(svc.writes.ackMs) / fsyncMs, 1)}× (p50)`,
+      ],
+      [
+        `event delivery p50 / p99 at a steady ${PACED_RATE} writes/s (ms)`,
+        `${ms(percentile(pacedL, 50))} / ${ms(percentile(pacedL, 99))}`,
+        'target p99 < 50 ms',
+        `**${fmt(percentile(pacedL, 99) / 50, 2)}×** of target`,
+      ],
+      [
+        'event delivery p50 / p99, saturated writes (ms)',
+        `${ms(percentile(sat, 50))} / ${ms(percentile(sat, 99))}`,
+        'target p99 < 50 ms',
+        `${fmt(percentile(sat, 99) / 50, 2)}× of target`,
+      ],
+      [
+        `server RSS per idle SDK connection (KiB, ${IDLE} opened)`,
+        fmt(mem.perConnKiB, 1),
+        `server RSS before: ${fmt(mem.before / 1024, 1)} MiB`,
+        `${fmt(mem.perConnKiB / 1024, 3)} MiB per connection`,
+      ],
+    ];
+    const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+    const verdict = [
+      `- Write rate: ${fmt(rate / raw, 2)}× the raw durable insert rate (target ≥ 0.5×): ${met(rate / raw >= 0.5)}`,
+      `- Delivery p99 at ${PACED_RATE} writes/s (${PACED_RATE * SUBSCRIBERS} events/s): ${ms(percentile(pacedL, 99))} ms (target < 50 ms): ${met(percentile(pacedL, 99) < 50)}; under saturated writes: ${ms(percentile(sat, 99))} ms (${met(percentile(sat, 99) < 50)}), the last event arrived ${ms(svc.drainMs)} ms after the last write was acknowledged`,
+      `- Events delivered: ${pacedL.length + sat.length} of ${svc.expected} (${svc.paced.acked} + ${svc.writes.acked} acknowledged writes × ${SUBSCRIBERS} subscribers); ${svc.paced.failed + svc.writes.failed} writes failed`,
+      `- Saturated phase, per process — CPU used (cores) / share of time runnable but waiting for a core: server ${fmt(sServer.cpu, 2)} / ${pct(sServer.wait)}, writer (bench process) ${fmt(sWriter.cpu, 2)} / ${pct(sWriter.wait)}, subscribers (${PROCS} processes) ${fmt(sSubs.cpu, 2)} / ${pct(sSubs.wait)}. Machine: 2 cores shared with other work, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]} at the end.`,
+      `- Server main thread, sampled every 2 ms: running or runnable ${pct(svc.states.R)}, blocked on disk (fsync in better-sqlite3) ${pct(svc.states.D)}, idle ${pct(svc.states.S)}; server CPU per acknowledged write, including its fan-out to ${SUBSCRIBERS + 1} subscribed connections: ${fmt(serverCpuPerWriteMs, 2)} ms. Subscriber processes: ${fmt(svc.cpuPerEventUs, 0)} µs CPU per delivered event (twilio-sync's own handling).`,
+    ];
+    const md = [
+      '## Sync service: writes, delivery, memory',
+      '',
+      `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench sync\` (tests/bench/sync.ts), all in one run on this machine, the real server process on loopback:`,
+      `- one writer twilio-sync client in the bench process calls \`map.set\` on ${KEYS} keys with at most ${IN_FLIGHT} calls in flight: ${PACED_SECONDS} s paced at ${PACED_RATE} writes/s, then ${WRITE_SECONDS} s as fast as acknowledgements come (saturated);`,
+      `- ${SUBSCRIBERS} subscribed twilio-sync clients (one identity each) in ${PROCS} child processes (tests/bench/sync-subscribers.ts), so their event handling does not share the writer's event loop;`,
+      '- delivery latency = subscriber event time − send time carried in the item data (same machine clock, `performance.timeOrigin + performance.now()`);',
+      `- memory = server VmRSS from /proc before and after opening ${IDLE} more idle SDK connections, divided by ${IDLE};`,
+      `- raw rate = better-sqlite3 with the service's pragmas (WAL, synchronous=FULL), one \`INSERT OR REPLACE\` of a map-item-shaped row per transaction, temp file on the same disk, ${RAW_SECONDS} s before and ${RAW_SECONDS} s after the service run (mean).`,
+      '',
+      '| | service | beside it | ratio |',
+      '| --- | --- | --- | --- |',
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+      '',
+      ...verdict,
+    ].join('\n');
+    writeSection('sync', md);
+    return md;
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+}
