@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import {
+  callFromData,
+  callOf,
+  filterFrom,
+  formatDuration,
+  passes,
+} from '../../../src/ui/routes/history/call';
+
+describe('call history items', () => {
+  it('reads a well-formed call, with ISO or epoch times', () => {
+    const call = callFromData(7, {
+      direction: 'inbound',
+      from: '+14155550100',
+      to: '204',
+      user: 'tom',
+      group: 'Front desk',
+      startedAt: '2026-11-01T09:00:00.000Z',
+      answeredAt: 1_793_523_605_000,
+      endedAt: null,
+      duration: 125,
+      outcome: 'missed',
+    });
+    expect(call).toMatchObject({
+      index: 7,
+      direction: 'inbound',
+      startedAt: Date.UTC(2026, 10, 1, 9),
+      answeredAt: 1_793_523_605_000,
+      endedAt: null,
+      duration: 125,
+      outcome: 'missed',
+    });
+  });
+
+  it('reads unknown or malformed fields as absent instead of failing', () => {
+    const call = callFromData(0, {
+      direction: 'sideways',
+      startedAt: 'not a date',
+      duration: -4,
+      outcome: 'won',
+      from: 5,
+    });
+    expect(call).toMatchObject({
+      direction: null,
+      startedAt: null,
+      duration: null,
+      outcome: null,
+      from: '',
+    });
+  });
+
+  it('parses each list item once', () => {
+    const item = {
+      index: 1,
+      data: { direction: 'outbound' },
+      revision: '1',
+      lastEventId: 1,
+      dateUpdated: 0,
+      dateExpires: null,
+    };
+    expect(callOf(item)).toBe(callOf(item));
+  });
+
+  it('takes the filter from the query parameter, anything unknown meaning all', () => {
+    expect(filterFrom('missed')).toBe('missed');
+    expect(filterFrom('inbound')).toBe('inbound');
+    expect(filterFrom('MISSED')).toBe('all');
+    expect(filterFrom(null)).toBe('all');
+    expect(filterFrom('constructor')).toBe('all');
+  });
+
+  it('filters by direction or by missed outcome', () => {
+    const inboundMissed = callFromData(1, { direction: 'inbound', outcome: 'missed' });
+    const outboundAnswered = callFromData(2, { direction: 'outbound', outcome: 'answered' });
+    expect(passes(inboundMissed, 'all') && passes(outboundAnswered, 'all')).toBe(true);
+    expect(passes(inboundMissed, 'inbound')).toBe(true);
+    expect(passes(outboundAnswered, 'inbound')).toBe(false);
+    expect(passes(outboundAnswered, 'outbound')).toBe(true);
+    expect(passes(inboundMissed, 'missed')).toBe(true);
+    expect(passes(outboundAnswered, 'missed')).toBe(false);
+  });
+
+  it('formats durations as m:ss or h:mm:ss', () => {
+    expect(formatDuration(0)).toBe('0:00');
+    expect(formatDuration(65)).toBe('1:05');
+    expect(formatDuration(3723)).toBe('1:02:03');
+    expect(formatDuration(null)).toBeNull();
+  });
+});
