@@ -27,13 +27,16 @@ export interface Emit {
 }
 
 export class Core {
-  readonly hub = new EventHub();
+  readonly hub: EventHub;
   readonly liveQueries = new LiveQueries();
 
   constructor(
     readonly store: Store,
     readonly now: () => number,
-  ) {}
+    onError: (e: unknown) => void = () => undefined,
+  ) {
+    this.hub = new EventHub(onError);
+  }
 
   commit<T>(fn: (emit: Emit) => T): T {
     const out: SyncEvent[] = [];

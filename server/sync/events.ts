@@ -28,6 +28,8 @@ export class EventHub {
   private readonly queue: Array<() => void> = [];
   private scheduled = false;
 
+  constructor(private readonly onError: (e: unknown) => void = () => undefined) {}
+
   subscribe(objectSid: string, sub: Subscriber): void {
     let set = this.subscribers.get(objectSid);
     if (!set) this.subscribers.set(objectSid, (set = new Set()));
@@ -66,7 +68,14 @@ export class EventHub {
   private flush(): void {
     this.scheduled = false;
     const batch = this.queue.splice(0, this.queue.length);
-    for (const fn of batch) fn();
+    for (const fn of batch) {
+      try {
+        fn();
+      } catch (e) {
+        // One failed delivery (e.g. the store closed during shutdown) must not stop the others or the process.
+        this.onError(e);
+      }
+    }
   }
 
   private deliver(e: SyncEvent): void {

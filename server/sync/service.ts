@@ -49,13 +49,13 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   mkdirSync(options.dataDir, { recursive: true });
   const now = options.now ?? Date.now;
   const store = openStore(options.dataDir);
-  const core = new Core(store, now);
-  const secret = loadOrCreateSecret(options.dataDir);
   const log =
     options.log ??
     ((message: string, error?: unknown): void => {
       console.error(`[sync] ${message}`, error ?? '');
     });
+  const core = new Core(store, now, (e) => log('event delivery failed', e));
+  const secret = loadOrCreateSecret(options.dataDir);
   const byIdentity = new Map<string, Set<Connection>>();
   const connections = new Set<Connection>();
   const wss = new WebSocketServer({

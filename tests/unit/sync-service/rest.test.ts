@@ -166,6 +166,70 @@ describe('Sync REST core', () => {
     await new Promise((r) => setImmediate(r));
   });
 
+  it('returns the first items with a map when asked to Include=items', () => {
+    call('POST', '/v3/Maps', { unique_name: 'm' });
+    for (const k of ['b', 'a']) call('PUT', `/v3/Maps/m/Items/${k}`, { data: { k } });
+    const map = call('GET', '/v3/Maps/m', undefined, { Include: 'items' }).body;
+    expect((map.items as Array<{ key: string }>).map((i) => i.key)).toEqual(['a', 'b']);
+    expect(call('GET', '/v3/Maps/m').body.items).toBeUndefined();
+  });
+
+  it('replays logged events after last_event_id, then establishes; cancel stops delivery', async () => {
+    const list = call('POST', '/v3/Lists', { unique_name: 'l' }).body;
+    for (let i = 0; i < 3; i++) call('POST', '/v3/Lists/l/Items', { data: { i } });
+    const sid = String(list.sid);
+    const establish = {
+      action: 'establish',
+      correlation_id: 7,
+      requests: [{ object_sid: sid, object_type: 'list', last_event_id: 1 }],
+    };
+    expect(call('POST', '/v4/Subscriptions', establish).status).toBe(202);
+    expect(notified).toHaveLength(0); // the reply first; notifications on a later tick
+    await new Promise((r) => setImmediate(r));
+    expect(
+      notified.map((n) => [
+        n.event_type,
+        n.correlation_id,
+        (n.event as { id?: number } | undefined)?.id,
+      ]),
+    ).toEqual([
+      ['list_item_added', 7, 2],
+      ['list_item_added', 7, 3],
+      ['subscription_established', 7, undefined],
+    ]);
+    expect(notified[2]!.events).toEqual([
+      { object_sid: sid, object_type: 'list', replay_status: 'completed', last_event_id: 3 },
+    ]);
+    notified.length = 0;
+    call('POST', '/v4/Subscriptions', {
+      action: 'cancel',
+      correlation_id: 8,
+      requests: [{ object_sid: sid, object_type: 'list' }],
+    });
+    call('POST', '/v3/Lists/l/Items', { data: {} });
+    await new Promise((r) => setImmediate(r));
+    expect(notified.map((n) => n.event_type)).toEqual(['subscription_canceled']);
+  });
+
+  it('answers subscription_failed 404 for a missing object', async () => {
+    const req = {
+      action: 'establish',
+      correlation_id: 9,
+      requests: [{ object_sid: 'ES' + '0'.repeat(32), object_type: 'list', last_event_id: 0 }],
+    };
+    call('POST', '/v4/Subscriptions', req);
+    await new Promise((r) => setImmediate(r));
+    expect(notified).toEqual([
+      expect.objectContaining({
+        event_type: 'subscription_failed',
+        correlation_id: 9,
+        events: [
+          expect.objectContaining({ error: expect.objectContaining({ status: 404, code: 54150 }) }),
+        ],
+      }),
+    ]);
+  });
+
   it('answers unexpected paths and methods with Twilio-shaped 404 and 405', () => {
     expect(call('GET', '/v3/Whatever')).toMatchObject({
       status: 404,
