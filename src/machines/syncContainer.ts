@@ -27,6 +27,26 @@ export function advanceMeta(
   };
 }
 
+/**
+ * {@link advanceMeta} for one pushed event: the SDK's container mark (if any) and the event's own
+ * id and date, folded into at most one new descriptor.
+ */
+export function advanceMetaByEvent(
+  meta: ContainerMeta,
+  mark: { lastEventId: number; revision: string; dateUpdated: number | null } | undefined,
+  eventId: number | null,
+  dateUpdated: number | null,
+): ContainerMeta {
+  const markAhead = mark !== undefined && mark.lastEventId >= (eventId ?? -1);
+  const lastEventId = Math.max(mark?.lastEventId ?? -1, eventId ?? -1);
+  const date = Math.max(mark?.dateUpdated ?? -1, dateUpdated ?? -1);
+  return advanceMeta(meta, {
+    lastEventId,
+    revision: markAhead ? mark.revision : undefined,
+    dateUpdated: date < 0 ? null : date,
+  });
+}
+
 /** Compares map keys in plain code-unit order, as the service sorts them ("B" < "a" < "aa" < "b"). */
 export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -4,9 +4,9 @@
  * than the last it has seen").
  *
  * Context must stay immutable (graph traversal and time travel reuse old snapshots), yet copying a
- * 10,000-item map per pushed event would be quadratic. So writes go to a small overlay that is
- * copied, and the overlay is folded into a fresh base once it grows past about sqrt(n): a write
- * costs O(sqrt n) amortised and every version stays valid.
+ * 10,000-item map per pushed event would be quadratic. So entries live in a two-level hash trie
+ * (64 x 64 buckets): a write copies two 64-slot arrays and one small bucket, and every older
+ * version stays valid.
  */
 
 interface Entry<V> {
@@ -16,20 +16,39 @@ interface Entry<V> {
   readonly eventId: number;
 }
 
+type Bucket<K, V> = ReadonlyMap<K, Entry<V>>;
+type Branch<K, V> = ReadonlyArray<Bucket<K, V> | undefined>;
+type Root<K, V> = ReadonlyArray<Branch<K, V> | undefined>;
+
+const WIDTH = 64;
+const EMPTY: ReadonlyArray<undefined> = new Array<undefined>(WIDTH).fill(undefined);
+
+/** A cheap, well-spread 32-bit hash of a list index or map key. */
+function hashOf(key: unknown): number {
+  if (typeof key === 'number') {
+    // Indexes are dense integers: spread neighbours over different buckets (Knuth's multiplier).
+    return Math.imul(key | 0, 0x9e3779b1) >>> 0;
+  }
+  const text = String(key);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 export class ItemStore<K, V> {
   private constructor(
-    private readonly base: ReadonlyMap<K, Entry<V>>,
-    private readonly overlay: ReadonlyMap<K, Entry<V>>,
+    private readonly root: Root<K, V>,
     /** Number of live (non-tombstone) items. */
     readonly size: number,
   ) {}
 
   static empty<K, V>(): ItemStore<K, V> {
-    return new ItemStore<K, V>(new Map(), new Map(), 0);
+    return new ItemStore<K, V>(EMPTY, 0);
   }
 
   private entry(key: K): Entry<V> | undefined {
-    return this.overlay.get(key) ?? this.base.get(key);
+    const h = hashOf(key);
+    return this.root[h & (WIDTH - 1)]?.[(h >>> 6) & (WIDTH - 1)]?.get(key);
   }
 
   get(key: K): V | undefined {
@@ -61,29 +80,32 @@ export class ItemStore<K, V> {
     return this.write(key, { value: null, eventId: Math.max(known, eventId ?? -1) });
   }
 
-  /** Live items in insertion-independent order; callers sort. */
+  /** Live items in no particular order; callers sort. */
   values(): V[] {
     const out: V[] = [];
-    for (const [key, entry] of this.base) {
-      if (this.overlay.has(key)) continue;
-      if (entry.value !== null) out.push(entry.value);
-    }
-    for (const entry of this.overlay.values()) {
-      if (entry.value !== null) out.push(entry.value);
+    for (const branch of this.root) {
+      if (!branch) continue;
+      for (const bucket of branch) {
+        if (!bucket) continue;
+        for (const entry of bucket.values()) if (entry.value !== null) out.push(entry.value);
+      }
     }
     return out;
   }
 
   private write(key: K, entry: Entry<V>): ItemStore<K, V> {
-    const wasLive = this.get(key) !== undefined;
+    const h = hashOf(key);
+    const i = h & (WIDTH - 1);
+    const j = (h >>> 6) & (WIDTH - 1);
+    const branch = this.root[i] ?? EMPTY;
+    const bucket = new Map(branch[j]);
+    const wasLive = (bucket.get(key)?.value ?? null) !== null;
+    bucket.set(key, entry);
+    const nextBranch = branch.slice();
+    nextBranch[j] = bucket;
+    const nextRoot = this.root.slice();
+    nextRoot[i] = nextBranch;
     const size = this.size + (entry.value !== null ? 1 : 0) - (wasLive ? 1 : 0);
-    const overlay = new Map(this.overlay);
-    overlay.set(key, entry);
-    if (overlay.size <= 32 + Math.sqrt(this.base.size)) {
-      return new ItemStore(this.base, overlay, size);
-    }
-    const base = new Map(this.base);
-    for (const [k, e] of overlay) base.set(k, e);
-    return new ItemStore(base, new Map<K, Entry<V>>(), size);
+    return new ItemStore(nextRoot, size);
   }
 }

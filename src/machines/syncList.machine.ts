@@ -25,7 +25,7 @@ import type {
 import { checkListCommand, checkListQuery, metadataOf, type ListCommand } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
-import { advanceMeta } from './syncContainer';
+import { advanceMetaByEvent } from './syncContainer';
 import { ItemStore } from './syncItemStore';
 import { applyPage, nextPageQuery, type Paging } from './syncPaging';
 
@@ -134,12 +134,8 @@ function applyItem(context: SyncListContext, item: ListItem, mark?: ContainerMar
   const items = context.items.isNewer(item.index, item.lastEventId)
     ? context.items.set(item.index, item, item.lastEventId)
     : context.items;
-  let meta = context.meta;
-  if (meta) {
-    // The mark first: it carries the revision that goes with its event id.
-    if (mark) meta = advanceMeta(meta, mark);
-    meta = advanceMeta(meta, { lastEventId: item.lastEventId, dateUpdated: item.dateUpdated });
-  }
+  const meta =
+    context.meta && advanceMetaByEvent(context.meta, mark, item.lastEventId, item.dateUpdated);
   return { items, meta };
 }
 
@@ -284,22 +280,27 @@ export const syncListMachine = setup({
         result: event.result,
       });
     }),
-    applyItemEvent: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'list.itemAdded' && event.type !== 'list.itemUpdated') return;
-      enqueue.assign(applyItem(context, event.item, event.container));
-      enqueue.emit(event);
-    }),
-    applyRemovalEvent: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'list.itemRemoved') return;
-      const meta =
-        context.meta &&
-        advanceMeta(event.container ? advanceMeta(context.meta, event.container) : context.meta, {
-          lastEventId: event.lastEventId ?? context.meta.lastEventId,
-          dateUpdated: event.dateUpdated,
-        });
-      enqueue.assign({ items: context.items.remove(event.index, event.lastEventId), meta });
-      enqueue.emit(event);
-    }),
+    applyItemEvent: assign(({ context, event }) =>
+      event.type === 'list.itemAdded' || event.type === 'list.itemUpdated'
+        ? applyItem(context, event.item, event.container)
+        : {},
+    ),
+    reemit: emit(({ event }) => event as SyncListEmitted),
+    applyRemovalEvent: assign(({ context, event }) =>
+      event.type === 'list.itemRemoved'
+        ? {
+            items: context.items.remove(event.index, event.lastEventId),
+            meta:
+              context.meta &&
+              advanceMetaByEvent(
+                context.meta,
+                event.container,
+                event.lastEventId,
+                event.dateUpdated,
+              ),
+          }
+        : {},
+    ),
     applyContextEvent: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'list.contextUpdated') return;
       enqueue.assign({
@@ -418,9 +419,9 @@ export const syncListMachine = setup({
       description: 'Subscribed: pushed events and commands apply to the view.',
       invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
-        'list.itemAdded': { guard: 'isNewItem', actions: 'applyItemEvent' },
-        'list.itemUpdated': { guard: 'isNewItem', actions: 'applyItemEvent' },
-        'list.itemRemoved': { guard: 'isNewRemoval', actions: 'applyRemovalEvent' },
+        'list.itemAdded': { guard: 'isNewItem', actions: ['applyItemEvent', 'reemit'] },
+        'list.itemUpdated': { guard: 'isNewItem', actions: ['applyItemEvent', 'reemit'] },
+        'list.itemRemoved': { guard: 'isNewRemoval', actions: ['applyRemovalEvent', 'reemit'] },
         'list.contextUpdated': { guard: 'isNewContext', actions: 'applyContextEvent' },
         'list.removed': { target: 'removed', actions: 'markRemoved' },
         'command.settled': [

@@ -24,7 +24,7 @@ import type {
 import { checkMapCommand, checkMapQuery, metadataOf, type MapCommand } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
-import { advanceMeta } from './syncContainer';
+import { advanceMetaByEvent } from './syncContainer';
 import { ItemStore } from './syncItemStore';
 import { applyPage, nextPageQuery, type Paging } from './syncPaging';
 
@@ -129,12 +129,8 @@ function applyItem(context: SyncMapContext, item: MapItem, mark?: ContainerMark)
   const items = context.items.isNewer(item.key, item.lastEventId)
     ? context.items.set(item.key, item, item.lastEventId)
     : context.items;
-  let meta = context.meta;
-  if (meta) {
-    // The mark first: it carries the revision that goes with its event id.
-    if (mark) meta = advanceMeta(meta, mark);
-    meta = advanceMeta(meta, { lastEventId: item.lastEventId, dateUpdated: item.dateUpdated });
-  }
+  const meta =
+    context.meta && advanceMetaByEvent(context.meta, mark, item.lastEventId, item.dateUpdated);
   return { items, meta };
 }
 
@@ -275,22 +271,27 @@ export const syncMapMachine = setup({
         result: event.result,
       });
     }),
-    applyItemEvent: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'map.itemAdded' && event.type !== 'map.itemUpdated') return;
-      enqueue.assign(applyItem(context, event.item, event.container));
-      enqueue.emit(event);
-    }),
-    applyRemovalEvent: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'map.itemRemoved') return;
-      const meta =
-        context.meta &&
-        advanceMeta(event.container ? advanceMeta(context.meta, event.container) : context.meta, {
-          lastEventId: event.lastEventId ?? context.meta.lastEventId,
-          dateUpdated: event.dateUpdated,
-        });
-      enqueue.assign({ items: context.items.remove(event.key, event.lastEventId), meta });
-      enqueue.emit(event);
-    }),
+    applyItemEvent: assign(({ context, event }) =>
+      event.type === 'map.itemAdded' || event.type === 'map.itemUpdated'
+        ? applyItem(context, event.item, event.container)
+        : {},
+    ),
+    reemit: emit(({ event }) => event as SyncMapEmitted),
+    applyRemovalEvent: assign(({ context, event }) =>
+      event.type === 'map.itemRemoved'
+        ? {
+            items: context.items.remove(event.key, event.lastEventId),
+            meta:
+              context.meta &&
+              advanceMetaByEvent(
+                context.meta,
+                event.container,
+                event.lastEventId,
+                event.dateUpdated,
+              ),
+          }
+        : {},
+    ),
     markRemoved: assign({
       removal: ({ event }) => ({
         isLocal: event.type === 'map.removed' ? event.isLocal : true,
@@ -398,9 +399,9 @@ export const syncMapMachine = setup({
       description: 'Subscribed: pushed events and commands apply to the view.',
       invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
-        'map.itemAdded': { guard: 'isNewItem', actions: 'applyItemEvent' },
-        'map.itemUpdated': { guard: 'isNewItem', actions: 'applyItemEvent' },
-        'map.itemRemoved': { guard: 'isNewRemoval', actions: 'applyRemovalEvent' },
+        'map.itemAdded': { guard: 'isNewItem', actions: ['applyItemEvent', 'reemit'] },
+        'map.itemUpdated': { guard: 'isNewItem', actions: ['applyItemEvent', 'reemit'] },
+        'map.itemRemoved': { guard: 'isNewRemoval', actions: ['applyRemovalEvent', 'reemit'] },
         'map.removed': { target: 'removed', actions: 'markRemoved' },
         'command.settled': [
           {
