@@ -284,6 +284,15 @@ describe('syncList machine: removal', () => {
     expect(selectListStatus(actor.getSnapshot())).toBe('ready');
   });
 
+  it('does not leave a caller waiting when the actor is stopped mid-command', async () => {
+    const existing = seededList(1);
+    existing.push = () => new Promise(() => {});
+    const { actor } = await startList({ existing });
+    const pending = ask(actor, { type: 'list.push', data: {} }, 'list');
+    actor.stop();
+    await expect(pending).rejects.toMatchObject({ reason: 'containerGone' });
+  });
+
   it('rejects commands once removed without sending them', async () => {
     const { actor, events, list } = await startList({ existing: seededList(1) });
     events.push({ type: 'list.removed', isLocal: false });
