@@ -1,0 +1,123 @@
+/**
+ * /users in Chromium against the real server: two people in two browser contexts. A status change
+ * by one shows for the other within seconds, a closed browser goes Offline once its presence ttl
+ * lapses, and an admin's role change shows live everywhere. The server runs with a short presence
+ * ttl (4 s, heartbeat 1 s) so the lapse is observable quickly.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium';
+import { startServer, type RunningServer } from '../support/server';
+import { signedInPage, type Person } from './support/live';
+
+let server: RunningServer;
+let browser: Browser;
+let ada: Person;
+let tom: Person;
+
+beforeAll(async () => {
+  server = await startServer({
+    env: {
+      SWITCHBOARD_PRESENCE_TTL: '4',
+      SWITCHBOARD_PRESENCE_HEARTBEAT: '1',
+      SWITCHBOARD_SYNC_SWEEP_MS: '250',
+    },
+  });
+  browser = await launchChromium();
+  // Ada signs in first and is the admin.
+  ada = await signedInPage(browser, server.url, 'Ada Admin', 'ada@example.com', '/users');
+  tom = await signedInPage(browser, server.url, 'Tom Agent', 'tom@example.com', '/users');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+const row = (page: Page, identity: string) =>
+  page.locator(`[data-testid="user-row"][data-identity="${identity}"]`);
+
+async function presenceOf(page: Page, identity: string): Promise<string | null> {
+  return row(page, identity).getByTestId('user-presence').getAttribute('data-state');
+}
+
+async function waitForPresence(page: Page, identity: string, state: string, timeout = 10_000) {
+  await row(page, identity)
+    .locator(`[data-testid="user-presence"][data-state="${state}"]`)
+    .waitFor({ timeout });
+}
+
+describe('presence between two people', () => {
+  it('both see the whole team, each other Available, with their own row marked', async () => {
+    await ada.page.getByTestId('users-table').waitFor();
+    await waitForPresence(ada.page, 'tom@example.com', 'available');
+    await waitForPresence(tom.page, 'ada@example.com', 'available');
+    expect(await row(tom.page, 'tom@example.com').textContent()).toContain('(you)');
+    expect(await ada.page.getByTestId('user-row').count()).toBe(2);
+    expect(await row(ada.page, 'tom@example.com').getByRole('rowheader').textContent()).toBe(
+      'Tom Agent',
+    );
+  });
+
+  it("a status change in one browser's top bar shows for the other within seconds", async () => {
+    const started = Date.now();
+    await tom.page.getByLabel('Your status').selectOption('away');
+    await waitForPresence(ada.page, 'tom@example.com', 'away', 5000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await row(ada.page, 'tom@example.com').getByTestId('user-presence').textContent()).toBe(
+      'Away',
+    );
+    // It stays Away across heartbeats (each refresh rewrites the chosen status).
+    await ada.page.waitForTimeout(2500);
+    expect(await presenceOf(ada.page, 'tom@example.com')).toBe('away');
+
+    await tom.page.getByLabel('Your status').selectOption('available');
+    await waitForPresence(ada.page, 'tom@example.com', 'available', 5000);
+  });
+
+  it('an agent sees roles as text, without a role control', async () => {
+    expect(await tom.page.getByTestId('user-role-select').count()).toBe(0);
+    expect(await row(tom.page, 'ada@example.com').getByTestId('user-role').textContent()).toBe(
+      'Admin',
+    );
+  });
+
+  it("an admin's role change shows live for the other person, who can then change roles", async () => {
+    const select = ada.page.getByLabel('Role of Tom Agent');
+    expect(await select.inputValue()).toBe('agent');
+    await select.selectOption('admin');
+    await ada.page.getByTestId('toast').filter({ hasText: 'Tom Agent is now an admin.' }).waitFor();
+    // Tom's directory follows through the users map: he now has the role controls.
+    await tom.page.getByLabel('Role of Ada Admin').waitFor({ timeout: 5000 });
+    await tom.page.getByLabel('Role of Tom Agent').selectOption('agent');
+    await expect
+      .poll(() => ada.page.getByLabel('Role of Tom Agent').inputValue(), { timeout: 5000 })
+      .toBe('agent');
+    expect(await tom.page.getByTestId('user-role-select').count()).toBe(0);
+  });
+
+  it('demoting the last admin is refused with a clear message and the role stays', async () => {
+    await ada.page.getByLabel('Role of Ada Admin').selectOption('agent');
+    const toast = ada.page.getByTestId('toast').filter({ hasText: 'only admin' });
+    await toast.waitFor();
+    expect(await toast.getAttribute('data-type')).toBe('error');
+    expect(await ada.page.getByLabel('Role of Ada Admin').inputValue()).toBe('admin');
+  });
+
+  it('a closed browser goes Offline once its presence ttl lapses', async () => {
+    await waitForPresence(ada.page, 'tom@example.com', 'available');
+    await tom.context.close();
+    const closedAt = Date.now();
+    await waitForPresence(ada.page, 'tom@example.com', 'offline', 15_000);
+    // Not before the ttl (4 s) could have lapsed since the last heartbeat (at most 1 s before).
+    expect(Date.now() - closedAt).toBeGreaterThan(2500);
+    expect(await row(ada.page, 'tom@example.com').getByTestId('user-presence').textContent()).toBe(
+      'Offline',
+    );
+    // Chromium logs the refused demotion's 409; nothing else went wrong.
+    expect(ada.errors).toEqual([
+      'Failed to load resource: the server responded with a status of 409 (Conflict)',
+    ]);
+  });
+});
