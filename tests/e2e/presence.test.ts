@@ -105,6 +105,18 @@ describe('presence between two people', () => {
     expect(await ada.page.getByLabel('Role of Ada Admin').inputValue()).toBe('admin');
   });
 
+  it('signing out withdraws presence at once, before any ttl could lapse', async () => {
+    const zoe = await signedInPage(browser, server.url, 'Zoe Agent', 'zoe@example.com', '/users');
+    await waitForPresence(ada.page, 'zoe@example.com', 'available');
+    await zoe.page.getByRole('button', { name: 'Sign out' }).click();
+    const signedOutAt = Date.now();
+    await waitForPresence(ada.page, 'zoe@example.com', 'offline', 5000);
+    // A lapse would need the 4 s ttl minus at most 1 s since the last heartbeat.
+    expect(Date.now() - signedOutAt).toBeLessThan(2500);
+    await zoe.page.waitForURL(/\/login/);
+    await zoe.context.close();
+  });
+
   it('a closed browser goes Offline once its presence ttl lapses', async () => {
     await waitForPresence(ada.page, 'tom@example.com', 'available');
     await tom.context.close();
