@@ -11,7 +11,7 @@ import type { Subscriber } from './events';
 import { decodeFrame, encodeFrame, parseJsonPayload, type TwilsockHeader } from './framing';
 import { limits } from './limits';
 import { handle } from './rest/router';
-import type { RestRequest } from './rest/context';
+import type { RestRequest, RestResponse } from './rest/context';
 import { verifyAccessToken } from './token';
 
 export interface ConnectionHost {
@@ -24,6 +24,11 @@ export interface ConnectionHost {
   register(conn: Connection, identity: string): boolean;
   unregister(conn: Connection): void;
   log(message: string, error?: unknown): void;
+  /**
+   * Runs a request, possibly batched with others into one transaction (group commit); `done` is called
+   * after the commit, in submission order.
+   */
+  submit(run: () => RestResponse, done: (res: RestResponse) => void): void;
   /** Called after every tunnelled request (request log, tests). */
   onRequest?:
     ((identity: string, method: string, path: string, status: number) => void) | undefined;
@@ -321,16 +326,22 @@ export class Connection implements Subscriber {
     const req = parsed.request;
     const host =
       typeof h.host === 'string' && safeHost.test(h.host) ? `http://${h.host}` : this.base;
-    const hook = this.host.testHooks?.(this, req);
-    const refused = hook ? null : (this.host.authorize?.(this.identity!, req) ?? null);
-    const res =
-      hook ??
-      (refused ? { status: refused.status, body: refused.body() } : null) ??
-      handle({ core: this.host.core, base: host, identity: this.identity!, conn: this }, req, (e) =>
-        this.host.log(`${req.method} /${req.segments.join('/')} failed`, e),
+    const identity = this.identity!;
+    const run = (): RestResponse => {
+      const hook = this.host.testHooks?.(this, req);
+      const refused = hook ? null : (this.host.authorize?.(identity, req) ?? null);
+      return (
+        hook ??
+        (refused ? { status: refused.status, body: refused.body() } : null) ??
+        handle({ core: this.host.core, base: host, identity, conn: this }, req, (e) =>
+          this.host.log(`${req.method} /${req.segments.join('/')} failed`, e),
+        )
       );
-    this.replyHttp(id, res.status, res.body);
-    this.host.onRequest?.(this.identity!, req.method, '/' + req.segments.join('/'), res.status);
+    };
+    this.host.submit(run, (res) => {
+      this.replyHttp(id, res.status, res.body);
+      this.host.onRequest?.(identity, req.method, '/' + req.segments.join('/'), res.status);
+    });
   }
 
   private replyHttp(id: string, code: number, body?: unknown): void {

@@ -28,6 +28,8 @@ export interface Emit {
 
 export class Core {
   readonly hub: EventHub;
+  /** Events of the batch in progress (see `batch`), published after its COMMIT. */
+  private pending: SyncEvent[] | null = null;
   readonly liveQueries = new LiveQueries();
 
   constructor(
@@ -60,9 +62,41 @@ export class Core {
       },
     };
     const result = this.store.tx(() => fn(emit));
-    this.hub.publish(out);
-    this.hub.publish(this.liveQueries.derive(out));
+    if (this.pending) this.pending.push(...out);
+    else this.publish(out);
     return result;
+  }
+
+  /**
+   * Group commit: runs `fn` inside one outer transaction, so every `commit()` within it is a savepoint (a
+   * failing request rolls back alone) and all of them share one durable COMMIT, i.e. one fsync. Their
+   * events are published only after that COMMIT succeeded. Throws (having rolled everything back) if the
+   * COMMIT itself fails.
+   */
+  batch<T>(fn: () => T): T {
+    const { db } = this.store;
+    if (this.pending || db.inTransaction) return fn();
+    this.pending = [];
+    let events: SyncEvent[];
+    let result: T;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      result = fn();
+      db.exec('COMMIT');
+      events = this.pending;
+    } catch (e) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw e;
+    } finally {
+      this.pending = null;
+    }
+    this.publish(events);
+    return result;
+  }
+
+  private publish(events: SyncEvent[]): void {
+    this.hub.publish(events);
+    this.hub.publish(this.liveQueries.derive(events));
   }
 
   /** Advances the object's event id, revision and date_updated (never backwards); returns the timestamp used. */

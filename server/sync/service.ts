@@ -8,6 +8,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { Connection, type ConnectionHost } from './connection';
+import { RequestBatcher } from './batcher';
 import { Core } from './core';
 import { createInternalSync, type InternalSync } from './internal';
 import { describeWrite, forbidden, type WritePolicy } from './policy';
@@ -55,6 +56,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       console.error(`[sync] ${message}`, error ?? '');
     });
   const core = new Core(store, now, (e) => log('event delivery failed', e));
+  const batcher = new RequestBatcher(core, log);
   const secret = loadOrCreateSecret(options.dataDir);
   const byIdentity = new Map<string, Set<Connection>>();
   const connections = new Set<Connection>();
@@ -85,6 +87,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       if (set?.size === 0) byIdentity.delete(conn.identity);
     },
     log,
+    submit: (run, done) => batcher.submit(run, done),
     onRequest:
       options.logRequests || process.env.SWITCHBOARD_SYNC_LOG_REQUESTS === '1'
         ? (identity, method, path, status) =>

@@ -230,6 +230,35 @@ describe('Sync REST core', () => {
     ]);
   });
 
+  it('group-commits a batch: a refused request rolls back alone and events wait for the COMMIT', async () => {
+    call('POST', '/v3/Maps', { unique_name: 'm' });
+    await new Promise((r) => setImmediate(r));
+    const sid = String(call('GET', '/v3/Maps/m').body.sid);
+    ctx.conn.subscriptions.set(sid, 'map');
+    ctx.core.hub.subscribe(sid, ctx.conn);
+    notified.length = 0;
+    const results = ctx.core.batch(() => {
+      const a = call('PUT', '/v3/Maps/m/Items/a', { data: { v: 1 } });
+      const bad = call('PUT', '/v3/Maps/m/Items/b', { data: { v: 2 } }, {}, { 'if-match': 'ff' });
+      const c = call('PUT', '/v3/Maps/m/Items/c', { data: { v: 3 } });
+      expect(store.db.inTransaction).toBe(true);
+      return [a.status, bad.status, c.status];
+    });
+    expect(results).toEqual([201, 412, 201]);
+    expect(store.db.inTransaction).toBe(false);
+    expect(notified).toHaveLength(0);
+    await new Promise((r) => setImmediate(r));
+    expect(notified.map((n) => (n.event as { item_key: string; id: number }).item_key)).toEqual([
+      'a',
+      'c',
+    ]);
+    expect(notified.map((n) => (n.event as { id: number }).id)).toEqual([1, 2]);
+    const keys = (call('GET', '/v3/Maps/m/Items').body.items as Array<{ key: string }>).map(
+      (i) => i.key,
+    );
+    expect(keys).toEqual(['a', 'c']);
+  });
+
   it('answers unexpected paths and methods with Twilio-shaped 404 and 405', () => {
     expect(call('GET', '/v3/Whatever')).toMatchObject({
       status: 404,
