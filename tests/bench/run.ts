@@ -2,11 +2,13 @@
  * `npm run bench [name...]`: runs the benchmarks (all by default), prints their figures and ratios,
  * and writes them into docs/performance.md. Benchmarks are not tests: they never fail the build.
  */
+import { benchContacts } from './contacts';
 import { benchLogin } from './login';
 import { benchSync } from './sync';
 
 const benches: Record<string, () => Promise<string>> = {
   login: benchLogin,
+  contacts: benchContacts,
   sync: benchSync,
 };
 

@@ -9,15 +9,17 @@ import { decodeFrame, encodeFrame } from '../../server/sync/framing';
 import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
-import { inBatches, sdkClientFor, signedInPage, type Person } from './support/live';
+import { inBatches, sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
+let dist: ReturnType<typeof snapshotDist>;
 let ada: Person;
 let tom: Person;
 
 beforeAll(async () => {
-  server = await startServer();
+  dist = snapshotDist();
+  server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
   browser = await launchChromium();
   ada = await signedInPage(browser, server.url, 'Ada Admin', 'ada@example.com', '/contacts');
   tom = await signedInPage(browser, server.url, 'Tom Agent', 'tom@example.com', '/contacts');
@@ -28,6 +30,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   server?.cleanup();
+  dist?.remove();
 });
 
 const row = (page: Page, name: string) => page.getByTestId('contact-row').filter({ hasText: name });
@@ -234,9 +237,10 @@ describe('10,000 contacts', () => {
 
     await page.getByLabel('Search contacts').pressSequentially('person 0424');
     await page.waitForFunction(() =>
-      document.querySelector('[data-testid="contact-count"]')?.textContent?.startsWith('10 of'),
+      document.querySelector('[data-testid="contact-count"]')?.textContent?.startsWith('11 of'),
     );
-    expect(await count.textContent()).toBe('10 of 10,001 contacts match');
+    // Person 04240 to 04249, and Person 00424.
+    expect(await count.textContent()).toBe('11 of 10,001 contacts match');
     await page.getByLabel('Search contacts').fill('555 000 4242');
     await row(page, name(4242)).waitFor();
     expect(await count.textContent()).toBe('1 of 10,001 contacts match');

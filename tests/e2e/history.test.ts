@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, signedInPage, type Person } from './support/live';
+import { sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
+let dist: ReturnType<typeof snapshotDist>;
 let calls: SyncList;
 
 const TOTAL = 130;
@@ -40,7 +41,8 @@ function call(n: number) {
 const number = (n: number) => `+1555000${String(n).padStart(4, '0')}`;
 
 beforeAll(async () => {
-  server = await startServer();
+  dist = snapshotDist();
+  server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
   browser = await launchChromium();
   const writer = await sdkClientFor(server.url, 'Calls Writer', 'calls@example.com');
   calls = await writer.list({ id: 'calls', mode: 'open_or_create' });
@@ -53,6 +55,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   server?.cleanup();
+  dist?.remove();
 });
 
 const shownIndexes = (page: Page) =>
@@ -148,7 +151,7 @@ describe('call history', () => {
 
 describe('an empty history', () => {
   it('says there are no calls yet', async () => {
-    const other = await startServer();
+    const other = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
     try {
       const { page } = await signedInPage(
         browser,

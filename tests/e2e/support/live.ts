@@ -2,6 +2,10 @@
  * Helpers for the live-screen journeys: signed-in browser contexts, a real SDK client in Node to
  * write what other people (or the calls feature) would write, and a waiter for the UI.
  */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SyncClient } from 'twilio-sync';
 import { addSessionCookie, apiSignIn } from '../../model/support/app';
@@ -59,4 +63,25 @@ export async function inBatches<T>(
     }
   });
   await Promise.all(runners);
+}
+
+/**
+ * A private copy of the built app for this file's server. Other test runs on the machine rebuild
+ * `dist/` in place; a page that loads a lazy chunk during that rebuild would break for reasons
+ * that have nothing to do with the code under test.
+ */
+export function snapshotDist(): { dir: string; remove: () => void } {
+  const source = resolve(import.meta.dirname, '../../../dist');
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-dist-'));
+  for (let attempt = 0; ; attempt += 1) {
+    cpSync(source, dir, { recursive: true });
+    const index = readFileSync(join(dir, 'index.html'), 'utf8');
+    const assets = [...index.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
+    if (assets.length > 0 && assets.every((a) => existsSync(join(dir, a)))) break;
+    if (attempt >= 20) throw new Error('dist/ stayed incomplete: is a build running?');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    execFileSync('sleep', ['1']);
+  }
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

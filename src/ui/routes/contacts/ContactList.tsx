@@ -81,10 +81,13 @@ const ContactRow = memo(function ContactRow({
  */
 export function ContactList({
   entries,
+  query,
   onEdit,
   onDelete,
 }: {
   entries: IndexedContact[];
+  /** The query these entries answer (a marker for tests and the bench: results are rendered). */
+  query: string;
   onEdit: (id: string) => void;
   onDelete: (id: string) => void;
 }) {
@@ -101,6 +104,7 @@ export function ContactList({
       className="contact-list"
       ref={scroller}
       data-testid="contact-scroller"
+      data-query={query}
       tabIndex={0}
       aria-label="Contacts"
     >

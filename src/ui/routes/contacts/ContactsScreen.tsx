@@ -148,7 +148,7 @@ export function Component() {
           <p>Search looks at names, companies and phone numbers.</p>
         </div>
       ) : (
-        <ContactList entries={results} onEdit={onEdit} onDelete={onDelete} />
+        <ContactList entries={results} query={deferredQuery} onEdit={onEdit} onDelete={onDelete} />
       )}
       {open?.kind === 'add' && (
         <ContactDialog
