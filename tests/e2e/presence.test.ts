@@ -117,6 +117,31 @@ describe('presence between two people', () => {
     await zoe.context.close();
   });
 
+  it('an admin removes someone after confirming; the row leaves every directory', async () => {
+    await row(ada.page, 'zoe@example.com').waitFor();
+    expect(
+      await row(ada.page, 'ada@example.com')
+        .getByRole('button', { name: /Remove/ })
+        .count(),
+    ).toBe(0);
+    await ada.page.getByRole('button', { name: 'Remove Zoe Agent' }).click();
+    const dialog = ada.page.getByRole('alertdialog', { name: 'Remove Zoe Agent from the team?' });
+    await dialog.waitFor();
+    // Cancel is focused first: Enter on an accidental open removes nobody.
+    await ada.page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await row(ada.page, 'zoe@example.com').count()).toBe(1);
+
+    await ada.page.getByRole('button', { name: 'Remove Zoe Agent' }).click();
+    await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+    await ada.page
+      .getByTestId('toast')
+      .filter({ hasText: 'Zoe Agent was removed from the team.' })
+      .waitFor();
+    await row(ada.page, 'zoe@example.com').waitFor({ state: 'detached' });
+    await row(tom.page, 'zoe@example.com').waitFor({ state: 'detached', timeout: 5000 });
+  });
+
   it('a closed browser goes Offline once its presence ttl lapses', async () => {
     await waitForPresence(ada.page, 'tom@example.com', 'available');
     await tom.context.close();

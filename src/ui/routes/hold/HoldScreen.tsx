@@ -102,7 +102,7 @@ export function Component() {
         </p>
       )}
       {failed && (
-        <div className="form-error" role="alert" data-testid="hold-error">
+        <div className="hold__error" role="alert" data-testid="hold-error">
           {availability.state === 'failed'
             ? availability.error
             : `Parked calls could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}

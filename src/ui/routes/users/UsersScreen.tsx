@@ -17,7 +17,8 @@ import { PRESENCE_LABELS } from '../../presence/presence-view';
 import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { presenceCounts, teamDirectory, type Role, type TeamMember } from './directory';
-import { roleChangedMessage, setRole } from './roles';
+import { RemoveUserDialog } from './RemoveUserDialog';
+import { removeUser, roleChangedMessage, setRole } from './roles';
 import './users.css';
 
 const NO_ITEMS: readonly MapItem[] = [];
@@ -53,6 +54,10 @@ export function Component() {
   const mine = members.find((m) => m.identity === me?.identity);
   const isAdmin = (mine?.role ?? me?.role) === 'admin';
 
+  const api = useApiClient();
+  const toast = useToastActor();
+  const [removing, setRemoving] = useState<TeamMember | null>(null);
+
   const failed = availability.state === 'failed' || usersStatus === 'failed';
   const loading = !failed && usersStatus !== 'ready';
 
@@ -64,7 +69,7 @@ export function Component() {
         </p>
       )}
       {failed && (
-        <div className="form-error" role="alert" data-testid="users-error">
+        <div className="users__error" role="alert" data-testid="users-error">
           {availability.state === 'failed'
             ? availability.error
             : `The team could not be loaded: ${usersError ? humanMessage(usersError) : 'unknown error'}`}{' '}
@@ -101,6 +106,11 @@ export function Component() {
                 <th scope="col">Email</th>
                 <th scope="col">Status</th>
                 <th scope="col">Role</th>
+                {isAdmin && (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -111,11 +121,26 @@ export function Component() {
                   isMe={member.identity === me?.identity}
                   presenceKnown={presenceReady}
                   canEdit={isAdmin}
+                  onRemove={() => setRemoving(member)}
                 />
               ))}
             </tbody>
           </table>
         </>
+      )}
+      {removing && (
+        <RemoveUserDialog
+          name={removing.name}
+          onConfirm={async () => {
+            await removeUser(api, removing.identity);
+            toast.send({
+              type: 'toast.show',
+              message: `${removing.name} was removed from the team.`,
+              toastType: 'success',
+            });
+          }}
+          onClose={() => setRemoving(null)}
+        />
       )}
     </Screen>
   );
@@ -126,11 +151,13 @@ function MemberRow({
   isMe,
   presenceKnown,
   canEdit,
+  onRemove,
 }: {
   member: TeamMember;
   isMe: boolean;
   presenceKnown: boolean;
   canEdit: boolean;
+  onRemove: () => void;
 }) {
   return (
     <tr data-testid="user-row" data-identity={member.identity}>
@@ -146,6 +173,20 @@ function MemberRow({
         </span>
       </td>
       <td>{canEdit ? <RoleSelect member={member} /> : <RoleLabel role={member.role} />}</td>
+      {canEdit && (
+        <td>
+          {!isMe && (
+            <button
+              type="button"
+              className="button button--quiet"
+              aria-label={`Remove ${member.name}`}
+              onClick={onRemove}
+            >
+              Remove
+            </button>
+          )}
+        </td>
+      )}
     </tr>
   );
 }

@@ -9,3 +9,7 @@ export function setRole(api: ApiClient, identity: string, role: Role): Promise<u
 export function roleChangedMessage(name: string, role: Role): string {
   return role === 'admin' ? `${name} is now an admin.` : `${name} is now an agent.`;
 }
+
+export function removeUser(api: ApiClient, identity: string): Promise<unknown> {
+  return api.request('DELETE', `/api/users/${encodeURIComponent(identity)}`);
+}
