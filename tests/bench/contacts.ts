@@ -7,7 +7,7 @@
  * (c) JS heap per contact held by the open /contacts screen, against the contact's JSON size.
  */
 import type { Page } from 'playwright-core';
-import { inBatches, sdkClientFor, signedInPage } from '../e2e/support/live';
+import { inBatches, sdkClientFor, signedInPage, snapshotDist } from '../e2e/support/live';
 import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer } from '../support/server';
@@ -109,7 +109,8 @@ async function keystrokes(page: Page, text: string): Promise<number[]> {
 export async function benchContacts(): Promise<string> {
   const a = await events();
 
-  const server = await startServer();
+  const dist = snapshotDist();
+  const server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
   const browser = await launchChromium();
   try {
     const writer = await sdkClientFor(server.url, 'Seed Writer', 'seed@example.com');
@@ -220,5 +221,6 @@ export async function benchContacts(): Promise<string> {
     await browser.close();
     await server.stop();
     server.cleanup();
+    dist.remove();
   }
 }
