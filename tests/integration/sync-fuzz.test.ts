@@ -264,6 +264,68 @@ describe(`Sync service under fuzz (seed ${SEED})`, () => {
     p.close();
   });
 
+  it('stores odd Unicode keys and names faithfully or refuses them with 400, never 500', async () => {
+    const p = await openInit();
+    const fixed = [
+      '\ud800',
+      'a\udfffb',
+      '\udc00\ud800',
+      '\u0000',
+      'é/🔑 &=?',
+      '..',
+      '%',
+      '\u202e',
+      'x'.repeat(320),
+    ];
+    const keys = [
+      ...fixed,
+      ...sample(fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }), n(150), 10),
+    ];
+    const enc = (k: string): string => {
+      try {
+        return encodeURIComponent(k);
+      } catch {
+        return k; // a lone surrogate cannot be percent-encoded: send it as is
+      }
+    };
+    const bad: string[] = [];
+    for (const key of keys) {
+      const put = await p.call(request('PUT', `/v3/Maps/scratch-map/Items/${enc(key)}`), {
+        data: { key },
+      });
+      const code = httpCode(put)!;
+      if (code >= 500 || (code < 300 && (put.body as { key?: unknown }).key !== key)) {
+        bad.push(
+          `PUT key ${JSON.stringify(key)} -> ${code} ${JSON.stringify(put.body).slice(0, 120)}`,
+        );
+      } else if (code < 300) {
+        const got = await p.call(request('GET', '/v3/Maps/scratch-map/Items', { Key: enc(key) }));
+        const items = (got.body as { items?: Array<{ key: string }> }).items ?? [];
+        if (items.length !== 1 || items[0]!.key !== key)
+          bad.push(`GET Key ${JSON.stringify(key)} -> ${JSON.stringify(items.map((i) => i.key))}`);
+      }
+      const created = await p.call(request('POST', '/v3/Documents'), { unique_name: `u-${key}` });
+      const cCode = httpCode(created)!;
+      const name = (created.body as { unique_name?: unknown }).unique_name;
+      if (cCode >= 500 || (cCode === 201 && name !== `u-${key}`)) {
+        bad.push(
+          `create unique_name ${JSON.stringify(`u-${key}`)} -> ${cCode} ${JSON.stringify(name)}`,
+        );
+      } else if (cCode === 201) {
+        const read = await p.call(request('GET', `/v3/Documents/${enc(`u-${key}`)}`));
+        const readName = (read.body as { unique_name?: unknown }).unique_name;
+        if (httpCode(read) !== 200 || readName !== `u-${key}`)
+          bad.push(
+            `GET Documents ${JSON.stringify(`u-${key}`)} -> ${httpCode(read)} ${JSON.stringify(readName)}`,
+          );
+      }
+    }
+    kinds.set('unicode-key', keys.length);
+    expect(bad.slice(0, 10)).toEqual([]);
+    expect(p.problems.slice(0, 10)).toEqual([]);
+    p.close();
+  });
+
   it('refuses bad tokens at init (401 UNAUTHORIZED with an errorCode) and bad token updates', async () => {
     const secret = Buffer.from(
       readFileSync(join(server.dataDir, 'sync-secret'), 'utf8').trim(),
