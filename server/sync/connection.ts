@@ -8,8 +8,10 @@ import type { WebSocket } from 'ws';
 import type { Core } from './core';
 import { errors, reasonPhrase, type SyncRestError } from './errors';
 import type { Subscriber } from './events';
-import { decodeFrame, encodeFrame, parseJsonPayload, type TwilsockHeader } from './framing';
+import { decodeFrame, encodeFrame, type TwilsockHeader } from './framing';
 import { limits } from './limits';
+import { TokenBucket } from './rate';
+import { parseRequest } from './request';
 import { handle } from './rest/router';
 import type { RestRequest, RestResponse } from './rest/context';
 import { verifyAccessToken } from './token';
@@ -50,9 +52,7 @@ export class Connection implements Subscriber {
   identity: string | null = null;
   open = true;
   readonly subscriptions = new Map<string, string>();
-  private tokens: number;
-  private lastRefill = Date.now();
-  private throttledInARow = 0;
+  private readonly bucket: TokenBucket;
   /** Unreadable frames seen; only the first few are logged. */
   private unreadable = 0;
   private timers: NodeJS.Timeout[] = [];
@@ -63,7 +63,7 @@ export class Connection implements Subscriber {
     /** `http://<Host header>`: base of URLs in notifications. */
     private readonly base: string,
   ) {
-    this.tokens = host.rate.burst;
+    this.bucket = new TokenBucket(host.rate.perSecond, host.rate.burst);
     ws.on('message', (data, isBinary) => this.onMessage(toBuffer(data), isBinary));
     ws.on('close', () => this.onClose());
     ws.on('error', (e) => this.host.log('websocket error', e));
@@ -366,21 +366,10 @@ export class Connection implements Subscriber {
     });
   }
 
-  /** Token bucket per connection; beyond it, frames are answered 429 and a long flood closes the socket. */
+  /** Beyond the bucket, frames are answered 429; a long flood closes the socket. */
   private allow(): boolean {
-    const now = Date.now();
-    this.tokens = Math.min(
-      this.host.rate.burst,
-      this.tokens + ((now - this.lastRefill) * this.host.rate.perSecond) / 1000,
-    );
-    this.lastRefill = now;
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
-      this.throttledInARow = 0;
-      return true;
-    }
-    this.throttledInARow += 1;
-    if (this.throttledInARow >= limits.maxThrottledInARow) {
+    if (this.bucket.take()) return true;
+    if (this.bucket.refusedInARow >= limits.maxThrottledInARow) {
       this.host.log(`closing a flooding connection (${this.identity ?? 'not initialised'})`);
       this.ws.close(1008, 'flood');
     }
@@ -410,67 +399,4 @@ function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
   return Buffer.from(data);
-}
-
-function decodeSegment(s: string): string {
-  return decodeURIComponent(s);
-}
-
-/** Validates and decodes the tunnelled request: percent-decoded segments and params, lower-cased headers, JSON body. */
-export function parseRequest(
-  h: Record<string, unknown>,
-  payload: Buffer,
-): { request: RestRequest } | { error: ReturnType<typeof errors.badJson> } {
-  const method = typeof h.method === 'string' ? h.method.toUpperCase() : '';
-  if (!['GET', 'POST', 'PUT', 'DELETE'].includes(method)) {
-    return {
-      error: errors.methodNotAllowed(describe(h.method), typeof h.path === 'string' ? h.path : '?'),
-    };
-  }
-  if (typeof h.path !== 'string' || !h.path.startsWith('/'))
-    return { error: errors.invalidParam('http_request.path', 'must start with /') };
-  let segments: string[];
-  const params: Record<string, string> = {};
-  try {
-    segments = h.path.slice(1).split('/').map(decodeSegment);
-    const rawParams = h.params ?? {};
-    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams))
-      throw new URIError('params');
-    for (const [k, v] of Object.entries(rawParams as Record<string, unknown>)) {
-      const last = Array.isArray(v) ? (v[v.length - 1] as unknown) : v;
-      if (typeof last === 'string') params[decodeSegment(k)] = decodeSegment(last);
-      else if (typeof last === 'number' || typeof last === 'boolean') params[k] = String(last);
-      else throw new URIError('param');
-    }
-  } catch {
-    return {
-      error: errors.invalidParam('http_request', 'path or params are not valid percent-encoding'),
-    };
-  }
-  const headers: Record<string, string> = {};
-  const rawHeaders = h.headers;
-  if (typeof rawHeaders === 'object' && rawHeaders !== null && !Array.isArray(rawHeaders)) {
-    for (const [k, v] of Object.entries(rawHeaders as Record<string, unknown>)) {
-      if (typeof v === 'string' || typeof v === 'number') headers[k.toLowerCase()] = String(v);
-    }
-  }
-  let body: unknown;
-  if (method !== 'DELETE' && method !== 'GET') {
-    try {
-      body = parseJsonPayload(payload);
-    } catch {
-      return { error: errors.badJson() };
-    }
-  }
-  return { request: { method, segments, params, headers, body } };
-}
-
-/** A short, never-throwing rendering of a client-supplied value for error messages. */
-function describe(value: unknown): string {
-  if (typeof value === 'string') return value.slice(0, 40);
-  try {
-    return (JSON.stringify(value) ?? typeof value).slice(0, 40);
-  } catch {
-    return typeof value;
-  }
 }
