@@ -49,8 +49,10 @@ const errorText = (error: unknown): string =>
 
 /**
  * One browser's presence heartbeat. It writes `{status, onCall}` under the person's identity with a
- * ttl, rewrites it every `heartbeat`, and rewrites at once when the status or the on-call flag
- * changes. When the browser closes, the writes stop and the item expires: everyone else sees
+ * ttl, and rewrites it at once when the status or the on-call flag changes. Every `heartbeat` it only
+ * extends the item's ttl (`refresh`), which changes no data and so sends colleagues no event, and
+ * lets two tabs of one person keep the status last chosen in either. If the refresh fails (the item
+ * lapsed while the computer slept, say) the item is written again in full. When the browser closes, the writes stop and the item expires: everyone else sees
  * Offline. A failed write is retried after `retry`; the item may lapse meanwhile, which is the
  * truth (nobody can reach this browser). `presence.withdraw` (signing out) removes the item so the
  * person shows Offline at once, then stops.
@@ -67,6 +69,9 @@ export const presenceMachine = setup({
   actors: {
     publish: fromPromise<void, PublishInput>(() =>
       Promise.reject(new Error('presence: no publish actor provided')),
+    ),
+    refresh: fromPromise<void, { identity: string; ttlSeconds: number }>(() =>
+      Promise.reject(new Error('presence: no refresh actor provided')),
     ),
     withdraw: fromPromise<void, { identity: string }>(() =>
       Promise.reject(new Error('presence: no withdraw actor provided')),
@@ -124,8 +129,20 @@ export const presenceMachine = setup({
       },
     },
     live: {
-      description: 'The item is written; it is refreshed after `heartbeat`, well before its ttl.',
-      after: { heartbeat: { target: 'publishing' } },
+      description:
+        'The item is written; its ttl is extended after `heartbeat`, well before it lapses.',
+      after: { heartbeat: { target: 'refreshing' } },
+    },
+    refreshing: {
+      description:
+        'Extending the ttl of the item as it stands; a failure means it must be written again.',
+      tags: ['busy'],
+      invoke: {
+        src: 'refresh',
+        input: ({ context }) => ({ identity: context.identity, ttlSeconds: context.ttlSeconds }),
+        onDone: { target: 'live', actions: 'markLanded' },
+        onError: { target: 'publishing' },
+      },
     },
     retrying: {
       description:

@@ -23,6 +23,13 @@ function providedMachine(map: MapActor) {
           'map',
         );
       }),
+      refresh: fromPromise<void, { identity: string; ttlSeconds: number }>(async ({ input }) => {
+        await ask(
+          map,
+          { type: 'map.setItemTtl', key: input.identity, ttl: input.ttlSeconds },
+          'map',
+        );
+      }),
       withdraw: fromPromise<void, { identity: string }>(async ({ input }) => {
         await ask(map, { type: 'map.remove', key: input.identity }, 'map');
       }),

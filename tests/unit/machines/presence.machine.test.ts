@@ -10,15 +10,22 @@ import {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 /** A presence actor whose writes are recorded and settled by the test. */
-function start(options: { fail?: () => boolean } = {}) {
+function start(options: { fail?: () => boolean; refreshFails?: () => boolean } = {}) {
   const clock = new SimulatedClock();
   const writes: PublishInput[] = [];
+  const refreshes: Array<{ identity: string; ttlSeconds: number }> = [];
   const withdrawn: string[] = [];
   const machine = presenceMachine.provide({
     actors: {
       publish: fromPromise<void, PublishInput>(({ input }) => {
         writes.push(input);
         return options.fail?.() ? Promise.reject(new Error('socket closed')) : Promise.resolve();
+      }),
+      refresh: fromPromise<void, { identity: string; ttlSeconds: number }>(({ input }) => {
+        refreshes.push(input);
+        return options.refreshFails?.()
+          ? Promise.reject(new Error('The specified Map Item does not exist'))
+          : Promise.resolve();
       }),
       withdraw: fromPromise<void, { identity: string }>(({ input }) => {
         withdrawn.push(input.identity);
@@ -30,12 +37,12 @@ function start(options: { fail?: () => boolean } = {}) {
     clock,
     input: { identity: 'ada@example.com', ttlSeconds: 30, heartbeatMs: 10_000, retryMs: 2000 },
   }).start();
-  return { actor, clock, writes, withdrawn };
+  return { actor, clock, writes, refreshes, withdrawn };
 }
 
 describe('presence machine', () => {
-  it('writes Available with the ttl at once, then refreshes every heartbeat', async () => {
-    const { actor, clock, writes } = start();
+  it('writes Available with the ttl at once, then only extends the ttl every heartbeat', async () => {
+    const { actor, clock, writes, refreshes } = start();
     expect(writes).toEqual([
       {
         identity: 'ada@example.com',
@@ -46,38 +53,65 @@ describe('presence machine', () => {
     await flush();
     expect(actor.getSnapshot().value).toBe('live');
     clock.increment(9_999);
-    expect(writes).toHaveLength(1);
+    expect(refreshes).toHaveLength(0);
     clock.increment(1);
-    expect(writes).toHaveLength(2);
+    expect(refreshes).toEqual([{ identity: 'ada@example.com', ttlSeconds: 30 }]);
     await flush();
+    expect(actor.getSnapshot().value).toBe('live');
     clock.increment(10_000);
-    expect(writes).toHaveLength(3);
+    expect(refreshes).toHaveLength(2);
+    // No data was rewritten: colleagues get no event per heartbeat.
+    expect(writes).toHaveLength(1);
   });
 
-  it('rewrites at once when the status or on-call flag changes, and keeps it for heartbeats', async () => {
-    const { actor, clock, writes } = start();
+  it('writes the item again in full when a refresh fails (it lapsed meanwhile)', async () => {
+    let lapsed = false;
+    const { actor, clock, writes, refreshes } = start({ refreshFails: () => lapsed });
+    await flush();
+    actor.send({ type: 'presence.setStatus', status: 'away' });
+    await flush();
+    lapsed = true;
+    clock.increment(10_000);
+    expect(refreshes).toHaveLength(1);
+    await flush();
+    expect(writes).toHaveLength(3);
+    expect(writes.at(-1)?.item).toEqual({ status: 'away', onCall: false });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('live');
+  });
+
+  it('rewrites at once when the status or on-call flag changes', async () => {
+    const { actor, writes } = start();
     await flush();
     actor.send({ type: 'presence.setStatus', status: 'away' });
     expect(writes.at(-1)?.item).toEqual({ status: 'away', onCall: false });
     expect(selectOwnStatus(actor.getSnapshot())).toBe('away');
     actor.send({ type: 'presence.setOnCall', onCall: true });
     expect(writes.at(-1)?.item).toEqual({ status: 'away', onCall: true });
-    await flush();
-    clock.increment(10_000);
-    expect(writes.at(-1)?.item).toEqual({ status: 'away', onCall: true });
-    expect(writes).toHaveLength(4);
+    expect(writes).toHaveLength(3);
   });
 
   it('a status change restarts the heartbeat: no refresh right after a change', async () => {
-    const { actor, clock, writes } = start();
+    const { actor, clock, refreshes } = start();
     await flush();
     clock.increment(8_000);
     actor.send({ type: 'presence.setStatus', status: 'away' });
     await flush();
     clock.increment(2_000);
-    expect(writes).toHaveLength(2);
+    expect(refreshes).toHaveLength(0);
     clock.increment(8_000);
-    expect(writes).toHaveLength(3);
+    expect(refreshes).toHaveLength(1);
+  });
+
+  it('a change while refreshing wins: the new status is written', async () => {
+    const { actor, clock, writes } = start();
+    await flush();
+    clock.increment(10_000);
+    expect(actor.getSnapshot().value).toBe('refreshing');
+    actor.send({ type: 'presence.setStatus', status: 'away' });
+    expect(writes.at(-1)?.item.status).toBe('away');
+    await flush();
+    expect(actor.getSnapshot().value).toBe('live');
   });
 
   it('retries a failed write after the retry delay and reports it meanwhile', async () => {
@@ -100,7 +134,7 @@ describe('presence machine', () => {
   });
 
   it('withdraws the item on sign-out and stops: no more writes, changes ignored', async () => {
-    const { actor, clock, writes, withdrawn } = start();
+    const { actor, clock, writes, refreshes, withdrawn } = start();
     await flush();
     actor.send({ type: 'presence.withdraw' });
     actor.send({ type: 'presence.setStatus', status: 'away' });
@@ -109,6 +143,7 @@ describe('presence machine', () => {
     expect(actor.getSnapshot().status).toBe('done');
     clock.increment(60_000);
     expect(writes).toHaveLength(1);
+    expect(refreshes).toHaveLength(0);
   });
 
   it('withdrawing from a failing state still ends', async () => {
