@@ -299,6 +299,8 @@ async function measureService(server: RunningServer, raw: RawInserts) {
       await map.set(`warm${w % 10}`, payload(w, 'warmup'));
       await sleep(100);
     }
+    // Memory before the write phases: their garbage would leave heap slack that hides new connections' cost.
+    const mem = await memoryPerConnection(server);
     let pacedAcked = 0;
     let pacedFailed = 0;
     for (const r of PACED_RATES) {
@@ -348,6 +350,7 @@ async function measureService(server: RunningServer, raw: RawInserts) {
       sched: [sched[0]!, sched[1]!, subsSched],
       states,
       writer,
+      mem,
     };
   } finally {
     await subs.exit();
@@ -390,7 +393,7 @@ export async function benchSync(): Promise<string> {
   try {
     const svc = await measureService(server, raw);
     await svc.writer.shutdown();
-    const mem = await memoryPerConnection(server);
+    const { mem } = svc;
     const rawRates = svc.slices.map((x) => x.raw);
     const rawRate = rawRates.reduce((a, b) => a + b, 0) / rawRates.length;
     const rate = svc.writes.acked / svc.writes.seconds;
@@ -401,7 +404,9 @@ export async function benchSync(): Promise<string> {
     const pacedAll = PACED_RATES.flatMap(pacedL);
     const [sServer, sWriter, sSubs] = svc.sched as [Sched, Sched, Sched];
     const pct = (x: number | undefined): string => `${fmt((x ?? 0) * 100, 0)}%`;
-    const serverCpuPerWriteMs = (sServer.cpu * svc.writes.seconds * 1000) / svc.writes.acked;
+    const perWriteMs = (x: Sched): number => (x.cpu * svc.writes.seconds * 1000) / svc.writes.acked;
+    const serverCpuPerWriteMs = perWriteMs(sServer);
+    const totalPerWriteMs = perWriteMs(sServer) + perWriteMs(sWriter) + perWriteMs(sSubs);
     const ms = (x: number): string => fmt(x, 1);
     const rows = [
       [
@@ -442,6 +447,7 @@ export async function benchSync(): Promise<string> {
       `- Events delivered: ${pacedAll.length + sat.length} of ${svc.expected} (${svc.paced.acked} + ${svc.writes.acked} acknowledged writes × ${SUBSCRIBERS} subscribers); ${svc.paced.failed + svc.writes.failed} writes failed`,
       `- Saturated phase, per process — CPU used (cores) / share of time runnable but waiting for a core: server ${fmt(sServer.cpu, 2)} / ${pct(sServer.wait)}, writer (bench process) ${fmt(sWriter.cpu, 2)} / ${pct(sWriter.wait)}, subscribers (${PROCS} processes) ${fmt(sSubs.cpu, 2)} / ${pct(sSubs.wait)}. Machine: 2 cores shared with other work, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]} at the end.`,
       `- Server main thread, sampled every 2 ms: running or runnable ${pct(svc.states.R)}, blocked on disk (fsync in better-sqlite3) ${pct(svc.states.D)}, idle ${pct(svc.states.S)}; server CPU per acknowledged write, including its fan-out to ${SUBSCRIBERS + 1} subscribed connections: ${fmt(serverCpuPerWriteMs, 2)} ms. Subscriber processes: ${fmt(svc.cpuPerEventUs, 0)} µs CPU per delivered event (twilio-sync's own handling).`,
+      `- CPU per acknowledged write, all processes of the run: server ${fmt(perWriteMs(sServer), 2)} ms + writer ${fmt(perWriteMs(sWriter), 2)} ms + ${SUBSCRIBERS} subscribers ${fmt(perWriteMs(sSubs), 2)} ms = ${fmt(totalPerWriteMs, 2)} ms, so the machine's 2 cores, even if this run had them to itself, carry at most ${fmt(2000 / totalPerWriteMs, 0)} writes/s with ${SUBSCRIBERS} real SDK subscribers on the same machine; the server's own share allows ${fmt(1000 / perWriteMs(sServer), 0)} writes/s per core.`,
     ];
     const md = [
       '## Sync service: writes, delivery, memory',
@@ -450,7 +456,7 @@ export async function benchSync(): Promise<string> {
       `- one writer twilio-sync client in the bench process calls \`map.set\` on ${KEYS} keys with at most ${IN_FLIGHT} calls in flight: ${PACED_SECONDS} s paced at each of ${PACED_RATES.join(' and ')} writes/s, then ${WRITE_SECONDS} s as fast as acknowledgements come (saturated);`,
       `- ${SUBSCRIBERS} subscribed twilio-sync clients (one identity each) in ${PROCS} child processes (tests/bench/sync-subscribers.ts), so their event handling does not share the writer's event loop;`,
       '- delivery latency = subscriber event time − send time carried in the item data (same machine clock, `performance.timeOrigin + performance.now()`);',
-      `- memory = server VmRSS from /proc before and after opening ${IDLE} more idle SDK connections, divided by ${IDLE};`,
+      `- memory = server VmRSS from /proc before and after opening ${IDLE} more idle SDK connections (once the writer and subscribers are connected, before the write phases), divided by ${IDLE};`,
       `- raw rate = better-sqlite3 with the service's pragmas (WAL, synchronous=FULL), one \`INSERT OR REPLACE\` of a map-item-shaped row per transaction, temp file on the same disk, measured in ${RAW_SLICE_SECONDS} s slices, each just before a ${WRITE_SECONDS / SLICES} s slice of saturated service writes: the shared disk's fsync time drifts by several times within a minute, so only neighbouring slices are compared.`,
       '',
       '| | service | beside it | ratio |',
