@@ -8,7 +8,10 @@ import { parseJsonPayload } from './framing';
 import type { RestRequest } from './rest/context';
 
 function decodeSegment(s: string): string {
-  return decodeURIComponent(s);
+  const decoded = decodeURIComponent(s);
+  // Lone surrogates (from a JSON "\ud800" escape) cannot be stored or encoded into a URL again.
+  if (/\p{Cs}/u.test(decoded)) throw new URIError('lone surrogate');
+  return decoded;
 }
 
 /** Validates and decodes the tunnelled request: percent-decoded segments and params, lower-cased headers, JSON body. */

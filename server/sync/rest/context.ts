@@ -79,6 +79,7 @@ export function uniqueName(value: unknown): string | null {
     throw errors.invalidUniqueName(`longer than ${limits.maxNameLength} characters`);
   if (/^(ET|ES|MP|TO)[0-9a-f]{32}$/.test(value))
     throw errors.invalidUniqueName('may not look like a SID');
+  if (hasLoneSurrogate(value)) throw errors.invalidUniqueName('is not well-formed Unicode');
   return value;
 }
 
@@ -118,4 +119,9 @@ function depthExceeds(value: unknown, max: number): boolean {
     for (const child of Object.values(v)) stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/** A lone UTF-16 surrogate cannot be stored as UTF-8 nor percent-encoded into a URL. */
+export function hasLoneSurrogate(s: string): boolean {
+  return /\p{Cs}/u.test(s);
 }

@@ -6,6 +6,7 @@ import { iso, itemDescriptor, mapItemUrl, parseData, rev } from '../model';
 import type { ItemRow, ObjectRow } from '../store';
 import {
   bodyObject,
+  hasLoneSurrogate,
   dataJson,
   findObject,
   ifMatch,
@@ -36,6 +37,7 @@ export function checkKey(key: unknown): string {
   if (typeof key !== 'string') throw errors.invalidMapKey('must be a string');
   if (key.length > limits.maxKeyLength)
     throw errors.invalidMapKey(`longer than ${limits.maxKeyLength} characters`);
+  if (hasLoneSurrogate(key)) throw errors.invalidMapKey('is not well-formed Unicode');
   return key;
 }
 

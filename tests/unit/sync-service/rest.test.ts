@@ -259,6 +259,19 @@ describe('Sync REST core', () => {
     expect(keys).toEqual(['a', 'c']);
   });
 
+  it('refuses names and keys that are not well-formed Unicode, instead of mangling them', () => {
+    expect(call('POST', '/v3/Documents', { unique_name: 'u-\ud800' })).toMatchObject({
+      status: 400,
+      body: { code: 54302 },
+    });
+    call('POST', '/v3/Maps', { unique_name: 'm' });
+    expect(call('POST', '/v3/Maps/m/Items', { key: 'a\udfffb', data: {} })).toMatchObject({
+      status: 400,
+      body: { code: 54209 },
+    });
+    expect(call('PUT', '/v3/Maps/m/Items/ok-\u{1F511}', { data: {} }).status).toBe(201);
+  });
+
   it('answers unexpected paths and methods with Twilio-shaped 404 and 405', () => {
     expect(call('GET', '/v3/Whatever')).toMatchObject({
       status: 404,
