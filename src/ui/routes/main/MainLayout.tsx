@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import '../../../styles/shell.css';
+import { PresenceProvider } from '../../presence/PresenceProvider';
 import { SyncProvider } from '../../sync/SyncProvider';
 import { SyncStatusBanner } from '../../sync/SyncStatusBanner';
 import { SideNav } from './SideNav';
@@ -23,17 +24,19 @@ export function Component() {
   }, [pathname]);
   return (
     <SyncProvider>
-      <div className="shell">
-        <a className="skip-link" href="#main">
-          Skip to content
-        </a>
-        <TopBar />
-        <SideNav />
-        <main id="main" ref={main} className="shell__main" tabIndex={-1}>
-          <SyncStatusBanner />
-          <Outlet />
-        </main>
-      </div>
+      <PresenceProvider>
+        <div className="shell">
+          <a className="skip-link" href="#main">
+            Skip to content
+          </a>
+          <TopBar />
+          <SideNav />
+          <main id="main" ref={main} className="shell__main" tabIndex={-1}>
+            <SyncStatusBanner />
+            <Outlet />
+          </main>
+        </div>
+      </PresenceProvider>
     </SyncProvider>
   );
 }
