@@ -6,7 +6,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeFrame, encodeFrame } from '../../server/sync/framing';
-import { shutdownClients } from '../integration/sync/support';
+import { RawTwilsock, shutdownClients, token } from '../integration/sync/support';
+import { apiSignIn } from '../model/support/app';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { inBatches, sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
@@ -19,7 +20,9 @@ let tom: Person;
 
 beforeAll(async () => {
   dist = snapshotDist();
-  server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
+  server = await startServer({
+    env: { SWITCHBOARD_DIST: dist.dir, SWITCHBOARD_SYNC_TEST_HOOKS: '1' },
+  });
   browser = await launchChromium();
   ada = await signedInPage(browser, server.url, 'Ada Admin', 'ada@example.com', '/contacts');
   tom = await signedInPage(browser, server.url, 'Tom Agent', 'tom@example.com', '/contacts');
@@ -199,6 +202,28 @@ describe('contacts between two people', () => {
   });
 });
 
+describe('a dropped connection', () => {
+  it('shows "Reconnecting…" until the connection is back, then updates flow again', async () => {
+    // The service's test hook closes every socket of one identity, as a network drop would.
+    const { cookie, user } = await apiSignIn(server.url, 'Ada Admin', 'ada@example.com');
+    const raw = await RawTwilsock.open(server.url);
+    await raw.init((await token(server.url, `sb_session=${cookie}`)).token);
+    const banner = ada.page.getByTestId('sync-banner');
+    expect(await banner.count()).toBe(0);
+    await raw.request('POST', '/test/drop', { identity: user.identity });
+    raw.close();
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('Reconnecting…');
+    await banner.waitFor({ state: 'detached', timeout: 60_000 });
+
+    const dialog = await openAddDialog(tom.page);
+    await dialog.getByLabel('Name').fill('After The Drop');
+    await dialog.getByLabel('Number').fill('205');
+    await dialog.getByLabel('Number').press('Enter');
+    await row(ada.page, 'After The Drop').waitFor();
+  });
+});
+
 describe('10,000 contacts', () => {
   const TOTAL = 10_000;
   const name = (i: number) => `Person ${String(i).padStart(5, '0')}`;
@@ -223,7 +248,7 @@ describe('10,000 contacts', () => {
     const count = page.getByTestId('contact-count');
     await page.waitForFunction(
       () =>
-        document.querySelector('[data-testid="contact-count"]')?.textContent === '10,001 contacts',
+        document.querySelector('[data-testid="contact-count"]')?.textContent === '10,002 contacts',
       undefined,
       { timeout: 120_000 },
     );
@@ -240,10 +265,10 @@ describe('10,000 contacts', () => {
       document.querySelector('[data-testid="contact-count"]')?.textContent?.startsWith('11 of'),
     );
     // Person 04240 to 04249, and Person 00424.
-    expect(await count.textContent()).toBe('11 of 10,001 contacts match');
+    expect(await count.textContent()).toBe('11 of 10,002 contacts match');
     await page.getByLabel('Search contacts').fill('555 000 4242');
     await row(page, name(4242)).waitFor();
-    expect(await count.textContent()).toBe('1 of 10,001 contacts match');
+    expect(await count.textContent()).toBe('1 of 10,002 contacts match');
     await page.getByLabel('Search contacts').fill('zzz nobody');
     await page.getByTestId('no-results').waitFor();
   });

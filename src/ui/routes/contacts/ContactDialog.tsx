@@ -63,8 +63,7 @@ export function ContactDialog({
       setErrors(checked.errors);
       setSaveError(null);
       const target = firstInvalid(checked.errors);
-      if (target)
-        formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(id(target))}`)?.focus();
+      if (target) document.getElementById(id(target))?.focus();
       return;
     }
     setErrors({});

@@ -1,4 +1,5 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import type { SnapshotFrom } from 'xstate';
 import {
   selectMapError,
   selectMapHasMore,
@@ -10,7 +11,7 @@ import { humanMessage } from '../../../sync/errors';
 import type { MapItem } from '../../../sync/ports';
 import { useToastActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
-import { useContainerSelector, useSyncMap } from '../../sync/containers';
+import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { deleteContact, putContact, updateContact } from './commands';
 import { newContactId, type Contact } from './contact';
@@ -22,6 +23,9 @@ import { indexContacts, searchContacts } from './search';
 import { emptyForm, formFromContact, type ContactForm } from './validation';
 
 const NO_ITEMS: readonly MapItem[] = [];
+
+const selectPageFailed = (snapshot: SnapshotFrom<MapActor>) =>
+  snapshot.matches({ ready: { view: 'pageFailed' } });
 
 type Open =
   | { kind: 'add'; id: string }
@@ -43,6 +47,7 @@ export function Component() {
   const loadingPage = useContainerSelector(contacts, selectMapLoadingPage, false);
   const hasMore = useContainerSelector(contacts, selectMapHasMore, false);
   const error = useContainerSelector(contacts, selectMapError, null);
+  const pageFailed = useContainerSelector(contacts, selectPageFailed, false);
 
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
@@ -65,9 +70,7 @@ export function Component() {
   const complete = status === 'ready' && !loadingPage && !hasMore;
   const stillLoading = status === 'opening' || (status === 'ready' && (loadingPage || hasMore));
   const failed =
-    availability.state === 'failed' ||
-    status === 'failed' ||
-    (error !== null && status === 'ready');
+    availability.state === 'failed' || status === 'failed' || status === 'removed' || pageFailed;
 
   async function save(contact: Contact, restore: boolean) {
     if (!contacts || open === null || open.kind === 'delete') return;
@@ -125,8 +128,10 @@ export function Component() {
         <div className="form-error" role="alert">
           {availability.state === 'failed'
             ? availability.error
-            : `Contacts could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
-          {contacts && (
+            : status === 'removed'
+              ? 'The shared contact list was removed. Reload the page to start a new one.'
+              : `Contacts could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
+          {contacts && status !== 'removed' && (
             <button
               type="button"
               className="button button--quiet"

@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import type { SnapshotFrom } from 'xstate';
 import {
   selectListError,
   selectListHasMore,
@@ -10,13 +11,16 @@ import {
 import { humanMessage } from '../../../sync/errors';
 import type { ListItem } from '../../../sync/ports';
 import { Screen } from '../../components/Screen';
-import { useContainerSelector, useSyncList } from '../../sync/containers';
+import { useContainerSelector, useSyncList, type ListActor } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { callOf, filterFrom, FILTERS, passes, type Filter } from './call';
 import { CallList } from './CallList';
 import './history.css';
 
 const NO_ITEMS: readonly ListItem[] = [];
+
+const selectPageFailed = (snapshot: SnapshotFrom<ListActor>) =>
+  snapshot.matches({ ready: { view: 'pageFailed' } });
 const PAGE_SIZE = 50;
 
 const FILTER_LABEL: Record<Filter, string> = {
@@ -48,6 +52,7 @@ export function Component() {
   const loadingPage = useContainerSelector(calls, selectListLoadingPage, false);
   const hasMore = useContainerSelector(calls, selectListHasMore, false);
   const error = useContainerSelector(calls, selectListError, null);
+  const pageFailed = useContainerSelector(calls, selectPageFailed, false);
 
   const shown = useMemo(
     () => items.map(callOf).filter((call) => passes(call, filter)),
@@ -58,9 +63,7 @@ export function Component() {
   const firstLoad =
     status === 'opening' || (status === 'ready' && loadingPage && items.length === 0);
   const failed =
-    availability.state === 'failed' ||
-    status === 'failed' ||
-    (error !== null && status === 'ready');
+    availability.state === 'failed' || status === 'failed' || status === 'removed' || pageFailed;
 
   return (
     <Screen title="Call history">
@@ -81,8 +84,10 @@ export function Component() {
         <div className="form-error" role="alert">
           {availability.state === 'failed'
             ? availability.error
-            : `Calls could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
-          {calls && (
+            : status === 'removed'
+              ? 'The call history was removed. Reload the page to start a new one.'
+              : `Calls could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
+          {calls && status !== 'removed' && (
             <button
               type="button"
               className="button button--quiet"
