@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { SyncClient, type SyncMap } from 'twilio-sync';
 import { startServer, type RunningServer } from '../support/server';
+import { RawClient } from './raw-twilsock';
 import { fmt, median, percentile, writeSection } from './report';
 
 const WRITE_SECONDS = Number(process.env.BENCH_SYNC_SECONDS ?? 10);
@@ -224,12 +225,12 @@ async function writeLoad(
 class Subscribers {
   readonly children: ChildProcess[];
 
-  constructor(url: string) {
+  constructor(url: string, map = MAP, prefix = 'subscriber', mode: 'sdk' | 'raw' = 'sdk') {
     const per = Math.ceil(SUBSCRIBERS / PROCS);
     this.children = Array.from({ length: PROCS }, (_, k) =>
       fork(
         resolve(import.meta.dirname, 'sync-subscribers.ts'),
-        [url, String(Math.min(per, SUBSCRIBERS - k * per)), MAP, `subscriber${k}-`],
+        [url, String(Math.min(per, SUBSCRIBERS - k * per)), map, `${prefix}${k}-`, mode],
         { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
       ),
     );
@@ -357,6 +358,66 @@ async function measureService(server: RunningServer, raw: RawInserts) {
   }
 }
 
+/**
+ * The same saturated write load with minimal Twilsock clients (one writer, 20 subscribers) instead of SDK clients:
+ * the SDK spends several ms of CPU per write across 21 clients, which on 2 cores bounds the SDK run; this phase
+ * shows what the service itself sustains beside the raw insert rate.
+ */
+async function measureLightweight(server: RunningServer, raw: RawInserts) {
+  const name = `${MAP}-light`;
+  const t = await tokenFor(server.url, 'rawwriter@example.com');
+  const writer = await RawClient.connect(t.sync.twilsock.uri, t.token, 'TMw-');
+  const created = await writer.request('POST', '/v3/Maps', { unique_name: name });
+  const sid = (created.body as { sid: string }).sid;
+  const subs = new Subscribers(server.url, name, 'rawsub', 'raw');
+  try {
+    await subs.all('opened');
+    let warmed = false;
+    void subs.all('ready').then(() => (warmed = true));
+    for (let w = 0; !warmed; w++) {
+      if (w > 300) throw new Error('raw subscribers never saw the warm-up writes');
+      await writer.request('PUT', `/v3/Maps/${sid}/Items/warm${w % 10}`, {
+        data: payload(w, 'warmup'),
+      });
+      await sleep(100);
+    }
+    const slices: Array<{ raw: number; service: number }> = [];
+    const all: WritePhase = { acked: 0, failed: 0, seconds: 0, ackMs: [] };
+    const schedBefore = schedstat(server.process.pid!);
+    let i = 0;
+    for (let k = 0; k < SLICES; k++) {
+      const rawRate = raw.rate(RAW_SLICE_SECONDS);
+      const start = now();
+      const end = start + (WRITE_SECONDS / SLICES) * 1000;
+      let acked = 0;
+      const lane = async (): Promise<void> => {
+        while (now() < end) {
+          const n = i++;
+          const data = payload(n, 'light');
+          const r = await writer.request('PUT', `/v3/Maps/${sid}/Items/k${n % KEYS}`, { data });
+          if (r.code === 200 || r.code === 201) {
+            acked += 1;
+            all.ackMs.push(now() - (data.t as number));
+          } else all.failed += 1;
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+      const seconds = (now() - start) / 1000;
+      slices.push({ raw: rawRate, service: acked / seconds });
+      all.acked += acked;
+      all.seconds += seconds;
+    }
+    const schedAfter = schedstat(server.process.pid!);
+    const drainMs = await subs.drain(all.acked * SUBSCRIBERS);
+    const { latencies } = await subs.stop();
+    const serverCpuPerWriteMs = (schedAfter.cpu - schedBefore.cpu) / 1e6 / all.acked;
+    return { slices, writes: all, latencies: latencies.light ?? [], drainMs, serverCpuPerWriteMs };
+  } finally {
+    writer.close();
+    await subs.exit();
+  }
+}
+
 async function memoryPerConnection(
   server: RunningServer,
 ): Promise<{ before: number; after: number; perConnKiB: number }> {
@@ -394,6 +455,9 @@ export async function benchSync(): Promise<string> {
     const svc = await measureService(server, raw);
     await svc.writer.shutdown();
     const { mem } = svc;
+    const light = await measureLightweight(server, raw);
+    const lightRatio = median(light.slices.map((x) => x.service / x.raw));
+    const lightRate = light.writes.acked / light.writes.seconds;
     const rawRates = svc.slices.map((x) => x.raw);
     const rawRate = rawRates.reduce((a, b) => a + b, 0) / rawRates.length;
     const rate = svc.writes.acked / svc.writes.seconds;
@@ -434,6 +498,18 @@ export async function benchSync(): Promise<string> {
         `${fmt(percentile(sat, 99) / 50, 2)}× of target`,
       ],
       [
+        `lightweight clients (raw Twilsock writer, ${IN_FLIGHT} in flight, ${SUBSCRIBERS} raw subscribers): acknowledged writes/s`,
+        fmt(lightRate, 0),
+        `raw durable inserts/s (slices: ${light.slices.map((x) => fmt(x.raw, 0)).join(', ')})`,
+        `**${fmt(lightRatio, 2)}×** (median of ${SLICES} slice pairs; target ≥ 0.5×)`,
+      ],
+      [
+        'lightweight clients: event delivery p50 / p99, saturated (ms)',
+        `${ms(percentile(light.latencies, 50))} / ${ms(percentile(light.latencies, 99))}`,
+        'target p99 < 50 ms',
+        `${fmt(percentile(light.latencies, 99) / 50, 2)}× of target`,
+      ],
+      [
         `server RSS per idle SDK connection (KiB, ${IDLE} opened)`,
         fmt(mem.perConnKiB, 1),
         `server RSS before: ${fmt(mem.before / 1024, 1)} MiB`,
@@ -444,6 +520,7 @@ export async function benchSync(): Promise<string> {
     const verdict = [
       `- Write rate: ${fmt(ratio, 2)}× the raw durable insert rate (target ≥ 0.5×): ${met(ratio >= 0.5)}. Per slice, service/raw writes/s: ${svc.slices.map((x) => `${fmt(x.service, 0)}/${fmt(x.raw, 0)}`).join(', ')}`,
       `- Delivery p99 (target < 50 ms): ${PACED_RATES.map((r) => `at ${r} writes/s ${ms(percentile(pacedL(r), 99))} ms (${met(percentile(pacedL(r), 99) < 50)})`).join(', ')}; under saturated writes: ${ms(percentile(sat, 99))} ms (${met(percentile(sat, 99) < 50)}), the last event arrived ${ms(svc.drainMs)} ms after the last write was acknowledged`,
+      `- Lightweight clients: ${fmt(lightRatio, 2)}× the raw rate (${met(lightRatio >= 0.5)}); per slice service/raw writes/s: ${light.slices.map((x) => `${fmt(x.service, 0)}/${fmt(x.raw, 0)}`).join(', ')}; server CPU per write ${fmt(light.serverCpuPerWriteMs, 2)} ms; ${light.latencies.length} of ${light.writes.acked * SUBSCRIBERS} events delivered, the last ${ms(light.drainMs)} ms after the last acknowledgement.`,
       `- Events delivered: ${pacedAll.length + sat.length} of ${svc.expected} (${svc.paced.acked} + ${svc.writes.acked} acknowledged writes × ${SUBSCRIBERS} subscribers); ${svc.paced.failed + svc.writes.failed} writes failed`,
       `- Saturated phase, per process — CPU used (cores) / share of time runnable but waiting for a core: server ${fmt(sServer.cpu, 2)} / ${pct(sServer.wait)}, writer (bench process) ${fmt(sWriter.cpu, 2)} / ${pct(sWriter.wait)}, subscribers (${PROCS} processes) ${fmt(sSubs.cpu, 2)} / ${pct(sSubs.wait)}. Machine: 2 cores shared with other work, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]} at the end.`,
       `- Server main thread, sampled every 2 ms: running or runnable ${pct(svc.states.R)}, blocked on disk (fsync in better-sqlite3) ${pct(svc.states.D)}, idle ${pct(svc.states.S)}; server CPU per acknowledged write, including its fan-out to ${SUBSCRIBERS + 1} subscribed connections: ${fmt(serverCpuPerWriteMs, 2)} ms. Subscriber processes: ${fmt(svc.cpuPerEventUs, 0)} µs CPU per delivered event (twilio-sync's own handling).`,
@@ -457,6 +534,7 @@ export async function benchSync(): Promise<string> {
       `- ${SUBSCRIBERS} subscribed twilio-sync clients (one identity each) in ${PROCS} child processes (tests/bench/sync-subscribers.ts), so their event handling does not share the writer's event loop;`,
       '- delivery latency = subscriber event time − send time carried in the item data (same machine clock, `performance.timeOrigin + performance.now()`);',
       `- memory = server VmRSS from /proc before and after opening ${IDLE} more idle SDK connections (once the writer and subscribers are connected, before the write phases), divided by ${IDLE};`,
+      `- lightweight phase: the same saturated load with minimal Twilsock clients (tests/bench/raw-twilsock.ts: init, tunnelled PUTs, subscription establish, an ack per notification) instead of SDK clients, to separate the service's cost from the SDK's;`,
       `- raw rate = better-sqlite3 with the service's pragmas (WAL, synchronous=FULL), one \`INSERT OR REPLACE\` of a map-item-shaped row per transaction, temp file on the same disk, measured in ${RAW_SLICE_SECONDS} s slices, each just before a ${WRITE_SECONDS / SLICES} s slice of saturated service writes: the shared disk's fsync time drifts by several times within a minute, so only neighbouring slices are compared.`,
       '',
       '| | service | beside it | ratio |',
