@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { SyncRuntime } from '../../sync/client';
-import { useApiClient, useToastActor } from '../app/actors';
+import { useApiClient, useSessionActor, useToastActor } from '../app/actors';
 import { startBrowserSyncRuntime, type StartSyncRuntime } from './runtime';
 
 /** What the screens can know about the sync runtime itself. */
@@ -28,6 +28,7 @@ export function SyncProvider({
 }) {
   const api = useApiClient();
   const toast = useToastActor();
+  const session = useSessionActor();
   const [availability, setAvailability] = useState<SyncAvailability>(STARTING);
 
   useEffect(() => {
@@ -41,9 +42,17 @@ export function SyncProvider({
           return;
         }
         runtime = started;
-        toasts = started.client.on('toast.show', (event) =>
-          toast.send({ type: 'toast.show', message: event.message, toastType: event.toastType }),
-        );
+        toasts = started.client.on('toast.show', (event) => {
+          // Read the state the emitting transition settles in, not the one it leaves.
+          queueMicrotask(() => {
+            // A token refused because the session ended (401) is the session's news, told with
+            // its own warning; a sync-worded toast would only replace it. And when no token could
+            // be had at all, the banner says so for as long as it lasts, with a retry.
+            if (session.getSnapshot().context.user === null) return;
+            if (started.client.getSnapshot().matches('failed')) return;
+            toast.send({ type: 'toast.show', message: event.message, toastType: event.toastType });
+          });
+        });
         setAvailability({ state: 'ready', runtime: started, error: null });
       },
       (error: unknown) => {
@@ -60,7 +69,7 @@ export function SyncProvider({
       runtime?.stop();
       setAvailability(STARTING);
     };
-  }, [api, start, toast]);
+  }, [api, start, toast, session]);
 
   return <SyncContext.Provider value={availability}>{children}</SyncContext.Provider>;
 }
