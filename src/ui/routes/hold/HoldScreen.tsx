@@ -24,7 +24,8 @@ const NO_ITEMS: readonly MapItem[] = [];
 /** The claim's two commands, sent through the holds map actor (validated like any command). */
 function claimTarget(map: MapActor): ClaimTarget {
   return {
-    mutate: (key, mutator) => ask(map, { type: 'map.mutate', key, mutator }, 'map'),
+    mutate: (key, mutator, metadata) =>
+      ask(map, { type: 'map.mutate', key, mutator, ...metadata }, 'map'),
     remove: (key) => ask(map, { type: 'map.remove', key }, 'map'),
   };
 }

@@ -5,17 +5,24 @@
  * other gets 412, re-reads, finds the call claimed (or gone) and gives up. The winner then removes
  * the item, so it disappears for everyone.
  */
-import type { JsonObject, MapItem, Mutator } from '../../../sync/ports';
+import type { ItemMetadata, JsonObject, MapItem, Mutator } from '../../../sync/ports';
 
 /** The two map commands a claim needs (the holds map actor, or a port in tests). */
 export interface ClaimTarget {
-  mutate(key: string, mutator: Mutator): Promise<MapItem>;
+  mutate(key: string, mutator: Mutator, metadata?: ItemMetadata): Promise<MapItem>;
   remove(key: string): Promise<void>;
 }
 
 export type ClaimOutcome = 'won' | 'taken';
 
 export const TAKEN_MESSAGE = 'A colleague already picked up this call.';
+
+/**
+ * A claimed hold lives at most this long: if the winner's removal never lands (their browser
+ * closed in between), the call still leaves everyone's list instead of showing "being picked up"
+ * forever.
+ */
+export const CLAIM_TTL_SECONDS = 60;
 
 /**
  * The mutator: claims a hold nobody has claimed. It returns null (no write) when the item is
@@ -38,7 +45,7 @@ export async function claimHold(
 ): Promise<ClaimOutcome> {
   let item: MapItem;
   try {
-    item = await target.mutate(callId, claimMutator(me));
+    item = await target.mutate(callId, claimMutator(me), { ttl: CLAIM_TTL_SECONDS });
   } catch (error) {
     // Gone before we could read it: someone else picked it up first.
     if (isNotFound(error)) return 'taken';

@@ -4,7 +4,12 @@
  * re-read and try again; a missing item is handed to the mutator as `{}`).
  */
 import { describe, expect, it } from 'vitest';
-import { claimHold, claimMutator, type ClaimTarget } from '../../../../src/ui/routes/hold/claim';
+import {
+  CLAIM_TTL_SECONDS,
+  claimHold,
+  claimMutator,
+  type ClaimTarget,
+} from '../../../../src/ui/routes/hold/claim';
 import type { JsonObject, MapItem, Mutator } from '../../../../src/sync/ports';
 
 class Conflict extends Error {
@@ -86,10 +91,18 @@ describe('claimMutator', () => {
 });
 
 describe('claimHold', () => {
-  it('wins an unclaimed hold and removes it', async () => {
+  it('wins an unclaimed hold (claimed with a ttl) and removes it', async () => {
     const service = new FakeService();
     service.data = parked;
-    expect(await claimHold(client(service), 'CA1', 'bob@x.io')).toBe('won');
+    const target = client(service);
+    const ttls: Array<number | undefined> = [];
+    const mutate = target.mutate.bind(target);
+    target.mutate = (key, mutator, metadata) => {
+      ttls.push(metadata?.ttl);
+      return mutate(key, mutator);
+    };
+    expect(await claimHold(target, 'CA1', 'bob@x.io')).toBe('won');
+    expect(ttls).toEqual([CLAIM_TTL_SECONDS]);
     expect(service.data).toBeNull();
     expect(service.removes).toBe(1);
   });
