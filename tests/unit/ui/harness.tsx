@@ -87,6 +87,12 @@ export class FakeServer {
       case 'POST /api/session/logout':
         this.user = null;
         return new Response(null, { status: 204 });
+      case 'GET /api/presence/settings':
+        return json(200, { ttlSeconds: 75, heartbeatSeconds: 25 });
+      case 'GET /api/token':
+        // The signed-in frame starts the Sync layer, which these shell tests do not exercise:
+        // its token request stays pending, so no Sync error toast races the ones under test.
+        return new Promise<Response>(() => undefined);
       default:
         return json(404, { error: { code: 'not_found', message: `No route ${key}` } });
     }
