@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
  * - integration: the real server as a process, driven by the real twilio-sync SDK in Node.
  * - model: @xstate/graph paths walked against the real built app in Debian's Chromium.
  * - e2e: user journeys in Chromium against the real server.
- * Browser and process tests run one file at a time: CI has two cores.
+ * The groups run one after another (sequence.groupOrder), and process and browser tests one file
+ * at a time: CI has two cores, and a starved browser test is a flaky one.
  */
 export default defineConfig({
   define: { __REVISION__: JSON.stringify('test') },
@@ -14,12 +15,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['tests/integration/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -30,6 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
+          sequence: { groupOrder: 2 },
           include: ['tests/model/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
