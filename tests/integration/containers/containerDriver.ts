@@ -31,6 +31,8 @@ export interface Container {
   hasMore(): boolean;
   /** Local commands through the machine (askList/askMap). */
   add(data: JsonObject): Promise<Key>;
+  /** Map only: set a chosen key (create or replace). */
+  setKey(key: string, data: JsonObject): Promise<void>;
   update(key: Key, data: JsonObject): Promise<void>;
   remove(key: Key): Promise<void>;
   setTtl(ttl: number): Promise<void>;
@@ -74,6 +76,7 @@ export function openContainer(
       removal: () => snap().context.removal,
       hasMore: () => snap().context.paging.hasMore,
       add: async (data) => (await askList(actor, { type: 'list.push', data })).index,
+      setKey: () => Promise.reject(new Error('a list has no keys to set')),
       update: async (key, data) => {
         await askList(actor, { type: 'list.update', index: Number(key), data });
       },
@@ -111,6 +114,9 @@ export function openContainer(
       const key = `a${++keyCounter}`;
       return (await askMap(actor, { type: 'map.set', key, data })).key;
     },
+    setKey: async (key, data) => {
+      await askMap(actor, { type: 'map.set', key, data });
+    },
     update: async (key, data) => {
       await askMap(actor, { type: 'map.update', key: String(key), data });
     },
@@ -127,6 +133,7 @@ export function openContainer(
 /** Client B's handle on the same container (plain SDK). */
 export interface Remote {
   add(data: JsonObject): Promise<Key>;
+  setKey(key: string, data: JsonObject): Promise<void>;
   update(key: Key, data: JsonObject): Promise<void>;
   remove(key: Key): Promise<void>;
   removeContainer(): Promise<void>;
@@ -143,6 +150,7 @@ export async function remoteHandle(
     const list: SyncList = await b.list({ id, mode });
     return {
       add: async (data) => (await list.push(data)).index,
+      setKey: () => Promise.reject(new Error('a list has no keys to set')),
       update: async (key, data) => {
         await list.update(Number(key), data);
       },
@@ -156,6 +164,9 @@ export async function remoteHandle(
     add: async (data) => {
       const key = `b${++keyCounter}`;
       return (await map.set(key, data)).key;
+    },
+    setKey: async (key, data) => {
+      await map.set(key, data);
     },
     update: async (key, data) => {
       await map.update(String(key), data);
