@@ -78,7 +78,7 @@ const ContactRow = memo(function ContactRow({
 /**
  * The contacts, virtualised: only the rows in view (plus a few) are in the DOM, so 10,000 contacts
  * scroll like 20. Rows are memoised per index entry, which changes only when its contact does;
- * the list itself re-renders only when its results do (not on the keystroke's urgent render).
+ * the list itself re-renders only when its results or query change.
  */
 export const ContactList = memo(function ContactList({
   entries,

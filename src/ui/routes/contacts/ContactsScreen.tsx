@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import {
   selectMapError,
@@ -50,9 +50,10 @@ export function Component() {
   const pageFailed = useContainerSelector(contacts, selectPageFailed, false);
 
   const [query, setQuery] = useState('');
-  const deferredQuery = useDeferredValue(query);
   const indexed = useMemo(() => indexContacts(items), [items]);
-  const results = useMemo(() => searchContacts(indexed, deferredQuery), [indexed, deferredQuery]);
+  // Filtering the precomputed index is a few milliseconds for 10,000 contacts: done in the
+  // keystroke's own render, so results show in the next frame (deferring it costs a frame).
+  const results = useMemo(() => searchContacts(indexed, query), [indexed, query]);
   const byId = useMemo(() => new Map(indexed.map((entry) => [entry.id, entry])), [indexed]);
 
   const [open, setOpen] = useState<Open>(null);
@@ -153,7 +154,7 @@ export function Component() {
           <p>Search looks at names, companies and phone numbers.</p>
         </div>
       ) : (
-        <ContactList entries={results} query={deferredQuery} onEdit={onEdit} onDelete={onDelete} />
+        <ContactList entries={results} query={query} onEdit={onEdit} onDelete={onDelete} />
       )}
       {open?.kind === 'add' && (
         <ContactDialog
