@@ -12,6 +12,7 @@ import type {
   SyncStream,
 } from 'twilio-sync';
 import { toListItem, toMapItem, toMillis } from './bridges/convert';
+import { syncErrors } from './errors';
 import type {
   ContainerMeta,
   DocumentPort,
@@ -85,18 +86,40 @@ function queryOf<K>(query: ItemQuery<K>) {
   };
 }
 
+/**
+ * twilio-sync 4.0.1 keeps a removed list item in its cache as null: `get` then resolves null and
+ * `set`/`update`/`mutate` throw a TypeError, and a write whose item a pushed removal has just
+ * dropped resolves null. The service's answer for a missing item is 404 "No item with index N
+ * found" (seed 8), so that is what such a call says.
+ */
+async function listItemCall(
+  index: number,
+  call: () => Promise<SyncListItem | null>,
+): Promise<ReturnType<typeof listItem>> {
+  let item: SyncListItem | null;
+  try {
+    item = await call();
+  } catch (error) {
+    if (error instanceof TypeError) throw syncErrors.listItemMissing(index);
+    throw error;
+  }
+  if (!item) throw syncErrors.listItemMissing(index);
+  return listItem(item);
+}
+
 export function listPort(list: SyncList): ListPort {
   return {
     kind: 'list',
     describe: () => describeOf(list, list),
     push: async (data, metadata) => listItem(await list.push(data, meta(metadata))),
-    set: async (index, data, metadata) => listItem(await list.set(index, data, meta(metadata))),
-    update: async (index, data, metadata) =>
-      listItem(await list.update(index, data, meta(metadata))),
-    mutate: async (index, mutator, metadata) =>
-      listItem(await list.mutate(index, sdkMutator(mutator), meta(metadata))),
+    set: (index, data, metadata) =>
+      listItemCall(index, () => list.set(index, data, meta(metadata))),
+    update: (index, data, metadata) =>
+      listItemCall(index, () => list.update(index, data, meta(metadata))),
+    mutate: (index, mutator, metadata) =>
+      listItemCall(index, () => list.mutate(index, sdkMutator(mutator), meta(metadata))),
     remove: (index) => list.remove(index),
-    get: async (index) => listItem(await list.get(index)),
+    get: (index) => listItemCall(index, () => list.get(index)),
     getItems: async (query) => pageOf(await list.getItems(queryOf(query)), listItem),
     getContext: async () => (await list.getContext()) as JsonObject,
     setTtl: (ttl) => list.setTtl(ttl),
