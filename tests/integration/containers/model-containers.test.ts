@@ -12,6 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMachine, type EventObject } from 'xstate';
+import { ask } from '../../../src/machines/syncCommand';
 import { syncListMachine } from '../../../src/machines/syncList.machine';
 import { syncMapMachine } from '../../../src/machines/syncMap.machine';
 import { planPaths, type PlannedPath } from '../../model/support/plan';
@@ -31,6 +32,7 @@ import {
   startWorld,
   unique,
   waitFor,
+  exists,
   withFreshReader,
   type World,
 } from './modelSupport';
@@ -47,7 +49,12 @@ const containerModel = createMachine({
         'open.free': 'ready.complete',
         'open.filled': 'ready.partial',
         'open.missing': 'failed',
+        'open.invalid': 'rejected',
       },
+    },
+    rejected: {
+      type: 'final',
+      description: 'A bad page size: refused before anything was sent.',
     },
     failed: { on: { 'retry.created': 'ready.complete' } },
     ready: {
@@ -67,6 +74,7 @@ const containerModel = createMachine({
             'local.update': 'complete',
             'local.remove': 'complete',
             'local.invalid': 'complete',
+            'local.other': 'complete',
             'remote.add': 'complete',
             'remote.update': 'complete',
             'remote.remove': 'complete',
@@ -90,12 +98,14 @@ const modelEvents: EventObject[] = [
   'open.free',
   'open.filled',
   'open.missing',
+  'open.invalid',
   'retry.created',
   'loadMore',
   'local.add',
   'local.update',
   'local.remove',
   'local.invalid',
+  'local.other',
   'remote.add',
   'remote.update',
   'remote.remove',
@@ -105,6 +115,64 @@ const modelEvents: EventObject[] = [
   'remote.removeContainer',
   'local.ttlOnGone',
 ].map((type) => ({ type }));
+
+/** One command of every type that seed 5 refuses (sent nothing, answered 400). */
+const invalidCommands = (kind: Kind): Array<EventObject & Record<string, unknown>> =>
+  kind === 'list'
+    ? [
+        { type: 'list.push', data: [] },
+        { type: 'list.set', index: -1, data: {} },
+        { type: 'list.update', index: 0.5, data: {} },
+        { type: 'list.mutate', index: 0, mutator: null },
+        { type: 'list.remove', index: -2 },
+        { type: 'list.get', index: Number.NaN },
+        { type: 'list.getItems', order: 'sideways' },
+        { type: 'list.setTtl', ttl: -1 },
+        { type: 'list.setItemTtl', index: 0, ttl: -1 },
+      ]
+    : [
+        { type: 'map.set', key: '', data: {} },
+        { type: 'map.update', key: 'k', data: 'text' },
+        { type: 'map.mutate', key: 'k', mutator: null },
+        { type: 'map.remove', key: '' },
+        { type: 'map.get', key: '' },
+        { type: 'map.getItems', order: 'sideways' },
+        { type: 'map.setTtl', ttl: 1.5 },
+        { type: 'map.setItemTtl', key: 'k', ttl: -1 },
+      ];
+
+/** One valid command of every type (what a container refuses while opening or failed). */
+const anyCommands = (kind: Kind): Array<EventObject & Record<string, unknown>> =>
+  kind === 'list'
+    ? [
+        { type: 'list.push', data: {} },
+        { type: 'list.set', index: 0, data: {} },
+        { type: 'list.update', index: 0, data: {} },
+        { type: 'list.mutate', index: 0, mutator: (d: object) => d },
+        { type: 'list.remove', index: 0 },
+        { type: 'list.get', index: 0 },
+        { type: 'list.getItems' },
+        { type: 'list.setTtl', ttl: 0 },
+        { type: 'list.setItemTtl', index: 0, ttl: 0 },
+        { type: 'list.removeList' },
+      ]
+    : [
+        { type: 'map.set', key: 'k', data: {} },
+        { type: 'map.update', key: 'k', data: {} },
+        { type: 'map.mutate', key: 'k', mutator: (d: object) => d },
+        { type: 'map.remove', key: 'k' },
+        { type: 'map.get', key: 'k' },
+        { type: 'map.getItems' },
+        { type: 'map.setTtl', ttl: 0 },
+        { type: 'map.setItemTtl', key: 'k', ttl: 0 },
+        { type: 'map.removeMap' },
+      ];
+
+const failureOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as { status: number; message: string },
+  );
 
 let world: World;
 beforeAll(async () => {
@@ -173,9 +241,27 @@ class PathRun {
   async step(type: string): Promise<void> {
     const c = () => this.container;
     switch (type) {
-      case 'open.free':
+      case 'open.free': {
         this.open('open_or_create');
+        // Commands before the container is open are refused, and nothing is sent.
+        for (const command of anyCommands(this.kind)) {
+          const error = await failureOf(ask(c().actor as never, command as never, this.kind));
+          expect(error?.message, `${this.label}: ${command.type} while opening`).toBe(
+            `The ${this.kind} is not open yet`,
+          );
+        }
         return this.readyIdle();
+      }
+      case 'open.invalid':
+        this.container = openContainer(
+          world,
+          this.kind,
+          { id: this.id, pageSize: 0 },
+          this.coverage.inspect,
+        );
+        expect(c().status()).toBe('failed');
+        expect(c().actor.getSnapshot().context.error?.status).toBe(400);
+        return;
       case 'open.filled': {
         const b = await this.b();
         for (let i = 0; i <= PAGE_SIZE; i += 1) await b.add(this.data());
@@ -186,6 +272,10 @@ class PathRun {
         this.open('open_existing');
         await waitFor(() => c().status() === 'failed', 15_000, `${this.label}: failed`);
         expect(c().actor.getSnapshot().context.error?.status).toBe(404);
+        for (const command of anyCommands(this.kind)) {
+          const error = await failureOf(ask(c().actor as never, command as never, this.kind));
+          expect(error?.status, `${this.label}: ${command.type} when failed`).toBe(404);
+        }
         return;
       case 'retry.created':
         await (await this.b()).add(this.data());
@@ -223,7 +313,36 @@ class PathRun {
           );
         expect(error?.status, `${this.label}: invalid command refused`).toBe(400);
         expect(error?.message).toMatch(/index|key/i);
+        for (const command of invalidCommands(this.kind)) {
+          const refused = await failureOf(ask(c().actor as never, command as never, this.kind));
+          expect(refused?.status, `${this.label}: ${command.type} refused`).toBe(400);
+        }
         expect(c().view()).toEqual(before);
+        return;
+      }
+      case 'local.other': {
+        // The remaining commands: get, getItems, mutate, set on a held key, item ttl.
+        const key = await this.someKey(true);
+        const k = this.kind;
+        const send = (command: object) => ask(c().actor as never, command as never, k);
+        const item = (await send(
+          k === 'list' ? { type: 'list.get', index: key } : { type: 'map.get', key },
+        )) as { data: unknown };
+        expect(item.data).toEqual(
+          c()
+            .view()
+            .find(([held]) => held === key)?.[1],
+        );
+        const page = (await send({ type: `${k}.getItems`, pageSize: 2 })) as { items: unknown[] };
+        expect(page.items.length).toBeLessThanOrEqual(2);
+        const at = k === 'list' ? { index: key } : { key };
+        await send({
+          type: `${k}.mutate`,
+          ...at,
+          mutator: (d: object) => ({ ...d, mutated: true }),
+        });
+        await send({ type: `${k}.set`, ...at, data: { replaced: ++this.n } });
+        await send({ type: `${k}.setItemTtl`, ...at, ttl: 0 });
         return;
       }
       case 'remote.add':
@@ -280,6 +399,11 @@ class PathRun {
   async check(state: string, after: string) {
     const where = `${this.label} after ${after} (${state})`;
     const c = this.container;
+    if (state === 'rejected') {
+      expect(c.status(), where).toBe('failed');
+      expect(await withFreshReader(world, (r) => exists(r, this.kind, this.id))).toBe(false);
+      return;
+    }
     if (state === 'failed') {
       expect(c.status(), where).toBe('failed');
       expect(c.view()).toEqual([]);
