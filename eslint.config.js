@@ -43,7 +43,17 @@ const machinePurity = {
 };
 
 export default tseslint.config(
-  { ignores: ['.scratch/**', 'dist/**', 'node_modules/**', 'data/**', '.test-data/**', 'docs/**', 'coverage/**'] },
+  {
+    ignores: [
+      '.scratch/**',
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      '.test-data/**',
+      'docs/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

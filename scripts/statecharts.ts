@@ -51,7 +51,7 @@ export function guardName(guard: unknown): string {
     return fn.name && fn.name !== 'guard' ? fn.name : 'inline guard';
   }
   if (typeof guard === 'object' && guard !== null && 'type' in guard) {
-    return String((guard).type);
+    return String(guard.type);
   }
   return 'guard';
 }

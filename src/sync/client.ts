@@ -19,13 +19,7 @@ import { bridgeListEvents, type ListEventSource } from './bridges/list';
 import { bridgeMapEvents, type MapEventSource } from './bridges/map';
 import { bridgeStreamEvents, type StreamEventSource } from './bridges/stream';
 import { toSyncFailure } from './errors';
-import type {
-  Opened,
-  OpenMode,
-  OpenRequest,
-  SessionCommand,
-  SyncCredentials,
-} from './ports';
+import type { Opened, OpenMode, OpenRequest, SessionCommand, SyncCredentials } from './ports';
 
 /** The SyncClient surface this layer uses (the real client, or a fake in tests). */
 export type SyncClientLike = ClientEventSource &
