@@ -145,11 +145,14 @@ afterAll(async () => {
   rmSync(keysDir, { recursive: true, force: true });
 });
 
-async function openLogin(): Promise<Page> {
+async function openLogin({ scriptLoads = true } = {}): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${app.url}/history`);
   await page.getByTestId('google-sign-in').waitFor();
+  // The stub renders its button once the app has set up all three flows.
+  if (scriptLoads)
+    await page.getByRole('button', { name: 'Google: sign in with ID token' }).waitFor();
   return page;
 }
 
@@ -215,7 +218,7 @@ describe('Google sign-in (script and keys served locally)', () => {
   it('shows the seed message when the Google script cannot load', async () => {
     scriptOk = false;
     try {
-      const page = await openLogin();
+      const page = await openLogin({ scriptLoads: false });
       const toast = page.getByTestId('toast');
       await toast.waitFor();
       expect(await toast.textContent()).toBe(
