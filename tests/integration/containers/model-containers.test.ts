@@ -374,17 +374,18 @@ class PathRun {
         expect(c().removal()).toEqual({ isLocal: false });
         return;
       case 'local.ttlOnGone': {
-        // B removes it and A sets a ttl at once: either A's setTtl finds it gone (404, seed 8:
-        // marked removed locally and re-thrown) or the pushed removal got there first.
+        // B removes it; then A sets a ttl. Either the service answers 404 (seed 8: marked removed
+        // locally and re-thrown) or the pushed removal got there first and the machine refuses
+        // with its own 404. (Sent at the same moment, A's ttl could also land before the removal
+        // and rightly succeed, so B's removal is awaited first.)
         const b = await this.b();
-        const removing = b.removeContainer();
+        await b.removeContainer();
         const ttl = await c()
           .setTtl(60)
           .then(
             () => null,
             (e: unknown) => e as { status: number },
           );
-        await removing;
         await waitFor(() => c().status() === 'removed', 15_000, `${this.label}: removed`);
         if (ttl === null) throw new Error(`${this.label}: a ttl on a removed container succeeded`);
         expect(ttl.status).toBe(404);
