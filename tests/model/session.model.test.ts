@@ -12,7 +12,7 @@ import { SESSION_EXPIRED_MESSAGE, sessionMachine } from '../../src/machines/sess
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiRevoke, apiSignIn } from './support/app';
-import { planPaths, type PlannedPath } from './support/plan';
+import { drivePath, planPaths, type PlannedPath } from './support/plan';
 
 const PASSCODE = 'correct horse battery staple';
 const TARGET = '/history?filter=missed#today';
@@ -241,15 +241,7 @@ describe('session machine, model-based, in Chromium', () => {
     expect(plan.states.total).toBe(5);
   });
 
-  it.each(plan.paths.map((p): [string, PlannedPath] => [p.name, p]))('%s', async (_name, path) => {
-    const run = await open();
-    try {
-      for (const [i, step] of path.steps.entries()) {
-        if (i > 0) await exec(run, step.event);
-        await check(run, step.state);
-      }
-    } finally {
-      await run.context.close();
-    }
-  });
+  it.each(plan.paths.map((p): [string, PlannedPath] => [p.name, p]))('%s', (_name, path) =>
+    drivePath(path, { open, exec, check, close: (run) => run.context.close() }),
+  );
 });

@@ -12,7 +12,7 @@ import { AUTO_DISMISS_MS, toastMachine } from '../../src/machines/toast.machine'
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiSignIn } from './support/app';
-import { planPaths, type PlannedPath } from './support/plan';
+import { drivePath, planPaths, type PlannedPath } from './support/plan';
 
 const AFTER = 'xstate.after.autoDismiss.toast.shown.timed';
 const SIGN_OUT_FAILED = /^Could not sign out/;
@@ -134,15 +134,7 @@ describe('toast machine, model-based, in Chromium', () => {
     expect(plan.states.total).toBe(3);
   });
 
-  it.each(plan.paths.map((p): [string, PlannedPath] => [p.name, p]))('%s', async (_name, path) => {
-    const run = await open();
-    try {
-      for (const [i, step] of path.steps.entries()) {
-        if (i > 0) await exec(run, step.event);
-        await check(run, step.state);
-      }
-    } finally {
-      await run.context.close();
-    }
-  });
+  it.each(plan.paths.map((p): [string, PlannedPath] => [p.name, p]))('%s', (_name, path) =>
+    drivePath(path, { open, exec, check, close: (run) => run.context.close() }),
+  );
 });

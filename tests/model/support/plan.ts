@@ -88,6 +88,7 @@ export function planPaths(
   planned.forEach(record);
 
   // Transition cover: shortest path to the edge's source, then the edge.
+  let coverAdded = 0;
   const toState = new Map<string, PlannedPath>();
   const allShortest = model.getShortestPaths({ allowDuplicatePaths: true }) as unknown as Array<
     StatePath<AnySnapshot, EventObject>
@@ -109,6 +110,7 @@ export function planPaths(
         steps: [...prefix.steps, { event: t.event, state: to }],
       };
       planned.push(extra);
+      coverAdded += 1;
       record(extra);
     }
   }
@@ -125,8 +127,29 @@ export function planPaths(
     total: allEdges.size,
   };
   const summary =
-    `${machine.id}: ${paths.length} paths (${shortest.length} shortest, ${simple.length} simple, ` +
-    `${paths.length - shortest.length - simple.length > 0 ? paths.length - shortest.length - simple.length : 0} more after de-duplication and transition cover); ` +
+    `${machine.id}: ${paths.length} paths (${shortest.length} shortest + ${simple.length} simple + ` +
+    `${coverAdded} transition cover, ${planned.length - paths.length} duplicates dropped); ` +
     `states ${states.covered}/${states.total}; transitions ${transitions.covered}/${transitions.total}`;
   return { paths, states, transitions, summary };
+}
+
+/** How a model test drives its system under test along one planned path. */
+export interface PathDriver<Run> {
+  open: () => Promise<Run>;
+  exec: (run: Run, event: EventObject) => Promise<void>;
+  check: (run: Run, state: string) => Promise<void>;
+  close: (run: Run) => Promise<void>;
+}
+
+/** Opens a fresh run, checks the first state, then executes and checks each step; always closes. */
+export async function drivePath<Run>(path: PlannedPath, driver: PathDriver<Run>): Promise<void> {
+  const run = await driver.open();
+  try {
+    for (const [i, step] of path.steps.entries()) {
+      if (i > 0) await driver.exec(run, step.event);
+      await driver.check(run, step.state);
+    }
+  } finally {
+    await driver.close(run);
+  }
 }
