@@ -18,12 +18,14 @@ export function advanceMeta(
   const date = mark.dateUpdated ?? null;
   const later = date !== null && (meta.dateUpdated === null || date > meta.dateUpdated);
   if (!forward && !later) return meta;
-  const revision = forward && mark.revision ? mark.revision : meta.revision;
+  // Written out field by field: this runs once per pushed event, and a spread is several times slower.
   return {
-    ...meta,
+    sid: meta.sid,
+    uniqueName: meta.uniqueName,
+    revision: forward && mark.revision ? mark.revision : meta.revision,
     lastEventId: forward ? mark.lastEventId : meta.lastEventId,
-    revision,
     dateUpdated: later ? date : meta.dateUpdated,
+    dateExpires: meta.dateExpires,
   };
 }
 

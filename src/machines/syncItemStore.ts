@@ -5,23 +5,21 @@
  *
  * Context must stay immutable (graph traversal and time travel reuse old snapshots), yet copying a
  * 10,000-item map per pushed event would be quadratic. So entries live in a two-level hash trie
- * (64 x 64 buckets): a write copies two 64-slot arrays and one small bucket, and every older
- * version stays valid.
+ * (64 x 64 buckets); a bucket is a flat array of (key, value, event id) triples. A write copies two
+ * 64-slot arrays and one small bucket, and every older version stays valid.
  */
 
-interface Entry<V> {
-  /** null for a tombstone: the item was removed by event `eventId`. */
-  readonly value: V | null;
-  /** The newest event id applied to this key; -1 when unknown. */
-  readonly eventId: number;
-}
+/** A bucket: key, value (null for a tombstone), newest event id; repeated. */
+type Bucket = readonly unknown[];
+type Branch = ReadonlyArray<Bucket | undefined>;
+type Root = ReadonlyArray<Branch | undefined>;
 
-type Bucket<K, V> = ReadonlyMap<K, Entry<V>>;
-type Branch<K, V> = ReadonlyArray<Bucket<K, V> | undefined>;
-type Root<K, V> = ReadonlyArray<Branch<K, V> | undefined>;
-
-const WIDTH = 64;
+const BITS = 6;
+const WIDTH = 1 << BITS;
+const MASK = WIDTH - 1;
 const EMPTY: ReadonlyArray<undefined> = new Array<undefined>(WIDTH).fill(undefined);
+/** Returned by `slot` when a key was never seen. */
+const MISSING = -1;
 
 /** A cheap, well-spread 32-bit hash of a list index or map key. */
 function hashOf(key: unknown): number {
@@ -35,9 +33,20 @@ function hashOf(key: unknown): number {
   return h >>> 0;
 }
 
+function bucketOf(root: Root, h: number): Bucket | undefined {
+  return root[h & MASK]?.[(h >>> BITS) & MASK];
+}
+
+/** Position of `key`'s triple in `bucket`, or MISSING. */
+function slot(bucket: Bucket | undefined, key: unknown): number {
+  if (bucket === undefined) return MISSING;
+  for (let i = 0; i < bucket.length; i += 3) if (bucket[i] === key) return i;
+  return MISSING;
+}
+
 export class ItemStore<K, V> {
   private constructor(
-    private readonly root: Root<K, V>,
+    private readonly root: Root,
     /** Number of live (non-tombstone) items. */
     readonly size: number,
   ) {}
@@ -46,13 +55,10 @@ export class ItemStore<K, V> {
     return new ItemStore<K, V>(EMPTY, 0);
   }
 
-  private entry(key: K): Entry<V> | undefined {
-    const h = hashOf(key);
-    return this.root[h & (WIDTH - 1)]?.[(h >>> 6) & (WIDTH - 1)]?.get(key);
-  }
-
   get(key: K): V | undefined {
-    return this.entry(key)?.value ?? undefined;
+    const bucket = bucketOf(this.root, hashOf(key));
+    const at = slot(bucket, key);
+    return at === MISSING ? undefined : ((bucket![at + 1] as V | null) ?? undefined);
   }
 
   has(key: K): boolean {
@@ -61,7 +67,9 @@ export class ItemStore<K, V> {
 
   /** The newest event id seen for this key, live or removed; undefined if the key was never seen. */
   knownEventId(key: K): number | undefined {
-    return this.entry(key)?.eventId;
+    const bucket = bucketOf(this.root, hashOf(key));
+    const at = slot(bucket, key);
+    return at === MISSING ? undefined : (bucket![at + 2] as number);
   }
 
   /** True when an event with this id for this key is new (seed 4: equal or older ids are ignored). */
@@ -71,13 +79,12 @@ export class ItemStore<K, V> {
   }
 
   set(key: K, value: V, eventId: number): ItemStore<K, V> {
-    return this.write(key, { value, eventId });
+    return this.write(key, value, () => eventId);
   }
 
   /** Tombstones `key`; with an unknown event id the tombstone keeps the id already known. */
   remove(key: K, eventId: number | null): ItemStore<K, V> {
-    const known = this.knownEventId(key) ?? -1;
-    return this.write(key, { value: null, eventId: Math.max(known, eventId ?? -1) });
+    return this.write(key, null, (known) => Math.max(known ?? -1, eventId ?? -1));
   }
 
   /** Live items in no particular order; callers sort. */
@@ -87,25 +94,39 @@ export class ItemStore<K, V> {
       if (!branch) continue;
       for (const bucket of branch) {
         if (!bucket) continue;
-        for (const entry of bucket.values()) if (entry.value !== null) out.push(entry.value);
+        for (let i = 1; i < bucket.length; i += 3) if (bucket[i] !== null) out.push(bucket[i] as V);
       }
     }
     return out;
   }
 
-  private write(key: K, entry: Entry<V>): ItemStore<K, V> {
+  private write(
+    key: K,
+    value: V | null,
+    eventIdGiven: (known: number | undefined) => number,
+  ): ItemStore<K, V> {
     const h = hashOf(key);
-    const i = h & (WIDTH - 1);
-    const j = (h >>> 6) & (WIDTH - 1);
+    const i = h & MASK;
+    const j = (h >>> BITS) & MASK;
     const branch = this.root[i] ?? EMPTY;
-    const bucket = new Map(branch[j]);
-    const wasLive = (bucket.get(key)?.value ?? null) !== null;
-    bucket.set(key, entry);
+    const old = branch[j];
+    const at = slot(old, key);
+    let bucket: unknown[];
+    let wasLive = false;
+    if (at === MISSING) {
+      bucket = old === undefined ? [key, value, eventIdGiven(undefined)] : [...old, key, value, 0];
+      if (old !== undefined) bucket[bucket.length - 1] = eventIdGiven(undefined);
+    } else {
+      bucket = old!.slice();
+      wasLive = bucket[at + 1] !== null;
+      bucket[at + 1] = value;
+      bucket[at + 2] = eventIdGiven(bucket[at + 2] as number);
+    }
     const nextBranch = branch.slice();
     nextBranch[j] = bucket;
     const nextRoot = this.root.slice();
     nextRoot[i] = nextBranch;
-    const size = this.size + (entry.value !== null ? 1 : 0) - (wasLive ? 1 : 0);
+    const size = this.size + (value !== null ? 1 : 0) - (wasLive ? 1 : 0);
     return new ItemStore(nextRoot, size);
   }
 }

@@ -63,7 +63,10 @@ const rejectCommands = {
  * the `events` bridge delivers pushed events (`list.itemAdded` ...), applied under seed 4's rules:
  * an item event whose id is not newer than the one known for that index (tombstones included) is
  * ignored; the list's last event id and revision only move forward; date_updated only moves later.
- * Applied events are re-emitted for observers. Commands are validated (seed 5) before anything is
+ * Applying one is a single targetless transition on `ready` (one guard, one assign): item events
+ * are the hot path, so they are not re-emitted, and connection loss is mirrored in
+ * `context.connection` rather than in a parallel region, which would double their cost (see
+ * docs/performance.md). Commands are validated (seed 5) before anything is
  * sent; each answers with an emitted `command.done` or `command.failed` (see `ask`).
  * Removal, local or remote, stops the bridge (which unsubscribes and closes the SDK object), runs
  * the provided `onRemoved` action and emits `list.removed`.
@@ -125,8 +128,6 @@ export const syncListMachine = setup({
       event.type === 'command.settled' &&
       ((!event.ok && goneOnNotFound(event.command) && isContainerGone(event.error)) ||
         (event.ok && event.command.type === 'list.removeList')),
-    offline: ({ context }) => context.connection !== 'connected',
-    online: ({ context }) => context.connection === 'connected',
   },
   actions: {
     onRemoved: () => {},
@@ -183,7 +184,6 @@ export const syncListMachine = setup({
         ? applyItem(context, event.item, event.container)
         : {},
     ),
-    reemit: emit(({ event }) => event as SyncListEmitted),
     applyRemovalEvent: assign(({ context, event }) =>
       event.type === 'list.itemRemoved'
         ? {
@@ -313,13 +313,13 @@ export const syncListMachine = setup({
       on: rejectCommands,
     },
     ready: {
-      type: 'parallel',
+      initial: 'loading',
       description: 'Subscribed: pushed events and commands apply to the view.',
       invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
-        'list.itemAdded': { guard: 'isNewItem', actions: ['applyItemEvent', 'reemit'] },
-        'list.itemUpdated': { guard: 'isNewItem', actions: ['applyItemEvent', 'reemit'] },
-        'list.itemRemoved': { guard: 'isNewRemoval', actions: ['applyRemovalEvent', 'reemit'] },
+        'list.itemAdded': { guard: 'isNewItem', actions: 'applyItemEvent' },
+        'list.itemUpdated': { guard: 'isNewItem', actions: 'applyItemEvent' },
+        'list.itemRemoved': { guard: 'isNewRemoval', actions: 'applyRemovalEvent' },
         'list.contextUpdated': { guard: 'isNewContext', actions: 'applyContextEvent' },
         'list.removed': { target: 'removed', actions: 'markRemoved' },
         'command.settled': [
@@ -342,72 +342,56 @@ export const syncListMachine = setup({
         'list.removeList': { actions: 'startCommand' },
       },
       states: {
-        view: {
-          initial: 'loading',
-          states: {
-            loading: {
-              description: 'Fetching the first page (default 50, ascending).',
-              invoke: {
-                id: 'loadPage',
-                src: 'loadPage',
-                input: ({ context }) => ({
-                  port: context.port as ListPort,
-                  query: nextPageQuery(context.paging),
-                }),
-                onDone: {
-                  target: 'idle',
-                  actions: assign(({ context, event }) =>
-                    applyPage(context.items, context.paging, event.output, (item) => item.index),
-                  ),
-                },
-                onError: {
-                  target: 'pageFailed',
-                  actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
-                },
-              },
+        loading: {
+          description: 'Fetching the first page (default 50, ascending).',
+          invoke: {
+            id: 'loadPage',
+            src: 'loadPage',
+            input: ({ context }) => ({
+              port: context.port as ListPort,
+              query: nextPageQuery(context.paging),
+            }),
+            onDone: {
+              target: 'idle',
+              actions: assign(({ context, event }) =>
+                applyPage(context.items, context.paging, event.output, (item) => item.index),
+              ),
             },
-            idle: {
-              on: { 'list.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
-            },
-            loadingMore: {
-              description: 'Fetching the page after the last loaded index, on demand.',
-              invoke: {
-                id: 'loadPage',
-                src: 'loadPage',
-                input: ({ context }) => ({
-                  port: context.port as ListPort,
-                  query: nextPageQuery(context.paging),
-                }),
-                onDone: {
-                  target: 'idle',
-                  actions: assign(({ context, event }) =>
-                    applyPage(context.items, context.paging, event.output, (item) => item.index),
-                  ),
-                },
-                onError: {
-                  target: 'pageFailed',
-                  actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
-                },
-              },
-            },
-            pageFailed: {
-              description: 'A page could not be fetched; list.loadMore or list.retry tries again.',
-              on: {
-                'list.loadMore': { target: 'loadingMore' },
-                'list.retry': { target: 'loadingMore' },
-              },
+            onError: {
+              target: 'pageFailed',
+              actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
             },
           },
         },
-        link: {
-          initial: 'online',
-          states: {
-            online: { always: { guard: 'offline', target: 'offline' } },
-            offline: {
-              tags: ['offline'],
-              description: 'The connection is down: the view may be stale until it returns.',
-              always: { guard: 'online', target: 'online' },
+        idle: {
+          on: { 'list.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
+        },
+        loadingMore: {
+          description: 'Fetching the page after the last loaded index, on demand.',
+          invoke: {
+            id: 'loadPage',
+            src: 'loadPage',
+            input: ({ context }) => ({
+              port: context.port as ListPort,
+              query: nextPageQuery(context.paging),
+            }),
+            onDone: {
+              target: 'idle',
+              actions: assign(({ context, event }) =>
+                applyPage(context.items, context.paging, event.output, (item) => item.index),
+              ),
             },
+            onError: {
+              target: 'pageFailed',
+              actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
+            },
+          },
+        },
+        pageFailed: {
+          description: 'A page could not be fetched; list.loadMore or list.retry tries again.',
+          on: {
+            'list.loadMore': { target: 'loadingMore' },
+            'list.retry': { target: 'loadingMore' },
           },
         },
       },

@@ -45,10 +45,15 @@ export const selectListHasMore = (snapshot: ListSnapshot): boolean =>
   snapshot.context.paging.hasMore;
 
 export const selectListLoadingPage = (snapshot: ListSnapshot): boolean =>
-  snapshot.matches({ ready: { view: 'loading' } }) ||
-  snapshot.matches({ ready: { view: 'loadingMore' } });
+  snapshot.matches({ ready: 'loading' }) || snapshot.matches({ ready: 'loadingMore' });
 
-export const selectListOffline = (snapshot: ListSnapshot): boolean => snapshot.hasTag('offline');
+/**
+ * True while the client's connection is down and the view may be stale. The client machine owns the
+ * connection states; the container only mirrors them (a parallel region here would double the cost
+ * of every pushed event).
+ */
+export const selectListOffline = (snapshot: ListSnapshot): boolean =>
+  snapshot.context.connection !== 'connected';
 
 export const selectListConnection = (snapshot: ListSnapshot): ConnectionState =>
   snapshot.context.connection;

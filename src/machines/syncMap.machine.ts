@@ -62,7 +62,10 @@ const rejectCommands = {
  * the `events` bridge delivers pushed events (`map.itemAdded` ...), applied under seed 4's rules:
  * an item event whose id is not newer than the one known for that key (tombstones included) is
  * ignored; the map's last event id and revision only move forward; date_updated only moves later.
- * Applied events are re-emitted for observers. Commands are validated (seed 5) before anything is
+ * Applying one is a single targetless transition on `ready` (one guard, one assign): item events
+ * are the hot path, so they are not re-emitted, and connection loss is mirrored in
+ * `context.connection` rather than in a parallel region, which would double their cost (see
+ * docs/performance.md). Commands are validated (seed 5) before anything is
  * sent; each answers with an emitted `command.done` or `command.failed` (see `ask`).
  * Removal, local or remote, stops the bridge (which unsubscribes and closes the SDK object), runs
  * the provided `onRemoved` action and emits `map.removed`.
@@ -121,8 +124,6 @@ export const syncMapMachine = setup({
       event.type === 'command.settled' &&
       ((!event.ok && goneOnNotFound(event.command) && isContainerGone(event.error)) ||
         (event.ok && event.command.type === 'map.removeMap')),
-    offline: ({ context }) => context.connection !== 'connected',
-    online: ({ context }) => context.connection === 'connected',
   },
   actions: {
     onRemoved: () => {},
@@ -179,7 +180,6 @@ export const syncMapMachine = setup({
         ? applyItem(context, event.item, event.container)
         : {},
     ),
-    reemit: emit(({ event }) => event as SyncMapEmitted),
     applyRemovalEvent: assign(({ context, event }) =>
       event.type === 'map.itemRemoved'
         ? {
@@ -298,13 +298,13 @@ export const syncMapMachine = setup({
       on: rejectCommands,
     },
     ready: {
-      type: 'parallel',
+      initial: 'loading',
       description: 'Subscribed: pushed events and commands apply to the view.',
       invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
-        'map.itemAdded': { guard: 'isNewItem', actions: ['applyItemEvent', 'reemit'] },
-        'map.itemUpdated': { guard: 'isNewItem', actions: ['applyItemEvent', 'reemit'] },
-        'map.itemRemoved': { guard: 'isNewRemoval', actions: ['applyRemovalEvent', 'reemit'] },
+        'map.itemAdded': { guard: 'isNewItem', actions: 'applyItemEvent' },
+        'map.itemUpdated': { guard: 'isNewItem', actions: 'applyItemEvent' },
+        'map.itemRemoved': { guard: 'isNewRemoval', actions: 'applyRemovalEvent' },
         'map.removed': { target: 'removed', actions: 'markRemoved' },
         'command.settled': [
           {
@@ -325,72 +325,56 @@ export const syncMapMachine = setup({
         'map.removeMap': { actions: 'startCommand' },
       },
       states: {
-        view: {
-          initial: 'loading',
-          states: {
-            loading: {
-              description: 'Fetching the first page (default 50, ascending).',
-              invoke: {
-                id: 'loadPage',
-                src: 'loadPage',
-                input: ({ context }) => ({
-                  port: context.port as MapPort,
-                  query: nextPageQuery(context.paging),
-                }),
-                onDone: {
-                  target: 'idle',
-                  actions: assign(({ context, event }) =>
-                    applyPage(context.items, context.paging, event.output, (item) => item.key),
-                  ),
-                },
-                onError: {
-                  target: 'pageFailed',
-                  actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
-                },
-              },
+        loading: {
+          description: 'Fetching the first page (default 50, ascending).',
+          invoke: {
+            id: 'loadPage',
+            src: 'loadPage',
+            input: ({ context }) => ({
+              port: context.port as MapPort,
+              query: nextPageQuery(context.paging),
+            }),
+            onDone: {
+              target: 'idle',
+              actions: assign(({ context, event }) =>
+                applyPage(context.items, context.paging, event.output, (item) => item.key),
+              ),
             },
-            idle: {
-              on: { 'map.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
-            },
-            loadingMore: {
-              description: 'Fetching the page after the last loaded key, on demand.',
-              invoke: {
-                id: 'loadPage',
-                src: 'loadPage',
-                input: ({ context }) => ({
-                  port: context.port as MapPort,
-                  query: nextPageQuery(context.paging),
-                }),
-                onDone: {
-                  target: 'idle',
-                  actions: assign(({ context, event }) =>
-                    applyPage(context.items, context.paging, event.output, (item) => item.key),
-                  ),
-                },
-                onError: {
-                  target: 'pageFailed',
-                  actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
-                },
-              },
-            },
-            pageFailed: {
-              description: 'A page could not be fetched; map.loadMore or map.retry tries again.',
-              on: {
-                'map.loadMore': { target: 'loadingMore' },
-                'map.retry': { target: 'loadingMore' },
-              },
+            onError: {
+              target: 'pageFailed',
+              actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
             },
           },
         },
-        link: {
-          initial: 'online',
-          states: {
-            online: { always: { guard: 'offline', target: 'offline' } },
-            offline: {
-              tags: ['offline'],
-              description: 'The connection is down: the view may be stale until it returns.',
-              always: { guard: 'online', target: 'online' },
+        idle: {
+          on: { 'map.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
+        },
+        loadingMore: {
+          description: 'Fetching the page after the last loaded key, on demand.',
+          invoke: {
+            id: 'loadPage',
+            src: 'loadPage',
+            input: ({ context }) => ({
+              port: context.port as MapPort,
+              query: nextPageQuery(context.paging),
+            }),
+            onDone: {
+              target: 'idle',
+              actions: assign(({ context, event }) =>
+                applyPage(context.items, context.paging, event.output, (item) => item.key),
+              ),
             },
+            onError: {
+              target: 'pageFailed',
+              actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
+            },
+          },
+        },
+        pageFailed: {
+          description: 'A page could not be fetched; map.loadMore or map.retry tries again.',
+          on: {
+            'map.loadMore': { target: 'loadingMore' },
+            'map.retry': { target: 'loadingMore' },
           },
         },
       },

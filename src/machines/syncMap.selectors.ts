@@ -36,10 +36,15 @@ export const selectMapMeta = (snapshot: MapSnapshot): ContainerMeta | null => sn
 export const selectMapHasMore = (snapshot: MapSnapshot): boolean => snapshot.context.paging.hasMore;
 
 export const selectMapLoadingPage = (snapshot: MapSnapshot): boolean =>
-  snapshot.matches({ ready: { view: 'loading' } }) ||
-  snapshot.matches({ ready: { view: 'loadingMore' } });
+  snapshot.matches({ ready: 'loading' }) || snapshot.matches({ ready: 'loadingMore' });
 
-export const selectMapOffline = (snapshot: MapSnapshot): boolean => snapshot.hasTag('offline');
+/**
+ * True while the client's connection is down and the view may be stale. The client machine owns the
+ * connection states; the container only mirrors them (a parallel region here would double the cost
+ * of every pushed event).
+ */
+export const selectMapOffline = (snapshot: MapSnapshot): boolean =>
+  snapshot.context.connection !== 'connected';
 
 export const selectMapConnection = (snapshot: MapSnapshot): ConnectionState =>
   snapshot.context.connection;

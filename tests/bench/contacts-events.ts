@@ -100,7 +100,7 @@ export async function throughMachine(events: SdkEvent[]): Promise<number> {
   const actor = createActor(machine, { input: { id: 'contacts' } }).start();
   await new Promise<void>((resolve) => {
     const sub = actor.subscribe((s) => {
-      if (s.matches({ ready: { view: 'idle' } })) {
+      if (s.matches({ ready: 'idle' })) {
         sub.unsubscribe();
         resolve();
       }
@@ -306,7 +306,7 @@ export async function sdkMachine(client: SyncClient, firstId: number): Promise<S
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('syncMap never became ready')), 30_000);
     const sub = actor.subscribe((s) => {
-      if (s.matches({ ready: { view: 'idle' } })) {
+      if (s.matches({ ready: 'idle' })) {
         clearTimeout(timer);
         sub.unsubscribe();
         resolve();

@@ -17,24 +17,24 @@ export function toMillis(value: Date | string | number | null | undefined): numb
   return Number.isFinite(ms) ? ms : null;
 }
 
-function fields(item: SdkItemLike) {
-  return {
-    data: item.data as JsonObject,
-    revision: item.revision,
-    lastEventId: item.lastEventId,
-    dateUpdated: toMillis(item.dateUpdated) ?? 0,
-    dateExpires: toMillis(item.dateExpires),
-  };
-}
-
+// Written out field by field rather than spread from a shared helper: this runs once per pushed
+// event, and the spread allocates a second object and is several times slower.
 export const toListItem = (item: SdkItemLike & { readonly index: number }): ListItem => ({
   index: item.index,
-  ...fields(item),
+  data: item.data as JsonObject,
+  revision: item.revision,
+  lastEventId: item.lastEventId,
+  dateUpdated: toMillis(item.dateUpdated) ?? 0,
+  dateExpires: toMillis(item.dateExpires),
 });
 
 export const toMapItem = (item: SdkItemLike & { readonly key: string }): MapItem => ({
   key: item.key,
-  ...fields(item),
+  data: item.data as JsonObject,
+  revision: item.revision,
+  lastEventId: item.lastEventId,
+  dateUpdated: toMillis(item.dateUpdated) ?? 0,
+  dateExpires: toMillis(item.dateExpires),
 });
 
 /** The container fields twilio-sync exposes on SyncList and SyncMap. */

@@ -64,7 +64,7 @@ function useLoadAll(actor: MapActor | ListActor | undefined, enabled: boolean): 
       getSnapshot(): {
         status: string;
         context: { paging: { hasMore: boolean } };
-        matches(state: { ready: { view: 'idle' } }): boolean;
+        matches(state: { ready: 'idle' }): boolean;
       };
       subscribe(next: () => void): { unsubscribe(): void };
       send(event: { type: string }): void;
@@ -73,7 +73,7 @@ function useLoadAll(actor: MapActor | ListActor | undefined, enabled: boolean): 
     const check = () => {
       const snapshot = target.getSnapshot();
       if (snapshot.status !== 'active' || !snapshot.context.paging.hasMore) return;
-      if (!snapshot.matches({ ready: { view: 'idle' } })) return;
+      if (!snapshot.matches({ ready: 'idle' })) return;
       target.send({ type });
     };
     const subscription = target.subscribe(check);

@@ -7,9 +7,9 @@ import type { SyncClient, SyncList, SyncMap } from 'twilio-sync';
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import { askList, askMap } from '../../../src/machines/syncAsk';
 import type { syncListMachine } from '../../../src/machines/syncList.machine';
-import { selectListItems } from '../../../src/machines/syncList.selectors';
+import { selectListItems, selectListOffline } from '../../../src/machines/syncList.selectors';
 import type { syncMapMachine } from '../../../src/machines/syncMap.machine';
-import { selectMapItems } from '../../../src/machines/syncMap.selectors';
+import { selectMapItems, selectMapOffline } from '../../../src/machines/syncMap.selectors';
 import type { JsonObject } from '../../../src/sync/ports';
 import { allListItems, allMapItems, type World } from './modelSupport';
 
@@ -72,7 +72,7 @@ export function openContainer(
             : snap().matches('failed')
               ? 'failed'
               : 'opening',
-      offline: () => snap().hasTag('offline'),
+      offline: () => selectListOffline(snap()),
       removal: () => snap().context.removal,
       hasMore: () => snap().context.paging.hasMore,
       add: async (data) => (await askList(actor, { type: 'list.push', data })).index,
@@ -107,7 +107,7 @@ export function openContainer(
           : snap().matches('failed')
             ? 'failed'
             : 'opening',
-    offline: () => snap().hasTag('offline'),
+    offline: () => selectMapOffline(snap()),
     removal: () => snap().context.removal,
     hasMore: () => snap().context.paging.hasMore,
     add: async (data) => {

@@ -61,7 +61,7 @@ describe('syncList machine over the real SDK and service', () => {
   it('creates, pushes, receives remote writes and removals, and matches the service after each step', async () => {
     const id = unique('calls');
     const actor = createActor(runtime.machines.list, { input: { id } }).start();
-    await until(actor, (a) => a.getSnapshot().matches({ ready: { view: 'idle' } }), 'list ready');
+    await until(actor, (a) => a.getSnapshot().matches({ ready: 'idle' }), 'list ready');
     const view = () => selectListItems(actor.getSnapshot()).map((i) => [i.index, i.data]);
     expect(view()).toEqual(await serviceList(id));
 
@@ -108,7 +108,7 @@ describe('syncList machine over the real SDK and service', () => {
       await Promise.all(Array.from({ length: 10 }, (_, j) => writer.push({ i: i + j })));
     }
     const actor = createActor(runtime.machines.list, { input: { id } }).start();
-    await until(actor, (a) => a.getSnapshot().matches({ ready: { view: 'idle' } }), 'first page');
+    await until(actor, (a) => a.getSnapshot().matches({ ready: 'idle' }), 'first page');
     expect(selectListItems(actor.getSnapshot())).toHaveLength(50);
     expect(actor.getSnapshot().context.paging.hasMore).toBe(true);
     actor.send({ type: 'list.loadMore' });
@@ -124,7 +124,7 @@ describe('syncMap machine over the real SDK and service', () => {
   it('keeps key order and matches the service through local and remote writes', async () => {
     const id = unique('contacts');
     const actor = createActor(runtime.machines.map, { input: { id } }).start();
-    await until(actor, (a) => a.getSnapshot().matches({ ready: { view: 'idle' } }), 'map ready');
+    await until(actor, (a) => a.getSnapshot().matches({ ready: 'idle' }), 'map ready');
     const view = () => selectMapItems(actor.getSnapshot()).map((i) => [i.key, i.data]);
     const keys = () => selectMapItems(actor.getSnapshot()).map((i) => i.key);
 

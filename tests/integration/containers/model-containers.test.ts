@@ -218,7 +218,7 @@ class PathRun {
   private async readyIdle() {
     await waitFor(
       () =>
-        this.container.actor.getSnapshot().matches({ ready: { view: 'idle' } }) ||
+        this.container.actor.getSnapshot().matches({ ready: 'idle' }) ||
         this.container.status() === 'failed',
       15_000,
       `${this.label}: ready`,
@@ -285,11 +285,7 @@ class PathRun {
         expect(c().hasMore()).toBe(true);
         c().loadMore();
         await waitFor(
-          () =>
-            !c().hasMore() &&
-            c()
-              .actor.getSnapshot()
-              .matches({ ready: { view: 'idle' } }),
+          () => !c().hasMore() && c().actor.getSnapshot().matches({ ready: 'idle' }),
           15_000,
           'more loaded',
         );

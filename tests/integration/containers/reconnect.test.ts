@@ -35,7 +35,7 @@ describe('connection loss', () => {
   it('shows offline while the service is down and catches up after it returns', async () => {
     const actor = createActor(runtime.machines.list, { input: { id: 'reconnect-calls' } }).start();
     await waitFor(
-      () => actor.getSnapshot().matches({ ready: { view: 'idle' } }),
+      () => actor.getSnapshot().matches({ ready: 'idle' }),
       30_000,
       `ready (now ${JSON.stringify(actor.getSnapshot().value)})`,
     );

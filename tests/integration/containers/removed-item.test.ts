@@ -34,11 +34,7 @@ describe('a list item removed under the SDK cache', () => {
   it('through the machine, update/mutate/set/get of it fail with 404 and change nothing', async () => {
     const id = unique('machine-tombstone');
     const c = openContainer(world, 'list', { id });
-    await waitFor(
-      () => c.actor.getSnapshot().matches({ ready: { view: 'idle' } }),
-      15_000,
-      'ready',
-    );
+    await waitFor(() => c.actor.getSnapshot().matches({ ready: 'idle' }), 15_000, 'ready');
     const actor = c.actor as Parameters<typeof askList>[0];
     const keep = await askList(actor, { type: 'list.push', data: { keep: true } });
     const gone = await askList(actor, { type: 'list.push', data: { gone: true } });

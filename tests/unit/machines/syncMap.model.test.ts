@@ -81,7 +81,8 @@ function eventsFor(state: Snapshot): ModelEvent[] {
   // Commands where nothing else is going on: once invalid (rejected, nothing sent) and once valid
   // (sent; the fake service refuses or answers without changing the view).
   const allPagesOnly =
-    state.matches({ ready: { view: 'idle', link: 'online' } }) &&
+    state.matches({ ready: 'idle' }) &&
+    state.context.connection === 'connected' &&
     !state.context.paging.hasMore &&
     state.context.items.size === 3 &&
     !state.context.items.has('a');
@@ -97,16 +98,13 @@ function eventsFor(state: Snapshot): ModelEvent[] {
       result: pushed,
     });
   }
-  if (
-    state.matches({ ready: { view: 'loading' } }) ||
-    state.matches({ ready: { view: 'loadingMore' } })
-  ) {
+  if (state.matches({ ready: 'loading' }) || state.matches({ ready: 'loadingMore' })) {
     const page = state.context.paging.cursor === null ? page1 : page2;
     events.push({ type: 'xstate.done.actor.loadPage', output: page });
     events.push({ type: 'xstate.error.actor.loadPage', error: serverError() });
   }
-  if (state.matches({ ready: { view: 'idle' } })) events.push({ type: 'map.loadMore' });
-  if (state.matches({ ready: { view: 'pageFailed' } })) {
+  if (state.matches({ ready: 'idle' })) events.push({ type: 'map.loadMore' });
+  if (state.matches({ ready: 'pageFailed' })) {
     events.push({ type: 'map.retry' }, { type: 'map.loadMore' });
   }
   return events;

@@ -1,6 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor } from 'xstate';
-import { selectListItems, selectListStatus } from '../../../src/machines/syncList.selectors';
+import {
+  selectListItems,
+  selectListOffline,
+  selectListStatus,
+} from '../../../src/machines/syncList.selectors';
 import { startSyncRuntime, type SyncClientLike } from '../../../src/sync/client';
 import type { SyncCredentials } from '../../../src/sync/ports';
 import { FakeSdkClient, FakeSdkContainer, sdkItem } from './sdkFakes';
@@ -155,7 +159,7 @@ describe('sync runtime: container machines over the SDK', () => {
   it('opens or creates a list through the SDK modes, shows pushed items, and cleans up', async () => {
     const { runtime, client } = start([{ token: 't1' }]);
     const actor = createActor(runtime.machines.list, { input: { id: 'calls' } }).start();
-    await waitFor(actor, (s) => s.matches({ ready: { view: 'idle' } }));
+    await waitFor(actor, (s) => s.matches({ ready: 'idle' }));
     expect(client.opens).toEqual([
       { mode: 'open_existing', id: 'calls' },
       { mode: 'create_new', id: 'calls' },
@@ -164,7 +168,7 @@ describe('sync runtime: container machines over the SDK', () => {
     sdkList.emit('itemAdded', { item: sdkItem({ index: 1, lastEventId: 2 }), isLocal: false });
     expect(selectListItems(actor.getSnapshot()).map((i) => i.index)).toEqual([0, 1]);
     client.emit('connectionStateChanged', 'disconnected');
-    expect(actor.getSnapshot().hasTag('offline')).toBe(true);
+    expect(selectListOffline(actor.getSnapshot())).toBe(true);
     sdkList.emit('removed', { isLocal: false });
     expect(selectListStatus(actor.getSnapshot())).toBe('removed');
     expect(sdkList.totalListeners()).toBe(0);

@@ -25,7 +25,7 @@ import { emptyForm, formFromContact, type ContactForm } from './validation';
 const NO_ITEMS: readonly MapItem[] = [];
 
 const selectPageFailed = (snapshot: SnapshotFrom<MapActor>) =>
-  snapshot.matches({ ready: { view: 'pageFailed' } });
+  snapshot.matches({ ready: 'pageFailed' });
 
 type Open =
   | { kind: 'add'; id: string }

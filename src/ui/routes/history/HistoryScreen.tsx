@@ -20,7 +20,7 @@ import './history.css';
 const NO_ITEMS: readonly ListItem[] = [];
 
 const selectPageFailed = (snapshot: SnapshotFrom<ListActor>) =>
-  snapshot.matches({ ready: { view: 'pageFailed' } });
+  snapshot.matches({ ready: 'pageFailed' });
 const PAGE_SIZE = 50;
 
 const FILTER_LABEL: Record<Filter, string> = {
