@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Core } from './core';
 import { errors, reasonPhrase, type SyncRestError } from './errors';
-import type { Subscriber } from './events';
+import type { Fanout, Subscriber, SyncEvent } from './events';
 import { decodeFrame, encodeFrame, type TwilsockHeader } from './framing';
 import { limits } from './limits';
 import { TokenBucket } from './rate';
@@ -76,16 +76,20 @@ export class Connection implements Subscriber {
   }
 
   send(header: Record<string, unknown>, payload?: object | Buffer): void {
-    if (!this.open || this.ws.readyState !== this.ws.OPEN) return;
+    if (this.writable()) this.ws.send(encodeFrame(header, payload), { binary: true });
+  }
+
+  private writable(): boolean {
+    if (!this.open || this.ws.readyState !== this.ws.OPEN) return false;
     if (this.ws.bufferedAmount > limits.maxBufferedBytes) {
       // A peer that stopped reading: drop it rather than buffer without bound. It reconnects and replays.
       this.host.log(
         `dropping a connection that stopped reading (${this.identity ?? 'not initialised'})`,
       );
       this.ws.terminate();
-      return;
+      return false;
     }
-    this.ws.send(encodeFrame(header, payload), { binary: true });
+    return true;
   }
 
   notify(
@@ -95,22 +99,43 @@ export class Connection implements Subscriber {
     let body = shared?.get(this.base);
     if (!body) {
       const event = payload.event as Record<string, unknown> | undefined;
-      if (event && typeof event.item_url === 'string' && event.item_url.startsWith('/')) {
-        payload = { ...payload, event: { ...event, item_url: this.base + event.item_url } };
-      }
+      if (event) payload = { ...payload, event: this.withBase(event) };
       body = Buffer.from(JSON.stringify(payload));
       shared?.set(this.base, body);
     }
-    this.send(
-      {
-        method: 'notification',
-        id: serverId(),
-        message_type: 'twilio.sync.event',
-        notification_ctx_id: '',
-        payload_type: 'application/json',
-      },
-      body,
-    );
+    this.send(notificationHeader(), body);
+  }
+
+  /**
+   * One notification for a run of same-type events: `event` for one, `events: [...]` for several (both are what
+   * the SDK accepts for every event type). The SDK decodes every byte with a slow pure-JS UTF-8 decoder and
+   * acks every frame, so one frame per run instead of per event roughly halves a subscriber's CPU per event.
+   * Connections on the same URL base receiving the same run share the encoded frame, id included (ids only
+   * need to be unique per connection).
+   */
+  notifyMany(eventType: string, events: SyncEvent[], fanout: Fanout): void {
+    if (!this.writable()) return;
+    let key = this.base;
+    for (const e of events) key += ' ' + fanout.seq(e);
+    let frame = fanout.frames.get(key);
+    if (!frame) {
+      const encode = (e: SyncEvent): string => JSON.stringify(this.withBase(e.event));
+      const head = `{"event_type":${JSON.stringify(eventType)},"event_protocol_version":4,`;
+      const body =
+        events.length === 1
+          ? `${head}"event":${fanout.eventJson(events[0]!, this.base, encode)}}`
+          : `${head}"events":[${events.map((e) => fanout.eventJson(e, this.base, encode)).join(',')}]}`;
+      frame = encodeFrame(notificationHeader(), Buffer.from(body));
+      fanout.frames.set(key, frame);
+    }
+    this.ws.send(frame, { binary: true });
+  }
+
+  /** Item URLs in events are stored relative; each connection sees them on the host it connected to. */
+  private withBase(event: Record<string, unknown>): Record<string, unknown> {
+    return typeof event.item_url === 'string' && event.item_url.startsWith('/')
+      ? { ...event, item_url: this.base + event.item_url }
+      : event;
   }
 
   /** Closes the socket without a Twilsock `close` (as a network failure would). */
@@ -393,6 +418,16 @@ export class Connection implements Subscriber {
     this.subscriptions.clear();
     this.host.unregister(this);
   }
+}
+
+function notificationHeader(): Record<string, unknown> {
+  return {
+    method: 'notification',
+    id: serverId(),
+    message_type: 'twilio.sync.event',
+    notification_ctx_id: '',
+    payload_type: 'application/json',
+  };
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

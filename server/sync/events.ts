@@ -21,11 +21,46 @@ export interface Subscriber {
     payload: { event_type: string } & Record<string, unknown>,
     shared?: Map<string, Buffer>,
   ): void;
+  /**
+   * Sends several committed events of one type in one notification (`events: [...]`, which the SDK applies in
+   * order like separate ones). Optional: without it each event goes through `notify`.
+   */
+  notifyMany?(eventType: string, events: SyncEvent[], fanout: Fanout): void;
 }
+
+/** Events per notification frame; a longer run of one type is split. */
+const MAX_EVENTS_PER_FRAME = 100;
+
+/**
+ * Encodings shared by the subscribers of one delivery round: each event is serialised once per URL base, and
+ * subscribers receiving the same run of events share one frame (and its id), so a write fanned out to many
+ * connections costs one JSON encoding and one buffer, whatever the subscriber count.
+ */
+export class Fanout {
+  private readonly seqs = new Map<SyncEvent, number>();
+  private readonly json = new Map<string, string>();
+  readonly frames = new Map<string, Buffer>();
+
+  seq(e: SyncEvent): number {
+    let n = this.seqs.get(e);
+    if (n === undefined) this.seqs.set(e, (n = this.seqs.size));
+    return n;
+  }
+
+  /** The event's JSON, with `encode` applied once per (event, key). */
+  eventJson(e: SyncEvent, key: string, encode: (e: SyncEvent) => string): string {
+    const k = `${this.seq(e)} ${key}`;
+    let text = this.json.get(k);
+    if (text === undefined) this.json.set(k, (text = encode(e)));
+    return text;
+  }
+}
+
+type Queued = SyncEvent | (() => void);
 
 export class EventHub {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
-  private readonly queue: Array<() => void> = [];
+  private readonly queue: Queued[] = [];
   private scheduled = false;
 
   constructor(private readonly onError: (e: unknown) => void = () => undefined) {}
@@ -54,37 +89,88 @@ export class EventHub {
 
   /** Queues committed events; they go out after the current I/O callback (and its reply) completed. */
   publish(events: SyncEvent[]): void {
-    for (const e of events) this.after(() => this.deliver(e));
+    if (events.length === 0) return;
+    for (const e of events) this.queue.push(e);
+    this.schedule();
   }
 
   /** Runs `fn` in delivery order, after every event queued so far (used for subscription replays). */
   after(fn: () => void): void {
     this.queue.push(fn);
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.flush());
   }
 
+  /**
+   * Delivers everything queued. Consecutive events of one type for one connection share a notification;
+   * a queued function first sends what is pending, so per-connection order is exactly queue order.
+   */
   private flush(): void {
     this.scheduled = false;
     const batch = this.queue.splice(0, this.queue.length);
-    for (const fn of batch) {
+    const outbox = new Outbox(this.onError);
+    for (const item of batch) {
       try {
-        fn();
+        if (typeof item === 'function') {
+          outbox.send();
+          item();
+        } else this.route(item, outbox);
       } catch (e) {
         // One failed delivery (e.g. the store closed during shutdown) must not stop the others or the process.
         this.onError(e);
       }
     }
+    outbox.send();
   }
 
-  private deliver(e: SyncEvent): void {
+  private route(e: SyncEvent, outbox: Outbox): void {
     const set = this.subscribers.get(e.objectSid);
     if (!set) return;
-    const payload = { event_type: e.eventType, event_protocol_version: 4, event: e.event };
-    const shared = new Map<string, Buffer>();
-    for (const sub of [...set]) if (sub !== e.skip) sub.notify(payload, shared);
+    for (const sub of set) if (sub !== e.skip) outbox.add(sub, e);
     if (objectRemovalEvents.has(e.eventType)) this.dropObject(e.objectSid);
+  }
+}
+
+/** Per-subscriber runs of same-type events waiting to be sent at the end of a delivery round. */
+class Outbox {
+  private readonly runs = new Map<Subscriber, { type: string; events: SyncEvent[] }>();
+  private fanout = new Fanout();
+
+  constructor(private readonly onError: (e: unknown) => void) {}
+
+  add(sub: Subscriber, e: SyncEvent): void {
+    const run = this.runs.get(sub);
+    if (run && run.type === e.eventType && run.events.length < MAX_EVENTS_PER_FRAME) {
+      run.events.push(e);
+      return;
+    }
+    if (run) this.sendRun(sub, run);
+    // Re-inserted at the end: Map order is only used to send, and each subscriber's runs stay in order.
+    this.runs.delete(sub);
+    this.runs.set(sub, { type: e.eventType, events: [e] });
+  }
+
+  send(): void {
+    if (this.runs.size === 0) return;
+    for (const [sub, run] of this.runs) this.sendRun(sub, run);
+    this.runs.clear();
+    this.fanout = new Fanout();
+  }
+
+  private sendRun(sub: Subscriber, run: { type: string; events: SyncEvent[] }): void {
+    try {
+      if (sub.notifyMany) sub.notifyMany(run.type, run.events, this.fanout);
+      else
+        for (const e of run.events)
+          sub.notify({ event_type: e.eventType, event_protocol_version: 4, event: e.event });
+    } catch (e) {
+      this.onError(e);
+    }
   }
 }
 

@@ -24,6 +24,8 @@ export type DecodeResult =
 
 const MAGIC = 'TWILSOCK V3.0 ';
 const CRLF = Buffer.from('\r\n');
+/** One decoder for every frame: a non-streaming decode starts afresh, even after a fatal error. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Builds one frame. A string or object payload is JSON/UTF-8 encoded; `payload_size` is always set here. */
 export function encodeFrame(
@@ -63,11 +65,7 @@ export function decodeFrame(data: Buffer): DecodeResult {
     return { ok: false, reason: 'header size exceeds frame' };
   let header: unknown;
   try {
-    header = JSON.parse(
-      new TextDecoder('utf-8', { fatal: true }).decode(
-        data.subarray(headerStart, headerStart + headerSize),
-      ),
-    );
+    header = JSON.parse(utf8.decode(data.subarray(headerStart, headerStart + headerSize)));
   } catch {
     return { ok: false, reason: 'header is not valid UTF-8 JSON' };
   }
@@ -97,5 +95,5 @@ export function decodeFrame(data: Buffer): DecodeResult {
 /** Parses a JSON payload; `undefined` for an empty one. Throws SyntaxError on bad JSON or bad UTF-8. */
 export function parseJsonPayload(payload: Buffer): unknown {
   if (payload.length === 0) return undefined;
-  return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload)) as unknown;
+  return JSON.parse(utf8.decode(payload)) as unknown;
 }

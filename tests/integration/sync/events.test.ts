@@ -187,4 +187,67 @@ describe('events between two SDK clients', () => {
       lastDate = la.dateUpdated.getTime();
     }
   });
+
+  it('sends a burst of writes as few notifications that the SDK applies in order, each reply first', async () => {
+    const mb = await bob.map('burst-map');
+    const seen = record(mb, ['itemAdded']);
+    await settle();
+    const raw = await RawTwilsock.open(server.url);
+    await raw.init(mintWithServerSecret(server.dataDir, 'dave@example.com', 600));
+    const established = await raw.request('POST', '/v4/Subscriptions', {
+      event_protocol_version: 4,
+      action: 'establish',
+      correlation_id: 1,
+      requests: [{ object_sid: mb.sid, object_type: 'map', last_event_id: mb.lastEventId }],
+    });
+    expect((established.header.http_status as { code: number }).code).toBe(202);
+    const isEstablished = (f: (typeof raw.frames)[number]): boolean =>
+      (f.body as { event_type?: string } | undefined)?.event_type === 'subscription_established';
+    await waitFor(() => raw.frames.some(isEstablished), 5000, 'subscription_established');
+    const start = raw.frames.length;
+    // Pipelined on one socket, so the server reads them in one turn: one group commit, one delivery round.
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        raw.request('PUT', `/v3/Maps/${mb.sid}/Items/k${String(i).padStart(2, '0')}`, {
+          data: { i },
+        }),
+      ),
+    );
+    expect(replies.map((r) => (r.header.http_status as { code: number }).code)).toEqual(
+      Array.from({ length: 40 }, () => 201),
+    );
+    await waitFor(() => seen.length === 40, 5000, 'forty itemAdded on the SDK client');
+    expect(seen.map(([, e]) => [(e.item as { key: string }).key, e.isLocal])).toEqual(
+      Array.from({ length: 40 }, (_, i) => [`k${String(i).padStart(2, '0')}`, false]),
+    );
+    expect(seen.map(([, e]) => (e.item as { data: { i: number } }).data.i)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i),
+    );
+    // On the writer's own connection each write's reply precedes the notification carrying its event.
+    const frames = raw.frames.slice(start);
+    const replyAt = new Map<string, number>();
+    frames.forEach((f, k) => {
+      if (f.header.method === 'reply') replyAt.set((f.body as { key: string }).key, k);
+    });
+    const events = frames.flatMap((f, k) => {
+      if (f.header.method !== 'notification') return [];
+      const b = f.body as { event_type: string; event?: unknown; events?: unknown[] };
+      expect(b.event_type).toBe('map_item_added');
+      const list = (b.events ?? [b.event]) as Array<{
+        id: number;
+        item_key: string;
+        item_url: string;
+      }>;
+      return list.map((e) => ({ ...e, at: k }));
+    });
+    expect(events.map((e) => e.item_key)).toEqual(
+      seen.map(([, e]) => (e.item as { key: string }).key),
+    );
+    expect(events.every((e) => replyAt.get(e.item_key)! < e.at)).toBe(true);
+    expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((x, y) => x - y));
+    expect(events.every((e) => e.item_url.startsWith(server.url + '/v3/Maps/'))).toBe(true);
+    const notes = new Set(events.map((e) => e.at));
+    expect(notes.size).toBeLessThan(events.length);
+    raw.close();
+  });
 });
