@@ -4,17 +4,19 @@
  * than the last it has seen").
  *
  * Context must stay immutable (graph traversal and time travel reuse old snapshots), yet copying a
- * 10,000-item map per pushed event would be quadratic. So entries live in a two-level hash trie
- * (64 x 64 buckets); a bucket is a flat array of (key, value, event id) triples. A write copies two
- * 64-slot arrays and one small bucket, and every older version stays valid.
+ * 10,000-item map per pushed event would be quadratic. So entries live in a hash trie of LEVELS
+ * levels, each node WIDTH wide; a bucket is a flat array of (key, value, event id) triples. A write
+ * copies one node per level and one small bucket, and every older version stays valid. Narrow nodes
+ * keep the garbage per write small (pushed events are the hot path).
  */
 
 /** A bucket: key, value (null for a tombstone), newest event id; repeated. */
 type Bucket = readonly unknown[];
-type Branch = ReadonlyArray<Bucket | undefined>;
-type Root = ReadonlyArray<Branch | undefined>;
+/** A trie node: child nodes, or buckets at the last level. */
+type Node = ReadonlyArray<Node | Bucket | undefined>;
 
-const BITS = 6;
+const BITS = 4;
+const LEVELS = 3;
 const WIDTH = 1 << BITS;
 const MASK = WIDTH - 1;
 const EMPTY: ReadonlyArray<undefined> = new Array<undefined>(WIDTH).fill(undefined);
@@ -33,8 +35,12 @@ function hashOf(key: unknown): number {
   return h >>> 0;
 }
 
-function bucketOf(root: Root, h: number): Bucket | undefined {
-  return root[h & MASK]?.[(h >>> BITS) & MASK];
+function bucketOf(root: Node, h: number): Bucket | undefined {
+  let node: Node | Bucket | undefined = root;
+  for (let level = 0; level < LEVELS && node !== undefined; level += 1) {
+    node = (node as Node)[(h >>> (level * BITS)) & MASK];
+  }
+  return node as Bucket | undefined;
 }
 
 /** Position of `key`'s triple in `bucket`, or MISSING. */
@@ -46,7 +52,7 @@ function slot(bucket: Bucket | undefined, key: unknown): number {
 
 export class ItemStore<K, V> {
   private constructor(
-    private readonly root: Root,
+    private readonly root: Node,
     /** Number of live (non-tombstone) items. */
     readonly size: number,
   ) {}
@@ -90,13 +96,15 @@ export class ItemStore<K, V> {
   /** Live items in no particular order; callers sort. */
   values(): V[] {
     const out: V[] = [];
-    for (const branch of this.root) {
-      if (!branch) continue;
-      for (const bucket of branch) {
-        if (!bucket) continue;
-        for (let i = 1; i < bucket.length; i += 3) if (bucket[i] !== null) out.push(bucket[i] as V);
+    const walk = (node: Node | Bucket | undefined, level: number) => {
+      if (node === undefined) return;
+      if (level < LEVELS) {
+        for (const child of node as Node) walk(child, level + 1);
+        return;
       }
-    }
+      for (let i = 1; i < node.length; i += 3) if (node[i] !== null) out.push(node[i] as V);
+    };
+    walk(this.root, 0);
     return out;
   }
 
@@ -106,26 +114,33 @@ export class ItemStore<K, V> {
     eventIdGiven: (known: number | undefined) => number,
   ): ItemStore<K, V> {
     const h = hashOf(key);
-    const i = h & MASK;
-    const j = (h >>> BITS) & MASK;
-    const branch = this.root[i] ?? EMPTY;
-    const old = branch[j];
+    const path: Node[] = [];
+    let node: Node | Bucket | undefined = this.root;
+    for (let level = 0; level < LEVELS; level += 1) {
+      const parent: Node = (node as Node | undefined) ?? EMPTY;
+      path.push(parent);
+      node = parent[(h >>> (level * BITS)) & MASK];
+    }
+    const old = node as Bucket | undefined;
     const at = slot(old, key);
     let bucket: unknown[];
     let wasLive = false;
     if (at === MISSING) {
-      bucket = old === undefined ? [key, value, eventIdGiven(undefined)] : [...old, key, value, 0];
-      if (old !== undefined) bucket[bucket.length - 1] = eventIdGiven(undefined);
+      bucket = old === undefined ? [] : old.slice();
+      bucket.push(key, value, eventIdGiven(undefined));
     } else {
       bucket = old!.slice();
       wasLive = bucket[at + 1] !== null;
       bucket[at + 1] = value;
       bucket[at + 2] = eventIdGiven(bucket[at + 2] as number);
     }
-    const nextBranch = branch.slice();
-    nextBranch[j] = bucket;
-    const nextRoot = this.root.slice();
-    nextRoot[i] = nextBranch;
+    let child: Node | Bucket = bucket;
+    for (let level = LEVELS - 1; level >= 0; level -= 1) {
+      const copy = path[level]!.slice();
+      copy[(h >>> (level * BITS)) & MASK] = child;
+      child = copy;
+    }
+    const nextRoot = child as Node;
     const size = this.size + (value !== null ? 1 : 0) - (wasLive ? 1 : 0);
     return new ItemStore(nextRoot, size);
   }
