@@ -103,8 +103,12 @@ export class RawClient {
     this.ws.send(encodeFrame({ method: 'reply', id, status: { code: 200, status: 'OK' } }), {
       binary: true,
     });
-    const n = body as { event_type?: unknown; event?: Record<string, unknown> } | undefined;
-    if (h.method === 'notification' && typeof n?.event_type === 'string' && n.event)
-      this.onEvent(n.event_type, n.event);
+    const n = body as
+      { event_type?: unknown; event?: Record<string, unknown>; events?: unknown } | undefined;
+    if (h.method !== 'notification' || typeof n?.event_type !== 'string') return;
+    // Like the SDK: `events` (a run of one type in one frame) or a single `event`.
+    const events = Array.isArray(n.events) ? (n.events as Array<Record<string, unknown>>) : [];
+    if (n.event) events.push(n.event);
+    for (const e of events) this.onEvent(n.event_type, e);
   }
 }
