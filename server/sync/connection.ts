@@ -269,7 +269,11 @@ export class Connection implements Subscriber {
             reissue_message: 'Continuation token is not provided',
           }
         : { reissued: false },
-      offline_storage: { data_sync: { storage_id: this.host.storageId } },
+      // Node has no sessionStorage: given a storage id, twilio-sync there throws and catches two TypeErrors per
+      // received event (storage.update on every item event). Without one it skips its session cache, as it would.
+      ...(inNode(header)
+        ? {}
+        : { offline_storage: { data_sync: { storage_id: this.host.storageId } } }),
       init_registrations: [
         {
           notification_ctx_id: randomBytes(16).toString('hex'),
@@ -418,6 +422,16 @@ export class Connection implements Subscriber {
     this.subscriptions.clear();
     this.host.unregister(this);
   }
+}
+
+/** The SDK reports its platform in init `metadata.env` (platform.js: "Node.js" under Node). */
+function inNode(header: TwilsockHeader): boolean {
+  const metadata = header.metadata;
+  return (
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    (metadata as Record<string, unknown>).env === 'Node.js'
+  );
 }
 
 function notificationHeader(): Record<string, unknown> {

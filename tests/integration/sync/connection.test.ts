@@ -171,4 +171,26 @@ describe('connection', () => {
     });
     raw.close();
   });
+
+  it('offers the session-storage id to browser SDKs and not to Node, where it has no storage', async () => {
+    const initAs = async (env?: string): Promise<Record<string, unknown>> => {
+      const raw = await RawTwilsock.open(server.url);
+      const reply = await raw.call({
+        method: 'init',
+        token: tokenFor('ivy'),
+        continuation_token: null,
+        ...(env ? { metadata: { ver: '1.0.2', env, type: 'sync', sdk: 'JS', sdkv: '4.0.1' } } : {}),
+        registrations: [],
+      });
+      raw.close();
+      expect(reply.header.status).toEqual({ code: 200, status: 'OK' });
+      return reply.header;
+    };
+    const browser = await initAs('Chrome');
+    expect(browser.offline_storage).toEqual({
+      data_sync: { storage_id: expect.stringMatching(/^sb-[0-9a-f]{16}$/) },
+    });
+    expect((await initAs()).offline_storage).toEqual(browser.offline_storage);
+    expect((await initAs('Node.js')).offline_storage).toBeUndefined();
+  });
 });
