@@ -40,7 +40,7 @@ function bucketOf(root: Node, h: number): Bucket | undefined {
   for (let level = 0; level < LEVELS && node !== undefined; level += 1) {
     node = (node as Node)[(h >>> (level * BITS)) & MASK];
   }
-  return node as Bucket | undefined;
+  return node;
 }
 
 /** Position of `key`'s triple in `bucket`, or MISSING. */

@@ -313,7 +313,7 @@ export const syncListMachine = setup({
       on: rejectCommands,
     },
     ready: {
-      initial: 'loading',
+      initial: 'loadingPage',
       description: 'Subscribed: pushed events and commands apply to the view.',
       invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
@@ -342,8 +342,9 @@ export const syncListMachine = setup({
         'list.removeList': { actions: 'startCommand' },
       },
       states: {
-        loading: {
-          description: 'Fetching the first page (default 50, ascending).',
+        loadingPage: {
+          description:
+            'Fetching a page: the first on entry (default 50, ascending), then the one after the last loaded index, on demand.',
           invoke: {
             id: 'loadPage',
             src: 'loadPage',
@@ -364,34 +365,13 @@ export const syncListMachine = setup({
           },
         },
         idle: {
-          on: { 'list.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
-        },
-        loadingMore: {
-          description: 'Fetching the page after the last loaded index, on demand.',
-          invoke: {
-            id: 'loadPage',
-            src: 'loadPage',
-            input: ({ context }) => ({
-              port: context.port as ListPort,
-              query: nextPageQuery(context.paging),
-            }),
-            onDone: {
-              target: 'idle',
-              actions: assign(({ context, event }) =>
-                applyPage(context.items, context.paging, event.output, (item) => item.index),
-              ),
-            },
-            onError: {
-              target: 'pageFailed',
-              actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
-            },
-          },
+          on: { 'list.loadMore': { guard: 'hasMore', target: 'loadingPage' } },
         },
         pageFailed: {
           description: 'A page could not be fetched; list.loadMore or list.retry tries again.',
           on: {
-            'list.loadMore': { target: 'loadingMore' },
-            'list.retry': { target: 'loadingMore' },
+            'list.loadMore': { target: 'loadingPage' },
+            'list.retry': { target: 'loadingPage' },
           },
         },
       },

@@ -45,7 +45,7 @@ export const selectListHasMore = (snapshot: ListSnapshot): boolean =>
   snapshot.context.paging.hasMore;
 
 export const selectListLoadingPage = (snapshot: ListSnapshot): boolean =>
-  snapshot.matches({ ready: 'loading' }) || snapshot.matches({ ready: 'loadingMore' });
+  snapshot.matches({ ready: 'loadingPage' });
 
 /**
  * True while the client's connection is down and the view may be stale. The client machine owns the

@@ -298,7 +298,7 @@ export const syncMapMachine = setup({
       on: rejectCommands,
     },
     ready: {
-      initial: 'loading',
+      initial: 'loadingPage',
       description: 'Subscribed: pushed events and commands apply to the view.',
       invoke: { id: 'events', src: 'events', input: ({ context }) => ({ source: context.source }) },
       on: {
@@ -325,8 +325,9 @@ export const syncMapMachine = setup({
         'map.removeMap': { actions: 'startCommand' },
       },
       states: {
-        loading: {
-          description: 'Fetching the first page (default 50, ascending).',
+        loadingPage: {
+          description:
+            'Fetching a page: the first on entry (default 50, ascending), then the one after the last loaded key, on demand.',
           invoke: {
             id: 'loadPage',
             src: 'loadPage',
@@ -347,34 +348,13 @@ export const syncMapMachine = setup({
           },
         },
         idle: {
-          on: { 'map.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
-        },
-        loadingMore: {
-          description: 'Fetching the page after the last loaded key, on demand.',
-          invoke: {
-            id: 'loadPage',
-            src: 'loadPage',
-            input: ({ context }) => ({
-              port: context.port as MapPort,
-              query: nextPageQuery(context.paging),
-            }),
-            onDone: {
-              target: 'idle',
-              actions: assign(({ context, event }) =>
-                applyPage(context.items, context.paging, event.output, (item) => item.key),
-              ),
-            },
-            onError: {
-              target: 'pageFailed',
-              actions: assign({ error: ({ event }) => toSyncFailure(event.error) }),
-            },
-          },
+          on: { 'map.loadMore': { guard: 'hasMore', target: 'loadingPage' } },
         },
         pageFailed: {
           description: 'A page could not be fetched; map.loadMore or map.retry tries again.',
           on: {
-            'map.loadMore': { target: 'loadingMore' },
-            'map.retry': { target: 'loadingMore' },
+            'map.loadMore': { target: 'loadingPage' },
+            'map.retry': { target: 'loadingPage' },
           },
         },
       },

@@ -36,7 +36,7 @@ export const selectMapMeta = (snapshot: MapSnapshot): ContainerMeta | null => sn
 export const selectMapHasMore = (snapshot: MapSnapshot): boolean => snapshot.context.paging.hasMore;
 
 export const selectMapLoadingPage = (snapshot: MapSnapshot): boolean =>
-  snapshot.matches({ ready: 'loading' }) || snapshot.matches({ ready: 'loadingMore' });
+  snapshot.matches({ ready: 'loadingPage' });
 
 /**
  * True while the client's connection is down and the view may be stale. The client machine owns the

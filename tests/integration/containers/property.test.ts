@@ -146,7 +146,11 @@ async function run(kind: Kind, ops: Op[]) {
     });
   try {
     await waitFor(() => a.status() === 'ready' && bView.status() === 'ready', 15_000, 'both open');
-    await waitFor(() => !a.actor.getSnapshot().matches({ ready: 'loading' }), 15_000, 'A loaded');
+    await waitFor(
+      () => !a.actor.getSnapshot().matches({ ready: 'loadingPage' }),
+      15_000,
+      'A loaded',
+    );
     for (const op of ops) {
       stats.ops += 1;
       switch (op.kind) {

@@ -98,7 +98,7 @@ function eventsFor(state: Snapshot): ModelEvent[] {
       result: pushed,
     });
   }
-  if (state.matches({ ready: 'loading' }) || state.matches({ ready: 'loadingMore' })) {
+  if (state.matches({ ready: 'loadingPage' })) {
     const page = state.context.paging.cursor === null ? page1 : page2;
     events.push({ type: 'xstate.done.actor.loadPage', output: page });
     events.push({ type: 'xstate.error.actor.loadPage', error: serverError() });
