@@ -8,31 +8,23 @@
  * (c) JS heap per contact held by the open /contacts screen, against the contact's JSON size.
  */
 import type { Page } from 'playwright-core';
-import { inBatches, sdkClientFor, signedInPage, snapshotDist } from '../e2e/support/live';
+import { sdkClientFor, signedInPage, snapshotDist } from '../e2e/support/live';
 import { client, shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer } from '../support/server';
 import { EVENTS, bare, makeEvents, sdkEvents, throughMachine } from './contacts-events';
+import { seedContacts, settleHarness, usedHeap } from './contacts-fixture';
 import { fmt, median, percentile, writeSection } from './report';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-/** `BENCH_CONTACTS_PART=a` runs only (a) and prints it without touching docs/performance.md. */
-const ONLY_A = process.env.BENCH_CONTACTS_PART === 'a';
-
-function contact(i: number) {
-  const n = String(i).padStart(5, '0');
-  return {
-    name: `Person ${n}`,
-    company: ['Globex', 'Initech', 'Umbrella', 'Hooli'][i % 4]!,
-    phones: [
-      { label: 'Work', number: `+1555${String(i).padStart(7, '0')}` },
-      { label: 'Ext', number: String(200 + (i % 700)) },
-    ],
-    email: `person${n}@example.com`,
-    note: i % 3 ? '' : 'Prefers a call in the morning.',
-  };
-}
+/**
+ * `BENCH_CONTACTS_PART=a` runs only (a), `=c` only (c); either prints its part without touching
+ * docs/performance.md.
+ */
+const PART = process.env.BENCH_CONTACTS_PART;
+const ONLY_A = PART === 'a';
+const ONLY_C = PART === 'c';
 
 async function events() {
   const list = makeEvents();
@@ -164,23 +156,42 @@ function partA(
   ].join('\n');
 }
 
-export async function benchContacts(): Promise<string> {
-  const alone = await events();
+function partC(heapPerContact: number, jsonBytes: number): string {
+  const ratioC = heapPerContact / jsonBytes;
+  return [
+    '### (c) Heap per contact held',
+    '',
+    'JS heap (after a forced GC, via the DevTools protocol) with /contacts open and every contact held,',
+    'minus the heap on /history just before navigating there in the same page; divided by the number',
+    "of contacts. It includes everything holding a contact: the SDK's item cache, the machine's item",
+    'store, the search index and the rendered rows. Lowest of the runs (GC noise only adds).',
+    '',
+    '| | bytes |',
+    '| --- | --- |',
+    `| JSON of one contact (average) | ${fmt(jsonBytes, 0)} |`,
+    `| heap per contact held | ${fmt(heapPerContact, 0)} |`,
+    `| ratio | ${fmt(ratioC, 2)}× |`,
+    '',
+    `- Heap ${fmt(ratioC, 2)}× its JSON (target ≤ 3×): ${ratioC <= 3 ? 'met' : 'NOT met'}`,
+  ].join('\n');
+}
 
-  const dist = snapshotDist();
+export async function benchContacts(): Promise<string> {
+  const alone = ONLY_C ? null : await events();
+
+  // BENCH_DIST=dir: a build of one's own (e.g. unminified) instead of a copy of ./dist.
+  const given = process.env.BENCH_DIST;
+  const dist = given ? { dir: given, remove: () => {} } : snapshotDist();
   const server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
   const browser = ONLY_A ? null : await launchChromium();
   try {
-    const sdk = await sdkEvents((email) => client(server.url, email), RUNS);
+    const sdk = alone && (await sdkEvents((email) => client(server.url, email), RUNS));
     await shutdownClients();
-    const a = partA(sdk, alone);
+    const a = alone && sdk ? partA(sdk, alone) : '';
     if (!browser) return a;
     const writer = await sdkClientFor(server.url, 'Seed Writer', 'seed@example.com');
     const map = await writer.map({ id: 'contacts', mode: 'open_or_create' });
-    const keys = Array.from({ length: CONTACTS }, (_, i) => i);
-    await inBatches(keys, 500, (i) => map.set(`k${String(i).padStart(5, '0')}`, contact(i)));
-    const jsonBytes =
-      keys.reduce((n, i) => n + Buffer.byteLength(JSON.stringify(contact(i))), 0) / CONTACTS;
+    const jsonBytes = await seedContacts(map, CONTACTS);
     const total = `${CONTACTS.toLocaleString('en-US')} contacts`;
 
     const loads: Array<{ firstRow: number; allRows: number }> = [];
@@ -197,18 +208,19 @@ export async function benchContacts(): Promise<string> {
       const { page, context } = person;
       // Heap with the app, its sync client and an open screen, but no contacts held.
       await page.getByRole('heading', { name: 'Call history' }).waitFor();
+      await settleHarness(page);
       await page.waitForTimeout(1000);
       const cdp = await context.newCDPSession(page);
-      const heap = async () => {
-        await cdp.send('HeapProfiler.collectGarbage');
-        return (await cdp.send('Runtime.getHeapUsage')).usedSize;
-      };
-      const before = await heap();
+      const before = await usedHeap(cdp);
       await page.getByRole('link', { name: 'Contacts' }).click();
       await countIs(page, total);
-      const after = await heap();
+      const after = await usedHeap(cdp);
       if (run === 0) heapPerContact = (after - before) / CONTACTS;
       else heapPerContact = Math.min(heapPerContact, (after - before) / CONTACTS);
+      if (ONLY_C) {
+        await context.close();
+        continue;
+      }
 
       typing.push(...(await keystrokes(page, 'person 0424')));
       typing.push(...(await keystrokes(page, '555 0000 99')));
@@ -219,10 +231,11 @@ export async function benchContacts(): Promise<string> {
       await fresh.context.close();
     }
 
+    const c = partC(heapPerContact, jsonBytes);
+    if (ONLY_C) return c;
     const firstRow = median(loads.map((l) => l.firstRow));
     const allRows = median(loads.map((l) => l.allRows));
     const p95 = percentile(typing, 95);
-    const ratioC = heapPerContact / jsonBytes;
     const md = [
       '## Contacts: container machine overhead, /contacts with 10,000 contacts, heap per contact',
       '',
@@ -246,20 +259,7 @@ export async function benchContacts(): Promise<string> {
       '',
       `- Search p95 ${fmt(p95)} ms (target < 50 ms): ${p95 < 50 ? 'met' : 'NOT met'}`,
       '',
-      '### (c) Heap per contact held',
-      '',
-      'JS heap (after a forced GC, via the DevTools protocol) with /contacts open and every contact held,',
-      'minus the heap on /history just before navigating there in the same page; divided by the number',
-      "of contacts. It includes everything holding a contact: the SDK's item cache, the machine's item",
-      'store, the search index and the rendered rows. Lowest of the runs (GC noise only adds).',
-      '',
-      '| | bytes |',
-      '| --- | --- |',
-      `| JSON of one contact (average) | ${fmt(jsonBytes, 0)} |`,
-      `| heap per contact held | ${fmt(heapPerContact, 0)} |`,
-      `| ratio | ${fmt(ratioC, 2)}× |`,
-      '',
-      `- Heap ${fmt(ratioC, 2)}× its JSON (target ≤ 3×): ${ratioC <= 3 ? 'met' : 'NOT met'}`,
+      c,
     ].join('\n');
     writeSection('contacts', md);
     return md;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MapItem } from '../../../src/sync/ports';
+import { contactFromData } from '../../../src/ui/routes/contacts/contact';
 import {
   foldText,
-  indexContact,
   indexContacts,
   parseQuery,
   searchContacts,
+  searchText,
 } from '../../../src/ui/routes/contacts/search';
 
 let eventId = 0;
@@ -43,19 +44,28 @@ const people = [
 ];
 
 describe('contact search', () => {
-  const entries = indexContacts(people);
-  const names = (raw: string) => searchContacts(entries, raw).map((e) => e.contact.name);
+  const index = indexContacts(people);
+  const nameOf = (i: MapItem) => contactFromData(i.data).name;
+  const names = (raw: string) => searchContacts(index, raw).map(nameOf);
 
   it('folds case and diacritics and collapses spaces', () => {
     expect(foldText('  Zoë   ÅNGSTRÖM ')).toBe('zoe angstrom');
+    expect(foldText('a\u0001b\u0002\tc')).toBe('a b c');
   });
 
   it('lists contacts alphabetically by name whatever their case', () => {
-    expect(entries.map((e) => e.contact.name)).toEqual([
-      'Ada Lovelace',
-      'grace hopper',
-      'Zoë Ångström',
-    ]);
+    expect(index.items.map(nameOf)).toEqual(['Ada Lovelace', 'grace hopper', 'Zoë Ångström']);
+    expect(index.texts).toEqual(index.items.map(searchText));
+  });
+
+  it('orders a shorter name first, then equal names by company and key', () => {
+    const same = [
+      item('z2', { name: 'Ann', company: 'B' }),
+      item('z1', { name: 'Ann', company: 'B' }),
+      item('z0', { name: 'Anna', company: 'A' }),
+      item('z3', { name: 'ann', company: 'A' }),
+    ];
+    expect(indexContacts(same).items.map((i) => i.key)).toEqual(['z3', 'z1', 'z2', 'z0']);
   });
 
   it('finds by name or company, insensitive to case and accents, all words required', () => {
@@ -64,6 +74,9 @@ describe('contact search', () => {
     expect(names('creme brulee')).toEqual(['Zoë Ångström']);
     expect(names('navy grace')).toEqual(['grace hopper']);
     expect(names('navy ada')).toEqual([]);
+    // Digits in a text query must be in the name or company, not in a number.
+    expect(names('ada 204')).toEqual([]);
+    expect(names('lovelace ada')).toEqual(['Ada Lovelace']);
   });
 
   it('finds by number whatever the formatting, without matching across two numbers', () => {
@@ -76,24 +89,37 @@ describe('contact search', () => {
 
   it('treats a query with letters as text, and an empty one as everything (same array)', () => {
     expect(parseQuery('ext 204')).toEqual({ words: ['ext', '204'], digits: '' });
-    expect(searchContacts(entries, '   ')).toBe(entries);
+    expect(searchContacts(index, '   ')).toBe(index.items);
   });
 
-  it('indexes each map item once: an unchanged item keeps its entry, a changed one gets a new one', () => {
-    const first = indexContact(people[1]!);
-    expect(indexContact(people[1]!)).toBe(first);
+  it('keeps one flat search text per contact: name, company, then the digits of each number', () => {
+    expect(searchText(people[1]!)).toBe(
+      'ada lovelace\u0001analytical engines\u0002204|14155550100',
+    );
+  });
+
+  it('re-indexes a changed contact (a new map item object) and keeps the others', () => {
     const changed = item('b', { ...people[1]!.data, company: 'Babbage & Co' });
-    expect(indexContact(changed)).not.toBe(first);
-    expect(indexContact(changed).text).toContain('babbage');
+    const next = indexContacts([people[0]!, changed, people[2]!]);
+    expect(searchContacts(next, 'babbage').map(nameOf)).toEqual(['Ada Lovelace']);
+    expect(searchContacts(next, 'analytical')).toEqual([]);
+    expect(searchContacts(index, 'analytical').map(nameOf)).toEqual(['Ada Lovelace']);
   });
 
   it('reads malformed items as empty fields instead of failing', () => {
-    const odd = indexContact(item('x', { name: 42, phones: 'nope', company: null }));
-    expect(odd.contact).toEqual({ name: '', company: '', phones: [], email: '', note: '' });
-    expect(
-      indexContact(item('y', { name: 'Y', phones: [null, { number: 7 }, { number: '201' }] }))
-        .contact.phones,
-    ).toEqual([{ label: '', number: '201' }]);
+    const odd = item('x', { name: 42, phones: 'nope', company: null });
+    expect(contactFromData(odd.data)).toEqual({
+      name: '',
+      company: '',
+      phones: [],
+      email: '',
+      note: '',
+    });
+    const y = item('y', { name: 'Y', phones: [null, { number: 7 }, { number: '201' }] });
+    expect(contactFromData(y.data).phones).toEqual([{ label: '', number: '201' }]);
+    const found = indexContacts([odd, y]);
+    expect(searchContacts(found, '201')).toEqual([y]);
+    expect(found.items).toEqual([odd, y]);
   });
 
   it('searches 10,000 contacts in a few milliseconds', () => {

@@ -1,31 +1,33 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
-import type { IndexedContact } from './search';
+import type { MapItem } from '../../../sync/ports';
+import { contactFromData } from './contact';
 
 const ROW_HEIGHT = 72;
 const SOFTPHONE_LATER = 'Calling comes with the softphone';
 
+/** A row reads its contact from the map item when it renders: only the rows in view hold a copy. */
 const ContactRow = memo(function ContactRow({
-  entry,
+  item,
   position,
   total,
   top,
   onEdit,
   onDelete,
 }: {
-  entry: IndexedContact;
+  item: MapItem;
   position: number;
   total: number;
   top: number;
   onEdit: (id: string) => void;
   onDelete: (id: string) => void;
 }) {
-  const { contact } = entry;
+  const contact = contactFromData(item.data);
   return (
     <li
       className="contact-row"
       data-testid="contact-row"
-      data-contact-id={entry.id}
+      data-contact-id={item.key}
       aria-setsize={total}
       aria-posinset={position}
       style={{ transform: `translateY(${top}px)` }}
@@ -58,7 +60,7 @@ const ContactRow = memo(function ContactRow({
           type="button"
           className="button button--quiet"
           aria-label={`Edit ${contact.name}`}
-          onClick={() => onEdit(entry.id)}
+          onClick={() => onEdit(item.key)}
         >
           Edit
         </button>
@@ -66,7 +68,7 @@ const ContactRow = memo(function ContactRow({
           type="button"
           className="button button--quiet"
           aria-label={`Delete ${contact.name}`}
-          onClick={() => onDelete(entry.id)}
+          onClick={() => onDelete(item.key)}
         >
           Delete
         </button>
@@ -77,28 +79,28 @@ const ContactRow = memo(function ContactRow({
 
 /**
  * The contacts, virtualised: only the rows in view (plus a few) are in the DOM, so 10,000 contacts
- * scroll like 20. Rows are memoised per index entry, which changes only when its contact does;
+ * scroll like 20. Rows are memoised per map item, which changes only when its contact does;
  * the list itself re-renders only when its results or query change.
  */
 export const ContactList = memo(function ContactList({
-  entries,
+  items,
   query,
   onEdit,
   onDelete,
 }: {
-  entries: IndexedContact[];
-  /** The query these entries answer (a marker for tests and the bench: results are rendered). */
+  items: readonly MapItem[];
+  /** The query these items answer (a marker for tests and the bench: results are rendered). */
   query: string;
   onEdit: (id: string) => void;
   onDelete: (id: string) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: entries.length,
+    count: items.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
-    getItemKey: (index) => entries[index]?.id ?? index,
+    getItemKey: (index) => items[index]?.key ?? index,
   });
   return (
     <div
@@ -114,14 +116,14 @@ export const ContactList = memo(function ContactList({
       </p>
       <ul className="contact-list__rows" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
-          const entry = entries[row.index];
-          if (entry === undefined) return null;
+          const item = items[row.index];
+          if (item === undefined) return null;
           return (
             <ContactRow
               key={row.key}
-              entry={entry}
+              item={item}
               position={row.index + 1}
-              total={entries.length}
+              total={items.length}
               top={row.start}
               onEdit={onEdit}
               onDelete={onDelete}

@@ -3,6 +3,7 @@ import type { SnapshotFrom } from 'xstate';
 import {
   selectMapError,
   selectMapHasMore,
+  selectMapItem,
   selectMapItems,
   selectMapLoadingPage,
   selectMapStatus,
@@ -14,7 +15,7 @@ import { Screen } from '../../components/Screen';
 import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { deleteContact, putContact, updateContact } from './commands';
-import { newContactId, type Contact } from './contact';
+import { contactFromData, newContactId, type Contact } from './contact';
 import { ContactDialog } from './ContactDialog';
 import { ContactList } from './ContactList';
 import './contacts.css';
@@ -50,20 +51,23 @@ export function Component() {
   const pageFailed = useContainerSelector(contacts, selectPageFailed, false);
 
   const [query, setQuery] = useState('');
-  const indexed = useMemo(() => indexContacts(items), [items]);
+  const index = useMemo(() => indexContacts(items), [items]);
   // Filtering the precomputed index is a few milliseconds for 10,000 contacts: done in the
   // keystroke's own render, so results show in the next frame (deferring it costs a frame).
-  const results = useMemo(() => searchContacts(indexed, query), [indexed, query]);
-  const byId = useMemo(() => new Map(indexed.map((entry) => [entry.id, entry])), [indexed]);
+  const results = useMemo(() => searchContacts(index, query), [index, query]);
 
   const [open, setOpen] = useState<Open>(null);
-  const byIdRef = useRef(byId);
+  // The dialogs look their contact up in the machine's store (no per-contact map of our own).
+  const selectOpen = useMemo(() => selectMapItem(open?.id ?? ''), [open?.id]);
+  const openItem = useContainerSelector(contacts, selectOpen, undefined);
+  const contactsRef = useRef(contacts);
   useEffect(() => {
-    byIdRef.current = byId;
+    contactsRef.current = contacts;
   });
   const onEdit = useCallback((id: string) => {
-    const entry = byIdRef.current.get(id);
-    if (entry) setOpen({ kind: 'edit', id, initial: formFromContact(entry.contact) });
+    const snapshot = contactsRef.current?.getSnapshot();
+    const item = snapshot && selectMapItem(id)(snapshot);
+    if (item) setOpen({ kind: 'edit', id, initial: formFromContact(contactFromData(item.data)) });
   }, []);
   const onDelete = useCallback((id: string) => setOpen({ kind: 'delete', id }), []);
   const close = useCallback(() => setOpen(null), []);
@@ -86,7 +90,7 @@ export function Component() {
 
   async function remove(id: string) {
     if (!contacts) return;
-    const name = byId.get(id)?.contact.name ?? 'The contact';
+    const name = (openItem && contactFromData(openItem.data).name) || 'The contact';
     await deleteContact(contacts, id);
     toast.send({ type: 'toast.show', message: `${name} deleted.`, toastType: 'success' });
   }
@@ -122,8 +126,8 @@ export function Component() {
             ? `Loading contacts… ${items.length.toLocaleString()} so far`
             : 'Loading contacts…'
           : query.trim()
-            ? `${results.length.toLocaleString()} of ${indexed.length.toLocaleString()} contacts match`
-            : `${indexed.length.toLocaleString()} contacts`}
+            ? `${results.length.toLocaleString()} of ${index.items.length.toLocaleString()} contacts match`
+            : `${index.items.length.toLocaleString()} contacts`}
       </p>
       {failed && (
         <div className="form-error" role="alert">
@@ -143,7 +147,7 @@ export function Component() {
           )}
         </div>
       )}
-      {complete && indexed.length === 0 ? (
+      {complete && index.items.length === 0 ? (
         <div className="empty-state" data-testid="empty-state">
           <p className="empty-state__lead">No contacts yet.</p>
           <p>Add the people and companies your team calls, and everyone sees them at once.</p>
@@ -154,7 +158,7 @@ export function Component() {
           <p>Search looks at names, companies and phone numbers.</p>
         </div>
       ) : (
-        <ContactList entries={results} query={query} onEdit={onEdit} onDelete={onDelete} />
+        <ContactList items={results} query={query} onEdit={onEdit} onDelete={onDelete} />
       )}
       {open?.kind === 'add' && (
         <ContactDialog
@@ -170,14 +174,14 @@ export function Component() {
           key={open.id}
           mode="edit"
           initial={open.initial}
-          gone={!byId.has(open.id)}
+          gone={openItem === undefined}
           onSave={save}
           onClose={close}
         />
       )}
       {open?.kind === 'delete' && (
         <DeleteDialog
-          name={byId.get(open.id)?.contact.name ?? null}
+          name={openItem ? contactFromData(openItem.data).name : null}
           onConfirm={() => remove(open.id)}
           onClose={close}
         />
