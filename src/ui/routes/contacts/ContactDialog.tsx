@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { ContactWriteError } from './commands';
 import type { Contact } from './contact';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { PhoneFields } from './PhoneFields';
 import { LIMITS, validateContact, type ContactErrors, type ContactForm } from './validation';
 

@@ -1,7 +1,6 @@
-import { useId, useState } from 'react';
-import { Modal } from './Modal';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 
-/** "Delete X?" with Cancel focused first, so Enter on an accidental open deletes nothing. */
+/** "Delete X?"; when a colleague deleted the contact meanwhile, says so and offers only Close. */
 export function DeleteDialog({
   name,
   onConfirm,
@@ -12,54 +11,22 @@ export function DeleteDialog({
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }) {
-  const uid = useId();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setBusy(false);
-    }
-  }
-  return (
-    <Modal labelledBy={`${uid}-title`} onClose={() => !busy && onClose()} role="alertdialog">
-      <h2 id={`${uid}-title`}>{name === null ? 'Contact already deleted' : `Delete ${name}?`}</h2>
-      <p>
-        {name === null
-          ? 'A colleague deleted this contact a moment ago.'
-          : 'This removes the contact for everyone on your team.'}
-      </p>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <button
-          type="button"
-          className="button button--quiet"
-          autoFocus
-          onClick={onClose}
-          disabled={busy}
-        >
-          {name === null ? 'Close' : 'Cancel'}
-        </button>
-        {name !== null && (
-          <button
-            type="button"
-            className="button button--danger"
-            onClick={() => void confirm()}
-            disabled={busy}
-          >
-            {busy ? 'Deleting…' : 'Delete'}
-          </button>
-        )}
-      </div>
-    </Modal>
+  return name === null ? (
+    <ConfirmDialog
+      title="Contact already deleted"
+      action={null}
+      cancelLabel="Close"
+      onClose={onClose}
+    >
+      A colleague deleted this contact a moment ago.
+    </ConfirmDialog>
+  ) : (
+    <ConfirmDialog
+      title={`Delete ${name}?`}
+      action={{ label: 'Delete', busyLabel: 'Deleting…', run: onConfirm }}
+      onClose={onClose}
+    >
+      This removes the contact for everyone on your team.
+    </ConfirmDialog>
   );
 }

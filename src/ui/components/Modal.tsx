@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import './dialog.css';
 
 /**
  * A native modal `<dialog>`: the browser traps focus inside, makes the page behind it inert, closes
