@@ -20,6 +20,13 @@ const LEVELS = 3;
 const WIDTH = 1 << BITS;
 const MASK = WIDTH - 1;
 const EMPTY: ReadonlyArray<undefined> = new Array<undefined>(WIDTH).fill(undefined);
+const enum Write {
+  Always,
+  IfNewer,
+  /** Tombstones: the event id kept is the newer of the known one and the given one. */
+  KeepNewest,
+}
+
 /** Returned by `slot` when a key was never seen. */
 const MISSING = -1;
 
@@ -85,12 +92,17 @@ export class ItemStore<K, V> {
   }
 
   set(key: K, value: V, eventId: number): ItemStore<K, V> {
-    return this.write(key, value, () => eventId);
+    return this.write(key, value, eventId, Write.Always);
+  }
+
+  /** {@link set} when `eventId` is newer than the one known for `key`; otherwise this same store. */
+  setIfNewer(key: K, value: V, eventId: number): ItemStore<K, V> {
+    return this.write(key, value, eventId, Write.IfNewer);
   }
 
   /** Tombstones `key`; with an unknown event id the tombstone keeps the id already known. */
   remove(key: K, eventId: number | null): ItemStore<K, V> {
-    return this.write(key, null, (known) => Math.max(known ?? -1, eventId ?? -1));
+    return this.write(key, null, eventId ?? -1, Write.KeepNewest);
   }
 
   /** Live items in no particular order; callers sort. */
@@ -108,11 +120,8 @@ export class ItemStore<K, V> {
     return out;
   }
 
-  private write(
-    key: K,
-    value: V | null,
-    eventIdGiven: (known: number | undefined) => number,
-  ): ItemStore<K, V> {
+  /** One walk down the trie for every kind of write (pushed events are the hot path). */
+  private write(key: K, value: V | null, eventId: number, mode: Write): ItemStore<K, V> {
     const h = hashOf(key);
     const path: Node[] = [];
     let node: Node | Bucket | undefined = this.root;
@@ -123,16 +132,19 @@ export class ItemStore<K, V> {
     }
     const old = node as Bucket | undefined;
     const at = slot(old, key);
+    const known = at === MISSING ? -1 : (old![at + 2] as number);
+    if (mode === Write.IfNewer && at !== MISSING && eventId <= known) return this;
+    const id = mode === Write.KeepNewest ? Math.max(known, eventId) : eventId;
     let bucket: unknown[];
     let wasLive = false;
     if (at === MISSING) {
       bucket = old === undefined ? [] : old.slice();
-      bucket.push(key, value, eventIdGiven(undefined));
+      bucket.push(key, value, id);
     } else {
       bucket = old!.slice();
       wasLive = bucket[at + 1] !== null;
       bucket[at + 1] = value;
-      bucket[at + 2] = eventIdGiven(bucket[at + 2] as number);
+      bucket[at + 2] = id;
     }
     let child: Node | Bucket = bucket;
     for (let level = LEVELS - 1; level >= 0; level -= 1) {

@@ -123,9 +123,7 @@ export const returnsItem = (command: ListCommand) =>
   command.type === 'list.mutate';
 
 export function applyItem(context: SyncListContext, item: ListItem, mark?: ContainerMark) {
-  const items = context.items.isNewer(item.index, item.lastEventId)
-    ? context.items.set(item.index, item, item.lastEventId)
-    : context.items;
+  const items = context.items.setIfNewer(item.index, item, item.lastEventId);
   const meta =
     context.meta && advanceMetaByEvent(context.meta, mark, item.lastEventId, item.dateUpdated);
   return { items, meta };

@@ -118,9 +118,7 @@ export const returnsItem = (command: MapCommand) =>
   command.type === 'map.set' || command.type === 'map.update' || command.type === 'map.mutate';
 
 export function applyItem(context: SyncMapContext, item: MapItem, mark?: ContainerMark) {
-  const items = context.items.isNewer(item.key, item.lastEventId)
-    ? context.items.set(item.key, item, item.lastEventId)
-    : context.items;
+  const items = context.items.setIfNewer(item.key, item, item.lastEventId);
   const meta =
     context.meta && advanceMetaByEvent(context.meta, mark, item.lastEventId, item.dateUpdated);
   return { items, meta };

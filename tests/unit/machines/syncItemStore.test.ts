@@ -23,6 +23,32 @@ describe('ItemStore', () => {
     expect(store.remove('a', null).knownEventId('a')).toBe(5);
   });
 
+  it('sets only newer events with setIfNewer, returning the same store otherwise', () => {
+    const store = ItemStore.empty<string, string>().set('a', 'A', 3).remove('b', 7);
+    expect(store.setIfNewer('a', 'old', 3)).toBe(store);
+    expect(store.setIfNewer('a', 'older', 2)).toBe(store);
+    expect(store.setIfNewer('b', 'stale', 6)).toBe(store);
+    const next = store.setIfNewer('a', 'A2', 4).setIfNewer('b', 'B', 8).setIfNewer('c', 'C', 1);
+    expect([next.get('a'), next.get('b'), next.get('c'), next.size]).toEqual(['A2', 'B', 'C', 3]);
+    expect([store.get('a'), store.has('b'), store.size]).toEqual(['A', false, 1]);
+  });
+
+  it('keeps thousands of keys sharing buckets apart, with removals counted once', () => {
+    let store = ItemStore.empty<string, number>();
+    for (let i = 0; i < 20_000; i += 1) store = store.set(`k${i}`, i, 1);
+    for (let i = 0; i < 20_000; i += 2) store = store.remove(`k${i}`, 2).remove(`k${i}`, 1);
+    expect(store.size).toBe(10_000);
+    expect(store.get('k1')).toBe(1);
+    expect(store.get('k2')).toBeUndefined();
+    expect(store.knownEventId('k2')).toBe(2);
+    expect(
+      store
+        .values()
+        .sort((a, b) => a - b)
+        .slice(0, 3),
+    ).toEqual([1, 3, 5]);
+  });
+
   it('gives sorted views, cached per store version', () => {
     const store = ItemStore.empty<string, { key: string }>()
       .set('b', { key: 'b' }, 1)
