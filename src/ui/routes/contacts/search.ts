@@ -1,21 +1,20 @@
 /**
- * Instant search over thousands of contacts. Each contact gets one precomputed search text (folded
- * name, company and phone digits in a single flat string, memoised per map item object, which is
- * replaced only when that contact changes), so a keystroke is a linear scan of short strings with
- * no normalisation work per row. The index keeps nothing else per contact: the rows read the map
- * items themselves, so no copy of a contact's data is held (bench (c): heap per contact held).
+ * Instant search over thousands of contacts, holding almost nothing per contact (bench (c): heap
+ * per contact held). Most names and companies are plain ASCII, whose folded form is just their
+ * lower case: those are matched and sorted in place, case-insensitively, straight from the map
+ * item's data. Only a contact with other text (accents, other scripts, odd spacing) keeps a folded
+ * copy, memoised per map item object (replaced only when that contact changes). Numbers are
+ * matched digit by digit in place, skipping their formatting. A keystroke is a linear scan with no
+ * normalisation work and no allocation per row.
  */
-import type { MapItem } from '../../../sync/ports';
-import { contactFromData } from './contact';
+import type { JsonObject, MapItem } from '../../../sync/ports';
 
-/** Between the folded name and the folded company in a search text. */
-const NAME_END = '\u0001';
-/** Between the folded company and the phone digits in a search text. */
-const TEXT_END = '\u0002';
+/** Between the folded name and the folded company in a folded copy. */
+const SEP = '\u0001';
 
 /**
  * Lower case without diacritics ("Zoë Ångström" → "zoe angstrom"), runs of spaces as one. Control
- * characters read as spaces: they are invisible, and the search text uses two as separators.
+ * characters read as spaces: they are invisible, and a folded copy uses one as its separator.
  */
 export function foldText(value: string): string {
   return (
@@ -31,49 +30,130 @@ export function foldText(value: string): string {
 
 export const digitsOf = (value: string): string => value.replace(/\D/g, '');
 
-const texts = new WeakMap<MapItem, string>();
+/** Printable ASCII words with single spaces between them: folds to its own lower case. */
+const PLAIN = /^(?:[\x21-\x7e]+(?: [\x21-\x7e]+)*)?$/;
+
+const textOf = (data: JsonObject, field: 'name' | 'company'): string => {
+  const value = data[field];
+  return typeof value === 'string' ? value : '';
+};
+
+const folded = new WeakMap<MapItem, string>();
 
 /**
- * The contact's search text: folded name, \u0001, folded company, \u0002, each phone number's
- * digits `|`-separated (so a query never matches across two numbers). One string per contact,
- * built by `join` so it is flat (a `+` chain would keep its pieces alive as a rope).
+ * Null when the contact's name and company are plain (folded on the fly); otherwise the folded
+ * name, \u0001, the folded company, built by `join` so it is one flat string.
  */
-export function searchText(item: MapItem): string {
-  const hit = texts.get(item);
-  if (hit !== undefined) return hit;
-  const contact = contactFromData(item.data);
-  const text = [
-    foldText(contact.name),
-    NAME_END,
-    foldText(contact.company),
-    TEXT_END,
-    contact.phones.map((p) => digitsOf(p.number)).join('|'),
-  ].join('');
-  texts.set(item, text);
-  return text;
+export function foldedCopy(item: MapItem): string | null {
+  const name = textOf(item.data, 'name');
+  const company = textOf(item.data, 'company');
+  if (PLAIN.test(name) && PLAIN.test(company)) return null;
+  let copy = folded.get(item);
+  if (copy === undefined) {
+    copy = [foldText(name), SEP, foldText(company)].join('');
+    folded.set(item, copy);
+  }
+  return copy;
 }
 
-/** The contacts in order, with each one's search text at the same position. */
+const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+
+/** `a` vs `b` by UTF-16 code unit, lower-casing ASCII letters of a side marked plain. */
+function compareFolded(a: string, aPlain: boolean, b: string, bPlain: boolean): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = aPlain ? lower(a.charCodeAt(i)) : a.charCodeAt(i);
+    const y = bPlain ? lower(b.charCodeAt(i)) : b.charCodeAt(i);
+    if (x !== y) return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Whether `word` (folded) occurs in plain `text` once the text is lower-cased. */
+function includesFolded(text: string, word: string): boolean {
+  const last = text.length - word.length;
+  outer: for (let i = 0; i <= last; i++) {
+    for (let j = 0; j < word.length; j++) {
+      if (lower(text.charCodeAt(i + j)) !== word.charCodeAt(j)) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** `digitsOf(number).includes(digits)`, without building the digits string. */
+function digitsInclude(number: string, digits: string): boolean {
+  for (let i = 0; i < number.length; i++) {
+    if (!isDigit(number.charCodeAt(i))) continue;
+    let j = i;
+    let k = 0;
+    while (k < digits.length && j < number.length) {
+      const c = number.charCodeAt(j);
+      j += 1;
+      if (!isDigit(c)) continue;
+      if (c !== digits.charCodeAt(k)) break;
+      k += 1;
+    }
+    if (k === digits.length) return true;
+  }
+  return false;
+}
+
+/** Each number is searched on its own, so a query never matches across two numbers. */
+function numbersInclude(data: JsonObject, digits: string): boolean {
+  const phones = data.phones;
+  if (!Array.isArray(phones)) return false;
+  for (const phone of phones as unknown[]) {
+    if (typeof phone !== 'object' || phone === null) continue;
+    const number = (phone as Record<string, unknown>).number;
+    if (typeof number === 'string' && digitsInclude(number, digits)) return true;
+  }
+  return false;
+}
+
+/** The contacts in order, with each one's folded copy (or null) at the same position. */
 export interface ContactIndex {
   /** By folded name, then folded company, then key: a stable alphabetical order. */
   readonly items: readonly MapItem[];
-  readonly texts: readonly string[];
+  /** Empty when no contact has a folded copy. */
+  readonly copies: readonly (string | null)[];
 }
 
 /** All contacts indexed and in alphabetical order. */
 export function indexContacts(items: readonly MapItem[]): ContactIndex {
-  const all = items.map(searchText);
-  const order = Array.from(all.keys());
-  // The search text starts with the name and \u0001 sorts before any character a name can hold.
-  order.sort((a, b) => {
-    const x = all[a]!;
-    const y = all[b]!;
-    if (x !== y) return x < y ? -1 : 1;
-    const p = items[a]!.key;
-    const q = items[b]!.key;
-    return p < q ? -1 : p > q ? 1 : 0;
+  const copies = items.map(foldedCopy);
+  // Sort keys for this call only: plain contacts compare their own text, lower-cased as they go.
+  const names: string[] = [];
+  const companies: string[] = [];
+  items.forEach((item, i) => {
+    const copy = copies[i] ?? null;
+    if (copy === null) {
+      names.push(textOf(item.data, 'name'));
+      companies.push(textOf(item.data, 'company'));
+    } else {
+      const end = copy.indexOf(SEP);
+      names.push(copy.slice(0, end));
+      companies.push(copy.slice(end + 1));
+    }
   });
-  return { items: order.map((i) => items[i]!), texts: order.map((i) => all[i]!) };
+  const order = Array.from(items.keys());
+  order.sort((a, b) => {
+    const aPlain = copies[a] === null;
+    const bPlain = copies[b] === null;
+    return (
+      compareFolded(names[a]!, aPlain, names[b]!, bPlain) ||
+      compareFolded(companies[a]!, aPlain, companies[b]!, bPlain) ||
+      (items[a]!.key < items[b]!.key ? -1 : items[a]!.key > items[b]!.key ? 1 : 0)
+    );
+  });
+  // Usually every contact is plain: then no array of nulls is kept (a missing copy reads as null).
+  const anyCopy = copies.some((copy) => copy !== null);
+  return {
+    items: order.map((i) => items[i]!),
+    copies: anyCopy ? order.map((i) => copies[i] ?? null) : [],
+  };
 }
 
 export interface ContactQuery {
@@ -93,14 +173,17 @@ export function parseQuery(raw: string): ContactQuery {
   return { words: folded === '' ? [] : folded.split(' '), digits: '' };
 }
 
-/** Whether a contact's search text (see {@link searchText}) answers the query. */
-export function matches(text: string, query: ContactQuery): boolean {
-  const end = text.indexOf(TEXT_END);
-  if (query.digits !== '') return text.indexOf(query.digits, end + 1) !== -1;
-  // Words hold no control characters, so a first match that starts before the digits ends there.
+/** Whether a contact answers the query; `copy` is its folded copy from the index, or null. */
+export function matches(item: MapItem, copy: string | null, query: ContactQuery): boolean {
+  if (query.digits !== '') return numbersInclude(item.data, query.digits);
+  // Words hold no spaces or control characters, so none can match across name and company.
   for (const word of query.words) {
-    const at = text.indexOf(word);
-    if (at === -1 || at > end) return false;
+    const found =
+      copy === null
+        ? includesFolded(textOf(item.data, 'name'), word) ||
+          includesFolded(textOf(item.data, 'company'), word)
+        : copy.includes(word);
+    if (!found) return false;
   }
   return true;
 }
@@ -110,8 +193,9 @@ export function searchContacts(index: ContactIndex, raw: string): readonly MapIt
   const query = parseQuery(raw);
   if (query.digits === '' && query.words.length === 0) return index.items;
   const found: MapItem[] = [];
-  for (let i = 0; i < index.texts.length; i++) {
-    if (matches(index.texts[i]!, query)) found.push(index.items[i]!);
+  for (let i = 0; i < index.items.length; i++) {
+    const item = index.items[i]!;
+    if (matches(item, index.copies[i] ?? null, query)) found.push(item);
   }
   return found;
 }
