@@ -41,10 +41,13 @@ export interface ConnectionHost {
   authorize?: ((identity: string, req: RestRequest) => SyncRestError | null) | undefined;
 }
 
-const idPrefix = 'TM' + randomBytes(8).toString('hex');
+const idPrefix = 'TM' + randomBytes(2).toString('hex');
 let idCounter = 0;
-/** Server message ids: unique per boot without a random draw per notification. */
-const serverId = (): string => idPrefix + (++idCounter).toString(16).padStart(16, '0');
+/**
+ * Server message ids: unique per boot without a random draw per notification, and short, because the SDK
+ * decodes each notification's id and encodes it again in its ack at about 0.2 µs per byte.
+ */
+const serverId = (): string => idPrefix + (++idCounter).toString(36);
 const ABOUT_TO_EXPIRE_MS = 3 * 60 * 1000;
 const safeHost = /^[A-Za-z0-9.\-[\]:]{1,255}$/;
 
@@ -103,7 +106,8 @@ export class Connection implements Subscriber {
       body = Buffer.from(JSON.stringify(payload));
       shared?.set(this.base, body);
     }
-    this.send(notificationHeader(), body);
+    if (this.writable())
+      this.ws.send(encodeFrame(notificationHeader(), body, false), { binary: true });
   }
 
   /**
@@ -125,7 +129,7 @@ export class Connection implements Subscriber {
         events.length === 1
           ? `${head}"event":${fanout.eventJson(events[0]!, this.base, encode)}}`
           : `${head}"events":[${events.map((e) => fanout.eventJson(e, this.base, encode)).join(',')}]}`;
-      frame = encodeFrame(notificationHeader(), Buffer.from(body));
+      frame = encodeFrame(notificationHeader(), Buffer.from(body), false);
       fanout.frames.set(key, frame);
     }
     this.ws.send(frame, { binary: true });
@@ -434,14 +438,12 @@ function inNode(header: TwilsockHeader): boolean {
   );
 }
 
+/**
+ * Only what twilsock reads: no `payload_type` (absent means JSON) and no `notification_ctx_id` (unused by the SDK
+ * for notifications), 58 bytes the SDK would otherwise decode, at about 0.2 µs per byte, for every frame.
+ */
 function notificationHeader(): Record<string, unknown> {
-  return {
-    method: 'notification',
-    id: serverId(),
-    message_type: 'twilio.sync.event',
-    notification_ctx_id: '',
-    payload_type: 'application/json',
-  };
+  return { method: 'notification', id: serverId(), message_type: 'twilio.sync.event' };
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

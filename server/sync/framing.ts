@@ -27,10 +27,15 @@ const CRLF = Buffer.from('\r\n');
 /** One decoder for every frame: a non-streaming decode starts afresh, even after a fatal error. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Builds one frame. A string or object payload is JSON/UTF-8 encoded; `payload_size` is always set here. */
+/**
+ * Builds one frame. A string or object payload is JSON/UTF-8 encoded; `payload_size` is always set here, and
+ * `payload_type: application/json` for a non-empty payload unless the header has one or `namePayloadType` is
+ * false (an absent payload_type means JSON to the SDK, and every header byte costs it decoding time).
+ */
 export function encodeFrame(
   header: Record<string, unknown>,
   payload?: string | Buffer | object,
+  namePayloadType = true,
 ): Buffer {
   let body: Buffer;
   if (payload === undefined) body = Buffer.alloc(0);
@@ -38,7 +43,8 @@ export function encodeFrame(
   else if (typeof payload === 'string') body = Buffer.from(payload, 'utf8');
   else body = Buffer.from(JSON.stringify(payload), 'utf8');
   const full: Record<string, unknown> = { ...header, payload_size: body.length };
-  if (body.length > 0 && full.payload_type === undefined) full.payload_type = 'application/json';
+  if (namePayloadType && body.length > 0 && full.payload_type === undefined)
+    full.payload_type = 'application/json';
   const headerBytes = Buffer.from(JSON.stringify(full), 'utf8');
   return Buffer.concat([
     Buffer.from(`${MAGIC}${headerBytes.length}`, 'latin1'),

@@ -23,6 +23,22 @@ describe('Twilsock v3 framing', () => {
     });
   });
 
+  it('names the payload type unless told not to (absent means JSON to the SDK)', () => {
+    const header = (frame: Buffer): unknown => {
+      const d = decodeFrame(frame);
+      if (!d.ok) throw new Error(d.reason);
+      return d.frame.header;
+    };
+    expect(header(encodeFrame({ method: 'notification', id: 'TM1' }, '{}', false))).toEqual({
+      method: 'notification',
+      id: 'TM1',
+      payload_size: 2,
+    });
+    expect(header(encodeFrame({ method: 'notification', id: 'TM1' }, '{}'))).toMatchObject({
+      payload_type: 'application/json',
+    });
+  });
+
   it('reads back what it writes, for any header and payload', () => {
     fc.assert(
       fc.property(
