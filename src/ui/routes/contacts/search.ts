@@ -58,17 +58,6 @@ export function foldedCopy(item: MapItem): string | null {
 
 const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
 
-/** `a` vs `b` by UTF-16 code unit, lower-casing ASCII letters of a side marked plain. */
-function compareFolded(a: string, aPlain: boolean, b: string, bPlain: boolean): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = aPlain ? lower(a.charCodeAt(i)) : a.charCodeAt(i);
-    const y = bPlain ? lower(b.charCodeAt(i)) : b.charCodeAt(i);
-    if (x !== y) return x - y;
-  }
-  return a.length - b.length;
-}
-
 /** Whether `word` (folded) occurs in plain `text` once the text is lower-cased. */
 function includesFolded(text: string, word: string): boolean {
   const last = text.length - word.length;
@@ -124,30 +113,28 @@ export interface ContactIndex {
 /** All contacts indexed and in alphabetical order. */
 export function indexContacts(items: readonly MapItem[]): ContactIndex {
   const copies = items.map(foldedCopy);
-  // Sort keys for this call only: plain contacts compare their own text, lower-cased as they go.
+  // Sort keys for this call only (garbage once sorted): plain text folds to its lower case.
   const names: string[] = [];
   const companies: string[] = [];
   items.forEach((item, i) => {
     const copy = copies[i] ?? null;
     if (copy === null) {
-      names.push(textOf(item.data, 'name'));
-      companies.push(textOf(item.data, 'company'));
+      names.push(textOf(item.data, 'name').toLowerCase());
+      companies.push(textOf(item.data, 'company').toLowerCase());
     } else {
       const end = copy.indexOf(SEP);
       names.push(copy.slice(0, end));
       companies.push(copy.slice(end + 1));
     }
   });
+  const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   const order = Array.from(items.keys());
-  order.sort((a, b) => {
-    const aPlain = copies[a] === null;
-    const bPlain = copies[b] === null;
-    return (
-      compareFolded(names[a]!, aPlain, names[b]!, bPlain) ||
-      compareFolded(companies[a]!, aPlain, companies[b]!, bPlain) ||
-      (items[a]!.key < items[b]!.key ? -1 : items[a]!.key > items[b]!.key ? 1 : 0)
-    );
-  });
+  order.sort(
+    (a, b) =>
+      compare(names[a]!, names[b]!) ||
+      compare(companies[a]!, companies[b]!) ||
+      compare(items[a]!.key, items[b]!.key),
+  );
   // Usually every contact is plain: then no array of nulls is kept (a missing copy reads as null).
   const anyCopy = copies.some((copy) => copy !== null);
   return {
