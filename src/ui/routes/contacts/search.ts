@@ -114,25 +114,25 @@ export interface ContactIndex {
 export function indexContacts(items: readonly MapItem[]): ContactIndex {
   const copies = items.map(foldedCopy);
   // Sort keys for this call only (garbage once sorted): plain text folds to its lower case.
-  const names: string[] = [];
-  const companies: string[] = [];
-  items.forEach((item, i) => {
+  const names = items.map((item, i) => {
     const copy = copies[i] ?? null;
-    if (copy === null) {
-      names.push(textOf(item.data, 'name').toLowerCase());
-      companies.push(textOf(item.data, 'company').toLowerCase());
-    } else {
-      const end = copy.indexOf(SEP);
-      names.push(copy.slice(0, end));
-      companies.push(copy.slice(end + 1));
-    }
+    return copy === null
+      ? textOf(item.data, 'name').toLowerCase()
+      : copy.slice(0, copy.indexOf(SEP));
   });
+  // Companies only break ties between equal names: folded when a tie needs them.
+  const companyOf = (i: number) => {
+    const copy = copies[i] ?? null;
+    return copy === null
+      ? textOf(items[i]!.data, 'company').toLowerCase()
+      : copy.slice(copy.indexOf(SEP) + 1);
+  };
   const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   const order = Array.from(items.keys());
   order.sort(
     (a, b) =>
       compare(names[a]!, names[b]!) ||
-      compare(companies[a]!, companies[b]!) ||
+      compare(companyOf(a), companyOf(b)) ||
       compare(items[a]!.key, items[b]!.key),
   );
   // Usually every contact is plain: then no array of nulls is kept (a missing copy reads as null).
