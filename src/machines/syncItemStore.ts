@@ -138,8 +138,9 @@ export class ItemStore<K, V> {
     let bucket: unknown[];
     let wasLive = false;
     if (at === MISSING) {
-      bucket = old === undefined ? [] : old.slice();
-      bucket.push(key, value, id);
+      // concat and a literal allocate exactly the slots needed; push would grow the backing store
+      // to about 20 slots, and buckets are held for as long as their items (heap per item counts).
+      bucket = old === undefined ? [key, value, id] : old.concat([key, value, id]);
     } else {
       bucket = old!.slice();
       wasLive = bucket[at + 1] !== null;
