@@ -298,3 +298,21 @@ export function fakeEvents<E extends { type: string }>() {
 export async function flush(times = 10) {
   for (let i = 0; i < times; i += 1) await new Promise<void>((resolve) => queueMicrotask(resolve));
 }
+
+/**
+ * Counts the pushed item events a container actor applied: they are not re-emitted (that would cost
+ * more than applying them), and each applied one replaces the immutable item store.
+ */
+export function countAppliedItems(actor: {
+  getSnapshot(): { context: { items: object } };
+  subscribe(next: (snapshot: { context: { items: object } }) => void): unknown;
+}): () => number {
+  let applied = 0;
+  let store = actor.getSnapshot().context.items;
+  actor.subscribe((snapshot) => {
+    if (snapshot.context.items === store) return;
+    store = snapshot.context.items;
+    applied += 1;
+  });
+  return () => applied;
+}

@@ -7,7 +7,7 @@ import {
   type SyncListEmitted,
   type SyncListInput,
 } from '../../../src/machines/syncList.machine';
-import { FakeDirectory, FakeList, fakeEvents, flush } from './syncFakes';
+import { FakeDirectory, FakeList, fakeEvents, flush, countAppliedItems } from './syncFakes';
 
 /** Starts a syncList actor over a fake directory; `existing` seeds a list named "calls". */
 export async function startList(options: { input?: SyncListInput; existing?: FakeList } = {}) {
@@ -27,18 +27,9 @@ export async function startList(options: { input?: SyncListInput; existing?: Fak
   actor.on('*', (event) => emitted.push(event));
   actor.start();
   await flush();
-  // Pushed item events are not re-emitted (that would cost more than applying them): count how many
-  // were applied by how often the immutable item store was replaced.
-  let applied = 0;
-  let store = actor.getSnapshot().context.items;
-  actor.subscribe((snapshot) => {
-    if (snapshot.context.items === store) return;
-    store = snapshot.context.items;
-    applied += 1;
-  });
   return {
     actor,
-    applied: () => applied,
+    applied: countAppliedItems(actor),
     directory,
     events: events.state,
     onRemoved,

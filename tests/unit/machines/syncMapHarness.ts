@@ -7,7 +7,7 @@ import {
   type SyncMapEmitted,
   type SyncMapInput,
 } from '../../../src/machines/syncMap.machine';
-import { FakeDirectory, FakeMap, fakeEvents, flush } from './syncFakes';
+import { FakeDirectory, FakeMap, fakeEvents, flush, countAppliedItems } from './syncFakes';
 
 /** Starts a syncMap actor over a fake directory; `existing` seeds a map named "contacts". */
 export async function startMap(options: { input?: SyncMapInput; existing?: FakeMap } = {}) {
@@ -27,18 +27,9 @@ export async function startMap(options: { input?: SyncMapInput; existing?: FakeM
   actor.on('*', (event) => emitted.push(event));
   actor.start();
   await flush();
-  // Pushed item events are not re-emitted (that would cost more than applying them): count how many
-  // were applied by how often the immutable item store was replaced.
-  let applied = 0;
-  let store = actor.getSnapshot().context.items;
-  actor.subscribe((snapshot) => {
-    if (snapshot.context.items === store) return;
-    store = snapshot.context.items;
-    applied += 1;
-  });
   return {
     actor,
-    applied: () => applied,
+    applied: countAppliedItems(actor),
     directory,
     events: events.state,
     onRemoved,
