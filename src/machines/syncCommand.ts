@@ -4,8 +4,14 @@
  * the bookkeeping and returns a promise, so UI code reads `await ask(listActor, { type: 'list.push',
  * data })` and gets the typed result or the {@link SyncFailure}.
  */
-import type { Actor, AnyStateMachine, EventFromLogic } from 'xstate';
-import { SyncFailure, syncErrors, type ContainerKind } from '../sync/errors';
+import {
+  fromCallback,
+  type Actor,
+  type AnyStateMachine,
+  type EventFromLogic,
+  type EventObject,
+} from 'xstate';
+import { SyncFailure, syncErrors, toSyncFailure, type ContainerKind } from '../sync/errors';
 
 export interface CommandDoneEvent {
   type: 'command.done';
@@ -74,4 +80,29 @@ export function ask<TMachine extends AnyStateMachine, TResult>(
     });
     actor.send({ ...command, requestId });
   });
+}
+
+/**
+ * The `runCommand` actor every container machine spawns per command: runs it against the port and
+ * reports back one `command.settled` event, with the result or the failure as a {@link SyncFailure}.
+ */
+export function commandRunner<TPort, TCommand>(
+  run: (port: TPort, command: TCommand) => Promise<unknown>,
+) {
+  return fromCallback<EventObject, { port: TPort; command: TCommand; requestId: string | null }>(
+    ({ input, sendBack }) => {
+      const { command, requestId } = input;
+      run(input.port, command).then(
+        (result) => sendBack({ type: 'command.settled', requestId, command, ok: true, result }),
+        (error: unknown) =>
+          sendBack({
+            type: 'command.settled',
+            requestId,
+            command,
+            ok: false,
+            error: toSyncFailure(error),
+          }),
+      );
+    },
+  );
 }

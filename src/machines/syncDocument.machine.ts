@@ -1,5 +1,5 @@
 import { assign, emit, enqueueActions, fromCallback, setup, type EventObject } from 'xstate';
-import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
+import { SyncFailure, isContainerGone, syncErrors } from '../sync/errors';
 import type {
   ConnectionState,
   ContainerMeta,
@@ -16,7 +16,7 @@ import {
   type DocumentCommand,
 } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
-import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
+import { commandRunner, type CommandDoneEvent, type CommandFailedEvent } from './syncCommand';
 import { advanceMeta } from './syncContainer';
 
 export type { DocumentPushEvent } from '../sync/ports';
@@ -130,23 +130,7 @@ export const syncDocumentMachine = setup({
     openEntity: openEntityMachine,
     connection: fromCallback<EventObject>(() => () => {}),
     events: fromCallback<EventObject, { source: unknown }>(() => () => {}),
-    runCommand: fromCallback<
-      EventObject,
-      { port: DocumentPort; command: DocumentCommand; requestId: string | null }
-    >(({ input, sendBack }) => {
-      const { command, requestId } = input;
-      runDocumentCommand(input.port, command).then(
-        (result) => sendBack({ type: 'command.settled', requestId, command, ok: true, result }),
-        (error: unknown) =>
-          sendBack({
-            type: 'command.settled',
-            requestId,
-            command,
-            ok: false,
-            error: toSyncFailure(error),
-          }),
-      );
-    }),
+    runCommand: commandRunner(runDocumentCommand),
   },
   guards: {
     inputInvalid: ({ context }) =>

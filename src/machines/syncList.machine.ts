@@ -11,6 +11,7 @@ import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
 import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
 import type { ItemPage, ItemQuery, ListItem, ListPort } from '../sync/ports';
 import { checkListCommand, checkListQuery, type ListCommand } from '../sync/validation';
+import { commandRunner } from './syncCommand';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import { advanceMetaByEvent } from './syncContainer';
 import { ItemStore } from './syncItemStore';
@@ -90,23 +91,7 @@ export const syncListMachine = setup({
     loadPage: fromPromise<ItemPage<ListItem>, { port: ListPort; query: ItemQuery<number> }>(
       ({ input }) => input.port.getItems(input.query),
     ),
-    runCommand: fromCallback<
-      EventObject,
-      { port: ListPort; command: ListCommand; requestId: string | null }
-    >(({ input, sendBack }) => {
-      const { command, requestId } = input;
-      runListCommand(input.port, command).then(
-        (result) => sendBack({ type: 'command.settled', requestId, command, ok: true, result }),
-        (error: unknown) =>
-          sendBack({
-            type: 'command.settled',
-            requestId,
-            command,
-            ok: false,
-            error: toSyncFailure(error),
-          }),
-      );
-    }),
+    runCommand: commandRunner(runListCommand),
   },
   guards: {
     inputInvalid: ({ context }) => checkListQuery(context.input) !== null,

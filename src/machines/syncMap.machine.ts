@@ -11,6 +11,7 @@ import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
 import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
 import type { ItemPage, ItemQuery, MapItem, MapPort } from '../sync/ports';
 import { checkMapCommand, checkMapQuery, type MapCommand } from '../sync/validation';
+import { commandRunner } from './syncCommand';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import { advanceMetaByEvent } from './syncContainer';
 import { ItemStore } from './syncItemStore';
@@ -89,23 +90,7 @@ export const syncMapMachine = setup({
     loadPage: fromPromise<ItemPage<MapItem>, { port: MapPort; query: ItemQuery<string> }>(
       ({ input }) => input.port.getItems(input.query),
     ),
-    runCommand: fromCallback<
-      EventObject,
-      { port: MapPort; command: MapCommand; requestId: string | null }
-    >(({ input, sendBack }) => {
-      const { command, requestId } = input;
-      runMapCommand(input.port, command).then(
-        (result) => sendBack({ type: 'command.settled', requestId, command, ok: true, result }),
-        (error: unknown) =>
-          sendBack({
-            type: 'command.settled',
-            requestId,
-            command,
-            ok: false,
-            error: toSyncFailure(error),
-          }),
-      );
-    }),
+    runCommand: commandRunner(runMapCommand),
   },
   guards: {
     inputInvalid: ({ context }) => checkMapQuery(context.input) !== null,

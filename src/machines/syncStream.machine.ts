@@ -1,5 +1,5 @@
 import { assign, emit, enqueueActions, fromCallback, setup, type EventObject } from 'xstate';
-import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
+import { SyncFailure, isContainerGone, syncErrors } from '../sync/errors';
 import type {
   ConnectionState,
   ContainerMeta,
@@ -10,7 +10,7 @@ import type {
 } from '../sync/ports';
 import { checkStreamCommand, type StreamCommand } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
-import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
+import { commandRunner, type CommandDoneEvent, type CommandFailedEvent } from './syncCommand';
 
 export type { StreamPushEvent } from '../sync/ports';
 
@@ -103,23 +103,7 @@ export const syncStreamMachine = setup({
     openEntity: openEntityMachine,
     connection: fromCallback<EventObject>(() => () => {}),
     events: fromCallback<EventObject, { source: unknown }>(() => () => {}),
-    runCommand: fromCallback<
-      EventObject,
-      { port: StreamPort; command: StreamCommand; requestId: string | null }
-    >(({ input, sendBack }) => {
-      const { command, requestId } = input;
-      runStreamCommand(input.port, command).then(
-        (result) => sendBack({ type: 'command.settled', requestId, command, ok: true, result }),
-        (error: unknown) =>
-          sendBack({
-            type: 'command.settled',
-            requestId,
-            command,
-            ok: false,
-            error: toSyncFailure(error),
-          }),
-      );
-    }),
+    runCommand: commandRunner(runStreamCommand),
   },
   guards: {
     inputInvalid: ({ context }) =>
