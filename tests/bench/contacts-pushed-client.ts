@@ -8,7 +8,8 @@
  *
  * IPC: sends `{type:'ready'}` once subscribed; on `{type:'round', events, lastKey}` it takes the
  * process CPU time, counts applied events until `events` have arrived, and answers
- * `{type:'round', cpuMs, viewCalls, lastNote}` with the note its view holds for `lastKey`.
+ * `{type:'round', cpuMs, viewCalls, viewSize, viewHasRow, lastNote}`: what its view read last (the
+ * map size, whether the row it reads was there) and the note it holds for `lastKey`.
  * Run: node --import tsx tests/bench/contacts-pushed-client.ts <url> <bare|machine> <mapName>
  */
 import { createActor } from 'xstate';
@@ -26,7 +27,10 @@ interface Round {
 }
 let round: Round | null = null;
 let viewCalls = 0;
-/** The note the side's view holds for a key (read once a round is complete). */
+/** The map size and the row item the side's view read last. */
+let viewSize = 0;
+let viewRow: unknown;
+/** The note the side holds for a key (read once a round is complete). */
 let noteFor: (key: string) => unknown = () => undefined;
 
 /** Called once per applied event by either side's view. */
@@ -38,7 +42,14 @@ function applied(): void {
   const cpu = process.cpuUsage(round.cpu);
   const lastNote = String(noteFor(round.lastKey));
   round = null;
-  process.send?.({ type: 'round', cpuMs: (cpu.user + cpu.system) / 1000, viewCalls, lastNote });
+  process.send?.({
+    type: 'round',
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    viewCalls,
+    viewSize,
+    viewHasRow: viewRow !== undefined,
+    lastNote,
+  });
 }
 
 const noteOf = (data: unknown) => (data as { note?: unknown } | undefined)?.note;
@@ -47,16 +58,14 @@ async function openBare(): Promise<void> {
   const sdk = await client(url, `pushed-bare-${process.pid}@example.com`);
   const map = await sdk.map({ id: mapName, mode: 'open_existing' });
   const items = new Map<string, { data: unknown }>();
-  let size = 0;
-  let seen: unknown;
   const onItem = (e: { item: { key: string; data: unknown } }) => {
     items.set(e.item.key, e.item);
     // As a component without a machine would: the size and the item that changed.
-    size = items.size;
-    seen = items.get(e.item.key);
+    viewSize = items.size;
+    viewRow = items.get(e.item.key);
     applied();
   };
-  noteFor = (key) => (size > 0 && seen ? noteOf(items.get(key)?.data) : undefined);
+  noteFor = (key) => noteOf(items.get(key)?.data);
   map.on('itemAdded', onItem);
   map.on('itemUpdated', onItem);
 }
@@ -77,18 +86,15 @@ async function openMachine(): Promise<void> {
   });
   let store = actor.getSnapshot().context.items;
   const firstRow = selectMapItem('c-0');
-  let size = 0;
-  let row: unknown;
   actor.subscribe((snapshot) => {
     if (snapshot.context.items === store) return;
     store = snapshot.context.items;
     // As a view with narrow selectors does (useSelector): the size, and one row's item.
-    size = selectMapSize(snapshot);
-    row = firstRow(snapshot);
+    viewSize = selectMapSize(snapshot);
+    viewRow = firstRow(snapshot);
     applied();
   });
-  noteFor = (key) =>
-    size > 0 || row ? noteOf(selectMapItem(key)(actor.getSnapshot())?.data) : undefined;
+  noteFor = (key) => noteOf(selectMapItem(key)(actor.getSnapshot())?.data);
 }
 
 process.on('message', (message: { type: string; events?: number; lastKey?: string }) => {

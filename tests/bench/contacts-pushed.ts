@@ -19,12 +19,14 @@ interface RoundReply {
   type: 'round';
   cpuMs: number;
   viewCalls: number;
+  viewSize: number;
+  viewHasRow: boolean;
   lastNote: string;
 }
 
 class Side {
   readonly child: ChildProcess;
-  private waiting: ((m: RoundReply) => void) | null = null;
+  private waiting: { ok: (m: RoundReply) => void; fail: (e: Error) => void } | null = null;
   readonly ready: Promise<void>;
 
   constructor(url: string, side: 'bare' | 'machine') {
@@ -33,17 +35,22 @@ class Side {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.ready = new Promise((ok, fail) => {
-      this.child.once('exit', (code) => fail(new Error(`${side} client exited with ${code}`)));
+      // A client that dies fails its start or the round it owes, instead of leaving the bench waiting.
+      this.child.once('exit', (code) => {
+        const error = new Error(`${side} client exited with ${code}`);
+        fail(error);
+        this.waiting?.fail(error);
+      });
       this.child.on('message', (m: { type: string }) => {
         if (m.type === 'ready') ok();
-        if (m.type === 'round') this.waiting?.(m as RoundReply);
+        if (m.type === 'round') this.waiting?.ok(m as RoundReply);
       });
     });
   }
 
   round(events: number, lastKey: string): Promise<RoundReply> {
-    return new Promise((ok) => {
-      this.waiting = ok;
+    return new Promise((ok, fail) => {
+      this.waiting = { ok, fail };
       this.child.send({ type: 'round', events, lastKey });
     });
   }
@@ -117,8 +124,11 @@ export async function pushedEvents(
         ['bare', b],
         ['machine', m],
       ] as const) {
-        if (reply.lastNote !== `v${last}`) {
-          throw new Error(`${name} view holds ${reply.lastNote} for ${lastKey}, not v${last}`);
+        if (reply.lastNote !== `v${last}` || reply.viewSize !== KEYS || !reply.viewHasRow) {
+          throw new Error(
+            `${name} view holds ${reply.lastNote} for ${lastKey} (not v${last}), ` +
+              `${reply.viewSize} contacts (not ${KEYS}), a row: ${reply.viewHasRow}`,
+          );
         }
       }
       if (r > 0) {
