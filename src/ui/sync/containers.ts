@@ -82,20 +82,29 @@ function useLoadAll(actor: MapActor | ListActor | undefined, enabled: boolean): 
   }, [actor, enabled]);
 }
 
+/** The list or map machine's input: the name and only the options given. */
+function pagedInput(
+  name: string,
+  mode: PagedOptions['mode'],
+  ttl: PagedOptions['ttl'],
+  pageSize: PagedOptions['pageSize'],
+  order: PagedOptions['order'],
+) {
+  return {
+    id: name,
+    ...(mode === undefined ? {} : { mode }),
+    ...(ttl === undefined ? {} : { ttl }),
+    ...(pageSize === undefined ? {} : { pageSize }),
+    ...(order === undefined ? {} : { order }),
+  };
+}
+
 /** Opens the map `name` (open_or_create unless told otherwise) for as long as the component lives. */
 export function useSyncMap(name: string, options: PagedOptions = {}): MapActor | undefined {
   const { mode, ttl, pageSize, order, loadAll = false } = options;
   const create = useCallback(
     (runtime: SyncRuntime): MapActor =>
-      createActor(runtime.machines.map, {
-        input: {
-          id: name,
-          ...(mode === undefined ? {} : { mode }),
-          ...(ttl === undefined ? {} : { ttl }),
-          ...(pageSize === undefined ? {} : { pageSize }),
-          ...(order === undefined ? {} : { order }),
-        },
-      }),
+      createActor(runtime.machines.map, { input: pagedInput(name, mode, ttl, pageSize, order) }),
     [name, mode, ttl, pageSize, order],
   );
   const actor = useRuntimeActor(create);
@@ -108,15 +117,7 @@ export function useSyncList(name: string, options: PagedOptions = {}): ListActor
   const { mode, ttl, pageSize, order, loadAll = false } = options;
   const create = useCallback(
     (runtime: SyncRuntime): ListActor =>
-      createActor(runtime.machines.list, {
-        input: {
-          id: name,
-          ...(mode === undefined ? {} : { mode }),
-          ...(ttl === undefined ? {} : { ttl }),
-          ...(pageSize === undefined ? {} : { pageSize }),
-          ...(order === undefined ? {} : { order }),
-        },
-      }),
+      createActor(runtime.machines.list, { input: pagedInput(name, mode, ttl, pageSize, order) }),
     [name, mode, ttl, pageSize, order],
   );
   const actor = useRuntimeActor(create);
