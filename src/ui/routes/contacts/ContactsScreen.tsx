@@ -7,11 +7,11 @@ import {
   selectMapLoadingPage,
   selectMapStatus,
 } from '../../../machines/syncMap.selectors';
-import { humanMessage } from '../../../sync/errors';
 import { useToastActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
 import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
+import { LoadFailure } from '../../sync/LoadFailure';
 import { deleteContact, putContact, updateContact } from './commands';
 import { contactFromData, newContactId, type Contact } from './contact';
 import { ContactDialog } from './ContactDialog';
@@ -132,22 +132,17 @@ export function Component() {
             : `${index.items.length.toLocaleString()} contacts`}
       </p>
       {failed && (
-        <div className="form-error" role="alert">
-          {availability.state === 'failed'
-            ? availability.error
-            : status === 'removed'
+        <LoadFailure
+          availability={availability}
+          what="Contacts"
+          error={error}
+          removed={
+            status === 'removed'
               ? 'The shared contact list was removed. Reload the page to start a new one.'
-              : `Contacts could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
-          {contacts && status !== 'removed' && (
-            <button
-              type="button"
-              className="button button--quiet"
-              onClick={() => contacts.send({ type: 'map.retry' })}
-            >
-              Try again
-            </button>
-          )}
-        </div>
+              : null
+          }
+          onRetry={contacts ? () => contacts.send({ type: 'map.retry' }) : null}
+        />
       )}
       {complete && index.items.length === 0 ? (
         <div className="empty-state" data-testid="empty-state">

@@ -8,11 +8,11 @@ import {
   selectListLoadingPage,
   selectListStatus,
 } from '../../../machines/syncList.selectors';
-import { humanMessage } from '../../../sync/errors';
 import type { ListItem } from '../../../sync/ports';
 import { Screen } from '../../components/Screen';
 import { useContainerSelector, useSyncList, type ListActor } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
+import { LoadFailure } from '../../sync/LoadFailure';
 import { callOf, filterFrom, FILTERS, passes, type Filter } from './call';
 import { CallList } from './CallList';
 import './history.css';
@@ -81,22 +81,17 @@ export function Component() {
         ))}
       </div>
       {failed && (
-        <div className="form-error" role="alert">
-          {availability.state === 'failed'
-            ? availability.error
-            : status === 'removed'
+        <LoadFailure
+          availability={availability}
+          what="Calls"
+          error={error}
+          removed={
+            status === 'removed'
               ? 'The call history was removed. Reload the page to start a new one.'
-              : `Calls could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
-          {calls && status !== 'removed' && (
-            <button
-              type="button"
-              className="button button--quiet"
-              onClick={() => calls.send({ type: 'list.retry' })}
-            >
-              Try again
-            </button>
-          )}
-        </div>
+              : null
+          }
+          onRetry={calls ? () => calls.send({ type: 'list.retry' }) : null}
+        />
       )}
       {firstLoad && !failed ? (
         <p role="status" data-testid="history-loading">

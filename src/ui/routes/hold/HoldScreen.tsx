@@ -15,6 +15,7 @@ import { Screen } from '../../components/Screen';
 import { HOLDS_MAP, USERS_MAP } from '../../presence/maps';
 import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
+import { LoadFailure } from '../../sync/LoadFailure';
 import { claimHold, TAKEN_MESSAGE, type ClaimTarget } from './claim';
 import { formatWaiting, holdFrom, type Hold } from './hold';
 import './hold.css';
@@ -103,20 +104,13 @@ export function Component() {
         </p>
       )}
       {failed && (
-        <div className="hold__error" role="alert" data-testid="hold-error">
-          {availability.state === 'failed'
-            ? availability.error
-            : `Parked calls could not be loaded: ${error ? humanMessage(error) : 'unknown error'}`}{' '}
-          {holds && (
-            <button
-              type="button"
-              className="button button--quiet"
-              onClick={() => holds.send({ type: 'map.retry' })}
-            >
-              Try again
-            </button>
-          )}
-        </div>
+        <LoadFailure
+          availability={availability}
+          what="Parked calls"
+          error={error}
+          onRetry={holds ? () => holds.send({ type: 'map.retry' }) : null}
+          testId="hold-error"
+        />
       )}
       {!loading && !failed && parked.length === 0 && (
         <div className="empty-state" data-testid="empty-state">

@@ -7,7 +7,6 @@ import {
   selectMapItems,
   selectMapStatus,
 } from '../../../machines/syncMap.selectors';
-import { humanMessage } from '../../../sync/errors';
 import type { MapItem } from '../../../sync/ports';
 import { useApiClient, useSessionActor, useToastActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
@@ -16,6 +15,7 @@ import '../../presence/presence.css';
 import { PRESENCE_LABELS } from '../../presence/presence-view';
 import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
+import { LoadFailure } from '../../sync/LoadFailure';
 import { presenceCounts, teamDirectory, type Role, type TeamMember } from './directory';
 import { RemoveUserDialog } from './RemoveUserDialog';
 import { removeUser, roleChangedMessage, setRole } from './roles';
@@ -69,20 +69,13 @@ export function Component() {
         </p>
       )}
       {failed && (
-        <div className="users__error" role="alert" data-testid="users-error">
-          {availability.state === 'failed'
-            ? availability.error
-            : `The team could not be loaded: ${usersError ? humanMessage(usersError) : 'unknown error'}`}{' '}
-          {users && (
-            <button
-              type="button"
-              className="button button--quiet"
-              onClick={() => users.send({ type: 'map.retry' })}
-            >
-              Try again
-            </button>
-          )}
-        </div>
+        <LoadFailure
+          availability={availability}
+          what="The team"
+          error={usersError}
+          onRetry={users ? () => users.send({ type: 'map.retry' }) : null}
+          testId="users-error"
+        />
       )}
       {!loading && !failed && members.length === 0 && (
         <div className="empty-state" data-testid="empty-state">
