@@ -104,7 +104,7 @@ export const ContactList = memo(function ContactList({
   });
   return (
     <div
-      className="contact-list"
+      className="virtual-list"
       ref={scroller}
       data-testid="contact-scroller"
       data-query={query}
@@ -114,7 +114,7 @@ export const ContactList = memo(function ContactList({
       <p id="call-later" hidden>
         {SOFTPHONE_LATER}
       </p>
-      <ul className="contact-list__rows" style={{ height: virtualizer.getTotalSize() }}>
+      <ul className="virtual-list__rows" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index];
           if (item === undefined) return null;

@@ -89,7 +89,7 @@ export function CallList({
   }, [nearEnd, loaded, onNearEnd]);
   return (
     <div
-      className="call-list"
+      className="virtual-list"
       ref={scroller}
       data-testid="call-scroller"
       tabIndex={0}
@@ -98,7 +98,7 @@ export function CallList({
       <p id="callback-later" hidden>
         {SOFTPHONE_LATER}
       </p>
-      <ul className="call-list__rows" style={{ height: virtualizer.getTotalSize() }}>
+      <ul className="virtual-list__rows" style={{ height: virtualizer.getTotalSize() }}>
         {rows.map((row) => {
           const call = calls[row.index];
           return call ? <CallRow key={row.key} call={call} top={row.start} /> : null;

@@ -99,7 +99,7 @@ export function Component() {
   return (
     <Screen title="On hold">
       {loading && (
-        <p className="hold__status" role="status" data-testid="hold-loading">
+        <p className="screen-status" role="status" data-testid="hold-loading">
           Loading parked calls…
         </p>
       )}

@@ -64,7 +64,7 @@ export function Component() {
   return (
     <Screen title="Users">
       {loading && (
-        <p className="users__status" role="status" data-testid="users-loading">
+        <p className="screen-status" role="status" data-testid="users-loading">
           Loading the team…
         </p>
       )}
@@ -85,7 +85,7 @@ export function Component() {
       )}
       {!loading && !failed && members.length > 0 && (
         <>
-          <p className="users__status" data-testid="users-summary">
+          <p className="screen-status" data-testid="users-summary">
             {members.length} {members.length === 1 ? 'person' : 'people'}
             {presenceReady
               ? ` · ${counts.available} available · ${counts.onCall} on a call · ${counts.away} away`
