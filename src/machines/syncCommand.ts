@@ -27,6 +27,46 @@ export interface CommandFailedEvent {
   error: SyncFailure;
 }
 
+/** A command's settlement as the machines' `runCommand` reports it (see {@link commandRunner}). */
+type Settled = { requestId: string | null; command: { type: string } };
+
+/** `command.failed` for a command refused before it ran (invalid, or the container is not open). */
+export function rejected(
+  command: { type: string; requestId?: string | null | undefined },
+  error: SyncFailure,
+): CommandFailedEvent {
+  return {
+    type: 'command.failed',
+    requestId: command.requestId ?? null,
+    command: command.type,
+    error,
+  };
+}
+
+/** `command.done` for a settled command, answering with `result`. */
+export function done(settled: Settled, result: unknown): CommandDoneEvent {
+  return {
+    type: 'command.done',
+    requestId: settled.requestId,
+    command: settled.command.type,
+    result,
+  };
+}
+
+/** `command.failed` for a command that ran and failed. */
+export function failed(settled: Settled & { error: SyncFailure }): CommandFailedEvent {
+  return {
+    type: 'command.failed',
+    requestId: settled.requestId,
+    command: settled.command.type,
+    error: settled.error,
+  };
+}
+
+/** Why a command sent while a container is still opening is refused. */
+export const notOpenYet = (kind: ContainerKind) =>
+  new SyncFailure(`The ${kind} is not open yet`, 409, null, 'invalid');
+
 let nextRequest = 0;
 
 const REMOVE_COMMANDS = new Set([

@@ -16,7 +16,15 @@ import {
   type DocumentCommand,
 } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
-import { commandRunner, type CommandDoneEvent, type CommandFailedEvent } from './syncCommand';
+import {
+  commandRunner,
+  done,
+  failed,
+  notOpenYet,
+  rejected,
+  type CommandDoneEvent,
+  type CommandFailedEvent,
+} from './syncCommand';
 import { advanceMeta } from './syncContainer';
 
 export type { DocumentPushEvent } from '../sync/ports';
@@ -154,23 +162,14 @@ export const syncDocumentMachine = setup({
     onRemoved: () => {},
     rejectInvalidCommand: emit(({ event }) => {
       const command = event as DocumentCommandEvent;
-      return {
-        type: 'command.failed' as const,
-        requestId: command.requestId ?? null,
-        command: command.type,
-        error: checkDocumentCommand(command) ?? syncErrors.invalidArgument('invalid command'),
-      };
+      return rejected(
+        command,
+        checkDocumentCommand(command) ?? syncErrors.invalidArgument('invalid command'),
+      );
     }),
-    rejectNotReady: emit(({ context, event }) => {
-      const command = event as DocumentCommandEvent;
-      return {
-        type: 'command.failed' as const,
-        requestId: command.requestId ?? null,
-        command: command.type,
-        error:
-          context.error ?? new SyncFailure('The document is not open yet', 409, null, 'invalid'),
-      };
-    }),
+    rejectNotReady: emit(({ context, event }) =>
+      rejected(event as DocumentCommandEvent, context.error ?? notOpenYet('document')),
+    ),
     startCommand: enqueueActions(({ context, event, enqueue }) => {
       const command = event as DocumentCommandEvent;
       if (!context.port) return;
@@ -182,23 +181,13 @@ export const syncDocumentMachine = setup({
     settleCommand: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'command.settled') return;
       if (!event.ok) {
-        enqueue.emit({
-          type: 'command.failed',
-          requestId: event.requestId,
-          command: event.command.type,
-          error: event.error,
-        });
+        enqueue.emit(failed(event));
         return;
       }
       if (event.result && typeof event.result === 'object' && 'lastEventId' in event.result) {
         enqueue.assign(applyState(context, event.result as DocumentState));
       }
-      enqueue.emit({
-        type: 'command.done',
-        requestId: event.requestId,
-        command: event.command.type,
-        result: event.result,
-      });
+      enqueue.emit(done(event, event.result));
     }),
     applyUpdate: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'document.updated') return;
@@ -213,19 +202,9 @@ export const syncDocumentMachine = setup({
     answerRemovingCommand: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'command.settled') return;
       if (event.ok) {
-        enqueue.emit({
-          type: 'command.done',
-          requestId: event.requestId,
-          command: event.command.type,
-          result: undefined,
-        });
+        enqueue.emit(done(event, undefined));
       } else {
-        enqueue.emit({
-          type: 'command.failed',
-          requestId: event.requestId,
-          command: event.command.type,
-          error: event.error,
-        });
+        enqueue.emit(failed(event));
       }
     }),
     emitRemoved: emit(({ context }) => ({

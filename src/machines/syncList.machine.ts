@@ -8,10 +8,10 @@ import {
   type EventObject,
 } from 'xstate';
 import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
-import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
+import { isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
 import type { ItemPage, ItemQuery, ListItem, ListPort } from '../sync/ports';
 import { checkListCommand, checkListQuery, type ListCommand } from '../sync/validation';
-import { commandRunner } from './syncCommand';
+import { commandRunner, done, failed, notOpenYet, rejected } from './syncCommand';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import { advanceMetaByEvent } from './syncContainer';
 import { ItemStore } from './syncItemStore';
@@ -118,22 +118,14 @@ export const syncListMachine = setup({
     onRemoved: () => {},
     rejectInvalidCommand: emit(({ event }) => {
       const command = event as ListCommandEvent;
-      return {
-        type: 'command.failed' as const,
-        requestId: command.requestId ?? null,
-        command: command.type,
-        error: checkListCommand(command) ?? syncErrors.invalidArgument('invalid command'),
-      };
+      return rejected(
+        command,
+        checkListCommand(command) ?? syncErrors.invalidArgument('invalid command'),
+      );
     }),
-    rejectNotReady: emit(({ context, event }) => {
-      const command = event as ListCommandEvent;
-      return {
-        type: 'command.failed' as const,
-        requestId: command.requestId ?? null,
-        command: command.type,
-        error: context.error ?? new SyncFailure('The list is not open yet', 409, null, 'invalid'),
-      };
-    }),
+    rejectNotReady: emit(({ context, event }) =>
+      rejected(event as ListCommandEvent, context.error ?? notOpenYet('list')),
+    ),
     startCommand: enqueueActions(({ context, event, enqueue }) => {
       const command = event as ListCommandEvent;
       if (!context.port) return;
@@ -145,24 +137,14 @@ export const syncListMachine = setup({
     settleCommand: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'command.settled') return;
       if (!event.ok) {
-        enqueue.emit({
-          type: 'command.failed',
-          requestId: event.requestId,
-          command: event.command.type,
-          error: event.error,
-        });
+        enqueue.emit(failed(event));
         return;
       }
       if (returnsItem(event.command)) {
         const item = event.result as ListItem;
         enqueue.assign(applyItem(context, item));
       }
-      enqueue.emit({
-        type: 'command.done',
-        requestId: event.requestId,
-        command: event.command.type,
-        result: event.result,
-      });
+      enqueue.emit(done(event, event.result));
     }),
     applyItemEvent: assign(({ context, event }) =>
       event.type === 'list.itemAdded' || event.type === 'list.itemUpdated'
@@ -206,21 +188,11 @@ export const syncListMachine = setup({
     failRemovedCommand: enqueueActions(({ event, enqueue }) => {
       // The command that found the list gone still owes its caller an answer (seed 8: re-thrown).
       if (event.type !== 'command.settled' || event.ok) return;
-      enqueue.emit({
-        type: 'command.failed',
-        requestId: event.requestId,
-        command: event.command.type,
-        error: event.error,
-      });
+      enqueue.emit(failed(event));
     }),
     answerRemoveList: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'command.settled' || !event.ok) return;
-      enqueue.emit({
-        type: 'command.done',
-        requestId: event.requestId,
-        command: event.command.type,
-        result: undefined,
-      });
+      enqueue.emit(done(event, undefined));
     }),
   },
 }).createMachine({

@@ -8,10 +8,10 @@ import {
   type EventObject,
 } from 'xstate';
 import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
-import { SyncFailure, isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
+import { isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
 import type { ItemPage, ItemQuery, MapItem, MapPort } from '../sync/ports';
 import { checkMapCommand, checkMapQuery, type MapCommand } from '../sync/validation';
-import { commandRunner } from './syncCommand';
+import { commandRunner, done, failed, notOpenYet, rejected } from './syncCommand';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import { advanceMetaByEvent } from './syncContainer';
 import { ItemStore } from './syncItemStore';
@@ -114,22 +114,14 @@ export const syncMapMachine = setup({
     onRemoved: () => {},
     rejectInvalidCommand: emit(({ event }) => {
       const command = event as MapCommandEvent;
-      return {
-        type: 'command.failed' as const,
-        requestId: command.requestId ?? null,
-        command: command.type,
-        error: checkMapCommand(command) ?? syncErrors.invalidArgument('invalid command'),
-      };
+      return rejected(
+        command,
+        checkMapCommand(command) ?? syncErrors.invalidArgument('invalid command'),
+      );
     }),
-    rejectNotReady: emit(({ context, event }) => {
-      const command = event as MapCommandEvent;
-      return {
-        type: 'command.failed' as const,
-        requestId: command.requestId ?? null,
-        command: command.type,
-        error: context.error ?? new SyncFailure('The map is not open yet', 409, null, 'invalid'),
-      };
-    }),
+    rejectNotReady: emit(({ context, event }) =>
+      rejected(event as MapCommandEvent, context.error ?? notOpenYet('map')),
+    ),
     startCommand: enqueueActions(({ context, event, enqueue }) => {
       const command = event as MapCommandEvent;
       if (!context.port) return;
@@ -141,24 +133,14 @@ export const syncMapMachine = setup({
     settleCommand: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'command.settled') return;
       if (!event.ok) {
-        enqueue.emit({
-          type: 'command.failed',
-          requestId: event.requestId,
-          command: event.command.type,
-          error: event.error,
-        });
+        enqueue.emit(failed(event));
         return;
       }
       if (returnsItem(event.command)) {
         const item = event.result as MapItem;
         enqueue.assign(applyItem(context, item));
       }
-      enqueue.emit({
-        type: 'command.done',
-        requestId: event.requestId,
-        command: event.command.type,
-        result: event.result,
-      });
+      enqueue.emit(done(event, event.result));
     }),
     applyItemEvent: assign(({ context, event }) =>
       event.type === 'map.itemAdded' || event.type === 'map.itemUpdated'
@@ -192,21 +174,11 @@ export const syncMapMachine = setup({
     failRemovedCommand: enqueueActions(({ event, enqueue }) => {
       // The command that found the map gone still owes its caller an answer (seed 8: re-thrown).
       if (event.type !== 'command.settled' || event.ok) return;
-      enqueue.emit({
-        type: 'command.failed',
-        requestId: event.requestId,
-        command: event.command.type,
-        error: event.error,
-      });
+      enqueue.emit(failed(event));
     }),
     answerRemoveMap: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'command.settled' || !event.ok) return;
-      enqueue.emit({
-        type: 'command.done',
-        requestId: event.requestId,
-        command: event.command.type,
-        result: undefined,
-      });
+      enqueue.emit(done(event, undefined));
     }),
   },
 }).createMachine({

@@ -10,7 +10,15 @@ import type {
 } from '../sync/ports';
 import { checkStreamCommand, type StreamCommand } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
-import { commandRunner, type CommandDoneEvent, type CommandFailedEvent } from './syncCommand';
+import {
+  commandRunner,
+  done,
+  failed,
+  notOpenYet,
+  rejected,
+  type CommandDoneEvent,
+  type CommandFailedEvent,
+} from './syncCommand';
 
 export type { StreamPushEvent } from '../sync/ports';
 
@@ -124,22 +132,14 @@ export const syncStreamMachine = setup({
     onRemoved: () => {},
     rejectInvalidCommand: emit(({ event }) => {
       const command = event as StreamCommandEvent;
-      return {
-        type: 'command.failed' as const,
-        requestId: command.requestId ?? null,
-        command: command.type,
-        error: checkStreamCommand(command) ?? syncErrors.invalidArgument('invalid command'),
-      };
+      return rejected(
+        command,
+        checkStreamCommand(command) ?? syncErrors.invalidArgument('invalid command'),
+      );
     }),
-    rejectNotReady: emit(({ context, event }) => {
-      const command = event as StreamCommandEvent;
-      return {
-        type: 'command.failed' as const,
-        requestId: command.requestId ?? null,
-        command: command.type,
-        error: context.error ?? new SyncFailure('The stream is not open yet', 409, null, 'invalid'),
-      };
-    }),
+    rejectNotReady: emit(({ context, event }) =>
+      rejected(event as StreamCommandEvent, context.error ?? notOpenYet('stream')),
+    ),
     startCommand: enqueueActions(({ context, event, enqueue }) => {
       const command = event as StreamCommandEvent;
       if (!context.port) return;
@@ -151,19 +151,9 @@ export const syncStreamMachine = setup({
     answerCommand: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'command.settled') return;
       if (event.ok) {
-        enqueue.emit({
-          type: 'command.done',
-          requestId: event.requestId,
-          command: event.command.type,
-          result: event.result,
-        });
+        enqueue.emit(done(event, event.result));
       } else {
-        enqueue.emit({
-          type: 'command.failed',
-          requestId: event.requestId,
-          command: event.command.type,
-          error: event.error,
-        });
+        enqueue.emit(failed(event));
       }
     }),
     appendMessage: enqueueActions(({ context, event, enqueue }) => {
