@@ -7,6 +7,7 @@
  * matched digit by digit in place, skipping their formatting. A keystroke is a linear scan with no
  * normalisation work and no allocation per row.
  */
+import { compareKeys } from '../../../machines/syncContainer';
 import type { JsonObject, MapItem } from '../../../sync/ports';
 
 /** Between the folded name and the folded company in a folded copy. */
@@ -127,13 +128,12 @@ export function indexContacts(items: readonly MapItem[]): ContactIndex {
       ? textOf(items[i]!.data, 'company').toLowerCase()
       : copy.slice(copy.indexOf(SEP) + 1);
   };
-  const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   const order = Array.from(items.keys());
   order.sort(
     (a, b) =>
-      compare(names[a]!, names[b]!) ||
-      compare(companyOf(a), companyOf(b)) ||
-      compare(items[a]!.key, items[b]!.key),
+      compareKeys(names[a]!, names[b]!) ||
+      compareKeys(companyOf(a), companyOf(b)) ||
+      compareKeys(items[a]!.key, items[b]!.key),
   );
   // Usually every contact is plain: then no array of nulls is kept (a missing copy reads as null).
   const anyCopy = copies.some((copy) => copy !== null);
