@@ -63,6 +63,25 @@ export function failed(settled: Settled & { error: SyncFailure }): CommandFailed
   };
 }
 
+/**
+ * The transition every container machine takes for a command once open: refused when invalid
+ * (seed 5, nothing sent), otherwise run. Needs the guard `commandInvalid` and the actions
+ * `rejectInvalidCommand` and `startCommand`.
+ */
+export const commandTransition = [
+  { guard: 'commandInvalid', actions: 'rejectInvalidCommand' },
+  { actions: 'startCommand' },
+] as const;
+
+/** `on` entries refusing each of `commands` with the action `rejectNotReady` (not open yet). */
+export function refuseWhileClosed<T extends string>(
+  commands: readonly T[],
+): { readonly [K in T]: { readonly actions: 'rejectNotReady' } } {
+  return Object.fromEntries(
+    commands.map((type) => [type, { actions: 'rejectNotReady' } as const]),
+  ) as { [K in T]: { actions: 'rejectNotReady' } };
+}
+
 /** Why a command sent while a container is still opening is refused. */
 export const notOpenYet = (kind: ContainerKind) =>
   new SyncFailure(`The ${kind} is not open yet`, 409, null, 'invalid');

@@ -18,6 +18,8 @@ import {
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import {
   commandRunner,
+  commandTransition,
+  refuseWhileClosed,
   done,
   failed,
   notOpenYet,
@@ -104,18 +106,13 @@ function applyState(context: SyncDocumentContext, state: DocumentState) {
   };
 }
 
-const commandTransition = [
-  { guard: 'commandInvalid', actions: 'rejectInvalidCommand' },
-  { actions: 'startCommand' },
-] as const;
-
-const rejectCommands = {
-  'document.set': { actions: 'rejectNotReady' },
-  'document.update': { actions: 'rejectNotReady' },
-  'document.mutate': { actions: 'rejectNotReady' },
-  'document.setTtl': { actions: 'rejectNotReady' },
-  'document.removeDocument': { actions: 'rejectNotReady' },
-} as const;
+const rejectCommands = refuseWhileClosed([
+  'document.set',
+  'document.update',
+  'document.mutate',
+  'document.setTtl',
+  'document.removeDocument',
+]);
 
 /**
  * One synced document from opening to removal. `document.updated` events apply only when their

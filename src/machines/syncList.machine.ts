@@ -11,7 +11,15 @@ import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
 import { isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
 import type { ItemPage, ItemQuery, ListItem, ListPort } from '../sync/ports';
 import { checkListCommand, checkListQuery, type ListCommand } from '../sync/validation';
-import { commandRunner, done, failed, notOpenYet, rejected } from './syncCommand';
+import {
+  commandRunner,
+  commandTransition,
+  refuseWhileClosed,
+  done,
+  failed,
+  notOpenYet,
+  rejected,
+} from './syncCommand';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import { advanceMetaByEvent } from './syncContainer';
 import { ItemStore } from './syncItemStore';
@@ -38,26 +46,18 @@ export type {
   SyncListInput,
 } from './syncList.commands';
 
-const commandTransition = [
-  {
-    guard: 'commandInvalid',
-    actions: 'rejectInvalidCommand',
-  },
-  { actions: 'startCommand' },
-] as const;
-
-const rejectCommands = {
-  'list.push': { actions: 'rejectNotReady' },
-  'list.set': { actions: 'rejectNotReady' },
-  'list.update': { actions: 'rejectNotReady' },
-  'list.mutate': { actions: 'rejectNotReady' },
-  'list.remove': { actions: 'rejectNotReady' },
-  'list.get': { actions: 'rejectNotReady' },
-  'list.getItems': { actions: 'rejectNotReady' },
-  'list.setTtl': { actions: 'rejectNotReady' },
-  'list.setItemTtl': { actions: 'rejectNotReady' },
-  'list.removeList': { actions: 'rejectNotReady' },
-} as const;
+const rejectCommands = refuseWhileClosed([
+  'list.push',
+  'list.set',
+  'list.update',
+  'list.mutate',
+  'list.remove',
+  'list.get',
+  'list.getItems',
+  'list.setTtl',
+  'list.setItemTtl',
+  'list.removeList',
+]);
 
 /**
  * One synced list from opening to removal. Opening runs {@link openEntityMachine}; once `ready`
@@ -67,8 +67,8 @@ const rejectCommands = {
  * Applying one is a single targetless transition on `ready` (one guard, one assign): item events
  * are the hot path, so they are not re-emitted, and connection loss is mirrored in
  * `context.connection` rather than in a parallel region, which would double their cost (see
- * docs/performance.md). Commands are validated (seed 5) before anything is
- * sent; each answers with an emitted `command.done` or `command.failed` (see `ask`).
+ * docs/performance.md). Commands are validated (seed 5) before anything is sent; each answers
+ * with an emitted `command.done` or `command.failed` (see `ask`).
  * Removal, local or remote, stops the bridge (which unsubscribes and closes the SDK object), runs
  * the provided `onRemoved` action and emits `list.removed`.
  *

@@ -11,7 +11,15 @@ import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
 import { isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
 import type { ItemPage, ItemQuery, MapItem, MapPort } from '../sync/ports';
 import { checkMapCommand, checkMapQuery, type MapCommand } from '../sync/validation';
-import { commandRunner, done, failed, notOpenYet, rejected } from './syncCommand';
+import {
+  commandRunner,
+  commandTransition,
+  refuseWhileClosed,
+  done,
+  failed,
+  notOpenYet,
+  rejected,
+} from './syncCommand';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import { advanceMetaByEvent } from './syncContainer';
 import { ItemStore } from './syncItemStore';
@@ -38,25 +46,17 @@ export type {
   SyncMapInput,
 } from './syncMap.commands';
 
-const commandTransition = [
-  {
-    guard: 'commandInvalid',
-    actions: 'rejectInvalidCommand',
-  },
-  { actions: 'startCommand' },
-] as const;
-
-const rejectCommands = {
-  'map.set': { actions: 'rejectNotReady' },
-  'map.update': { actions: 'rejectNotReady' },
-  'map.mutate': { actions: 'rejectNotReady' },
-  'map.remove': { actions: 'rejectNotReady' },
-  'map.get': { actions: 'rejectNotReady' },
-  'map.getItems': { actions: 'rejectNotReady' },
-  'map.setTtl': { actions: 'rejectNotReady' },
-  'map.setItemTtl': { actions: 'rejectNotReady' },
-  'map.removeMap': { actions: 'rejectNotReady' },
-} as const;
+const rejectCommands = refuseWhileClosed([
+  'map.set',
+  'map.update',
+  'map.mutate',
+  'map.remove',
+  'map.get',
+  'map.getItems',
+  'map.setTtl',
+  'map.setItemTtl',
+  'map.removeMap',
+]);
 
 /**
  * One synced map from opening to removal. Opening runs {@link openEntityMachine}; once `ready`
@@ -66,8 +66,8 @@ const rejectCommands = {
  * Applying one is a single targetless transition on `ready` (one guard, one assign): item events
  * are the hot path, so they are not re-emitted, and connection loss is mirrored in
  * `context.connection` rather than in a parallel region, which would double their cost (see
- * docs/performance.md). Commands are validated (seed 5) before anything is
- * sent; each answers with an emitted `command.done` or `command.failed` (see `ask`).
+ * docs/performance.md). Commands are validated (seed 5) before anything is sent; each answers
+ * with an emitted `command.done` or `command.failed` (see `ask`).
  * Removal, local or remote, stops the bridge (which unsubscribes and closes the SDK object), runs
  * the provided `onRemoved` action and emits `map.removed`.
  *

@@ -12,6 +12,8 @@ import { checkStreamCommand, type StreamCommand } from '../sync/validation';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import {
   commandRunner,
+  commandTransition,
+  refuseWhileClosed,
   done,
   failed,
   notOpenYet,
@@ -79,16 +81,11 @@ function runStreamCommand(port: StreamPort, command: StreamCommand): Promise<unk
   }
 }
 
-const commandTransition = [
-  { guard: 'commandInvalid', actions: 'rejectInvalidCommand' },
-  { actions: 'startCommand' },
-] as const;
-
-const rejectCommands = {
-  'stream.publish': { actions: 'rejectNotReady' },
-  'stream.setTtl': { actions: 'rejectNotReady' },
-  'stream.removeStream': { actions: 'rejectNotReady' },
-} as const;
+const rejectCommands = refuseWhileClosed([
+  'stream.publish',
+  'stream.setTtl',
+  'stream.removeStream',
+]);
 
 /**
  * One message stream from opening to removal. Stream messages carry no event id, so, as in the
