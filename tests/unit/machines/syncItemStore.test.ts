@@ -4,7 +4,7 @@ import { ItemStore } from '../../../src/machines/syncItemStore';
 import { orderedView } from '../../../src/machines/syncView';
 
 describe('ItemStore', () => {
-  it('keeps every older version intact, across overlay compactions', () => {
+  it('keeps every older version intact as later versions are written', () => {
     const versions: Array<ItemStore<number, string>> = [ItemStore.empty()];
     for (let i = 0; i < 500; i += 1) versions.push(versions.at(-1)!.set(i, `v${i}`, i + 1));
     expect(versions[10]!.size).toBe(10);
