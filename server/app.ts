@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createGoogleVerifier } from './auth/google';
+import { createReturningPeople } from './auth/returning';
 import { createAuth, type Auth } from './auth/sessions';
 import { extraScriptOrigin, type AppConfig } from './http/config';
 import { answerClientError, HttpError, sendError } from './http/errors';
 import { applyHeaders, securityHeaders } from './http/headers';
+import { createHostPolicy, hostname, type HostPolicy } from './http/hosts';
 import { checkSameOrigin, isStateChanging, requestOrigin } from './http/origin';
 import { Router, type RequestContext } from './http/router';
 import { registerSessionRoutes } from './http/routes/session';
@@ -38,6 +41,8 @@ export interface AppOptions {
   now?: () => number;
   /** Where unexpected errors are reported; defaults to stderr. */
   log?: (message: string) => void;
+  /** Where lines for the operator go (one-time sign-in codes); defaults to stdout. */
+  announce?: (line: string) => void;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -50,6 +55,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((message: string) => console.error(message));
+  const announce = options.announce ?? ((line: string) => console.log(line));
   const presence = presenceSettingsFromEnv(process.env);
   const db = openAppDatabase(config.dataDir);
   const sessions = createSessionStore(db);
@@ -64,6 +70,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       createSyncService({
         dataDir: config.dataDir,
         writePolicy: createWritePolicy((identity) => userStore.get(identity) !== null),
+        // Checked on every init/update, so a token outlives neither its session nor its person.
+        tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
       });
   } catch (err) {
     db.close();
@@ -72,14 +80,22 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const directory = createDirectory(sync.internal, log);
   directory.reconcile(team.list());
   const auth = createAuth(mirrorSignIns(userStore, directory), sessions);
+  auth.onSessionEnded((sessionRef) => sync.revokeSession?.(sessionRef));
 
   const clientId = config.google.clientId;
   const google = clientId ? createGoogleVerifier({ ...config.google, clientId }) : null;
   const headers = securityHeaders(extraScriptOrigin(config));
   const serveStatic = createStaticHandler(config.distDir);
 
+  const hosts = createHostPolicy({ listenHost: config.host, publicHosts: config.publicHosts });
   const router = new Router();
-  registerSessionRoutes(router, { config, auth, google });
+  registerSessionRoutes(router, {
+    config,
+    auth,
+    google,
+    returning: createReturningPeople(db, announce),
+    userExists: (identity) => userStore.get(identity) !== null,
+  });
   registerTokenRoutes(router, { auth, sync });
   registerUserRoutes(router, {
     auth,
@@ -91,6 +107,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     applyHeaders(res, headers);
+    checkHost(req, hosts, config.trustProxy);
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
@@ -131,7 +148,21 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   server.requestTimeout = 120_000;
   server.headersTimeout = 20_000;
   server.on('clientError', answerClientError);
-  sync.attach(server);
+  // Every WebSocket upgrade passes the Host check before any service sees it.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      checkHost(req, hosts, config.trustProxy);
+    } catch (err) {
+      refuseUpgrade(
+        socket,
+        err instanceof HttpError ? err : new HttpError(400, 'bad_request', 'Bad request'),
+      );
+      return;
+    }
+    if (!sync.handleUpgrade(req, socket, head)) {
+      refuseUpgrade(socket, new HttpError(404, 'not_found', 'No WebSocket endpoint at this path'));
+    }
+  });
 
   const purgeTimer = setInterval(() => {
     try {
@@ -180,4 +211,38 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       return closing;
     },
   };
+}
+
+/**
+ * Refuses a request addressed to a name this server was not told it has (DNS rebinding), before anything
+ * else runs. Behind a trusted proxy the forwarded host must pass too, since it decides the page origin.
+ */
+function checkHost(req: IncomingMessage, hosts: HostPolicy, trustProxy: boolean): void {
+  const names = [req.headers.host ?? ''];
+  const forwarded = trustProxy ? req.headers['x-forwarded-host'] : undefined;
+  if (forwarded !== undefined) names.push(...(Array.isArray(forwarded) ? forwarded : [forwarded]));
+  for (const name of names) {
+    const host = name.split(',')[0]!.trim();
+    if (hostname(host) === null) {
+      throw new HttpError(400, 'bad_request', 'The Host header is missing or malformed');
+    }
+    if (!hosts.allows(host)) {
+      throw new HttpError(
+        421,
+        'host_not_allowed',
+        `This server does not answer to the name ${JSON.stringify(host.slice(0, 100))}; an operator can add it to PUBLIC_ORIGIN`,
+      );
+    }
+  }
+}
+
+function refuseUpgrade(socket: Duplex, err: HttpError): void {
+  const body = JSON.stringify({ error: { code: err.code, message: err.message } });
+  const reason =
+    err.status === 421 ? 'Misdirected Request' : err.status === 404 ? 'Not Found' : 'Bad Request';
+  socket.on('error', () => undefined);
+  socket.end(
+    `HTTP/1.1 ${err.status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -27,11 +27,27 @@ export interface Auth {
   signIn(ctx: AuthContext, profile: SignInProfile): User;
   /** Ends the current session, if any, and clears the cookie. */
   signOut(ctx: AuthContext): void;
+  /**
+   * The signed-in user and the reference of their session, which access tokens carry so that they end with
+   * it; or a 401 unauthenticated.
+   */
+  requireSession(ctx: AuthContext): { user: User; sessionRef: string };
+  /** Whether tokens carrying this session reference may still be used by `identity`. */
+  sessionLive(sessionRef: string | null, identity: string, now: number): boolean;
+  /** Called with a session's reference when it ends by sign-out (or a new sign-in on the same browser). */
+  onSessionEnded(listener: (sessionRef: string) => void): void;
 }
 
 const TTL_SECONDS = SESSION_TTL_MS / 1000;
 
 export function createAuth(users: UserStore, sessions: SessionStore): Auth {
+  const endedListeners: ((sessionRef: string) => void)[] = [];
+  const endSession = (token: string, now: number): void => {
+    const ref = sessions.refOf(token, now);
+    sessions.delete(token);
+    if (ref !== null) for (const listener of endedListeners) listener(ref);
+  };
+
   const appendCookie = (res: ServerResponse, cookie: string): void => {
     const previous = res.getHeader('Set-Cookie');
     const list = Array.isArray(previous) ? previous : previous ? [String(previous)] : [];
@@ -73,7 +89,7 @@ export function createAuth(users: UserStore, sessions: SessionStore): Auth {
       const user = users.upsertOnSignIn(profile, ctx.now);
       // A fresh session per sign-in; any session already on this browser ends with it.
       const previous = readCookie(ctx.req, SESSION_COOKIE);
-      if (previous) sessions.delete(previous);
+      if (previous) endSession(previous, ctx.now);
       const { token } = sessions.create(user.identity, ctx.now);
       appendCookie(
         ctx.res,
@@ -83,8 +99,24 @@ export function createAuth(users: UserStore, sessions: SessionStore): Auth {
     },
     signOut(ctx) {
       const token = readCookie(ctx.req, SESSION_COOKIE);
-      if (token) sessions.delete(token);
+      if (token) endSession(token, ctx.now);
       appendCookie(ctx.res, clearedSessionCookie(isSecure(ctx)));
+    },
+    requireSession(ctx) {
+      const user = requireUser(ctx);
+      const sessionRef = sessions.refOf(readCookie(ctx.req, SESSION_COOKIE) ?? '', ctx.now);
+      if (sessionRef === null) throw new HttpError(401, 'unauthenticated', 'Sign in first');
+      return { user, sessionRef };
+    },
+    sessionLive(sessionRef, identity, now) {
+      return (
+        sessionRef !== null &&
+        users.get(identity) !== null &&
+        sessions.isLive(sessionRef, identity, now)
+      );
+    },
+    onSessionEnded(listener) {
+      endedListeners.push(listener);
     },
   };
 }

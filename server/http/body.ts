@@ -1,3 +1,4 @@
+import { InexactNumberError, parseExactJson } from '../lib/exact-json';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors';
 
@@ -69,8 +70,9 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 
   if (text.trim() === '') throw new HttpError(400, 'invalid_json', 'Request body is empty');
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
+    return parseExactJson(text);
+  } catch (err) {
+    if (err instanceof InexactNumberError) throw new HttpError(400, 'invalid_json', err.message);
     throw new HttpError(400, 'invalid_json', 'Request body is not valid JSON');
   }
 }

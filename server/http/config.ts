@@ -31,6 +31,8 @@ export interface AppConfig {
   google: GoogleConfig;
   /** Honour X-Forwarded-Proto/-Host from a TLS-terminating proxy in front of the server. */
   trustProxy: boolean;
+  /** Host names from PUBLIC_ORIGIN: the names, besides loopback and this machine's addresses, it answers to. */
+  publicHosts: string[];
 }
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -86,7 +88,31 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
       tokeninfoUrl: httpUrl(env, 'SWITCHBOARD_GOOGLE_TOKENINFO_URL', GOOGLE_TOKENINFO_URL),
     },
     trustProxy: /^(1|true|yes)$/i.test(env.SWITCHBOARD_TRUST_PROXY ?? ''),
+    publicHosts: publicHosts(env.PUBLIC_ORIGIN),
   };
+}
+
+/** PUBLIC_ORIGIN: comma-separated http(s) origins people use to reach the server, e.g. `https://phone.example.com`. */
+function publicHosts(raw: string | undefined): string[] {
+  const value = nonEmpty(raw);
+  if (value === null) return [];
+  return value.split(',').map((part) => {
+    const origin = part.trim();
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new Error(
+        `PUBLIC_ORIGIN must list absolute http(s) origins separated by commas, got ${JSON.stringify(origin)}`,
+      );
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/') {
+      throw new Error(
+        `PUBLIC_ORIGIN entries must be origins like https://phone.example.com, got ${JSON.stringify(origin)}`,
+      );
+    }
+    return url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  });
 }
 
 /** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: only this machine can reach the server. */

@@ -23,6 +23,9 @@ export type ErrorCode =
   | 'too_many_attempts'
   | 'last_admin'
   | 'cannot_remove_self'
+  | 'host_not_allowed'
+  | 'sign_in_code_required'
+  | 'bad_sign_in_code'
   | 'internal_error';
 
 /** Thrown anywhere below a route handler; the app turns it into the JSON error answer. */

@@ -25,6 +25,16 @@ const MIGRATIONS: readonly string[] = [
    ) STRICT;
    CREATE INDEX sessions_expires_at ON sessions(expires_at);
    CREATE INDEX sessions_identity ON sessions(identity);`,
+  // The reference a session's access tokens carry, so that they die with it (sign-out, removal, expiry).
+  // Rows from before have none and get one when they next ask for a token.
+  `ALTER TABLE sessions ADD COLUMN ref TEXT;
+   CREATE UNIQUE INDEX sessions_ref ON sessions(ref);
+   CREATE TABLE sign_in_keys (
+     hash       TEXT PRIMARY KEY,
+     identity   TEXT NOT NULL REFERENCES users(identity) ON DELETE CASCADE,
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX sign_in_keys_identity ON sign_in_keys(identity);`,
 ];
 
 /**

@@ -18,6 +18,13 @@ export interface SessionStore {
   /** Pushes the expiry to now + TTL; returns the new expiry. */
   extend(token: string, now: number): number;
   delete(token: string): void;
+  /**
+   * The reference that access tokens minted for this session carry (random, not derived from the token);
+   * null when the session is not live.
+   */
+  refOf(token: string, now: number): string | null;
+  /** True while the session with this reference is live and belongs to `identity`. */
+  isLive(ref: string, identity: string, now: number): boolean;
   /** Drops expired rows; returns how many went. */
   purgeExpired(now: number): number;
 }
@@ -33,9 +40,11 @@ function idOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+const newRef = (): string => randomBytes(16).toString('hex');
+
 export function createSessionStore(db: AppDatabase): SessionStore {
-  const insert = db.prepare<[string, string, number, number]>(
-    'INSERT INTO sessions (id, identity, created_at, expires_at) VALUES (?, ?, ?, ?)',
+  const insert = db.prepare<[string, string, number, number, string]>(
+    'INSERT INTO sessions (id, identity, created_at, expires_at, ref) VALUES (?, ?, ?, ?, ?)',
   );
   const select = db.prepare<[string], { identity: string; created_at: number; expires_at: number }>(
     'SELECT identity, created_at, expires_at FROM sessions WHERE id = ?',
@@ -43,12 +52,21 @@ export function createSessionStore(db: AppDatabase): SessionStore {
   const setExpiry = db.prepare<[number, string]>('UPDATE sessions SET expires_at = ? WHERE id = ?');
   const remove = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
   const purge = db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?');
+  const selectRef = db.prepare<[string, number], { ref: string | null }>(
+    'SELECT ref FROM sessions WHERE id = ? AND expires_at > ?',
+  );
+  const setRef = db.prepare<[string, string]>(
+    'UPDATE sessions SET ref = ? WHERE id = ? AND ref IS NULL',
+  );
+  const live = db.prepare<[string, string, number], { one: number }>(
+    'SELECT 1 AS one FROM sessions WHERE ref = ? AND identity = ? AND expires_at > ?',
+  );
 
   return {
     create(identity, now) {
       const token = randomBytes(32).toString('base64url');
       const expiresAt = now + SESSION_TTL_MS;
-      insert.run(idOf(token), identity, now, expiresAt);
+      insert.run(idOf(token), identity, now, expiresAt, newRef());
       return { token, expiresAt };
     },
     find(token, now) {
@@ -64,6 +82,19 @@ export function createSessionStore(db: AppDatabase): SessionStore {
     },
     delete(token) {
       if (TOKEN_PATTERN.test(token)) remove.run(idOf(token));
+    },
+    refOf(token, now) {
+      if (!TOKEN_PATTERN.test(token)) return null;
+      const id = idOf(token);
+      const row = selectRef.get(id, now);
+      if (!row) return null;
+      if (row.ref !== null) return row.ref;
+      const ref = newRef();
+      setRef.run(ref, id);
+      return selectRef.get(id, now)?.ref ?? null;
+    },
+    isLive(ref, identity, now) {
+      return live.get(ref, identity, now) !== undefined;
     },
     purgeExpired(now) {
       return purge.run(now).changes;

@@ -14,7 +14,7 @@ import { TokenBucket } from './rate';
 import { parseRequest } from './request';
 import { handle } from './rest/router';
 import type { RestRequest, RestResponse } from './rest/context';
-import { verifyAccessToken } from './token';
+import { verifyAccessToken, type TokenCheck } from './token';
 
 export interface ConnectionHost {
   core: Core;
@@ -39,6 +39,11 @@ export interface ConnectionHost {
     | undefined;
   /** Refuses a client's write before any handler runs (policy.ts); undefined allows everything. */
   authorize?: ((identity: string, req: RestRequest) => SyncRestError | null) | undefined;
+  /**
+   * Whether a token's person still has access (their app session is live); checked on every init and update.
+   * Undefined accepts every well-signed token (a service without an app around it).
+   */
+  tokenLive?: ((identity: string, sessionRef: string | null) => boolean) | undefined;
 }
 
 const idPrefix = 'TM' + randomBytes(2).toString('hex');
@@ -53,7 +58,13 @@ const safeHost = /^[A-Za-z0-9.\-[\]:]{1,255}$/;
 
 export class Connection implements Subscriber {
   identity: string | null = null;
+  /** The app session the current token belongs to (claim `sbs`). */
+  sessionRef: string | null = null;
   open = true;
+  /** When the current token expires (epoch ms); from then on nothing is accepted. */
+  private expiresAt = Infinity;
+  /** Access was withdrawn (sign-out, removal): every later frame is refused until the socket is gone. */
+  private revoked = false;
   readonly subscriptions = new Map<string, string>();
   private readonly bucket: TokenBucket;
   /** Unreadable frames seen; only the first few are logged. */
@@ -212,6 +223,9 @@ export class Connection implements Subscriber {
       case 'message':
         if (id === undefined) return;
         if (this.identity === null) this.replyStatus(id, 401, 'UNAUTHORIZED', 'init first');
+        else if (this.revoked) this.refuseUnauthorized(id, 20101, 'Access Token revoked');
+        else if (this.host.core.now() >= this.expiresAt)
+          this.refuseUnauthorized(id, 20104, 'Access Token expired');
         else this.onRequest(id, header, payload);
         return;
       default:
@@ -226,11 +240,7 @@ export class Connection implements Subscriber {
   }
 
   private onInit(id: string, header: TwilsockHeader): void {
-    const check = verifyAccessToken(
-      this.host.secret,
-      header.token,
-      Math.floor(this.host.core.now() / 1000),
-    );
+    const check = this.verify(header.token);
     const sameIdentity = !check.ok || this.identity === null || check.identity === this.identity;
     if (!check.ok || !sameIdentity) {
       this.send({
@@ -258,6 +268,7 @@ export class Connection implements Subscriber {
       }
       this.identity = check.identity;
     }
+    this.sessionRef = check.sessionRef;
     this.armExpiry(check.exp);
     const continuationMissing = typeof header.continuation_token !== 'string';
     this.send({
@@ -295,11 +306,7 @@ export class Connection implements Subscriber {
   }
 
   private onUpdate(id: string, header: TwilsockHeader): void {
-    const check = verifyAccessToken(
-      this.host.secret,
-      header.token,
-      Math.floor(this.host.core.now() / 1000),
-    );
+    const check = this.verify(header.token);
     if (!check.ok || (this.identity !== null && check.identity !== this.identity)) {
       const description = check.ok ? 'Updated token is for another identity' : check.description;
       const errorCode = check.ok ? 20106 : check.errorCode;
@@ -310,12 +317,49 @@ export class Connection implements Subscriber {
       });
       return;
     }
+    this.sessionRef = check.sessionRef;
     this.armExpiry(check.exp);
     this.replyStatus(id, 200, 'OK');
   }
 
+  /** Signature, time window and grant (token.ts), then whether the person still has access. */
+  private verify(token: unknown): TokenCheck {
+    const check = verifyAccessToken(
+      this.host.secret,
+      token,
+      Math.floor(this.host.core.now() / 1000),
+    );
+    if (check.ok && this.host.tokenLive && !this.host.tokenLive(check.identity, check.sessionRef)) {
+      return {
+        ok: false,
+        errorCode: 20101,
+        description: 'Access Token revoked: its session has ended or its person was removed',
+      };
+    }
+    return check;
+  }
+
+  /**
+   * Withdraws access at once: a Twilsock `close` (401, which the SDK does not retry past its next init, where
+   * the token is refused) and the socket closed; nothing sent meanwhile is accepted.
+   */
+  revoke(description: string): void {
+    if (this.revoked) return;
+    this.revoked = true;
+    this.send({
+      method: 'close',
+      id: serverId(),
+      status: { code: 401, status: 'UNAUTHORIZED', description },
+    });
+    this.clearTimers();
+    this.ws.close(1000);
+    // A peer that never answers the close handshake is cut off.
+    this.timers.push(setTimeout(() => this.ws.terminate(), 2000));
+  }
+
   private armExpiry(expSeconds: number): void {
     this.clearTimers();
+    this.expiresAt = expSeconds * 1000;
     const left = expSeconds * 1000 - this.host.core.now();
     const warnIn = Math.max(0, left - ABOUT_TO_EXPIRE_MS);
     // setTimeout cannot wait longer than ~24.8 days; tokens never live that long here.
@@ -389,6 +433,15 @@ export class Connection implements Subscriber {
       },
       body === undefined ? undefined : (body as object),
     );
+  }
+
+  /** A request on a connection whose token no longer holds: 401 with the token error, nothing run. */
+  private refuseUnauthorized(id: string, errorCode: number, description: string): void {
+    this.send({
+      method: 'reply',
+      id,
+      status: { code: 401, status: 'UNAUTHORIZED', errorCode, description },
+    });
   }
 
   private replyStatus(id: string, code: number, status: string, description?: string): void {

@@ -72,6 +72,8 @@ export const errors = {
     ),
   invalidPageToken: () => err(400, 20001, 'Invalid PageToken'),
   badJson: () => err(400, 20001, 'Request body is not valid JSON'),
+  /** Data that would read back changed (1e99999 as null): refused rather than stored. */
+  inexactNumber: (e: Error) => err(400, 20001, `Invalid JSON: ${e.message}`),
   entityWithoutId: () => err(404, 20404, 'Cannot get entity without id'),
   notFound: (path: string) => err(404, 20404, `The requested resource ${path} was not found`),
   methodNotAllowed: (method: string, path: string) =>

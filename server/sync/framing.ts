@@ -3,6 +3,7 @@
  * Lengths are UTF-8 byte counts; one message per WebSocket binary frame. Pure functions, so tests, the fuzz
  * test and the bench can build and read frames exactly as the service does.
  */
+import { parseExactJson } from '../lib/exact-json';
 
 export type TwilsockHeader = Record<string, unknown> & { method?: unknown; id?: unknown };
 
@@ -101,5 +102,5 @@ export function decodeFrame(data: Buffer): DecodeResult {
 /** Parses a JSON payload; `undefined` for an empty one. Throws SyntaxError on bad JSON or bad UTF-8. */
 export function parseJsonPayload(payload: Buffer): unknown {
   if (payload.length === 0) return undefined;
-  return JSON.parse(utf8.decode(payload)) as unknown;
+  return parseExactJson(utf8.decode(payload));
 }

@@ -3,6 +3,7 @@
  * decoding each segment (names may contain an encoded `/`), params decoded without treating `+` as a space,
  * headers lower-cased, JSON body (ignored for GET and DELETE: the SDK sends `data_sync` with every DELETE).
  */
+import { InexactNumberError } from '../lib/exact-json';
 import { errors } from './errors';
 import { parseJsonPayload } from './framing';
 import type { RestRequest } from './rest/context';
@@ -56,8 +57,10 @@ export function parseRequest(
   if (method !== 'DELETE' && method !== 'GET') {
     try {
       body = parseJsonPayload(payload);
-    } catch {
-      return { error: errors.badJson() };
+    } catch (err) {
+      return {
+        error: err instanceof InexactNumberError ? errors.inexactNumber(err) : errors.badJson(),
+      };
     }
   }
   return { request: { method, segments, params, headers, body } };

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { Connection, type ConnectionHost } from './connection';
@@ -18,14 +18,17 @@ import { openStore } from './store';
 import { loadOrCreateSecret, mintAccessToken } from './token';
 
 export interface SyncService {
-  attach(server: Server): void;
-  mintToken(identity: string, ttlSeconds?: number): string;
+  /** Takes a WebSocket upgrade on the service's path; false for any other path (the caller answers it). */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  mintToken(identity: string, ttlSeconds?: number, sessionRef?: string): string;
   clientOptions(origin: string): { twilsock: { uri: string }; cdsUri: string };
   close(): Promise<void>;
   /** Server-side writes through the same handlers as clients' (internal.ts); absent on stand-ins. */
   internal?: InternalSync;
-  /** Drops every socket of an identity (a removed user); its SDK may reconnect while its token lasts. */
+  /** Withdraws an identity's access at once (a removed user): its sockets are closed and refused. */
   disconnect?(identity: string): void;
+  /** Withdraws one app session's access at once (sign-out): the sockets opened with its tokens close. */
+  revokeSession?(sessionRef: string): void;
 }
 
 export interface SyncServiceOptions {
@@ -42,6 +45,8 @@ export interface SyncServiceOptions {
   logRequests?: boolean;
   /** Refuses clients' writes to objects the app reserves (policy.ts); default: everything allowed. */
   writePolicy?: WritePolicy;
+  /** Whether a token's app session is still live (checked on every init and update); default: all are. */
+  tokenLive?: (identity: string, sessionRef: string | null) => boolean;
 }
 
 export const WS_PATH = '/v3/wsconnect';
@@ -94,6 +99,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
             console.log(`[sync] ${identity} ${method} ${path} -> ${status}`)
         : undefined,
     testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
+    tokenLive: options.tokenLive,
     authorize: options.writePolicy
       ? (identity, req) => {
           const attempt = describeWrite(core, identity, req);
@@ -130,9 +136,9 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   }, sweepMs);
   sweeper.unref();
 
-  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
     const path = (req.url ?? '').split('?')[0];
-    if (path !== WS_PATH) return;
+    if (path !== WS_PATH || closed) return false;
     wss.handleUpgrade(req, socket, head, (ws) => {
       const hostHeader = req.headers.host ?? 'localhost';
       const conn = new Connection(
@@ -142,17 +148,14 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       );
       connections.add(conn);
     });
+    return true;
   };
-  const attached: Server[] = [];
   let closed = false;
 
   return {
-    attach(server) {
-      server.on('upgrade', onUpgrade);
-      attached.push(server);
-    },
-    mintToken(identity, ttlSeconds = 3600) {
-      return mintAccessToken(secret, identity, Math.floor(now() / 1000), ttlSeconds);
+    handleUpgrade: onUpgrade,
+    mintToken(identity, ttlSeconds = 3600, sessionRef) {
+      return mintAccessToken(secret, identity, Math.floor(now() / 1000), ttlSeconds, sessionRef);
     },
     clientOptions(origin) {
       const u = new URL(origin);
@@ -164,13 +167,17 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     },
     internal: createInternalSync(core),
     disconnect(identity) {
-      for (const c of [...(byIdentity.get(identity) ?? [])]) c.drop();
+      for (const c of [...(byIdentity.get(identity) ?? [])])
+        c.revoke('Access revoked: this person was removed from the team');
+    },
+    revokeSession(sessionRef) {
+      for (const c of connections)
+        if (c.sessionRef === sessionRef) c.revoke('Access revoked: the session was signed out');
     },
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(sweeper);
-      for (const s of attached) s.off('upgrade', onUpgrade);
       for (const c of connections) c.drop();
       await new Promise<void>((r) => wss.close(() => r()));
       store.close();

@@ -30,11 +30,16 @@ function sign(secret: Buffer, signingInput: string): Buffer {
   return createHmac('sha256', secret).update(signingInput).digest();
 }
 
+/**
+ * `sessionRef` (claim `sbs`) ties the token to the app session that asked for it, so that the token dies with
+ * that session (sign-out, removal of the person); the service refuses tokens without one when it has a gate.
+ */
 export function mintAccessToken(
   secret: Buffer,
   identity: string,
   nowSeconds: number,
   ttlSeconds = 3600,
+  sessionRef?: string,
 ): string {
   const header = { typ: 'JWT', alg: 'HS256', cty: 'twilio-fpa;v=1' };
   const payload = {
@@ -44,6 +49,7 @@ export function mintAccessToken(
     iat: nowSeconds,
     nbf: nowSeconds,
     exp: nowSeconds + ttlSeconds,
+    ...(sessionRef === undefined ? {} : { sbs: sessionRef }),
     grants: { identity, data_sync: { service_sid: SERVICE_SID } },
   };
   const input = `${b64(header)}.${b64(payload)}`;
@@ -51,7 +57,7 @@ export function mintAccessToken(
 }
 
 export type TokenCheck =
-  | { ok: true; identity: string; exp: number }
+  | { ok: true; identity: string; exp: number; sessionRef: string | null }
   | { ok: false; errorCode: 20101 | 20104 | 20106 | 20107; description: string };
 
 /** Verifies shape, signature, time window and grant, in that order, returning Twilio's error code on failure. */
@@ -81,7 +87,7 @@ export function verifyAccessToken(secret: Buffer, token: unknown, nowSeconds: nu
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { ok: false, errorCode: 20107, description: 'Invalid Access Token signature' };
   }
-  const { exp, nbf, grants } = payload;
+  const { exp, nbf, grants, sbs } = payload;
   if (typeof exp !== 'number') return malformed('Invalid Access Token: exp missing');
   if (exp <= nowSeconds)
     return {
@@ -106,7 +112,7 @@ export function verifyAccessToken(secret: Buffer, token: unknown, nowSeconds: nu
       description: 'Invalid Access Token grants: identity missing',
     };
   }
-  return { ok: true, identity, exp };
+  return { ok: true, identity, exp, sessionRef: typeof sbs === 'string' ? sbs : null };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

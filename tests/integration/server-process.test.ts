@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
+import { rememberSignInKeys, signInKeyHeaders } from '../support/sign-in-keys';
 
 const started: RunningServer[] = [];
 
@@ -21,9 +22,10 @@ async function start(options: Parameters<typeof startServer>[0] = {}): Promise<R
 async function signIn(url: string): Promise<string> {
   const res = await fetch(`${url}/api/session/local`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: url },
+    headers: { 'Content-Type': 'application/json', Origin: url, ...signInKeyHeaders(url) },
     body: JSON.stringify({ name: 'Ada', email: 'ada@example.com' }),
   });
+  rememberSignInKeys(url, res);
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0]!.split(';')[0]!;
 }

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Auth } from '../../auth/sessions';
 import type { GoogleVerifier } from '../../auth/google';
 import { createAttemptLimiter } from '../../auth/attempts';
@@ -7,12 +8,16 @@ import { readJsonBody } from '../body';
 import { localSignInOffered, type AppConfig } from '../config';
 import { HttpError, sendJson } from '../errors';
 import { clientAddress } from '../origin';
-import type { Router } from '../router';
+import type { RequestContext, Router } from '../router';
+import type { ReturningPeople } from '../../auth/returning';
 import { expectFields, parseEmail, parseName } from '../validate';
 
 export interface SessionRouteDeps {
   config: AppConfig;
   auth: Auth;
+  /** Proof that a local sign-in under an existing account's email is that person (returning.ts). */
+  returning: ReturningPeople;
+  userExists(identity: string): boolean;
   /** Null when GOOGLE_CLIENT_ID is not set. */
   google: GoogleVerifier | null;
 }
@@ -50,6 +55,45 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     return deps.google;
   };
 
+  /** An existing account's email alone is not enough: this browser's key, or the code from the terminal. */
+  const proveReturning = (
+    ctx: RequestContext,
+    identity: string,
+    code: string | undefined,
+  ): void => {
+    const client = clientAddress(ctx.req, config.trustProxy);
+    const wait = passcodeAttempts.retryAfter(client, ctx.now);
+    if (wait > 0 && code !== undefined) {
+      throw new HttpError(
+        429,
+        'too_many_attempts',
+        `Too many wrong codes; try again in ${Math.ceil(wait / 60)} minute(s)`,
+        { 'Retry-After': String(wait) },
+      );
+    }
+    const proof = deps.returning.check(ctx.req, identity, code, ctx.now);
+    if (proof.ok) {
+      if (code !== undefined) passcodeAttempts.recordSuccess(client);
+      return;
+    }
+    const printed = proof.codeIssued
+      ? 'A sign-in code has just been printed in the terminal where the Switchboard server runs'
+      : 'The sign-in code was printed in the terminal where the Switchboard server runs';
+    if (proof.reason === 'code_required') {
+      throw new HttpError(
+        401,
+        'sign_in_code_required',
+        `${identity} already has an account here and this browser has not signed in as them before. ${printed}; enter it to continue.`,
+      );
+    }
+    passcodeAttempts.recordFailure(client, ctx.now);
+    throw new HttpError(
+      401,
+      'bad_sign_in_code',
+      `That sign-in code is wrong or has expired. ${printed}.`,
+    );
+  };
+
   router.on('GET', '/api/config', ({ res }) => {
     sendJson(res, 200, {
       googleClientId: config.google.clientId,
@@ -73,7 +117,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
         'Local sign-in is only offered on a loopback address or with SWITCHBOARD_PASSCODE set',
       );
     }
-    const body = expectFields(await readJsonBody(ctx.req), ['name', 'email'], ['passcode']);
+    const body = expectFields(await readJsonBody(ctx.req), ['name', 'email'], ['passcode', 'code']);
     const name = parseName(body.name);
     const email = parseEmail(body.email);
     if (config.passcode !== null) {
@@ -96,7 +140,12 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
       }
       passcodeAttempts.recordSuccess(client);
     }
+    if (deps.userExists(email)) proveReturning(ctx, email, body.code);
     const user = auth.signIn(ctx, { email, name });
+    appendSetCookie(
+      ctx.res,
+      deps.returning.remember(ctx.req, user.identity, ctx.now, ctx.origin.protocol === 'https'),
+    );
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
@@ -129,4 +178,10 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
     ctx.res.end();
   });
+}
+
+function appendSetCookie(res: ServerResponse, cookie: string): void {
+  const previous = res.getHeader('Set-Cookie');
+  const list = Array.isArray(previous) ? previous : previous ? [String(previous)] : [];
+  res.setHeader('Set-Cookie', [...list, cookie]);
 }

@@ -14,9 +14,9 @@ export interface TokenRouteDeps {
  */
 export function registerTokenRoutes(router: Router, deps: TokenRouteDeps): void {
   router.on('GET', '/api/token', (ctx) => {
-    const user = deps.auth.requireUser(ctx);
+    const { user, sessionRef } = deps.auth.requireSession(ctx);
     const { origin } = ctx.origin;
-    const token = deps.sync.mintToken(user.identity);
+    const token = deps.sync.mintToken(user.identity, undefined, sessionRef);
     sendJson(ctx.res, 200, {
       identity: user.identity,
       token,

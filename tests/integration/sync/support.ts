@@ -8,6 +8,7 @@ import { SyncClient } from 'twilio-sync';
 import WebSocket from 'ws';
 import { decodeFrame, encodeFrame, parseJsonPayload } from '../../../server/sync/framing';
 import { mintAccessToken } from '../../../server/sync/token';
+import { rememberSignInKeys, signInKeyHeaders } from '../../support/sign-in-keys';
 
 export interface SyncOptions {
   twilsock: { uri: string };
@@ -18,9 +19,10 @@ export interface SyncOptions {
 export async function signIn(url: string, email: string): Promise<string> {
   const res = await fetch(`${url}/api/session/local`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...signInKeyHeaders(url) },
     body: JSON.stringify({ name: email.split('@')[0], email }),
   });
+  rememberSignInKeys(url, res);
   if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers.get('set-cookie');
   const m = cookie && /sb_session=[^;]+/.exec(cookie);

@@ -1,4 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
+import { rememberSignInKeys, signInKeyHeaders } from '../../support/sign-in-keys';
 
 export interface ApiSession {
   cookie: string;
@@ -14,9 +15,10 @@ export async function apiSignIn(
 ): Promise<ApiSession> {
   const res = await fetch(`${baseUrl}/api/session/local`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...signInKeyHeaders(baseUrl) },
     body: JSON.stringify(passcode === undefined ? { name, email } : { name, email, passcode }),
   });
+  rememberSignInKeys(baseUrl, res);
   if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const setCookie = res.headers.get('set-cookie') ?? '';
   const match = /sb_session=([^;]+)/.exec(setCookie);

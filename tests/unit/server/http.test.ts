@@ -215,12 +215,12 @@ describe('API routing', () => {
   it('compares Origin with the Host the browser used', async () => {
     const res = await raw(`${t.url}/api/session/logout`, {
       method: 'POST',
-      headers: { Host: 'switchboard.test:8080', Origin: 'http://switchboard.test:8080' },
+      headers: { Host: 'localhost:8080', Origin: 'http://localhost:8080' },
     });
     expect(res.status).toBe(204);
     const other = await raw(`${t.url}/api/session/logout`, {
       method: 'POST',
-      headers: { Host: 'switchboard.test:8080', Origin: 'http://switchboard.test:8081' },
+      headers: { Host: 'localhost:8080', Origin: 'http://localhost:8081' },
     });
     expect(other.status).toBe(403);
   });

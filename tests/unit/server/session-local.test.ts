@@ -43,11 +43,15 @@ describe('local sign-in', () => {
         picture: null,
       },
     });
-    const setCookie = res.headers.getSetCookie().join('\n');
-    expect(setCookie).toMatch(
+    const [session0, keys] = res.headers.getSetCookie();
+    expect(session0).toMatch(
       /^sb_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/,
     );
-    expect(setCookie).not.toContain('Secure');
+    // The key that lets this browser sign in as Ada again: sent only to /api/session, never to scripts.
+    expect(keys).toMatch(
+      /^sb_keys=[A-Za-z0-9_-]{43}; Path=\/api\/session; Max-Age=31536000; HttpOnly; SameSite=Strict$/,
+    );
+    expect(res.headers.getSetCookie().join('\n')).not.toContain('Secure');
 
     const session = await fetch(`${t.url}/api/session`, { headers: { Cookie: cookie! } });
     expect(session.status).toBe(200);

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { createApp, type App } from '../../../server/app';
 import { configFromEnv, type AppConfig } from '../../../server/http/config';
 import type { SyncService } from '../../../server/sync/service';
+import { rememberSignInKeys, signInKeyHeaders } from '../../support/sign-in-keys';
 
 export interface TestApp {
   app: App;
@@ -23,7 +24,7 @@ export function fakeSync(): SyncService & { minted: string[] } {
   const minted: string[] = [];
   return {
     minted,
-    attach() {},
+    handleUpgrade: () => false,
     mintToken(identity) {
       minted.push(identity);
       return `token-for-${identity}`;
@@ -90,10 +91,18 @@ export function postJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<Response> {
+  const signingIn = new URL(url).pathname === '/api/session/local';
   return fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(signingIn ? signInKeyHeaders(url) : {}),
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
+  }).then((res) => {
+    if (signingIn) rememberSignInKeys(url, res);
+    return res;
   });
 }
 

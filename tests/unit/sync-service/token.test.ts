@@ -25,6 +25,15 @@ describe('access tokens', () => {
       ok: true,
       identity: 'alice',
       exp: now + 600,
+      sessionRef: null,
+    });
+  });
+
+  it('carries the session reference it was minted for', () => {
+    const jwt = mintAccessToken(secret, 'alice', now, 600, 'ref-1');
+    expect(verifyAccessToken(secret, jwt, now + 1)).toMatchObject({
+      ok: true,
+      sessionRef: 'ref-1',
     });
   });
 
