@@ -43,6 +43,7 @@ export async function signIn(api: ApiClient, request: SignInRequest): Promise<Se
   if (request.method === 'local') {
     const body: Record<string, string> = { name: request.name, email: request.email };
     if (request.passcode !== undefined) body.passcode = request.passcode;
+    if (request.code !== undefined) body.code = request.code;
     return parseUserResponse(await api.request('POST', '/api/session/local', body));
   }
   const endpoint = GOOGLE_ENDPOINTS[request.flow];

@@ -8,6 +8,8 @@ export interface SessionContext {
   redirect: string | null;
   /** The last sign-in or sign-out failure, for inline display; cleared on success. */
   lastError: string | null;
+  /** The server's code for that failure, when it gave one (e.g. `sign_in_code_required`). */
+  lastErrorCode: string | null;
 }
 
 export type SessionEvent =
@@ -24,6 +26,11 @@ export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in
 
 function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message !== '' ? error.message : fallback;
+}
+
+function codeOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
 }
 
 /**
@@ -59,7 +66,7 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: 'session',
-  context: { user: null, redirect: null, lastError: null },
+  context: { user: null, redirect: null, lastError: null, lastErrorCode: null },
   initial: 'restoring',
   states: {
     restoring: {
@@ -81,6 +88,7 @@ export const sessionMachine = setup({
           actions: [
             assign({
               lastError: ({ event }) => messageOf(event.error, 'Could not reach the server.'),
+              lastErrorCode: ({ event }) => codeOf(event.error),
             }),
             {
               type: 'notify',
@@ -95,7 +103,10 @@ export const sessionMachine = setup({
     },
     signedOut: {
       on: {
-        'session.signIn': { target: 'signingIn', actions: assign({ lastError: null }) },
+        'session.signIn': {
+          target: 'signingIn',
+          actions: assign({ lastError: null, lastErrorCode: null }),
+        },
       },
     },
     signingIn: {
@@ -114,13 +125,17 @@ export const sessionMachine = setup({
           actions: assign({
             user: ({ event }) => event.output,
             lastError: null,
+            lastErrorCode: null,
             redirect: null,
           }),
         },
         onError: {
           target: 'signedOut',
           actions: [
-            assign({ lastError: ({ event }) => messageOf(event.error, 'Sign-in failed.') }),
+            assign({
+              lastError: ({ event }) => messageOf(event.error, 'Sign-in failed.'),
+              lastErrorCode: ({ event }) => codeOf(event.error),
+            }),
             {
               type: 'notify',
               params: ({ event }) => ({
@@ -138,7 +153,12 @@ export const sessionMachine = setup({
         'session.expired': {
           target: 'signedOut',
           actions: [
-            assign({ user: null, redirect: ({ event }) => event.redirect, lastError: null }),
+            assign({
+              user: null,
+              redirect: ({ event }) => event.redirect,
+              lastError: null,
+              lastErrorCode: null,
+            }),
             { type: 'notify', params: { message: SESSION_EXPIRED_MESSAGE, toastType: 'warning' } },
           ],
         },
@@ -152,12 +172,15 @@ export const sessionMachine = setup({
         src: 'signOut',
         onDone: {
           target: 'signedOut',
-          actions: assign({ user: null, redirect: null, lastError: null }),
+          actions: assign({ user: null, redirect: null, lastError: null, lastErrorCode: null }),
         },
         onError: {
           target: 'signedIn',
           actions: [
-            assign({ lastError: ({ event }) => messageOf(event.error, 'Sign-out failed.') }),
+            assign({
+              lastError: ({ event }) => messageOf(event.error, 'Sign-out failed.'),
+              lastErrorCode: ({ event }) => codeOf(event.error),
+            }),
             {
               type: 'notify',
               params: ({ event }) => ({

@@ -18,4 +18,6 @@ export const selectUserRole = (s: SessionSnapshot): SessionUser['role'] | null =
   s.context.user?.role ?? null;
 export const selectIsAdmin = (s: SessionSnapshot): boolean => s.context.user?.role === 'admin';
 export const selectLastError = (s: SessionSnapshot): string | null => s.context.lastError;
+/** The server's code for the last failure (`sign_in_code_required` asks the form for a sign-in code). */
+export const selectLastErrorCode = (s: SessionSnapshot): string | null => s.context.lastErrorCode;
 export const selectExpiredRedirect = (s: SessionSnapshot): string | null => s.context.redirect;

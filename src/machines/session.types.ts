@@ -11,5 +11,5 @@ export interface SessionUser {
 export type GoogleFlow = 'idToken' | 'code' | 'accessToken';
 
 export type SignInRequest =
-  | { method: 'local'; name: string; email: string; passcode?: string }
+  | { method: 'local'; name: string; email: string; passcode?: string; code?: string }
   | { method: 'google'; flow: GoogleFlow; value: string };

@@ -22,10 +22,14 @@ async function start(options: Parameters<typeof startServer>[0] = {}): Promise<R
 async function signIn(url: string): Promise<string> {
   const res = await fetch(`${url}/api/session/local`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: url, ...signInKeyHeaders(url) },
+    headers: {
+      'Content-Type': 'application/json',
+      Origin: url,
+      ...signInKeyHeaders(url, 'ada@example.com'),
+    },
     body: JSON.stringify({ name: 'Ada', email: 'ada@example.com' }),
   });
-  rememberSignInKeys(url, res);
+  rememberSignInKeys(url, 'ada@example.com', res);
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0]!.split(';')[0]!;
 }

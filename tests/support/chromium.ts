@@ -17,9 +17,13 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Debian's Chromium through playwright-core (scripts/ensure-chromium.sh installs it). */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run scripts/ensure-chromium.sh`);
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+    headless: true,
+  });
 }

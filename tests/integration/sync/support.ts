@@ -8,6 +8,8 @@ import { SyncClient } from 'twilio-sync';
 import WebSocket from 'ws';
 import { decodeFrame, encodeFrame, parseJsonPayload } from '../../../server/sync/framing';
 import { mintAccessToken } from '../../../server/sync/token';
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { rememberSignInKeys, signInKeyHeaders } from '../../support/sign-in-keys';
 
 export interface SyncOptions {
@@ -19,10 +21,10 @@ export interface SyncOptions {
 export async function signIn(url: string, email: string): Promise<string> {
   const res = await fetch(`${url}/api/session/local`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...signInKeyHeaders(url) },
+    headers: { 'content-type': 'application/json', ...signInKeyHeaders(url, email) },
     body: JSON.stringify({ name: email.split('@')[0], email }),
   });
-  rememberSignInKeys(url, res);
+  rememberSignInKeys(url, email, res);
   if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers.get('set-cookie');
   const m = cookie && /sb_session=[^;]+/.exec(cookie);
@@ -63,7 +65,11 @@ export function syncOptions(url: string): SyncOptions {
   return { twilsock: { uri: `ws://${u.host}/v3/wsconnect` }, cdsUri: url };
 }
 
-/** Mints a token with the server's own secret (read from its data folder), e.g. with a short ttl. */
+/**
+ * Mints a token with the server's own secret (read from its data folder), e.g. with a short ttl. The service
+ * accepts only tokens of a live session of an existing person, so the identity gets a user row and a session
+ * row in app.db first (as a sign-in would make them), and the token carries that session's reference.
+ */
 export function mintWithServerSecret(
   dataDir: string,
   identity: string,
@@ -71,7 +77,40 @@ export function mintWithServerSecret(
   nowMs = Date.now(),
 ): string {
   const secret = Buffer.from(readFileSync(join(dataDir, 'sync-secret'), 'utf8').trim(), 'hex');
-  return mintAccessToken(secret, identity, Math.floor(nowMs / 1000), ttlSeconds);
+  return mintAccessToken(
+    secret,
+    identity,
+    Math.floor(nowMs / 1000),
+    ttlSeconds,
+    sessionRefFor(dataDir, identity),
+  );
+}
+
+function sessionRefFor(dataDir: string, identity: string): string {
+  const db = new Database(join(dataDir, 'app.db'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    const now = Date.now();
+    const live = db
+      .prepare<[string, number], { ref: string }>(
+        'SELECT ref FROM sessions WHERE identity = ? AND expires_at > ? AND ref IS NOT NULL LIMIT 1',
+      )
+      .get(identity, now);
+    if (live) return live.ref;
+    const ref = randomBytes(16).toString('hex');
+    db.transaction(() => {
+      db.prepare(
+        `INSERT OR IGNORE INTO users (identity, name, email, role, picture, created_at)
+         VALUES (?, ?, ?, 'agent', NULL, ?)`,
+      ).run(identity, identity, identity, now);
+      db.prepare(
+        'INSERT INTO sessions (id, identity, created_at, expires_at, ref) VALUES (?, ?, ?, ?, ?)',
+      ).run(randomBytes(32).toString('hex'), identity, now, now + 86_400_000, ref);
+    })();
+    return ref;
+  } finally {
+    db.close();
+  }
 }
 
 export async function waitFor<T>(

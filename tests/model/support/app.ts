@@ -15,10 +15,10 @@ export async function apiSignIn(
 ): Promise<ApiSession> {
   const res = await fetch(`${baseUrl}/api/session/local`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...signInKeyHeaders(baseUrl) },
+    headers: { 'content-type': 'application/json', ...signInKeyHeaders(baseUrl, email) },
     body: JSON.stringify(passcode === undefined ? { name, email } : { name, email, passcode }),
   });
-  rememberSignInKeys(baseUrl, res);
+  rememberSignInKeys(baseUrl, email, res);
   if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const setCookie = res.headers.get('set-cookie') ?? '';
   const match = /sb_session=([^;]+)/.exec(setCookie);

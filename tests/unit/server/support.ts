@@ -91,17 +91,20 @@ export function postJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  const signingIn = new URL(url).pathname === '/api/session/local';
+  const email =
+    new URL(url).pathname === '/api/session/local' && typeof body === 'object' && body !== null
+      ? String((body as { email?: unknown }).email)
+      : null;
   return fetch(url, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
-      ...(signingIn ? signInKeyHeaders(url) : {}),
+      ...(email !== null ? signInKeyHeaders(url, email) : {}),
       ...headers,
     },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   }).then((res) => {
-    if (signingIn) rememberSignInKeys(url, res);
+    if (email !== null) rememberSignInKeys(url, email, res);
     return res;
   });
 }

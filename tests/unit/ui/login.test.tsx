@@ -61,6 +61,37 @@ describe('local sign-in form', () => {
     expect(body).toEqual({ name: 'Ada', email: 'ada@example.com', passcode: 'wrong' });
   });
 
+  it('asks for the sign-in code when the email already has an account, and sends it', async () => {
+    const server = new FakeServer(null);
+    const bodies: unknown[] = [];
+    server.overrides.set('POST /api/session/local', (b) => {
+      bodies.push(b);
+      return json(401, {
+        error: {
+          code: 'sign_in_code_required',
+          message: 'ada@example.com already has an account here. Enter the code.',
+        },
+      });
+    });
+    renderApp('/login', server);
+    await screen.findByLabelText('Name');
+    expect(screen.queryByLabelText('Sign-in code')).toBeNull();
+    fill('Name', 'Ada');
+    fill('Email', 'ada@example.com');
+    fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }));
+    const code = await screen.findByLabelText('Sign-in code');
+    expect(bodies).toEqual([{ name: 'Ada', email: 'ada@example.com' }]);
+    fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }));
+    expect(
+      screen.getByText('Enter the 8-digit code printed in the server’s terminal.'),
+    ).toBeTruthy();
+    expect(document.activeElement).toBe(code);
+    fill('Sign-in code', '12345678');
+    fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]).toEqual({ name: 'Ada', email: 'ada@example.com', code: '12345678' });
+  });
+
   it('disables the button and says "Signing in…" while the server answers', async () => {
     const server = new FakeServer(null);
     let release!: () => void;

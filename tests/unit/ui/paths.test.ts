@@ -59,7 +59,7 @@ describe('paths', () => {
 });
 
 describe('local sign-in validation', () => {
-  const ok = { name: 'Ada', email: 'ada@example.com', passcode: '' };
+  const ok = { name: 'Ada', email: 'ada@example.com', passcode: '', code: '' };
 
   it('accepts a name and an email', () => expect(validateLocalSignIn(ok, false)).toEqual({}));
   it('asks for a name that is not only spaces', () =>
@@ -80,5 +80,12 @@ describe('local sign-in validation', () => {
   it('asks for the passcode only when it is required', () => {
     expect(validateLocalSignIn(ok, true)).toEqual({ passcode: 'Enter the team passcode.' });
     expect(validateLocalSignIn({ ...ok, passcode: 's3cret' }, true)).toEqual({});
+  });
+  it('asks for the 8-digit sign-in code only once the server asked for it', () => {
+    const message = 'Enter the 8-digit code printed in the server’s terminal.';
+    expect(validateLocalSignIn({ ...ok, code: '' }, false, true)).toEqual({ code: message });
+    expect(validateLocalSignIn({ ...ok, code: '1234' }, false, true)).toEqual({ code: message });
+    expect(validateLocalSignIn({ ...ok, code: ' 12345678 ' }, false, true)).toEqual({});
+    expect(validateLocalSignIn({ ...ok, code: '' }, false, false)).toEqual({});
   });
 });

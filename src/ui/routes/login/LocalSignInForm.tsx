@@ -1,22 +1,39 @@
 import { useSelector } from '@xstate/react';
 import { useId, useState, type FormEvent } from 'react';
-import { selectLastError, selectSessionStatus } from '../../../machines/session.selectors';
+import {
+  selectLastError,
+  selectLastErrorCode,
+  selectSessionStatus,
+} from '../../../machines/session.selectors';
 import { useSessionActor } from '../../app/actors';
 import {
+  CODE_ERRORS,
   validateLocalSignIn,
   type LocalSignInErrors,
   type LocalSignInValues,
 } from './local-sign-in';
 
 /**
- * Sign-in with name and email (and the team passcode when the server asks for one). Values stay
- * as typed when the server refuses them; errors are tied to their fields for screen readers.
+ * Sign-in with name and email (and the team passcode when the server asks for one). When the email
+ * already has an account and this browser never signed in as that person, the server asks for the
+ * one-time code it printed in its terminal; the form then shows a code field. Values stay as typed
+ * when the server refuses them; errors are tied to their fields for screen readers.
  */
 export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolean }) {
   const session = useSessionActor();
   const status = useSelector(session, selectSessionStatus);
   const serverError = useSelector(session, selectLastError);
-  const [values, setValues] = useState<LocalSignInValues>({ name: '', email: '', passcode: '' });
+  const serverErrorCode = useSelector(session, selectLastErrorCode);
+  const [values, setValues] = useState<LocalSignInValues>({
+    name: '',
+    email: '',
+    passcode: '',
+    code: '',
+  });
+  // Once asked for, the code field stays until sign-in succeeds (the form unmounts then).
+  const [codeAsked, setCodeAsked] = useState(false);
+  if (!codeAsked && serverErrorCode !== null && CODE_ERRORS.has(serverErrorCode))
+    setCodeAsked(true);
   const [errors, setErrors] = useState<LocalSignInErrors>({});
   const ids = useId();
   const signingIn = status === 'signingIn';
@@ -24,9 +41,9 @@ export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolea
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (signingIn) return;
-    const found = validateLocalSignIn(values, passcodeRequired);
+    const found = validateLocalSignIn(values, passcodeRequired, codeAsked);
     setErrors(found);
-    const firstInvalid = (['name', 'email', 'passcode'] as const).find(
+    const firstInvalid = (['name', 'email', 'passcode', 'code'] as const).find(
       (key) => found[key] !== undefined,
     );
     if (firstInvalid !== undefined) {
@@ -40,7 +57,11 @@ export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolea
     };
     session.send({
       type: 'session.signIn',
-      request: passcodeRequired ? { ...request, passcode: values.passcode } : request,
+      request: {
+        ...request,
+        ...(passcodeRequired ? { passcode: values.passcode } : {}),
+        ...(codeAsked ? { code: values.code.trim() } : {}),
+      },
     });
   };
 
@@ -61,7 +82,8 @@ export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolea
           type={type}
           autoComplete={autoComplete}
           value={values[key]}
-          required={key !== 'passcode' || passcodeRequired}
+          required={key === 'name' || key === 'email' || passcodeRequired || key === 'code'}
+          {...(key === 'code' ? { inputMode: 'numeric' as const, maxLength: 8 } : {})}
           aria-invalid={error === undefined ? undefined : true}
           aria-describedby={error === undefined ? undefined : `${inputId}-error`}
           onChange={(e) => {
@@ -83,6 +105,7 @@ export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolea
       {field('name', 'Name', 'text', 'name')}
       {field('email', 'Email', 'email', 'email')}
       {passcodeRequired && field('passcode', 'Passcode', 'password', 'current-password')}
+      {codeAsked && field('code', 'Sign-in code', 'text', 'one-time-code')}
       {serverError !== null && !signingIn && (
         <p className="login__server-error" data-testid="sign-in-error">
           {serverError}

@@ -2,7 +2,15 @@ export interface LocalSignInValues {
   name: string;
   email: string;
   passcode: string;
+  /** The one-time code the server printed, asked for when the email already has an account. */
+  code: string;
 }
+
+/** The server's answers that ask for (or refuse) the one-time sign-in code. */
+export const CODE_ERRORS: ReadonlySet<string> = new Set([
+  'sign_in_code_required',
+  'bad_sign_in_code',
+]);
 
 export type LocalSignInErrors = Partial<Record<keyof LocalSignInValues, string>>;
 
@@ -15,6 +23,7 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function validateLocalSignIn(
   values: LocalSignInValues,
   passcodeRequired: boolean,
+  codeAsked = false,
 ): LocalSignInErrors {
   const errors: LocalSignInErrors = {};
   const name = values.name.trim();
@@ -26,5 +35,7 @@ export function validateLocalSignIn(
   else if (email.length > EMAIL_MAX_LENGTH || !EMAIL_SHAPE.test(email))
     errors.email = 'Enter an email address like name@example.com.';
   if (passcodeRequired && values.passcode === '') errors.passcode = 'Enter the team passcode.';
+  if (codeAsked && !/^\s*\d{8}\s*$/.test(values.code))
+    errors.code = 'Enter the 8-digit code printed in the server’s terminal.';
   return errors;
 }
