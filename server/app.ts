@@ -80,7 +80,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const directory = createDirectory(sync.internal, log);
   directory.reconcile(team.list());
   const auth = createAuth(mirrorSignIns(userStore, directory), sessions);
-  auth.onSessionEnded((sessionRef) => sync.revokeSession?.(sessionRef));
+  auth.onSessionEnded(({ sessionRef, identity, lastOne }) => {
+    sync.revokeSession?.(sessionRef);
+    // Signed out everywhere: Offline now, not when the presence ttl lapses (the browser's own withdrawal
+    // may arrive after its token was revoked).
+    if (lastOne) directory.signedOut(identity);
+  });
 
   const clientId = config.google.clientId;
   const google = clientId ? createGoogleVerifier({ ...config.google, clientId }) : null;

@@ -34,18 +34,34 @@ export interface Auth {
   requireSession(ctx: AuthContext): { user: User; sessionRef: string };
   /** Whether tokens carrying this session reference may still be used by `identity`. */
   sessionLive(sessionRef: string | null, identity: string, now: number): boolean;
-  /** Called with a session's reference when it ends by sign-out (or a new sign-in on the same browser). */
-  onSessionEnded(listener: (sessionRef: string) => void): void;
+  /**
+   * Called with a session's reference and person when it ends by sign-out (or a new sign-in on the same
+   * browser); `lastOne` tells whether the person has no other live session left.
+   */
+  onSessionEnded(
+    listener: (ended: { sessionRef: string; identity: string; lastOne: boolean }) => void,
+  ): void;
 }
 
 const TTL_SECONDS = SESSION_TTL_MS / 1000;
 
 export function createAuth(users: UserStore, sessions: SessionStore): Auth {
-  const endedListeners: ((sessionRef: string) => void)[] = [];
+  const endedListeners: ((ended: {
+    sessionRef: string;
+    identity: string;
+    lastOne: boolean;
+  }) => void)[] = [];
   const endSession = (token: string, now: number): void => {
-    const ref = sessions.refOf(token, now);
+    const session = sessions.find(token, now);
+    const sessionRef = sessions.refOf(token, now);
     sessions.delete(token);
-    if (ref !== null) for (const listener of endedListeners) listener(ref);
+    if (session === null || sessionRef === null) return;
+    const ended = {
+      sessionRef,
+      identity: session.identity,
+      lastOne: !sessions.anyLive(session.identity, now),
+    };
+    for (const listener of endedListeners) listener(ended);
   };
 
   const appendCookie = (res: ServerResponse, cookie: string): void => {

@@ -25,6 +25,8 @@ export interface SessionStore {
   refOf(token: string, now: number): string | null;
   /** True while the session with this reference is live and belongs to `identity`. */
   isLive(ref: string, identity: string, now: number): boolean;
+  /** True while `identity` has any live session (on any browser). */
+  anyLive(identity: string, now: number): boolean;
   /** Drops expired rows; returns how many went. */
   purgeExpired(now: number): number;
 }
@@ -57,6 +59,9 @@ export function createSessionStore(db: AppDatabase): SessionStore {
   );
   const setRef = db.prepare<[string, string]>(
     'UPDATE sessions SET ref = ? WHERE id = ? AND ref IS NULL',
+  );
+  const anyLive = db.prepare<[string, number], { one: number }>(
+    'SELECT 1 AS one FROM sessions WHERE identity = ? AND expires_at > ? LIMIT 1',
   );
   const live = db.prepare<[string, string, number], { one: number }>(
     'SELECT 1 AS one FROM sessions WHERE ref = ? AND identity = ? AND expires_at > ?',
@@ -95,6 +100,9 @@ export function createSessionStore(db: AppDatabase): SessionStore {
     },
     isLive(ref, identity, now) {
       return live.get(ref, identity, now) !== undefined;
+    },
+    anyLive(identity, now) {
+      return anyLive.get(identity, now) !== undefined;
     },
     purgeExpired(now) {
       return purge.run(now).changes;

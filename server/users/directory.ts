@@ -19,6 +19,8 @@ export interface Directory {
   upsert(user: User): void;
   /** Removes the user's directory entry and presence item. */
   remove(identity: string): void;
+  /** Removes the presence item of someone signed out of every browser. */
+  signedOut(identity: string): void;
   /** Makes the map hold exactly these users; creates the reserved maps if missing. */
   reconcile(users: readonly User[]): void;
 }
@@ -50,6 +52,9 @@ export function createDirectory(
     }),
     remove: guarded('remove', (sync, identity: string) => {
       sync.removeMapItem(USERS_MAP, identity);
+      sync.removeMapItem(PRESENCE_MAP, identity);
+    }),
+    signedOut: guarded('sign-out', (sync, identity: string) => {
       sync.removeMapItem(PRESENCE_MAP, identity);
     }),
     reconcile: guarded('reconcile', (sync, users: readonly User[]) => {

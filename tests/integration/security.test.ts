@@ -139,6 +139,22 @@ describe('a signed-out session', () => {
   });
 });
 
+describe('signing out everywhere', () => {
+  it('takes the presence item away when the last session ends, not before', async () => {
+    const first = await signIn(server.url, 'pat@example.com');
+    const second = await signIn(server.url, 'pat@example.com');
+    const t = await token(server.url, second);
+    const pat = clientWithToken(t.token, t.sync);
+    await (await pat.map('presence')).set('pat@example.com', { status: 'available' });
+    const logout = (cookie: string) =>
+      fetch(`${server.url}/api/session/logout`, { method: 'POST', headers: { Cookie: cookie } });
+    expect((await logout(first)).status).toBe(204);
+    expect(await stored('presence', 'pat@example.com')).toEqual({ status: 'available' });
+    expect((await logout(second)).status).toBe(204);
+    expect(await stored('presence', 'pat@example.com')).toBeUndefined();
+  });
+});
+
 describe('a client that ignores the expiry close', () => {
   it('has nothing accepted once its token has expired', async () => {
     await map('sec-expired');
