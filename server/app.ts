@@ -18,7 +18,7 @@ import { createSessionStore } from './store/sessions';
 import { createUserStore } from './store/users';
 import { createSyncService, type SyncService } from './sync/service';
 import { createDirectory, mirrorSignIns } from './users/directory';
-import { createWritePolicy } from './users/policy';
+import { createAccessPolicy } from './users/policy';
 import { presenceSettingsFromEnv } from './users/presence';
 import { registerUserRoutes } from './users/routes';
 import { createTeamStore } from './users/store';
@@ -69,7 +69,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       options.sync ??
       createSyncService({
         dataDir: config.dataDir,
-        writePolicy: createWritePolicy((identity) => userStore.get(identity) !== null),
+        accessPolicy: createAccessPolicy((identity) => userStore.get(identity)?.role ?? null),
         // Checked on every init/update, so a token outlives neither its session nor its person.
         tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
       });
@@ -79,6 +79,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   }
   const directory = createDirectory(sync.internal, log);
   directory.reconcile(team.list());
+  // Only the server writes call history; the list exists from the start so every screen can open it.
+  sync.internal?.ensureList('calls');
   const auth = createAuth(mirrorSignIns(userStore, directory), sessions);
   auth.onSessionEnded(({ sessionRef, identity, lastOne }) => {
     sync.revokeSession?.(sessionRef);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Core } from './core';
-import { errors, reasonPhrase, type SyncRestError } from './errors';
+import { errors, reasonPhrase, type ObjectKind, type SyncRestError } from './errors';
 import type { Fanout, Subscriber, SyncEvent } from './events';
 import { decodeFrame, encodeFrame, type TwilsockHeader } from './framing';
 import { limits } from './limits';
@@ -37,8 +37,11 @@ export interface ConnectionHost {
   testHooks?:
     | ((conn: Connection, req: RestRequest) => { status: number; body?: unknown } | undefined)
     | undefined;
-  /** Refuses a client's write before any handler runs (policy.ts); undefined allows everything. */
+  /** Refuses a client's request before any handler runs (policy.ts); undefined allows everything. */
   authorize?: ((identity: string, req: RestRequest) => SyncRestError | null) | undefined;
+  /** Whether an identity may read (subscribe to) an object; undefined allows everything. */
+  mayRead?:
+    ((identity: string, kind: ObjectKind, name: string | null) => SyncRestError | null) | undefined;
   /**
    * Whether a token's person still has access (their app session is live); checked on every init and update.
    * Undefined accepts every well-signed token (a service without an app around it).
@@ -404,13 +407,17 @@ export class Connection implements Subscriber {
     const host =
       typeof h.host === 'string' && safeHost.test(h.host) ? `http://${h.host}` : this.base;
     const identity = this.identity!;
+    const check = this.host.mayRead;
+    const mayRead = check
+      ? (kind: ObjectKind, name: string | null) => check(identity, kind, name)
+      : undefined;
     const run = (): RestResponse => {
       const hook = this.host.testHooks?.(this, req);
       const refused = hook ? null : (this.host.authorize?.(identity, req) ?? null);
       return (
         hook ??
         (refused ? { status: refused.status, body: refused.body() } : null) ??
-        handle({ core: this.host.core, base: host, identity, conn: this }, req, (e) =>
+        handle({ core: this.host.core, base: host, identity, conn: this, mayRead }, req, (e) =>
           this.host.log(`${req.method} /${req.segments.join('/')} failed`, e),
         )
       );

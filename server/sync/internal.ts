@@ -21,6 +21,12 @@ export const SERVER_IDENTITY = 'switchboard-server';
 export interface InternalSync {
   /** Creates the map unless it exists (so clients that may not create it can open it). */
   ensureMap(name: string): void;
+  /** Creates the list unless it exists (so clients that may not create it can open it). */
+  ensureList(name: string): void;
+  /** Appends one item to a list, creating the list on first use; returns its index. */
+  pushListItem(list: string, data: Record<string, unknown>): number;
+  /** Any REST request as the server (test hooks only): status and body, errors included. */
+  asServer(method: string, path: string, body?: unknown): { status: number; body?: unknown };
   /** Upserts one map item, creating the map on first use. */
   setMapItem(map: string, key: string, data: Record<string, unknown>, ttlSeconds?: number): void;
   /** Removes one map item; false when the map or the item did not exist. */
@@ -51,18 +57,40 @@ export function createInternalSync(core: Core): InternalSync {
   const isStatus = (e: unknown, status: number): boolean =>
     e instanceof SyncRestError && e.status === status;
 
-  function ensureMap(name: string): void {
-    if (core.store.q.objectByName.get('map', name)) return;
+  function ensure(kind: 'map' | 'list', name: string): void {
+    if (core.store.q.objectByName.get(kind, name)) return;
     try {
-      request('POST', ['v3', 'Maps'], { unique_name: name });
+      request('POST', ['v3', kind === 'map' ? 'Maps' : 'Lists'], { unique_name: name });
     } catch (e) {
       // Someone created it between the lookup and the create: it exists, which is all we need.
       if (!isStatus(e, 409)) throw e;
     }
   }
+  const ensureMap = (name: string): void => ensure('map', name);
+  const ensureList = (name: string): void => ensure('list', name);
 
   return {
     ensureMap,
+    ensureList,
+    pushListItem(list, data) {
+      ensureList(list);
+      const item = request('POST', ['v3', 'Lists', list, 'Items'], { data }) as { index: number };
+      return item.index;
+    },
+    asServer(method, path, body) {
+      try {
+        return route(ctx, {
+          method,
+          segments: path.split('/').filter(Boolean),
+          params: {},
+          headers: {},
+          body,
+        });
+      } catch (e) {
+        if (e instanceof SyncRestError) return { status: e.status, body: e.body() };
+        throw e;
+      }
+    },
     setMapItem(map, key, data, ttlSeconds) {
       ensureMap(map);
       const body = ttlSeconds === undefined ? { data } : { data, ttl: ttlSeconds };

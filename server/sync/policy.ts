@@ -1,17 +1,20 @@
 /**
- * An optional per-object write policy for tunnelled (client) requests. The service stays generic: it
- * works out which object and item a request would change and asks the policy the app supplied
- * (`SyncServiceOptions.writePolicy`); a refusal is answered 403 / 20403 before any handler runs, so
- * nothing is written and no event goes out. Reads (GET, item queries, subscriptions) are never asked.
- * Server-side writes (internal.ts) do not pass through here.
+ * An optional per-object access policy for tunnelled (client) requests. The service stays generic: it
+ * works out which object and item a request would read or change and asks the policy the app supplied
+ * (`SyncServiceOptions.accessPolicy`); a refusal is answered 403 / 54007 (Twilio's "Access forbidden for
+ * identity") before any handler runs, so nothing is read or written and no event goes out. Subscriptions
+ * ask the same question per object (`subscription_failed` 403 / 54007). Server-side writes (internal.ts)
+ * do not pass through here.
  */
 import type { Core } from './core';
 import { SyncRestError, type ObjectKind } from './errors';
 import type { RestRequest } from './rest/context';
 
-export interface WriteAttempt {
-  /** Who is writing (the token's identity). */
+export interface AccessAttempt {
+  /** Who is asking (the token's identity). */
   identity: string;
+  /** Reading (GET, item queries, Insights queries, subscriptions) or writing anything else. */
+  op: 'read' | 'write';
   kind: ObjectKind;
   /** The object's unique name, or null for an object without one (or a create without one). */
   name: string | null;
@@ -23,7 +26,7 @@ export interface WriteAttempt {
 }
 
 /** Returns null to allow, or the reason shown to the client. */
-export type WritePolicy = (attempt: WriteAttempt) => string | null;
+export type AccessPolicy = (attempt: AccessAttempt) => string | null;
 
 const kinds: Record<string, ObjectKind> = {
   Documents: 'document',
@@ -32,27 +35,47 @@ const kinds: Record<string, ObjectKind> = {
   Streams: 'stream',
 };
 
-/** What a request would write, or null for a read (or a path no handler knows, which 404s anyway). */
-export function describeWrite(core: Core, identity: string, req: RestRequest): WriteAttempt | null {
+/**
+ * What a request would read or write, or null for a request that touches no object (subscriptions are
+ * checked per object when they are established; a path no handler knows 404s anyway).
+ */
+export function describeAccess(
+  core: Core,
+  identity: string,
+  req: RestRequest,
+): AccessAttempt | null {
   const [version, collection, id, sub, itemId] = req.segments;
-  if (version !== 'v3' || req.method === 'GET') return null;
+  if (version !== 'v3') return null;
+  if (collection === 'Insights' && id !== undefined) {
+    // An Insights query reads the map of that name.
+    return { identity, op: 'read', kind: 'map', name: id, target: 'item', method: req.method };
+  }
   const kind = collection === undefined ? undefined : kinds[collection];
   if (!kind) return null;
+  const op = req.method === 'GET' ? 'read' : 'write';
   const body =
     typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)
       ? (req.body as Record<string, unknown>)
       : {};
   if (id === undefined) {
     const name = typeof body.unique_name === 'string' ? body.unique_name : null;
-    return { identity, kind, name, target: 'create', method: req.method };
+    return {
+      identity,
+      op,
+      kind,
+      name,
+      target: op === 'read' ? 'object' : 'create',
+      method: req.method,
+    };
   }
   const row = core.store.q.objectBySid.get(id) ?? core.store.q.objectByName.get(kind, id);
   const name = row && row.kind === kind ? row.unique_name : id;
-  if (sub === undefined) return { identity, kind, name, target: 'object', method: req.method };
+  if (sub === undefined) return { identity, op, kind, name, target: 'object', method: req.method };
   if (kind === 'map' && sub === 'Items') {
     const key = itemId ?? (typeof body.key === 'string' ? body.key : undefined);
     return {
       identity,
+      op,
       kind,
       name,
       target: 'item',
@@ -60,10 +83,10 @@ export function describeWrite(core: Core, identity: string, req: RestRequest): W
       ...(key !== undefined ? { key } : {}),
     };
   }
-  return { identity, kind, name, target: 'item', method: req.method };
+  return { identity, op, kind, name, target: 'item', method: req.method };
 }
 
-/** The 403 a refused write gets, in the Twilio error shape the SDK reports. */
+/** The 403 a refused request gets: Twilio's code for an identity its ACL does not allow, with the reason. */
 export function forbidden(reason: string): SyncRestError {
-  return new SyncRestError(403, 20403, `Forbidden: ${reason}`);
+  return new SyncRestError(403, 54007, `Access forbidden for identity: ${reason}`);
 }

@@ -11,7 +11,7 @@ import { Connection, type ConnectionHost } from './connection';
 import { RequestBatcher } from './batcher';
 import { Core } from './core';
 import { createInternalSync, type InternalSync } from './internal';
-import { describeWrite, forbidden, type WritePolicy } from './policy';
+import { describeAccess, forbidden, type AccessPolicy } from './policy';
 import { limits } from './limits';
 import type { RestRequest } from './rest/context';
 import { openStore } from './store';
@@ -43,8 +43,8 @@ export interface SyncServiceOptions {
   rate?: { perSecond: number; burst: number };
   /** Prints one line per tunnelled request to stdout; or SWITCHBOARD_SYNC_LOG_REQUESTS=1. */
   logRequests?: boolean;
-  /** Refuses clients' writes to objects the app reserves (policy.ts); default: everything allowed. */
-  writePolicy?: WritePolicy;
+  /** Who may read and write which objects (policy.ts); default: every signed-in identity, everything. */
+  accessPolicy?: AccessPolicy;
   /** Whether a token's app session is still live (checked on every init and update); default: all are. */
   tokenLive?: (identity: string, sessionRef: string | null) => boolean;
 }
@@ -71,6 +71,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     perMessageDeflate: false,
   });
   const testHooks = options.testHooks ?? process.env.SWITCHBOARD_SYNC_TEST_HOOKS === '1';
+  const internal = createInternalSync(core);
 
   const host: ConnectionHost = {
     core,
@@ -100,10 +101,23 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         : undefined,
     testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
     tokenLive: options.tokenLive,
-    authorize: options.writePolicy
+    authorize: options.accessPolicy
       ? (identity, req) => {
-          const attempt = describeWrite(core, identity, req);
-          const reason = attempt && options.writePolicy!(attempt);
+          const attempt = describeAccess(core, identity, req);
+          const reason = attempt && options.accessPolicy!(attempt);
+          return reason ? forbidden(reason) : null;
+        }
+      : undefined,
+    mayRead: options.accessPolicy
+      ? (identity, kind, name) => {
+          const reason = options.accessPolicy!({
+            identity,
+            op: 'read',
+            kind,
+            name,
+            target: 'object',
+            method: 'GET',
+          });
           return reason ? forbidden(reason) : null;
         }
       : undefined,
@@ -119,6 +133,16 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       const victims = [...(byIdentity.get(String(identity)) ?? [])];
       setImmediate(() => victims.forEach((c) => c.drop()));
       return { status: 200, body: { dropped: victims.length } };
+    }
+    if (req.segments[1] === 'as-server' && req.method === 'POST') {
+      // Writes what only the server may write (the calls list), for tests that need such data.
+      const b = (req.body ?? {}) as { method?: unknown; path?: unknown; body?: unknown };
+      if (typeof b.method !== 'string' || typeof b.path !== 'string')
+        return {
+          status: 400,
+          body: { code: 20001, message: 'method and path are required', status: 400 },
+        };
+      return internal.asServer(b.method, b.path, b.body);
     }
     if (req.segments[1] === 'sweep' && req.method === 'POST')
       return { status: 200, body: { removed: core.sweep() } };
@@ -165,7 +189,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         cdsUri: `${u.protocol}//${u.host}`,
       };
     },
-    internal: createInternalSync(core),
+    internal,
     disconnect(identity) {
       for (const c of [...(byIdentity.get(identity) ?? [])])
         c.revoke('Access revoked: this person was removed from the team');

@@ -1,20 +1,19 @@
 /**
- * /history in Chromium against the real server: calls written through the SDK (as the calls feature
- * will) show newest first, page in as you scroll, filter by a shareable `filter` parameter, and new
+ * /history in Chromium against the real server: calls written by the server (through the Sync
+ * service's test hook, as the voice service writes them) show newest first, page in as you scroll, filter by a shareable `filter` parameter, and new
  * calls appear at the top while the screen is open.
  */
 import type { Browser, Page } from 'playwright-core';
-import type { SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
+import { serverWriter, signedInPage, snapshotDist, type Person } from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
 let dist: ReturnType<typeof snapshotDist>;
-let calls: SyncList;
+let calls: Awaited<ReturnType<typeof serverWriter>>;
 
 const TOTAL = 130;
 const OUTCOMES = ['answered', 'missed', 'forwarded', 'abandoned'] as const;
@@ -42,15 +41,17 @@ const number = (n: number) => `+1555000${String(n).padStart(4, '0')}`;
 
 beforeAll(async () => {
   dist = snapshotDist();
-  server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
+  server = await startServer({
+    env: { SWITCHBOARD_DIST: dist.dir, SWITCHBOARD_SYNC_TEST_HOOKS: '1' },
+  });
   browser = await launchChromium();
-  const writer = await sdkClientFor(server.url, 'Calls Writer', 'calls@example.com');
-  calls = await writer.list({ id: 'calls', mode: 'open_or_create' });
+  calls = await serverWriter(server.url);
   // Pushed one after another so list index order is call order.
-  for (let n = 0; n < TOTAL; n += 1) await calls.push(call(n));
+  for (let n = 0; n < TOTAL; n += 1) await calls.push('calls', call(n));
 });
 
 afterAll(async () => {
+  calls?.close();
   await shutdownClients();
   await browser?.close();
   await server?.stop();
@@ -105,7 +106,7 @@ describe('call history', () => {
   it('shows a new call at the top while open', async () => {
     const { page } = person;
     await page.getByTestId('call-scroller').evaluate((el) => el.scrollTo(0, 0));
-    await calls.push({
+    await calls.push('calls', {
       ...call(TOTAL),
       from: '+15559990000',
       direction: 'inbound',

@@ -30,6 +30,8 @@ export interface Ctx {
   identity: string;
   /** The requesting connection (subscriptions, stream echo suppression). */
   conn: Subscriber & { subscriptions: Map<string, string>; readonly open: boolean };
+  /** The access policy's answer for reading an object (subscriptions); absent allows everything. */
+  mayRead?: ((kind: ObjectKind, name: string | null) => SyncRestError | null) | undefined;
 }
 
 export type Body = Record<string, unknown>;

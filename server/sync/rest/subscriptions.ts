@@ -121,6 +121,11 @@ function establish(ctx: Ctx, correlationId: number, requests: SubRequest[]): voi
       fail(404, e.code, e.message);
       continue;
     }
+    const refused = ctx.mayRead?.(obj.kind, obj.unique_name);
+    if (refused) {
+      fail(refused.status, refused.code, refused.message);
+      continue;
+    }
     if (
       !conn.subscriptions.has(obj.sid) &&
       conn.subscriptions.size >= limits.maxSubscriptionsPerConnection

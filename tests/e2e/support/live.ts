@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SyncClient } from 'twilio-sync';
 import { addSessionCookie, apiSignIn } from '../../model/support/app';
-import { clientWithToken, token } from '../../integration/sync/support';
+import { clientWithToken, RawTwilsock, token } from '../../integration/sync/support';
 
 export interface Person {
   context: BrowserContext;
@@ -84,4 +84,31 @@ export function snapshotDist(): { dir: string; remove: () => void } {
     execFileSync('sleep', ['1']);
   }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Writes through the Sync service as the server would (objects only the server may write, such as the
+ * `calls` list), over the service's test hook: the server must run with SWITCHBOARD_SYNC_TEST_HOOKS=1.
+ */
+export async function serverWriter(baseUrl: string): Promise<{
+  push(list: string, data: Record<string, unknown>): Promise<number>;
+  close(): void;
+}> {
+  const { cookie } = await apiSignIn(baseUrl, 'Test Hook', 'test-hook@example.com');
+  const t = await token(baseUrl, `sb_session=${cookie}`);
+  const raw = await RawTwilsock.open(baseUrl);
+  await raw.init(t.token);
+  return {
+    async push(list, data) {
+      const reply = await raw.request('POST', '/test/as-server', {
+        method: 'POST',
+        path: `/v3/Lists/${encodeURIComponent(list)}/Items`,
+        body: { data },
+      });
+      const body = reply.body as { index?: number; message?: string };
+      if (typeof body.index !== 'number') throw new Error(`push refused: ${JSON.stringify(body)}`);
+      return body.index;
+    },
+    close: () => raw.close(),
+  };
 }

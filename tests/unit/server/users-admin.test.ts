@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncService, type SyncService } from '../../../server/sync/service';
-import { createWritePolicy } from '../../../server/users/policy';
+import { createAccessPolicy } from '../../../server/users/policy';
 import {
   expectError,
   postJson,
@@ -28,7 +28,7 @@ async function start(dataDir = tempDir()): Promise<Started> {
   const sync = createSyncService({
     dataDir,
     sweepIntervalMs: 60_000,
-    writePolicy: createWritePolicy(() => true),
+    accessPolicy: createAccessPolicy(() => 'admin'),
     log: () => {},
   });
   const t = await startApp({}, { dataDir, sync });
