@@ -80,6 +80,7 @@ describe('local sign-in form', () => {
     fill('Email', 'ada@example.com');
     fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }));
     const code = await screen.findByLabelText('Sign-in code');
+    expect(document.activeElement).toBe(code);
     expect(bodies).toEqual([{ name: 'Ada', email: 'ada@example.com' }]);
     fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }));
     expect(

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import {
   selectLastError,
   selectLastErrorCode,
