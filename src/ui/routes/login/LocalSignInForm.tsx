@@ -36,6 +36,10 @@ export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolea
     setCodeAsked(true);
   const [errors, setErrors] = useState<LocalSignInErrors>({});
   const ids = useId();
+  // The field appears because the server asked for it: that is where the person types next.
+  useEffect(() => {
+    if (codeAsked) document.getElementById(`${ids}-code`)?.focus();
+  }, [codeAsked, ids]);
   const signingIn = status === 'signingIn';
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
