@@ -1,12 +1,149 @@
-import { useParams } from 'react-router-dom';
-import { ComingSoon } from '../../../components/Screen';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { selectMapItems, selectMapStatus } from '../../../../machines/syncMap.selectors';
+import type { MapItem } from '../../../../sync/ports';
+import { useToastActor } from '../../../app/actors';
+import { paths } from '../../../app/paths';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { Screen } from '../../../components/Screen';
+import { PRESENCE_MAP } from '../../../presence/maps';
+import '../../../presence/presence.css';
+import { PRESENCE_LABELS, presenceOf } from '../../../presence/presence-view';
+import { useContainerSelector, useSyncMap } from '../../../sync/containers';
+import { LoadFailure } from '../../../sync/LoadFailure';
+import { useSyncAvailability, useSyncRuntime } from '../../../sync/SyncProvider';
+import { deleteGroup } from './commands';
+import { STRATEGY_LABELS } from './group';
+import './groups.css';
+import { useGroups, usePeople } from './useGroups';
 
+const NO_ITEMS: readonly MapItem[] = [];
+
+/**
+ * /admin/group/{id}: one ring group, live: its number, who rings (with presence) and how; links to
+ * edit it, its announcements and forwarding; delete (asks first, and removes its schedule, calendar
+ * and forwarding rules too).
+ */
 export function Component() {
-  // The route's loader has already turned away malformed ids.
   const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const toast = useToastActor();
+  const availability = useSyncAvailability();
+  const runtime = useSyncRuntime();
+  const { actor, status, error, groups } = useGroups();
+  const { people } = usePeople();
+  const presence = useSyncMap(PRESENCE_MAP, { pageSize: 100, loadAll: true });
+  const presenceStatus = useContainerSelector(presence, selectMapStatus, 'opening');
+  const presenceItems = useContainerSelector(presence, selectMapItems, NO_ITEMS);
+  const presenceByKey = useMemo(
+    () => new Map(presenceItems.map((i) => [i.key, i.data])),
+    [presenceItems],
+  );
+  const [deleting, setDeleting] = useState(false);
+
+  const group = groups.get(id);
+  const failed = availability.state === 'failed' || status === 'failed';
+  const loading = !failed && status !== 'ready';
+  const nameOf = (identity: string) =>
+    people.find((p) => p.identity === identity)?.name ?? identity;
+
   return (
-    <ComingSoon title="Ring group">
-      Members, schedule, calendar, guidance and forwarding of ring group <code>{id}</code>.
-    </ComingSoon>
+    <Screen title={group?.name ?? 'Ring group'}>
+      {loading && (
+        <p className="screen-status" role="status">
+          Loading the group…
+        </p>
+      )}
+      {failed && (
+        <LoadFailure
+          availability={availability}
+          what="The group"
+          error={error}
+          onRetry={actor ? () => actor.send({ type: 'map.retry' }) : null}
+        />
+      )}
+      {!loading && !failed && group === undefined && (
+        <p className="screen-status" role="status">
+          This ring group does not exist (it may have been deleted).{' '}
+          <Link to={paths.adminGroups.build()}>All ring groups</Link>
+        </p>
+      )}
+      {group && (
+        <div className="group-detail" data-testid="group-detail">
+          <dl>
+            <dt>Number</dt>
+            <dd>{group.number}</dd>
+            <dt>Rings</dt>
+            <dd>
+              {STRATEGY_LABELS[group.strategy]}, for {group.ringTimeout} seconds
+            </dd>
+          </dl>
+          <h2>Members</h2>
+          {group.members.length === 0 ? (
+            <p>Nobody rings for this group yet.</p>
+          ) : (
+            <ol className="group-detail__members">
+              {group.members.map((m) => {
+                const state =
+                  presenceStatus === 'ready' ? presenceOf(presenceByKey.get(m)) : 'offline';
+                return (
+                  <li key={m} data-testid="group-member">
+                    <span className={`presence-dot presence-dot--${state}`} aria-hidden="true" />
+                    {nameOf(m)}{' '}
+                    <span className="group-detail__presence">({PRESENCE_LABELS[state]})</span>
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+          <div className="group-detail__actions">
+            <Link className="button button--primary" to={paths.adminGroupEdit.build(id)}>
+              Edit
+            </Link>
+            <Link className="button" to={paths.adminScheduleEdit.build(id)}>
+              Business hours
+            </Link>
+            <Link className="button" to={paths.adminCalendarEdit.build(id)}>
+              Holidays
+            </Link>
+            <Link className="button" to={paths.adminGroupGuidance.build(id)}>
+              Announcements
+            </Link>
+            <Link className="button" to={paths.adminGroupForwardingCreate.build(id)}>
+              New forwarding rule
+            </Link>
+            <button type="button" className="button" onClick={() => setDeleting(true)}>
+              Delete
+            </button>
+          </div>
+        </div>
+      )}
+      {deleting && group && (
+        <ConfirmDialog
+          title={`Delete ${group.name}?`}
+          action={
+            runtime && actor
+              ? {
+                  label: 'Delete',
+                  busyLabel: 'Deleting…',
+                  run: async () => {
+                    await deleteGroup(await runtime.sdkClient(), actor, id);
+                    toast.send({
+                      type: 'toast.show',
+                      message: `${group.name} was deleted.`,
+                      toastType: 'success',
+                    });
+                    void navigate(paths.adminGroups.build());
+                  },
+                }
+              : null
+          }
+          onClose={() => setDeleting(false)}
+        >
+          Calls to {group.number} will no longer ring anyone. Its business hours, holidays and
+          forwarding rules are deleted with it.
+        </ConfirmDialog>
+      )}
+    </Screen>
   );
 }

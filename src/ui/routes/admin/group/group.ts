@@ -1,0 +1,129 @@
+/**
+ * A ring group as stored in the `groups` map (key = group id): who rings, how, and for how long. Its
+ * hours (`schedule:{id}`), holidays (`calendar:{id}`) and forwarding rules (`forwarding:{id}`) live in
+ * objects of their own, created and removed with it (commands.ts).
+ */
+import type { JsonObject } from '../../../../sync/ports';
+
+export type Strategy = 'simultaneous' | 'sequential';
+
+export interface Group {
+  name: string;
+  /** An extension (2 to 6 digits) or a phone number in international form (+ and 8 to 15 digits). */
+  number: string;
+  /** Identities, in ringing order. */
+  members: string[];
+  strategy: Strategy;
+  /** Seconds a call rings (each member in turn, for `sequential`) before the no-answer rule applies. */
+  ringTimeout: number;
+}
+
+export const STRATEGY_LABELS: Readonly<Record<Strategy, string>> = {
+  simultaneous: 'All at once',
+  sequential: 'In order',
+};
+
+export const NAME_MAX = 80;
+export const RING_TIMEOUT_MIN = 5;
+export const RING_TIMEOUT_MAX = 120;
+export const DEFAULT_RING_TIMEOUT = 20;
+
+export const emptyGroup = (): Group => ({
+  name: '',
+  number: '',
+  members: [],
+  strategy: 'simultaneous',
+  ringTimeout: DEFAULT_RING_TIMEOUT,
+});
+
+/** Reads a stored group, tolerating missing or malformed fields (someone else's older client). */
+export function groupFromData(data: JsonObject): Group {
+  const members = Array.isArray(data.members)
+    ? data.members.filter((m): m is string => typeof m === 'string')
+    : [];
+  return {
+    name: typeof data.name === 'string' ? data.name : '',
+    number: typeof data.number === 'string' ? data.number : '',
+    members,
+    strategy: data.strategy === 'sequential' ? 'sequential' : 'simultaneous',
+    ringTimeout:
+      typeof data.ringTimeout === 'number' && Number.isInteger(data.ringTimeout)
+        ? data.ringTimeout
+        : DEFAULT_RING_TIMEOUT,
+  };
+}
+
+export function groupToData(group: Group): JsonObject {
+  return {
+    name: group.name.trim(),
+    number: normaliseNumber(group.number),
+    members: group.members,
+    strategy: group.strategy,
+    ringTimeout: group.ringTimeout,
+  };
+}
+
+/** Spaces, dashes, dots and brackets people type in numbers are dropped. */
+export function normaliseNumber(number: string): string {
+  return number.trim().replace(/[\s().-]/g, '');
+}
+
+export type GroupErrors = Partial<Record<keyof Group, string>>;
+
+/**
+ * The form's checks. `others` are the other groups (by id) for the uniqueness of the number, and
+ * `people` the identities on the team, so a member who was removed meanwhile is caught.
+ */
+export function validateGroup(
+  group: Group,
+  others: ReadonlyMap<string, Group>,
+  people: ReadonlySet<string>,
+): GroupErrors {
+  const errors: GroupErrors = {};
+  const name = group.name.trim();
+  if (name === '') errors.name = 'Enter a name for the group.';
+  else if (name.length > NAME_MAX) errors.name = `Use at most ${NAME_MAX} characters.`;
+  // eslint-disable-next-line no-control-regex
+  else if (/[\u0000-\u001f\u007f]/.test(name)) errors.name = 'Use letters, digits and punctuation.';
+
+  const number = normaliseNumber(group.number);
+  if (number === '') errors.number = 'Enter an extension or a phone number.';
+  else if (!/^(\d{2,6}|\+\d{8,15})$/.test(number))
+    errors.number = 'Use an extension of 2 to 6 digits, or a number like +442079460000.';
+  else {
+    const taken = [...others.values()].find((g) => normaliseNumber(g.number) === number);
+    if (taken) errors.number = `${number} is already the number of ${taken.name}.`;
+  }
+
+  const gone = group.members.filter((m) => !people.has(m));
+  if (gone.length > 0)
+    errors.members = `No longer on the team: ${gone.join(', ')}. Remove them from the group.`;
+  else if (new Set(group.members).size !== group.members.length)
+    errors.members = 'Each person can be in the group once.';
+
+  if (group.strategy !== 'simultaneous' && group.strategy !== 'sequential')
+    errors.strategy = 'Choose how members ring.';
+  if (
+    !Number.isInteger(group.ringTimeout) ||
+    group.ringTimeout < RING_TIMEOUT_MIN ||
+    group.ringTimeout > RING_TIMEOUT_MAX
+  ) {
+    errors.ringTimeout = `Use a whole number of seconds from ${RING_TIMEOUT_MIN} to ${RING_TIMEOUT_MAX}.`;
+  }
+  return errors;
+}
+
+/** Ids are short, random and valid in a route (`paths.isValidRouteId`). */
+export function newGroupId(random: () => number = Math.random): string {
+  let id = 'grp-';
+  const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
+  for (let i = 0; i < 10; i++) id += alphabet[Math.floor(random() * alphabet.length)];
+  return id;
+}
+
+/** The objects that belong to a group, besides its item in `groups`. */
+export const groupObjects = (id: string) => ({
+  schedule: `schedule:${id}`,
+  calendar: `calendar:${id}`,
+  forwarding: `forwarding:${id}`,
+});

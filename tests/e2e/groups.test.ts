@@ -1,0 +1,145 @@
+/**
+ * Ring groups as an admin meets them, in Chromium against the real server: create a group with two
+ * members (its schedule, calendar and forwarding list come with it), a number already taken is refused
+ * next to the field, edit it, a second admin's concurrent save produces the conflict choice, and delete
+ * removes the group and everything that belonged to it. An agent's SDK cannot write any of it.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shutdownClients } from '../integration/sync/support';
+import { launchChromium } from '../support/chromium';
+import { startServer, type RunningServer } from '../support/server';
+import { apiSignIn } from '../model/support/app';
+import { sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
+
+let server: RunningServer;
+let browser: Browser;
+let dist: ReturnType<typeof snapshotDist>;
+let ada: Person;
+
+beforeAll(async () => {
+  dist = snapshotDist();
+  server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
+  browser = await launchChromium();
+  ada = await signedInPage(browser, server.url, 'Ada Admin', 'ada@example.com', '/admin/group');
+  await apiSignIn(server.url, 'Tom Agent', 'tom@example.com');
+  await apiSignIn(server.url, 'Zoe Agent', 'zoe@example.com');
+});
+
+afterAll(async () => {
+  await shutdownClients();
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+  dist?.remove();
+});
+
+async function fillGroup(page: Page, name: string, number: string, members: string[]) {
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Number or extension').fill(number);
+  for (const m of members) await page.getByLabel('Add a member').selectOption({ label: m });
+}
+
+describe('ring groups', () => {
+  it('says there are none yet, then creates one with two members and shows it', async () => {
+    const { page } = ada;
+    await page.getByText('No ring groups yet.').waitFor();
+    await page.getByRole('link', { name: 'New ring group' }).click();
+    await page.getByRole('heading', { name: 'New ring group' }).waitFor();
+    // Nothing filled in: each problem is shown beside its field and nothing is created.
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByText('Enter a name for the group.').waitFor();
+    await page.getByText('Enter an extension or a phone number.').waitFor();
+    await fillGroup(page, 'Front desk', '200', [
+      'Tom Agent (tom@example.com)',
+      'Zoe Agent (zoe@example.com)',
+    ]);
+    await page.getByLabel('In order').check();
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByTestId('group-detail').waitFor();
+    expect(await page.getByRole('heading', { name: 'Front desk' }).count()).toBe(1);
+    expect(await page.getByTestId('group-member').allTextContents()).toEqual([
+      expect.stringContaining('Tom Agent'),
+      expect.stringContaining('Zoe Agent'),
+    ]);
+    expect(await page.getByTestId('group-detail').textContent()).toContain(
+      'In order, for 20 seconds',
+    );
+  });
+
+  it('created the group’s schedule, calendar and forwarding list with it', async () => {
+    const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
+    const groups = await sdk.map({ id: 'groups', mode: 'open_existing' });
+    const [item] = (await groups.getItems()).items;
+    const id = item!.key;
+    expect(item!.data).toMatchObject({
+      name: 'Front desk',
+      number: '200',
+      members: ['tom@example.com', 'zoe@example.com'],
+      strategy: 'sequential',
+      ringTimeout: 20,
+    });
+    const schedule = await sdk.document({ id: `schedule:${id}`, mode: 'open_existing' });
+    expect(schedule.data).toMatchObject({ week: {} });
+    const calendar = await sdk.document({ id: `calendar:${id}`, mode: 'open_existing' });
+    expect(calendar.data).toEqual({ holidays: [] });
+    await sdk.list({ id: `forwarding:${id}`, mode: 'open_existing' });
+  });
+
+  it('refuses a number another group already has, beside the field', async () => {
+    const { page } = ada;
+    await page.goto(`${server.url}/admin/group/create`);
+    await fillGroup(page, 'Sales', '200', []);
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByText('200 is already the number of Front desk.').waitFor();
+    expect(await page.getByLabel('Name').inputValue()).toBe('Sales');
+  });
+
+  it('edits a group; a second admin’s earlier save produces the conflict choice', async () => {
+    const { page } = ada;
+    await page.goto(`${server.url}/admin/group`);
+    await page.getByRole('link', { name: 'Front desk' }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Front desk' }).waitFor();
+    await page.getByLabel('Name').fill('Reception');
+    // Meanwhile another admin renames it.
+    const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
+    const groups = await sdk.map({ id: 'groups', mode: 'open_existing' });
+    const [item] = (await groups.getItems()).items;
+    await groups.set(item!.key, { ...item!.data, name: 'Front office' });
+    await page.getByTestId('group-conflict').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Another admin saved this group first.').waitFor();
+    expect(await page.getByLabel('Name').inputValue()).toBe('Reception');
+    await page.getByRole('button', { name: 'Keep mine and overwrite' }).click();
+    await page.getByTestId('group-detail').waitFor();
+    await page.getByRole('heading', { name: 'Reception' }).waitFor();
+  });
+
+  it('deletes a group after confirming, with its schedule, calendar and forwarding', async () => {
+    const { page } = ada;
+    const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
+    const groups = await sdk.map({ id: 'groups', mode: 'open_existing' });
+    const id = (await groups.getItems()).items[0]!.key;
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete Reception?' });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No ring groups yet.').waitFor();
+    for (const open of [
+      () => sdk.document({ id: `schedule:${id}`, mode: 'open_existing' }),
+      () => sdk.document({ id: `calendar:${id}`, mode: 'open_existing' }),
+      () => sdk.list({ id: `forwarding:${id}`, mode: 'open_existing' }),
+    ]) {
+      await expect(open()).rejects.toMatchObject({ status: 404 });
+    }
+  });
+
+  it('an agent’s SDK can read the groups but not write them', async () => {
+    const tom = await sdkClientFor(server.url, 'Tom Agent', 'tom@example.com');
+    const groups = await tom.map({ id: 'groups', mode: 'open_existing' });
+    await expect(groups.set('grp-x', { name: 'Mine' })).rejects.toMatchObject({
+      status: 403,
+      code: 54007,
+    });
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import {
+  emptyGroup,
+  groupFromData,
+  groupToData,
+  newGroupId,
+  validateGroup,
+  type Group,
+} from '../../../../src/ui/routes/admin/group/group';
+import { isValidRouteId } from '../../../../src/ui/app/paths';
+
+const people = new Set(['tom@x.io', 'zoe@x.io']);
+const ok: Group = { ...emptyGroup(), name: 'Front desk', number: '200', members: ['tom@x.io'] };
+const none = new Map<string, Group>();
+
+describe('ring group validation', () => {
+  it('accepts a complete group', () => expect(validateGroup(ok, none, people)).toEqual({}));
+
+  it('asks for a name and a number', () => {
+    expect(validateGroup(emptyGroup(), none, people)).toEqual({
+      name: 'Enter a name for the group.',
+      number: 'Enter an extension or a phone number.',
+    });
+    expect(validateGroup({ ...ok, name: 'x'.repeat(81) }, none, people).name).toBe(
+      'Use at most 80 characters.',
+    );
+  });
+
+  it.each(['1', '1234567', '+1234', 'abc', '+44 20 7946 0000 12345'])(
+    'refuses the number %s',
+    (n) =>
+      expect(validateGroup({ ...ok, number: n }, none, people).number).toMatch(/^Use an extension/),
+  );
+
+  it('accepts extensions and international numbers, as people type them', () => {
+    for (const n of ['20', '123456', '+44 (20) 7946-0000', '+15551234567'])
+      expect(validateGroup({ ...ok, number: n }, none, people)).toEqual({});
+    expect(groupToData({ ...ok, number: '+44 (20) 7946-0000' }).number).toBe('+442079460000');
+  });
+
+  it('refuses a number another group has, naming that group', () => {
+    const others = new Map([['g2', { ...ok, name: 'Sales', number: '2 00' }]]);
+    expect(validateGroup(ok, others, people).number).toBe('200 is already the number of Sales.');
+  });
+
+  it('refuses members who left the team, or twice the same person', () => {
+    expect(validateGroup({ ...ok, members: ['gone@x.io'] }, none, people).members).toBe(
+      'No longer on the team: gone@x.io. Remove them from the group.',
+    );
+    expect(validateGroup({ ...ok, members: ['tom@x.io', 'tom@x.io'] }, none, people).members).toBe(
+      'Each person can be in the group once.',
+    );
+  });
+
+  it.each([4, 121, 10.5, Number.NaN])('refuses a ring timeout of %s seconds', (t) =>
+    expect(validateGroup({ ...ok, ringTimeout: t }, none, people).ringTimeout).toBe(
+      'Use a whole number of seconds from 5 to 120.',
+    ),
+  );
+
+  it('reads stored groups defensively', () => {
+    expect(groupFromData({ name: 7, members: ['a', 3], strategy: 'x', ringTimeout: 'y' })).toEqual({
+      name: '',
+      number: '',
+      members: ['a'],
+      strategy: 'simultaneous',
+      ringTimeout: 20,
+    });
+  });
+
+  it('makes ids that are valid in a route', () => {
+    for (let i = 0; i < 50; i++) expect(isValidRouteId(newGroupId())).toBe(true);
+  });
+});
