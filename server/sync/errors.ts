@@ -33,19 +33,28 @@ const notFoundCode: Record<ObjectKind, number> = {
   map: 54200,
   stream: 54250,
 };
-const kindName: Record<ObjectKind, string> = {
-  document: 'Document',
-  list: 'List',
-  map: 'Map',
-  stream: 'Message Stream',
+/** Titles of twilio.com/docs/api/errors/54100, 54150, 54200 and 54250. */
+const notFoundMessage: Record<ObjectKind, string> = {
+  document: 'Document not found',
+  list: 'List not found',
+  map: 'Map not found',
+  stream: 'Message Stream not found',
 };
 
+/**
+ * Any SID: two capital letters and 32 lower-case hex digits (the pattern twilio.com/docs/api/errors/54302 gives).
+ * Such an id is looked up as a SID, never as a unique name, and no unique name may have this shape.
+ */
+export const sidShape = /^[A-Z]{2}[0-9a-f]{32}$/;
+
 export const errors = {
+  /** As Twilio's cloud: a missing SID gets the kind's code, a missing unique name 54300 whatever the kind. */
   objectNotFound: (kind: ObjectKind, id: string) =>
-    err(404, notFoundCode[kind], `The requested ${kindName[kind]} resource ${id} was not found`),
-  uniqueNameTaken: (kind: ObjectKind, name: string) =>
-    err(409, 54301, `Unique name already exists: a ${kindName[kind]} named '${name}' exists`),
-  invalidUniqueName: (detail: string) => err(400, 54302, `Invalid unique name: ${detail}`),
+    sidShape.test(id)
+      ? err(404, notFoundCode[kind], notFoundMessage[kind])
+      : err(404, 54300, 'Unique name not found'),
+  uniqueNameTaken: () => err(409, 54301, 'Unique name already exists'),
+  invalidUniqueName: () => err(400, 54302, 'Invalid unique name'),
   listItemNotFound: (index: number | string) =>
     err(404, 54151, `No item with index ${String(index)} found`),
   mapItemNotFound: () => err(404, 54201, 'The specified Map Item does not exist'),

@@ -13,7 +13,7 @@ export const limits = {
   /** JSON data of one stream message. */
   maxStreamMessageBytes: 4 * 1024,
   /** Unique names, map item keys and Insights index names. */
-  maxNameLength: 320,
+  maxNameLength: 256,
   maxKeyLength: 320,
   /** Item queries: default page size; pages hold at most `maxPageSize` items (a larger PageSize is clamped,
    * because the SDK itself asks for pageSize + 1); a PageSize above `maxRequestedPageSize` is answered 400/20007. */

@@ -643,9 +643,10 @@ export const badWrite = (t: {
           {},
           [],
           '',
-          'a'.repeat(321),
+          'a'.repeat(257),
           'ES' + 'a'.repeat(32),
           'MP' + '0'.repeat(32),
+          'AB' + 'c'.repeat(32),
         ),
       )
       .map(([c, name]) => ({

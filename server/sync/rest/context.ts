@@ -1,9 +1,8 @@
 /** What a REST handler gets, and the small validators every handler shares (seed section 5). */
 import type { Core } from '../core';
-import { errors, SyncRestError, type ObjectKind } from '../errors';
+import { errors, sidShape, SyncRestError, type ObjectKind } from '../errors';
 import type { Subscriber } from '../events';
 import { limits } from '../limits';
-import { sidPrefix } from '../model';
 import type { ObjectRow } from '../store';
 
 export interface RestRequest {
@@ -73,15 +72,17 @@ export function ttlExpiry(value: unknown, now: number): number | null | undefine
   return value === 0 ? null : now + value * 1000;
 }
 
+/** A unique name: 1–256 characters, not shaped like a SID, well-formed Unicode (else 400 / 54302, as the cloud). */
 export function uniqueName(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw errors.invalidUniqueName('must be a string');
-  if (value.length === 0) throw errors.invalidUniqueName('may not be empty');
-  if (value.length > limits.maxNameLength)
-    throw errors.invalidUniqueName(`longer than ${limits.maxNameLength} characters`);
-  if (/^(ET|ES|MP|TO)[0-9a-f]{32}$/.test(value))
-    throw errors.invalidUniqueName('may not look like a SID');
-  if (hasLoneSurrogate(value)) throw errors.invalidUniqueName('is not well-formed Unicode');
+  if (
+    typeof value !== 'string' ||
+    value.length === 0 ||
+    value.length > limits.maxNameLength ||
+    sidShape.test(value) ||
+    hasLoneSurrogate(value)
+  )
+    throw errors.invalidUniqueName();
   return value;
 }
 
@@ -90,15 +91,13 @@ export function ifMatch(headers: Record<string, string>): string | undefined {
   return v === undefined ? undefined : v.trim();
 }
 
-const sidPattern = /^(ET|ES|MP|TO)[0-9a-f]{32}$/;
-
-/** Finds an object of `kind` by SID or unique name; expired objects are removed on the spot and reported missing. */
+/**
+ * Finds an object of `kind` by SID (any SID-shaped id) or unique name; expired objects are removed on the spot and
+ * reported missing (per-kind code for a SID, 54300 for a name).
+ */
 export function findObject(ctx: Ctx, kind: ObjectKind, id: string): ObjectRow {
   const { q } = ctx.core.store;
-  const obj =
-    sidPattern.test(id) && id.startsWith(sidPrefix[kind])
-      ? q.objectBySid.get(id)
-      : q.objectByName.get(kind, id);
+  const obj = sidShape.test(id) ? q.objectBySid.get(id) : q.objectByName.get(kind, id);
   if (!obj || obj.kind !== kind) throw errors.objectNotFound(kind, id);
   if (obj.date_expires !== null && obj.date_expires <= ctx.core.now()) {
     ctx.core.commit((emit) => ctx.core.removeObject(emit, obj));

@@ -1,9 +1,8 @@
 /** List items (push, get, update, delete, query) and the list context. */
-import type { Emit } from '../core';
 import { errors } from '../errors';
 import { limits } from '../limits';
 import { iso, itemDescriptor, listItemUrl, parseData, rev } from '../model';
-import type { ItemRow, ObjectRow } from '../store';
+import type { ItemRow } from '../store';
 import {
   bodyObject,
   dataJson,
@@ -14,32 +13,29 @@ import {
   type RestRequest,
   type RestResponse,
 } from './context';
-import { parseIndex, queryItems } from './query';
+import {
+  freshContainer,
+  itemEvent,
+  queryCollection,
+  readItem,
+  removeItem,
+  type ItemCollection,
+} from './items';
+import { parseIndex } from './query';
 
-const itemPath = (listSid: string, index: number): string => listItemUrl('', listSid, index);
-
-function itemEvent(list: ObjectRow, item: ItemRow, t: number): Record<string, unknown> {
-  return {
-    id: list.last_event_id,
-    list_sid: list.sid,
-    list_unique_name: list.unique_name,
-    item_index: item.idx,
-    item_url: itemPath(list.sid, item.idx),
-    item_data: parseData(item.data),
-    item_revision: rev(item.revision),
-    date_created: iso(t),
-    date_expires: item.date_expires === null ? null : iso(item.date_expires),
-    list_revision: rev(list.revision),
-  };
-}
-
-/** Re-reads the list inside a transaction and drops its expired items first. */
-function freshList(ctx: Ctx, list: ObjectRow, emit: Emit): ObjectRow {
-  const fresh = ctx.core.store.q.objectBySid.get(list.sid);
-  if (!fresh) throw errors.objectNotFound('list', list.sid);
-  ctx.core.expireItemsOf(emit, fresh);
-  return fresh;
-}
+/** List items: addressed by an integer index that only grows. */
+export const listCollection: ItemCollection<number> = {
+  kind: 'list',
+  eventField: 'item_index',
+  answerField: 'index',
+  parseId: (text) => parseIndex(text, 'index'),
+  idOf: (item) => item.idx,
+  find: (core, sid, index) => core.store.q.listItem.get(sid, index),
+  path: (sid, index) => listItemUrl('', sid, index),
+  missing: (index) => errors.listItemNotFound(index),
+  revisionMismatch: () => errors.listItemRevisionMismatch(),
+  remove: (core, emit, list, item, origin) => core.removeListItem(emit, list, item, origin),
+};
 
 export function pushItem(ctx: Ctx, id: string, req: RestRequest): RestResponse {
   const list = findObject(ctx, 'list', id);
@@ -47,7 +43,7 @@ export function pushItem(ctx: Ctx, id: string, req: RestRequest): RestResponse {
   const data = dataJson(body.data ?? {}, limits.maxDataBytes, 'List Item data');
   const expires = ttlExpiry(body.ttl, ctx.core.now()) ?? null;
   const item = ctx.core.commit((emit) => {
-    const l = freshList(ctx, list, emit);
+    const l = freshContainer(ctx, 'list', list, emit);
     const t = ctx.core.bump(l);
     const row: ItemRow = {
       object_sid: l.sid,
@@ -64,20 +60,14 @@ export function pushItem(ctx: Ctx, id: string, req: RestRequest): RestResponse {
     l.next_index += 1;
     ctx.core.store.q.upsertItem.run(row);
     ctx.core.saveObject(l);
-    emit.logged(l, 'list_item_added', itemEvent(l, row, t));
+    emit.logged(l, 'list_item_added', itemEvent(listCollection, l, row, t));
     return row;
   });
   return { status: 201, body: itemDescriptor(ctx.base, 'list', item) };
 }
 
-export function getItem(ctx: Ctx, id: string, indexText: string): RestResponse {
-  const list = findObject(ctx, 'list', id);
-  const index = parseIndex(indexText, 'index');
-  const row = ctx.core.store.q.listItem.get(list.sid, index);
-  if (!row || (row.date_expires !== null && row.date_expires <= ctx.core.now()))
-    throw errors.listItemNotFound(index);
-  return { status: 200, body: itemDescriptor(ctx.base, 'list', row) };
-}
+export const getItem = (ctx: Ctx, id: string, indexText: string): RestResponse =>
+  readItem(ctx, listCollection, id, indexText);
 
 export function updateItem(
   ctx: Ctx,
@@ -94,7 +84,7 @@ export function updateItem(
       : dataJson(body.data, limits.maxDataBytes, 'List Item data');
   const expires = ttlExpiry(body.ttl, ctx.core.now());
   const item = ctx.core.commit((emit) => {
-    const l = freshList(ctx, list, emit);
+    const l = freshContainer(ctx, 'list', list, emit);
     const row = ctx.core.store.q.listItem.get(l.sid, index);
     if (!row) throw errors.listItemNotFound(index);
     if (data === undefined) {
@@ -113,42 +103,21 @@ export function updateItem(
     if (expires !== undefined) row.date_expires = expires;
     ctx.core.store.q.upsertItem.run(row);
     ctx.core.saveObject(l);
-    emit.logged(l, 'list_item_updated', itemEvent(l, row, t));
+    emit.logged(l, 'list_item_updated', itemEvent(listCollection, l, row, t));
     return row;
   });
   return { status: 200, body: itemDescriptor(ctx.base, 'list', item) };
 }
 
-export function deleteItem(
+export const deleteItem = (
   ctx: Ctx,
   id: string,
   indexText: string,
   req: RestRequest,
-): RestResponse {
-  const list = findObject(ctx, 'list', id);
-  const index = parseIndex(indexText, 'index');
-  const result = ctx.core.commit((emit) => {
-    const l = freshList(ctx, list, emit);
-    const row = ctx.core.store.q.listItem.get(l.sid, index);
-    if (!row) throw errors.listItemNotFound(index);
-    const expected = ifMatch(req.headers);
-    if (expected !== undefined && expected !== rev(row.revision))
-      throw errors.listItemRevisionMismatch();
-    const t = ctx.core.removeListItem(emit, l, row, ctx.conn);
-    return {
-      index,
-      list_sid: l.sid,
-      last_event_id: l.last_event_id,
-      revision: rev(l.revision),
-      date_updated: iso(t),
-    };
-  });
-  return { status: 200, body: result };
-}
+): RestResponse => removeItem(ctx, listCollection, id, indexText, req);
 
-export function listItems(ctx: Ctx, id: string, req: RestRequest): RestResponse {
-  return queryItems(ctx, findObject(ctx, 'list', id), req);
-}
+export const listItems = (ctx: Ctx, id: string, req: RestRequest): RestResponse =>
+  queryCollection(ctx, 'list', id, req);
 
 export function getContext(ctx: Ctx, id: string): RestResponse {
   const list = findObject(ctx, 'list', id);

@@ -1,9 +1,8 @@
 /** Map items: PUT upsert (201 added / 200 updated), POST update or ttl, get, delete, query. */
-import type { Emit } from '../core';
 import { errors } from '../errors';
 import { limits } from '../limits';
-import { iso, itemDescriptor, mapItemUrl, parseData, rev } from '../model';
-import type { ItemRow, ObjectRow } from '../store';
+import { itemDescriptor, mapItemUrl, rev } from '../model';
+import type { ItemRow } from '../store';
 import {
   bodyObject,
   hasLoneSurrogate,
@@ -15,22 +14,14 @@ import {
   type RestRequest,
   type RestResponse,
 } from './context';
-import { queryItems } from './query';
-
-function itemEvent(map: ObjectRow, item: ItemRow, t: number): Record<string, unknown> {
-  return {
-    id: map.last_event_id,
-    map_sid: map.sid,
-    map_unique_name: map.unique_name,
-    item_key: item.key,
-    item_url: mapItemUrl('', map.sid, item.key),
-    item_data: parseData(item.data),
-    item_revision: rev(item.revision),
-    date_created: iso(t),
-    date_expires: item.date_expires === null ? null : iso(item.date_expires),
-    map_revision: rev(map.revision),
-  };
-}
+import {
+  freshContainer,
+  itemEvent,
+  queryCollection,
+  readItem,
+  removeItem,
+  type ItemCollection,
+} from './items';
 
 export function checkKey(key: unknown): string {
   if (key === undefined || key === null || key === '') throw errors.emptyMapKey();
@@ -41,12 +32,19 @@ export function checkKey(key: unknown): string {
   return key;
 }
 
-function freshMap(ctx: Ctx, map: ObjectRow, emit: Emit): ObjectRow {
-  const fresh = ctx.core.store.q.objectBySid.get(map.sid);
-  if (!fresh) throw errors.objectNotFound('map', map.sid);
-  ctx.core.expireItemsOf(emit, fresh);
-  return fresh;
-}
+/** Map items: addressed by a string key. */
+export const mapCollection: ItemCollection<string> = {
+  kind: 'map',
+  eventField: 'item_key',
+  answerField: 'key',
+  parseId: checkKey,
+  idOf: (item) => item.key,
+  find: (core, sid, key) => core.store.q.mapItem.get(sid, key),
+  path: (sid, key) => mapItemUrl('', sid, key),
+  missing: () => errors.mapItemNotFound(),
+  revisionMismatch: () => errors.mapItemRevisionMismatch(),
+  remove: (core, emit, map, item, origin) => core.removeMapItem(emit, map, item, origin),
+};
 
 /**
  * Writes one item. `mode` 'upsert' (PUT) creates a missing item; 'update' (POST on the item url) needs it to exist;
@@ -66,7 +64,7 @@ function writeItem(
   const expires = ttlExpiry(body.ttl, ctx.core.now());
   const expected = ifMatch(req.headers);
   const { status, row } = ctx.core.commit((emit) => {
-    const m = freshMap(ctx, map, emit);
+    const m = freshContainer(ctx, 'map', map, emit);
     const existing = ctx.core.store.q.mapItem.get(m.sid, key);
     if (existing && (expected === '-1' || mode === 'create')) throw errors.mapItemExists();
     if (existing && expected !== undefined && expected !== rev(existing.revision))
@@ -105,7 +103,11 @@ function writeItem(
     if (expires !== undefined) item.date_expires = expires;
     ctx.core.store.q.upsertItem.run(item);
     ctx.core.saveObject(m);
-    emit.logged(m, existing ? 'map_item_updated' : 'map_item_added', itemEvent(m, item, t));
+    emit.logged(
+      m,
+      existing ? 'map_item_updated' : 'map_item_added',
+      itemEvent(mapCollection, m, item, t),
+    );
     return { status: existing ? 200 : 201, row: item };
   });
   return { status, body: itemDescriptor(ctx.base, 'map', row) };
@@ -121,41 +123,15 @@ export function createItem(ctx: Ctx, mapId: string, req: RestRequest): RestRespo
   return writeItem(ctx, mapId, checkKey(bodyObject(req.body).key), req, 'create');
 }
 
-export function getItem(ctx: Ctx, mapId: string, key: string): RestResponse {
-  const map = findObject(ctx, 'map', mapId);
-  const row = ctx.core.store.q.mapItem.get(map.sid, checkKey(key));
-  if (!row || (row.date_expires !== null && row.date_expires <= ctx.core.now()))
-    throw errors.mapItemNotFound();
-  return { status: 200, body: itemDescriptor(ctx.base, 'map', row) };
-}
+export const getItem = (ctx: Ctx, mapId: string, key: string): RestResponse =>
+  readItem(ctx, mapCollection, mapId, key);
 
-export function deleteItem(
+export const deleteItem = (
   ctx: Ctx,
   mapId: string,
   keyText: string,
   req: RestRequest,
-): RestResponse {
-  const map = findObject(ctx, 'map', mapId);
-  const key = checkKey(keyText);
-  const result = ctx.core.commit((emit) => {
-    const m = freshMap(ctx, map, emit);
-    const row = ctx.core.store.q.mapItem.get(m.sid, key);
-    if (!row) throw errors.mapItemNotFound();
-    const expected = ifMatch(req.headers);
-    if (expected !== undefined && expected !== rev(row.revision))
-      throw errors.mapItemRevisionMismatch();
-    const t = ctx.core.removeMapItem(emit, m, row, ctx.conn);
-    return {
-      key,
-      map_sid: m.sid,
-      last_event_id: m.last_event_id,
-      revision: rev(m.revision),
-      date_updated: iso(t),
-    };
-  });
-  return { status: 200, body: result };
-}
+): RestResponse => removeItem(ctx, mapCollection, mapId, keyText, req);
 
-export function mapItems(ctx: Ctx, mapId: string, req: RestRequest): RestResponse {
-  return queryItems(ctx, findObject(ctx, 'map', mapId), req);
-}
+export const mapItems = (ctx: Ctx, mapId: string, req: RestRequest): RestResponse =>
+  queryCollection(ctx, 'map', mapId, req);

@@ -50,7 +50,7 @@ export function createObject(ctx: Ctx, kind: ObjectKind, req: RestRequest): Rest
         // An expired holder of the name no longer counts.
         if (existing.date_expires !== null && existing.date_expires <= now)
           ctx.core.removeObject(emit, existing);
-        else throw errors.uniqueNameTaken(kind, name);
+        else throw errors.uniqueNameTaken();
       }
     }
     q.insertObject.run(row);

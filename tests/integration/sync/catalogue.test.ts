@@ -175,7 +175,7 @@ describe('error catalogue and open modes', () => {
       expect([e.status, e.code]).toEqual([409, 54301]);
     });
 
-    it('open_existing on a missing object fails with 404 and the kind-specific code', async () => {
+    it('open_existing on a missing unique name fails with 404/54300 for every kind, as the cloud does', async () => {
       const codes = await Promise.all([
         failure(alice.document({ id: 'mode-missing', mode: 'open_existing' })),
         failure(alice.list({ id: 'mode-missing', mode: 'open_existing' })),
@@ -183,10 +183,10 @@ describe('error catalogue and open modes', () => {
         failure(alice.stream({ id: 'mode-missing', mode: 'open_existing' })),
       ]);
       expect(codes.map((e) => [e.status, e.code])).toEqual([
-        [404, 54100],
-        [404, 54150],
-        [404, 54200],
-        [404, 54250],
+        [404, 54300],
+        [404, 54300],
+        [404, 54300],
+        [404, 54300],
       ]);
     });
   });

@@ -73,7 +73,7 @@ describe('ttl with the expiry sweep', () => {
         () => null,
         (err: { status: number; code: number }) => err,
       );
-    expect(e).toMatchObject({ status: 404, code: 54150 });
+    expect(e).toMatchObject({ status: 404, code: 54300 });
   });
 
   it('expires documents and streams created with a ttl', async () => {
@@ -116,7 +116,7 @@ describe('ttl before the sweep runs', () => {
     await expect(m.get('short')).rejects.toMatchObject({ status: 404, code: 54201 });
     await expect(other.list({ id: 'lazy-list', mode: 'open_existing' })).rejects.toMatchObject({
       status: 404,
-      code: 54150,
+      code: 54300,
     });
   });
 });
