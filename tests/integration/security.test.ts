@@ -186,19 +186,9 @@ describe('numbers that would not read back as written', () => {
     const { raw } = await rawWith((await token(server.url, adminCookie)).token);
     const odd = ['1e99999', '-1e99999', '1e-99999', '-0', '12345678901234567890'];
     for (const [i, n] of odd.entries()) {
-      const reply = await raw.call(
-        {
-          method: 'message',
-          active_grant: 'data_sync',
-          payload_type: 'application/json',
-          http_request: {
-            host: '127.0.0.1',
-            path: '/v3/Maps/sec-numbers/Items',
-            method: 'POST',
-            params: {},
-            headers: { 'Content-Type': 'application/json' },
-          },
-        },
+      const reply = await raw.requestText(
+        'POST',
+        '/v3/Maps/sec-numbers/Items',
         `{"key":"odd-${i}","data":{"n":${n}}}`,
       );
       expect(reply.header.http_status, n).toMatchObject({ code: 400 });
@@ -211,19 +201,9 @@ describe('numbers that would not read back as written', () => {
       expect(await stored('sec-numbers', `odd-${i}`)).toBeUndefined();
     }
     // Numbers that do read back are stored as they were written.
-    const fine = await raw.call(
-      {
-        method: 'message',
-        active_grant: 'data_sync',
-        payload_type: 'application/json',
-        http_request: {
-          host: '127.0.0.1',
-          path: '/v3/Maps/sec-numbers/Items',
-          method: 'POST',
-          params: {},
-          headers: { 'Content-Type': 'application/json' },
-        },
-      },
+    const fine = await raw.requestText(
+      'POST',
+      '/v3/Maps/sec-numbers/Items',
       '{"key":"fine","data":{"a":1e21,"b":0.1,"c":-2.5e-7,"d":9007199254740991}}',
     );
     expect(fine.header.http_status).toMatchObject({ code: 201 });

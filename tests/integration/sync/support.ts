@@ -200,6 +200,25 @@ export class RawTwilsock {
     });
   }
 
+  /** A tunnelled request whose JSON body is sent exactly as given (text a JS object cannot hold). */
+  requestText(method: string, path: string, text: string): Promise<RawFrame> {
+    return this.call(
+      {
+        method: 'message',
+        active_grant: 'data_sync',
+        payload_type: 'application/json',
+        http_request: {
+          host: '127.0.0.1',
+          path,
+          method,
+          params: {},
+          headers: { 'Content-Type': 'application/json' },
+        },
+      },
+      text,
+    );
+  }
+
   request(
     method: string,
     path: string,
