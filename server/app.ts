@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createGoogleVerifier } from './auth/google';
+import { registerAudioRoutes } from './audio/routes';
 import { createReturningPeople } from './auth/returning';
 import { createAuth, type Auth } from './auth/sessions';
 import { extraScriptOrigin, type AppConfig } from './http/config';
@@ -104,6 +105,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     userExists: (identity) => userStore.get(identity) !== null,
   });
   registerTokenRoutes(router, { auth, sync });
+  registerAudioRoutes(router, { auth, sync: sync.internal, dataDir: config.dataDir });
   registerUserRoutes(router, {
     auth,
     team,

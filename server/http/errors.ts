@@ -24,6 +24,9 @@ export type ErrorCode =
   | 'last_admin'
   | 'cannot_remove_self'
   | 'host_not_allowed'
+  | 'not_audio'
+  | 'audio_truncated'
+  | 'audio_in_use'
   | 'sign_in_code_required'
   | 'bad_sign_in_code'
   | 'internal_error';

@@ -1,0 +1,231 @@
+/**
+ * Audio files for announcements. Uploads stream to a temporary file under `<data>/audio` (never held
+ * in memory), are recognised from their bytes (sniff.ts), and only then renamed into place and described
+ * in the `audio` Sync map; anything refused or cut off leaves no file behind. Files are served with
+ * range requests; deleting is refused while an announcement (`guidance` map) uses the file.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Auth } from '../auth/sessions';
+import { HttpError, sendJson } from '../http/errors';
+import type { RequestContext, Router } from '../http/router';
+import type { InternalSync } from '../sync/internal';
+import { audioDuration, CONTENT_TYPES, sniffAudio, type AudioKind } from './sniff';
+
+export const AUDIO_MAP = 'audio';
+export const GUIDANCE_MAP = 'guidance';
+/** 64 MiB: minutes of WAV, an hour of MP3. */
+export const DEFAULT_MAX_AUDIO_BYTES = 64 * 1024 * 1024;
+const PROBE_BYTES = 64 * 1024;
+const ID_PATTERN = /^aud-[a-z0-9]{12}$/;
+
+export interface AudioRouteDeps {
+  auth: Auth;
+  sync: InternalSync | undefined;
+  dataDir: string;
+  maxBytes?: number;
+}
+
+/** The name a person gave the file, as a label only: no path, no control characters, at most 120 characters. */
+export function cleanFileName(raw: string | null): string {
+  const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  const name = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 120);
+  if (name === '' || name === '.' || name === '..') {
+    throw new HttpError(400, 'bad_request', 'Give the file a name (the `name` query parameter)');
+  }
+  return name;
+}
+
+export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void {
+  const dir = join(deps.dataDir, 'audio');
+  mkdirSync(dir, { recursive: true });
+  const maxBytes = deps.maxBytes ?? DEFAULT_MAX_AUDIO_BYTES;
+  const requireSync = (): InternalSync => {
+    if (!deps.sync)
+      throw new HttpError(503, 'internal_error', 'Audio needs the embedded Sync service');
+    return deps.sync;
+  };
+  const fileOf = (id: string, kind: AudioKind) => join(dir, `${id}.${kind}`);
+  const describe = (id: string): { kind: AudioKind; name: string } => {
+    if (!ID_PATTERN.test(id)) throw new HttpError(404, 'not_found', 'No such audio file');
+    const item = requireSync().getMapItem(AUDIO_MAP, id);
+    const kind = item?.kind;
+    if (item === undefined || (kind !== 'wav' && kind !== 'mp3' && kind !== 'ogg')) {
+      throw new HttpError(404, 'not_found', 'No such audio file');
+    }
+    return { kind, name: typeof item.name === 'string' ? item.name : id };
+  };
+
+  router.on('POST', '/api/audio', async (ctx) => {
+    const admin = deps.auth.requireAdmin(ctx);
+    const sync = requireSync();
+    const name = cleanFileName(ctx.url.searchParams.get('name'));
+    const declared = ctx.req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+    const id = `aud-${randomBytes(9)
+      .toString('base64url')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '0')
+      .slice(0, 12)}`;
+    const temp = join(dir, `.upload-${id}`);
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > maxBytes) done(tooLarge(maxBytes));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(ctx.req, limit, createWriteStream(temp, { flags: 'wx' }));
+      if (size === 0) throw new HttpError(400, 'not_audio', 'The file is empty');
+      const { head, tail } = await probe(temp, size);
+      const kind = sniffAudio(head);
+      if (kind === null) {
+        throw new HttpError(
+          415,
+          'not_audio',
+          'This file is not WAV, MP3 or Ogg Opus audio (its contents were checked, not its name)',
+        );
+      }
+      const duration = audioDuration(kind, head, tail, size);
+      if (duration === null || !Number.isFinite(duration) || duration <= 0) {
+        throw new HttpError(
+          400,
+          'audio_truncated',
+          'This audio file is incomplete or damaged (it may have been cut off during the upload)',
+        );
+      }
+      await rename(temp, fileOf(id, kind));
+      const item = {
+        name,
+        kind,
+        contentType: CONTENT_TYPES[kind],
+        size,
+        duration: Math.round(duration * 1000) / 1000,
+        uploadedBy: admin.identity,
+        uploadedAt: new Date(ctx.now).toISOString(),
+      };
+      try {
+        sync.setMapItem(AUDIO_MAP, id, item);
+      } catch (err) {
+        await rm(fileOf(id, kind), { force: true });
+        throw err;
+      }
+      sendJson(ctx.res, 201, { id, ...item });
+    } catch (err) {
+      await rm(temp, { force: true });
+      if (err instanceof HttpError) {
+        // The rest of a refused body is not read: the connection closes after the answer.
+        ctx.res.setHeader('Connection', 'close');
+        throw err;
+      }
+      if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' || ctx.req.aborted) {
+        throw new HttpError(400, 'audio_truncated', 'The upload was interrupted; nothing was kept');
+      }
+      throw err;
+    }
+  });
+
+  router.on('GET', '/api/audio/:id', async (ctx) => {
+    deps.auth.requireUser(ctx);
+    const id = ctx.params.id ?? '';
+    const { kind } = describe(id);
+    const path = fileOf(id, kind);
+    const { size } = await stat(path).catch(() => {
+      throw new HttpError(404, 'not_found', 'No such audio file');
+    });
+    serveRange(ctx, path, size, CONTENT_TYPES[kind]);
+  });
+
+  router.on('DELETE', '/api/audio/:id', async (ctx) => {
+    deps.auth.requireAdmin(ctx);
+    const sync = requireSync();
+    const id = ctx.params.id ?? '';
+    const { kind, name } = describe(id);
+    const users = [...sync.mapItems(GUIDANCE_MAP).entries()]
+      .filter(([, g]) => g.audioId === id)
+      .map(([key, g]) => (typeof g.name === 'string' ? g.name : key));
+    if (users.length > 0) {
+      throw new HttpError(
+        409,
+        'audio_in_use',
+        `${name} is used by ${users.length === 1 ? 'the announcement' : 'the announcements'} ${users.join(', ')}; choose another file there first`,
+      );
+    }
+    sync.removeMapItem(AUDIO_MAP, id);
+    await rm(fileOf(id, kind), { force: true });
+    ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
+    ctx.res.end();
+  });
+}
+
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(
+    413,
+    'payload_too_large',
+    `Audio files may be at most ${Math.floor(maxBytes / (1024 * 1024))} MB`,
+  );
+}
+
+async function probe(path: string, size: number): Promise<{ head: Buffer; tail: Buffer }> {
+  const file = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(PROBE_BYTES, size));
+    await file.read(head, 0, head.length, 0);
+    const tail = Buffer.alloc(Math.min(PROBE_BYTES, size));
+    await file.read(tail, 0, tail.length, size - tail.length);
+    return { head, tail };
+  } finally {
+    await file.close();
+  }
+}
+
+/** 200 with the whole file, or 206 for one `bytes=a-b` range (what audio elements ask for); 416 otherwise. */
+function serveRange(ctx: RequestContext, path: string, size: number, type: string): void {
+  const { req, res } = ctx;
+  const headers: Record<string, string> = {
+    'Content-Type': type,
+    'Accept-Ranges': 'bytes',
+    'Cache-Control': 'private, max-age=3600',
+  };
+  const range = req.headers.range;
+  let start = 0;
+  let end = size - 1;
+  let status = 200;
+  if (range !== undefined) {
+    const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+    if (m && (m[1] !== '' || m[2] !== '')) {
+      if (m[1] === '') {
+        start = Math.max(0, size - Number(m[2]));
+      } else {
+        start = Number(m[1]);
+        if (m[2] !== '') end = Math.min(Number(m[2]), size - 1);
+      }
+    }
+    if (!m || start > end || start >= size) {
+      res.writeHead(416, { 'Content-Range': `bytes */${size}` });
+      res.end();
+      return;
+    }
+    status = 206;
+    headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+  }
+  headers['Content-Length'] = String(end - start + 1);
+  res.writeHead(status, headers);
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  createReadStream(path, { start, end })
+    .on('error', () => res.destroy())
+    .pipe(res);
+}
