@@ -42,7 +42,8 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function errorFrom(status: number, body: unknown): ApiError {
+/** The {@link ApiError} for an error answer of the API (its `{ error: { code, message } }` body). */
+export function errorFrom(status: number, body: unknown): ApiError {
   const error = isRecord(body) ? body.error : undefined;
   if (isRecord(error) && typeof error.message === 'string' && error.message !== '') {
     return new ApiError(
