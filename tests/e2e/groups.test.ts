@@ -116,15 +116,66 @@ describe('ring groups', () => {
     await page.getByRole('heading', { name: 'Reception' }).waitFor();
   });
 
+  it('adds, reorders and deletes forwarding rules, and refuses a loop between groups', async () => {
+    const { page } = ada;
+    await page.goto(`${server.url}/admin/group/create`);
+    await fillGroup(page, 'Sales', '300', []);
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByRole('heading', { name: 'Sales' }).waitFor();
+    // Sales forwards to Reception when nobody answers.
+    await page.getByRole('link', { name: 'New forwarding rule' }).click();
+    await page.getByLabel('Another ring group').check();
+    await page.getByLabel('Ring group', { exact: true }).selectOption({ label: 'Reception' });
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByTestId('forwarding-rule').waitFor();
+    expect(await page.getByTestId('forwarding-rule').textContent()).toContain(
+      'When nobody answers after 20 s: forward to the group Reception',
+    );
+    // Reception forwarding to Sales would make a loop.
+    await page.goto(`${server.url}/admin/group`);
+    await page.getByRole('link', { name: 'Reception' }).click();
+    await page.getByRole('link', { name: 'New forwarding rule' }).click();
+    await page.getByLabel('Another ring group').check();
+    await page.getByLabel('Ring group', { exact: true }).selectOption({ label: 'Sales' });
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByText('That group already forwards back to this one').waitFor();
+    // A person instead, then a number outside hours.
+    await page.getByLabel('A person').check();
+    await page.getByLabel('Person', { exact: true }).selectOption({ label: 'Tom Agent' });
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByTestId('forwarding-rule').waitFor();
+    await page.getByRole('link', { name: 'New forwarding rule' }).click();
+    await page
+      .getByLabel('When', { exact: true })
+      .selectOption({ label: 'Outside business hours' });
+    await page.getByLabel('A phone number').check();
+    await page.getByLabel('Phone number', { exact: true }).fill('+44 20 7946 0000');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await expect.poll(() => page.getByTestId('forwarding-rule').count()).toBe(2);
+    const rules = () => page.getByTestId('forwarding-rule').allTextContents();
+    expect((await rules())[1]).toContain('Outside business hours: forward to +442079460000');
+    // Move the number rule up with the keyboard.
+    await page.getByRole('button', { name: /^Move up: Outside business hours/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await rules())[0]).toContain('Outside business hours');
+    await page.getByRole('button', { name: /^Delete: When nobody answers/ }).click();
+    await expect.poll(() => page.getByTestId('forwarding-rule').count()).toBe(1);
+  });
+
   it('deletes a group after confirming, with its schedule, calendar and forwarding', async () => {
     const { page } = ada;
     const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
     const groups = await sdk.map({ id: 'groups', mode: 'open_existing' });
-    const id = (await groups.getItems()).items[0]!.key;
-    await page.getByRole('button', { name: 'Delete' }).click();
+    const id = (await groups.getItems()).items.find(
+      (i) => (i.data as { name?: string }).name === 'Reception',
+    )!.key;
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete Reception?' });
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('No ring groups yet.').waitFor();
+    await page.getByTestId('groups').waitFor();
+    await expect
+      .poll(() => page.getByTestId('groups').getByRole('link').allTextContents())
+      .toEqual(['Sales']);
     for (const open of [
       () => sdk.document({ id: `schedule:${id}`, mode: 'open_existing' }),
       () => sdk.document({ id: `calendar:${id}`, mode: 'open_existing' }),

@@ -13,6 +13,7 @@ import { useContainerSelector, useSyncMap } from '../../../sync/containers';
 import { LoadFailure } from '../../../sync/LoadFailure';
 import { useSyncAvailability, useSyncRuntime } from '../../../sync/SyncProvider';
 import { deleteGroup } from './commands';
+import { ForwardingRules } from './ForwardingRules';
 import { STRATEGY_LABELS } from './group';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
@@ -44,7 +45,7 @@ export function Component() {
   const group = groups.get(id);
   const failed = availability.state === 'failed' || status === 'failed';
   const loading = !failed && status !== 'ready';
-  const nameOf = (identity: string) =>
+  const nameOfPerson = (identity: string) =>
     people.find((p) => p.identity === identity)?.name ?? identity;
 
   return (
@@ -89,13 +90,19 @@ export function Component() {
                 return (
                   <li key={m} data-testid="group-member">
                     <span className={`presence-dot presence-dot--${state}`} aria-hidden="true" />
-                    {nameOf(m)}{' '}
+                    {nameOfPerson(m)}{' '}
                     <span className="group-detail__presence">({PRESENCE_LABELS[state]})</span>
                   </li>
                 );
               })}
             </ol>
           )}
+          <h2>Forwarding</h2>
+          <ForwardingRules
+            groupId={id}
+            nameOfPerson={nameOfPerson}
+            nameOfGroup={(g) => groups.get(g)?.name ?? g}
+          />
           <div className="group-detail__actions">
             <Link className="button button--primary" to={paths.adminGroupEdit.build(id)}>
               Edit
