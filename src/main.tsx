@@ -4,6 +4,7 @@ import './styles/base.css';
 import { App } from './ui/app/App';
 import { createAppActors, startAppActors } from './ui/app/app-actors';
 import { revalidateOnReturn } from './ui/app/revalidate';
+import { renderWhenReady } from './ui/app/first-render';
 import { createAppRouter } from './ui/app/router';
 
 const container = document.getElementById('root');
@@ -18,8 +19,11 @@ startAppActors(actors);
 revalidateOnReturn(actors, window, document);
 const router = createAppRouter(actors);
 
-createRoot(container).render(
-  <StrictMode>
-    <App actors={actors} router={router} />
-  </StrictMode>,
+const root = createRoot(container);
+renderWhenReady(router, () =>
+  root.render(
+    <StrictMode>
+      <App actors={actors} router={router} />
+    </StrictMode>,
+  ),
 );

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -127,6 +128,35 @@ export function createStaticHandler(distDir: string) {
     stream.pipe(res);
   }
 
+  /** `<link>` tags for a route listed in the build's route-preloads.json, or '' (read again after a rebuild). */
+  let preloadCache: { key: string; routes: Record<string, RoutePreload> } | null = null;
+  async function routePreloads(pathname: string): Promise<string> {
+    const file = await fileAt('/route-preloads.json');
+    if (!file) return '';
+    const key = `${file.size}:${file.mtimeMs}`;
+    if (preloadCache?.key !== key) {
+      let routes: Record<string, RoutePreload> = {};
+      try {
+        routes = JSON.parse(await readFile(file.path, 'utf8')) as Record<string, RoutePreload>;
+      } catch {
+        routes = {};
+      }
+      preloadCache = { key, routes };
+    }
+    const route = preloadCache.routes[pathname];
+    if (!route) return '';
+    const safe = (href: string) => /^\/[A-Za-z0-9/_.-]+$/.test(href);
+    return [
+      ...route.fetch
+        .filter(safe)
+        .map((h) => `<link rel="preload" href="${h}" as="fetch" crossorigin>`),
+      ...route.styles.filter(safe).map((h) => `<link rel="stylesheet" crossorigin href="${h}">`),
+      ...route.scripts
+        .filter(safe)
+        .map((h) => `<link rel="modulepreload" crossorigin href="${h}">`),
+    ].join('');
+  }
+
   return async function serveStatic(
     req: IncomingMessage,
     res: ServerResponse,
@@ -165,6 +195,30 @@ export function createStaticHandler(distDir: string) {
       res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
       return;
     }
-    await send(req, res, index, REVALIDATE);
+    const preloads = await routePreloads(pathname);
+    if (preloads === '') {
+      await send(req, res, index, REVALIDATE);
+      return;
+    }
+    // This route's screen, styles and first API answers are named in its HTML, so the browser fetches
+    // them while the main script downloads instead of after it has run.
+    const html = (await readFile(index.path, 'utf8')).replace('</head>', `${preloads}</head>`);
+    const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', REVALIDATE);
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Length': Buffer.byteLength(html) });
+    res.end(req.method === 'HEAD' ? undefined : html);
   };
+}
+
+interface RoutePreload {
+  scripts: string[];
+  styles: string[];
+  fetch: string[];
 }

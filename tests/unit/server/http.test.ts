@@ -258,3 +258,51 @@ describe('GET /api/token', () => {
     expect(sync.minted).toEqual(['ada@example.com']);
   });
 });
+
+describe('route preloads named in the page', () => {
+  const PAGE =
+    '<!doctype html><html><head><title>Switchboard</title></head><body><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+  let app: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = tempDir('sb-dist-');
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), PAGE);
+    writeFileSync(
+      join(dir, 'route-preloads.json'),
+      JSON.stringify({
+        '/login': {
+          scripts: ['/assets/LoginScreen-1.js', '/assets/x.js"><script>alert(1)</script>'],
+          styles: ['/assets/LoginScreen-1.css'],
+          fetch: ['/api/config'],
+        },
+      }),
+    );
+    app = await startApp({ SWITCHBOARD_DIST: dir }, { sync: fakeSync() });
+  });
+  afterAll(async () => {
+    await app.close();
+    removeDir(app.dataDir);
+    removeDir(dir);
+  });
+
+  it("puts a listed route's screen, styles and first API answer in its page's head", async () => {
+    const res = await fetch(`${app.url}/login?redirect=%2Fhistory`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const html = await res.text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/LoginScreen-1.js">');
+    expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/LoginScreen-1.css">');
+    expect(head).toContain('<link rel="preload" href="/api/config" as="fetch" crossorigin>');
+    // A name that is not a plain path is left out, never written into the page.
+    expect(html).not.toContain('alert(1)');
+    const etag = res.headers.get('etag')!;
+    const again = await fetch(`${app.url}/login`, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it('leaves other routes as built', async () => {
+    expect(await (await fetch(`${app.url}/history`)).text()).toBe(PAGE);
+  });
+});
