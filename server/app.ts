@@ -23,6 +23,10 @@ import { createAccessPolicy } from './users/policy';
 import { presenceSettingsFromEnv } from './users/presence';
 import { registerUserRoutes } from './users/routes';
 import { createTeamStore } from './users/store';
+import { resolveDestination } from './voice/directory';
+import { registerVoiceRoutes } from './voice/routes';
+import { createVoiceService, type VoiceService } from './voice/service';
+import { voiceSettingsFromEnv } from './voice/settings';
 
 export interface App {
   server: Server;
@@ -38,6 +42,8 @@ export interface App {
 export interface AppOptions {
   /** Replaces the embedded Sync service (tests). */
   sync?: SyncService;
+  /** Voice service settings for tests (ring timeout, token lifetime). */
+  voice?: { ringTimeoutMs?: number; tokenTtlSeconds?: number };
   /** The clock, in epoch milliseconds (tests). */
   now?: () => number;
   /** Where unexpected errors are reported; defaults to stderr. */
@@ -58,6 +64,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const log = options.log ?? ((message: string) => console.error(message));
   const announce = options.announce ?? ((line: string) => console.log(line));
   const presence = presenceSettingsFromEnv(process.env);
+  const voiceSettings = { ...voiceSettingsFromEnv(process.env), ...options.voice };
   const db = openAppDatabase(config.dataDir);
   const sessions = createSessionStore(db);
   const userStore = createUserStore(db);
@@ -83,8 +90,27 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   // Only the server writes call history; the list exists from the start so every screen can open it.
   sync.internal?.ensureList('calls');
   const auth = createAuth(mirrorSignIns(userStore, directory), sessions);
+  const voice: VoiceService = createVoiceService({
+    dataDir: config.dataDir,
+    now,
+    log,
+    resolve: (to) => resolveDestination(to, team.list()),
+    tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
+    doNotDisturb: (identity) =>
+      sync.internal?.documentData(`settings:${identity}`)?.doNotDisturb === true,
+    onCallEnded: (call) => {
+      const { id, reason, callee, ...item } = call;
+      sync.internal?.pushListItem('calls', { ...item, callSid: id, callee, reason });
+    },
+    onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
+    ...(config.voiceRtpPorts ? { media: { portRange: config.voiceRtpPorts } } : {}),
+    ...(options.voice?.ringTimeoutMs === undefined
+      ? {}
+      : { ringTimeoutMs: options.voice.ringTimeoutMs }),
+  });
   auth.onSessionEnded(({ sessionRef, identity, lastOne }) => {
     sync.revokeSession?.(sessionRef);
+    voice.revokeSession(sessionRef);
     // Signed out everywhere: Offline now, not when the presence ttl lapses (the browser's own withdrawal
     // may arrive after its token was revoked).
     if (lastOne) directory.signedOut(identity);
@@ -105,12 +131,22 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     userExists: (identity) => userStore.get(identity) !== null,
   });
   registerTokenRoutes(router, { auth, sync });
+  registerVoiceRoutes(router, {
+    auth,
+    voice,
+    ...(voiceSettings.tokenTtlSeconds === undefined
+      ? {}
+      : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
+  });
   registerAudioRoutes(router, { auth, sync: sync.internal, dataDir: config.dataDir });
   registerUserRoutes(router, {
     auth,
     team,
     directory,
-    disconnect: (identity) => sync.disconnect?.(identity),
+    disconnect: (identity) => {
+      sync.disconnect?.(identity);
+      voice.disconnect(identity);
+    },
     presence,
   });
 
@@ -168,7 +204,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       );
       return;
     }
-    if (!sync.handleUpgrade(req, socket, head)) {
+    if (!voice.handleUpgrade(req, socket, head) && !sync.handleUpgrade(req, socket, head)) {
       refuseUpgrade(socket, new HttpError(404, 'not_found', 'No WebSocket endpoint at this path'));
     }
   });
@@ -208,6 +244,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 3000);
         force.unref();
+        try {
+          await voice.close();
+        } catch (err) {
+          log(`closing the voice service failed: ${String(err)}`);
+        }
         try {
           await sync.close();
         } catch (err) {

@@ -33,6 +33,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Host names from PUBLIC_ORIGIN: the names, besides loopback and this machine's addresses, it answers to. */
   publicHosts: string[];
+  /** VOICE_RTP_PORTS: the UDP ports call audio may use ("min-max"); any free port when null. */
+  voiceRtpPorts: [number, number] | null;
 }
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -89,7 +91,23 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
     },
     trustProxy: /^(1|true|yes)$/i.test(env.SWITCHBOARD_TRUST_PROXY ?? ''),
     publicHosts: publicHosts(env.PUBLIC_ORIGIN),
+    voiceRtpPorts: portRange(env.VOICE_RTP_PORTS),
   };
+}
+
+/** VOICE_RTP_PORTS="10000-10199": inclusive, at least two ports (each call uses one per leg). */
+function portRange(raw: string | undefined): [number, number] | null {
+  const value = nonEmpty(raw);
+  if (value === null) return null;
+  const match = /^(\d{1,5})\s*-\s*(\d{1,5})$/.exec(value);
+  const min = Number(match?.[1]);
+  const max = Number(match?.[2]);
+  if (!match || min < 1024 || max > 65535 || max <= min) {
+    throw new Error(
+      `VOICE_RTP_PORTS must be a UDP port range like 10000-10199 (from 1024 to 65535, at least two ports), got ${JSON.stringify(value)}`,
+    );
+  }
+  return [min, max];
 }
 
 /** PUBLIC_ORIGIN: comma-separated http(s) origins people use to reach the server, e.g. `https://phone.example.com`. */

@@ -35,6 +35,8 @@ export interface InternalSync {
   getMapItem(map: string, key: string): Record<string, unknown> | undefined;
   /** Every live (unexpired) item of a map, by key; empty when the map does not exist. */
   mapItems(map: string): Map<string, Record<string, unknown>>;
+  /** A live document's data, or undefined when it is missing or expired. */
+  documentData(name: string): Record<string, unknown> | undefined;
 }
 
 const nobody: Subscriber & { subscriptions: Map<string, string>; readonly open: boolean } = {
@@ -111,6 +113,14 @@ export function createInternalSync(core: Core): InternalSync {
         if (isStatus(e, 404)) return false;
         throw e;
       }
+    },
+    documentData(name) {
+      const obj = core.store.q.objectByName.get('document', name);
+      if (!obj || (obj.date_expires !== null && obj.date_expires <= core.now())) return undefined;
+      const data = JSON.parse(obj.data) as unknown;
+      return typeof data === 'object' && data !== null && !Array.isArray(data)
+        ? (data as Record<string, unknown>)
+        : undefined;
     },
     getMapItem(map, key) {
       const obj = core.store.q.objectByName.get('map', map);

@@ -21,6 +21,11 @@ export interface Directory {
   remove(identity: string): void;
   /** Removes the presence item of someone signed out of every browser. */
   signedOut(identity: string): void;
+  /**
+   * Marks someone on a call or off it in their presence item (kept with its other fields and the
+   * presence ttl); nothing when they have no presence item (signed out).
+   */
+  onCall(identity: string, onCall: boolean, ttlSeconds: number): void;
   /** Makes the map hold exactly these users; creates the reserved maps if missing. */
   reconcile(users: readonly User[]): void;
 }
@@ -56,6 +61,11 @@ export function createDirectory(
     }),
     signedOut: guarded('sign-out', (sync, identity: string) => {
       sync.removeMapItem(PRESENCE_MAP, identity);
+    }),
+    onCall: guarded('on-call', (sync, identity: string, onCall: boolean, ttlSeconds: number) => {
+      const current = sync.getMapItem(PRESENCE_MAP, identity);
+      if (!current || current.onCall === onCall) return;
+      sync.setMapItem(PRESENCE_MAP, identity, { ...current, onCall }, ttlSeconds);
     }),
     reconcile: guarded('reconcile', (sync, users: readonly User[]) => {
       sync.ensureMap(USERS_MAP);

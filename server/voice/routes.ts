@@ -1,0 +1,64 @@
+import type { Auth } from '../auth/sessions';
+import { HttpError, sendJson } from '../http/errors';
+import type { Router } from '../http/router';
+import { SDK_SOUNDS, toneWav } from './audio';
+import { SIGNAL_PATH, type VoiceService } from './service';
+
+export interface VoiceRouteDeps {
+  auth: Auth;
+  voice: VoiceService;
+  /** Lifetime of a voice token; the SDK asks for a new one 10 s before it ends. */
+  tokenTtlSeconds?: number;
+}
+
+/** The SDK's sound names, in the order it asks for them. */
+export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
+
+/**
+ * GET /api/voice/token: a Voice token for the signed-in person and the Device options that keep the
+ * SDK on this server (signalling on /signal, sounds from /api/voice/sounds, no Insights).
+ * GET /api/voice/sounds/{name}.wav: the SDK's ringtone, dial and DTMF sounds, made here.
+ */
+export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void {
+  const ttl = deps.tokenTtlSeconds ?? 3600;
+  router.on('GET', '/api/voice/token', (ctx) => {
+    const { user, sessionRef } = deps.auth.requireSession(ctx);
+    const { host, protocol } = ctx.origin;
+    sendJson(ctx.res, 200, {
+      identity: user.identity,
+      token: deps.voice.mintToken(user.identity, ttl, sessionRef),
+      ttlSeconds: ttl,
+      device: {
+        chunderw: host,
+        publishEvents: false,
+        codecPreferences: ['pcmu', 'opus'],
+        maxCallSignalingTimeoutMs: 30_000,
+        enableImprovedSignalingErrorPrecision: true,
+        closeProtection: false,
+        sounds: Object.fromEntries(
+          SOUND_NAMES.map((name) => [name, `${ctx.origin.origin}/api/voice/sounds/${name}.wav`]),
+        ),
+      },
+      // The SDK always dials wss://; on plain http the page rewrites that to ws:// for this path only.
+      signalling: { url: `${protocol === 'https' ? 'wss' : 'ws'}://${host}${SIGNAL_PATH}` },
+    });
+  });
+
+  const cache = new Map<string, Buffer>();
+  router.on('GET', '/api/voice/sounds/:file', (ctx) => {
+    const match = /^([a-z0-9]+)\.wav$/.exec(ctx.params.file ?? '');
+    const tone = match ? SDK_SOUNDS[match[1]!] : undefined;
+    if (!match || !tone) throw new HttpError(404, 'not_found', 'No such sound');
+    let wav = cache.get(match[1]!);
+    if (!wav) {
+      wav = toneWav(tone);
+      cache.set(match[1]!, wav);
+    }
+    ctx.res.writeHead(200, {
+      'Content-Type': 'audio/wav',
+      'Content-Length': wav.length,
+      'Cache-Control': 'public, max-age=86400',
+    });
+    ctx.res.end(ctx.req.method === 'HEAD' ? undefined : wav);
+  });
+}
