@@ -104,9 +104,9 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     },
     onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
     ...(config.voiceRtpPorts ? { media: { portRange: config.voiceRtpPorts } } : {}),
-    ...(options.voice?.ringTimeoutMs === undefined
+    ...(voiceSettings.ringTimeoutMs === undefined
       ? {}
-      : { ringTimeoutMs: options.voice.ringTimeoutMs }),
+      : { ringTimeoutMs: voiceSettings.ringTimeoutMs }),
   });
   auth.onSessionEnded(({ sessionRef, identity, lastOne }) => {
     sync.revokeSession?.(sessionRef);

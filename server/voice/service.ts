@@ -55,6 +55,8 @@ export interface VoiceServiceOptions {
   ringTimeoutMs?: number;
   /** Server heartbeat period; the SDK reconnects after 15 s of silence. */
   heartbeatMs?: number;
+  /** Prints every signalling frame (SWITCHBOARD_VOICE_LOG=1), SDPs shortened. */
+  logFrames?: boolean;
   /** Inbound frames per second per socket, and burst. */
   rate?: { perSecond: number; burst: number };
 }
@@ -137,6 +139,12 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
   const ended = new Map<string, { people: Set<string>; at: number }>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const busyCount = new Map<string, number>();
+  const logFrames = options.logFrames ?? process.env.SWITCHBOARD_VOICE_LOG === '1';
+  const trace = (conn: Conn, dir: string, text: string): void => {
+    console.log(
+      `voice ${conn.identity ?? '?'} ${dir} ${text.replace(/"sdp":"[^"]*"/g, '"sdp":"…"').slice(0, 400)}`,
+    );
+  };
 
   const heartbeat = setInterval(() => {
     for (const conn of conns) if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send('\n');
@@ -147,7 +155,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
 
   function send(conn: Conn | null, type: string, payload: Record<string, unknown> = {}): void {
     if (!conn || conn.closed || conn.ws.readyState !== conn.ws.OPEN) return;
-    conn.ws.send(frame(type, payload));
+    const text = frame(type, payload);
+    if (logFrames) trace(conn, '->', text);
+    conn.ws.send(text);
   }
 
   function sendError(
@@ -742,6 +752,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       const text = Buffer.isBuffer(data)
         ? data.toString('utf8')
         : Buffer.concat(data as Buffer[]).toString('utf8');
+      if (logFrames && text !== '\n') trace(conn, '<-', text);
       const parsed = parseFrame(text);
       if (!parsed.ok) {
         sendError(

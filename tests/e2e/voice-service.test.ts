@@ -1,37 +1,68 @@
 /**
- * The voice service as the unmodified Voice SDK meets it: two people's Devices in Chromium pages
- * against the real server, calls placed and answered through the SDK's own API, and the audio each
- * side receives read from WebRTC statistics.
+ * The voice service as the unmodified Voice SDK meets it: people's Devices in Chromium pages
+ * against the real server, calls placed and answered through the SDK's own API, the audio each side
+ * receives read from WebRTC statistics, and what the server records (history, presence) read back
+ * through the Sync SDK.
  */
 import type { Browser } from 'playwright-core';
+import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
+import { sdkClientFor } from './support/live';
 import { dial, eventually, inboundAudio, onCall, openPhone, type Phone } from './support/phone';
 
 let server: RunningServer;
 let browser: Browser;
 let ann: Phone;
 let bob: Phone;
+let cat: Phone;
+let sync: SyncClient;
+
+const TOKEN_TTL = 20;
 
 beforeAll(async () => {
-  server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '6' } });
+  server = await startServer({
+    env: {
+      SWITCHBOARD_VOICE_RING_SECONDS: '5',
+      ...(process.env.VOICE_DEBUG ? { SWITCHBOARD_VOICE_LOG: '1' } : {}),
+      SWITCHBOARD_VOICE_TOKEN_TTL: String(TOKEN_TTL),
+    },
+  });
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
-  ann = await openPhone(browser, server.url, 'Ann');
-  bob = await openPhone(browser, server.url, 'Bob');
-  await ann.waitForEvent('device:registered');
-  await bob.waitForEvent('device:registered');
+  [ann, bob, cat] = (await Promise.all(
+    ['Ann', 'Bob', 'Cat'].map((name) => openPhone(browser, server.url, name)),
+  )) as [Phone, Phone, Phone];
+  for (const p of [ann, bob, cat]) await p.waitForEvent('device:registered');
+  sync = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
 });
 
 afterAll(async () => {
+  if (process.env.VOICE_DEBUG) console.log(server.output());
+  await sync?.shutdown();
   await browser?.close();
   await server?.stop();
   server?.cleanup();
 });
 
-describe('a call between two people', () => {
-  it('rings the callee, connects audio both ways when answered, and ends from either side', async () => {
-    await dial(ann, 'client:bob@example.com'.replace('client:', ''));
+/** The `calls` list, oldest first. */
+async function history(): Promise<Record<string, unknown>[]> {
+  const list = await sync.list({ id: 'calls', mode: 'open_existing' });
+  const page = await list.getItems({ pageSize: 100, order: 'asc' });
+  return page.items.map((i) => i.data as Record<string, unknown>);
+}
+
+async function lastCallEvent(phone: Phone, since: number): Promise<string[]> {
+  return (await phone.events()).slice(since).filter((e) => e.startsWith('call:'));
+}
+
+describe('calls between people', () => {
+  it('rings the callee, connects audio both ways when answered, silences a muted side, and ends from either side', async () => {
+    const before = (await history()).length;
+    const presence = await sync.map({ id: 'presence', mode: 'open_existing' });
+    await presence.set(ann.identity, { status: 'available' }, { ttl: 60 });
+
+    await dial(ann, 'Bob');
     await bob.waitForEvent('call:incoming');
     await ann.waitForEvent('call:ringing');
     await onCall(bob, 'accept');
@@ -39,16 +70,195 @@ describe('a call between two people', () => {
     await bob.waitForEvent('call:accept');
     const a = await eventually(
       () => inboundAudio(ann),
-      (s) => s.packets > 50 && s.level > 0,
+      (s) => s.packets > 50 && s.level > 0.01,
     );
     const b = await eventually(
       () => inboundAudio(bob),
-      (s) => s.packets > 50 && s.level > 0,
+      (s) => s.packets > 50 && s.level > 0.01,
     );
     expect(a.packets).toBeGreaterThan(50);
     expect(b.packets).toBeGreaterThan(50);
+    // Presence follows the call.
+    await eventually(
+      async () => (await presence.get(ann.identity)).data as Record<string, unknown>,
+      (d) => d.onCall === true,
+    );
+
+    // Muted: packets keep coming (the call stays up) but carry silence.
+    await onCall(ann, 'mute');
+    const muted = await eventually(
+      () => inboundAudio(bob),
+      (s) => s.level < 0.001,
+    );
+    const later = await eventually(
+      () => inboundAudio(bob),
+      (s) => s.packets > muted.packets + 25,
+    );
+    expect(later.level).toBeLessThan(0.001);
+    await onCall(ann, 'unmute');
+    await eventually(
+      () => inboundAudio(bob),
+      (s) => s.level > 0.01,
+    );
+
     await onCall(bob, 'disconnect');
     await ann.waitForEvent('call:disconnect');
-    console.log(await ann.events(), await bob.events());
+    await eventually(
+      async () => (await presence.get(ann.identity)).data as Record<string, unknown>,
+      (d) => d.onCall === false,
+    );
+    const rows = await eventually(history, (h) => h.length === before + 1);
+    expect(rows.at(-1)).toMatchObject({
+      direction: 'outbound',
+      from: ann.identity,
+      to: 'Bob',
+      user: ann.identity,
+      callee: bob.identity,
+      outcome: 'answered',
+    });
+    const row = rows.at(-1)!;
+    expect(row.answeredAt as number).toBeGreaterThanOrEqual(row.startedAt as number);
+    expect(row.endedAt as number).toBeGreaterThanOrEqual(row.answeredAt as number);
+  });
+
+  it('the callee rejects: the caller hears "declined" and history says rejected', async () => {
+    const before = (await history()).length;
+    const mark = (await ann.events()).length;
+    const bobMark = (await bob.events()).length;
+    await dial(ann, 'bob@example.com');
+    await eventually(
+      () => lastCallEvent(bob, bobMark),
+      (e) => e.includes('call:incoming'),
+    );
+    await onCall(bob, 'reject');
+    await eventually(
+      () => lastCallEvent(ann, mark),
+      (e) => e.some((x) => x.startsWith('call:error:31603')) && e.includes('call:disconnect'),
+    );
+    const rows = await eventually(history, (h) => h.length === before + 1);
+    expect(rows.at(-1)).toMatchObject({ outcome: 'rejected', callee: bob.identity });
+  });
+
+  it('the caller cancels while it rings: the callee stops ringing', async () => {
+    const mark = (await bob.events()).length;
+    await dial(ann, 'Bob');
+    await eventually(
+      () => lastCallEvent(bob, mark),
+      (e) => e.includes('call:incoming'),
+    );
+    await onCall(ann, 'disconnect');
+    await eventually(
+      () => lastCallEvent(bob, mark),
+      (e) => e.includes('call:cancel'),
+    );
+    const rows = await eventually(history, (h) => h.at(-1)?.outcome === 'abandoned');
+    expect(rows.at(-1)).toMatchObject({ outcome: 'abandoned', callee: bob.identity });
+  });
+
+  it('nobody answers: the call is missed after the ring timeout', async () => {
+    const mark = (await ann.events()).length;
+    const bobMark = (await bob.events()).length;
+    await dial(ann, 'Bob');
+    await eventually(
+      () => lastCallEvent(ann, mark),
+      (e) => e.some((x) => x.startsWith('call:error:31480')) && e.includes('call:disconnect'),
+      15_000,
+    );
+    expect(await lastCallEvent(bob, bobMark)).toContain('call:cancel');
+    const rows = await eventually(history, (h) => h.at(-1)?.outcome === 'missed');
+    expect(rows.at(-1)).toMatchObject({ outcome: 'missed', callee: bob.identity });
+  });
+
+  it('a busy callee, an unknown name and a phone number each end at once with a reason', async () => {
+    // Bob talks to Cat; Ann then calls Bob.
+    await dial(cat, 'Bob');
+    const bobMark = (await bob.events()).length;
+    await eventually(
+      () => lastCallEvent(bob, bobMark),
+      (e) => e.includes('call:incoming'),
+    );
+    await onCall(bob, 'accept');
+    await cat.waitForEvent('call:accept');
+
+    const cases: [string, RegExp][] = [
+      ['Bob', /^call:error:31486:.*Bob is on another call/],
+      ['Nobody Here', /^call:error:31404:.*Nobody here is called "Nobody Here"/],
+      ['+1 555 0100', /^call:error:31404:.*phone provider/],
+    ];
+    for (const [to, expected] of cases) {
+      const mark = (await ann.events()).length;
+      await dial(ann, to);
+      const events = await eventually(
+        () => lastCallEvent(ann, mark),
+        (e) => e.includes('call:disconnect'),
+      );
+      expect(events.find((e) => e.startsWith('call:error:'))).toMatch(expected);
+    }
+    await onCall(cat, 'disconnect');
+    await bob.waitForEvent('call:disconnect');
+  });
+
+  it('calls an offline person: 31480 and a missed row', async () => {
+    const dan = await openPhone(browser, server.url, 'Dan', { register: false });
+    await dan.context.close();
+    const mark = (await ann.events()).length;
+    await dial(ann, 'Dan');
+    const events = await eventually(
+      () => lastCallEvent(ann, mark),
+      (e) => e.includes('call:disconnect'),
+    );
+    expect(events.find((e) => e.startsWith('call:error:'))).toMatch(
+      /^call:error:31480:.*Dan is offline/,
+    );
+    const rows = await eventually(history, (h) => h.at(-1)?.callee === dan.identity);
+    expect(rows.at(-1)).toMatchObject({ outcome: 'missed', callee: dan.identity });
+  });
+
+  it('rings every registered device of the callee; answering on one cancels the other', async () => {
+    const bob2 = await openPhone(browser, server.url, 'Bob');
+    await bob2.waitForEvent('device:registered');
+    const mark = (await bob.events()).length;
+    await dial(ann, 'Bob');
+    await bob2.waitForEvent('call:incoming');
+    await eventually(
+      () => lastCallEvent(bob, mark),
+      (e) => e.includes('call:incoming'),
+    );
+    await onCall(bob2, 'accept');
+    await ann.waitForEvent('call:accept');
+    await eventually(
+      () => lastCallEvent(bob, mark),
+      (e) => e.includes('call:cancel'),
+    );
+    await eventually(
+      () => inboundAudio(bob2),
+      (s) => s.packets > 25 && s.level > 0.01,
+    );
+    await onCall(ann, 'disconnect');
+    await bob2.waitForEvent('call:disconnect');
+    await bob2.context.close();
+  });
+
+  it('a call outlives the token it started with: the SDK renews it and the call stays up', async () => {
+    const mark = (await ann.events()).length;
+    await dial(ann, 'Cat');
+    await cat.waitForEvent('call:incoming');
+    await onCall(cat, 'accept');
+    await eventually(
+      () => lastCallEvent(ann, mark),
+      (e) => e.includes('call:accept'),
+    );
+    // Past the lifetime of the token the call started with, renewed on the way.
+    await new Promise((r) => setTimeout(r, (TOKEN_TTL + 3) * 1000));
+    const events = (await ann.events()).slice(mark);
+    expect(events).toContain('device:tokenUpdated');
+    expect(events).not.toContain('call:disconnect');
+    const before = await inboundAudio(ann);
+    await eventually(
+      () => inboundAudio(ann),
+      (s) => s.packets > before.packets + 25,
+    );
+    await onCall(ann, 'disconnect');
+    await cat.waitForEvent('call:disconnect');
   });
 });

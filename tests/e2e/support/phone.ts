@@ -25,6 +25,7 @@ interface SdkCall extends SdkEmitter {
 }
 interface SdkDevice extends SdkEmitter {
   register(): Promise<void>;
+  updateToken(token: string): void;
   connect(options: { params: Record<string, string> }): Promise<SdkCall>;
 }
 interface PagePhone {
@@ -111,6 +112,15 @@ export async function openPhone(
     for (const e of ['registered', 'unregistered', 'registering', 'tokenWillExpire'])
       device.on(e, () => events.push(`device:${e}`));
     device.on('error', (err) => events.push(`device:error:${String(err.code)}`));
+    // As the app does: a fresh token from the server before this one ends.
+    device.on('tokenWillExpire', () => {
+      void fetch('/api/voice/token')
+        .then((r) => r.json() as Promise<{ token: string }>)
+        .then((t) => {
+          device.updateToken(t.token);
+          events.push('device:tokenUpdated');
+        });
+    });
     device.on('incoming', (call) => watchCall(call as unknown as SdkCall, 'incoming'));
     if (register) await device.register();
     return body.identity;
