@@ -70,13 +70,14 @@ export function parseFrame(text: string): Parsed {
   });
   switch (frame.type) {
     case 'listen': {
-      if (typeof payload.token !== 'string') return bad('token missing');
+      // A missing or non-string token is an invalid token (31204 and close), not a malformed frame.
+      const token = typeof payload.token === 'string' ? payload.token : '';
       const rt = payload.reconnectTimeout;
       const reconnectTimeout =
         typeof rt === 'number' && Number.isFinite(rt)
           ? Math.max(0, Math.min(30, Math.floor(rt)))
           : 0;
-      return { ok: true, message: { type: 'listen', token: payload.token, reconnectTimeout } };
+      return { ok: true, message: { type: 'listen', token, reconnectTimeout } };
     }
     case 'register': {
       const media = payload.media;

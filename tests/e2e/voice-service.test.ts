@@ -9,7 +9,9 @@ import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
+import { listening } from '../integration/voice/support';
 import { sdkClientFor } from './support/live';
+import { fuzzSignalling } from './support/voice-fuzz';
 import { dial, eventually, inboundAudio, onCall, openPhone, type Phone } from './support/phone';
 
 let server: RunningServer;
@@ -260,5 +262,71 @@ describe('calls between people', () => {
     );
     await onCall(ann, 'disconnect');
     await cat.waitForEvent('call:disconnect');
+  });
+});
+
+describe('hostile signalling beside real calls', () => {
+  it("refuses another person's answer and hangup for a ringing call, which then connects normally", async () => {
+    const eve = await listening(server.url, 'eve@example.com');
+    const mark = (await bob.events()).length;
+    await dial(ann, 'Bob');
+    await eventually(
+      () => lastCallEvent(bob, mark),
+      (e) => e.includes('call:incoming'),
+    );
+    const sid = await bob.page.evaluate(() => {
+      const calls = (
+        window as unknown as { __phone: { calls: { parameters: { CallSid: string } }[] } }
+      ).__phone.calls;
+      return calls[calls.length - 1]!.parameters.CallSid;
+    });
+    for (const type of ['answer', 'reject', 'hangup']) {
+      const from = eve.frames.length;
+      eve.send(type, { callsid: sid, sdp: 'v=0\r\n' });
+      const err = await eve.next((f) => f.type === 'error', from);
+      expect((err.payload.error as { code: number }).code).toBe(31100);
+    }
+    await onCall(bob, 'accept');
+    await ann.waitForEvent('call:accept');
+    await eventually(
+      () => inboundAudio(bob),
+      (s) => s.packets > 25 && s.level > 0.01,
+    );
+    await onCall(ann, 'disconnect');
+    await eventually(
+      () => lastCallEvent(bob, mark),
+      (e) => e.includes('call:disconnect'),
+    );
+    eve.close();
+  });
+
+  it('takes 5,000 malformed frames and sequences without a crash or a malformed reply; calls still work', async () => {
+    const { frames, sockets } = await fuzzSignalling(server.url, 5000);
+    expect(frames).toBeGreaterThanOrEqual(5000);
+    for (const s of sockets)
+      for (const text of s.raw) {
+        if (text === '\n') continue;
+        const f = JSON.parse(text) as { type?: unknown; payload?: unknown };
+        expect(typeof f.type).toBe('string');
+        expect(typeof f.payload).toBe('object');
+      }
+    expect(server.output()).not.toMatch(/uncaught|unhandled/i);
+    const mark = (await ann.events()).length;
+    await dial(ann, 'Cat');
+    await cat.waitForEvent('call:incoming');
+    await onCall(cat, 'accept');
+    await eventually(
+      () => lastCallEvent(ann, mark),
+      (e) => e.includes('call:accept'),
+    );
+    await eventually(
+      () => inboundAudio(ann),
+      (s) => s.packets > 25 && s.level > 0.01,
+    );
+    await onCall(cat, 'disconnect');
+    await eventually(
+      () => lastCallEvent(ann, mark),
+      (e) => e.includes('call:disconnect'),
+    );
   });
 });

@@ -1,0 +1,116 @@
+/** A raw signalling client for hostile tests: speaks PStream frames over a plain WebSocket. */
+import WebSocket from 'ws';
+import { signIn } from '../sync/support';
+
+export interface Frame {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+export class RawSignal {
+  readonly frames: Frame[] = [];
+  /** Every text frame as received, for well-formedness checks. */
+  readonly raw: string[] = [];
+  closed = false;
+  closeCode = 0;
+  private waiters: (() => void)[] = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const text = (Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer)).toString();
+      this.raw.push(text);
+      if (text !== '\n') {
+        const f = JSON.parse(text) as Frame;
+        this.frames.push(f);
+      } else ws.send('\n');
+      for (const w of this.waiters.splice(0)) w();
+    });
+    ws.on('close', (code) => {
+      this.closed = true;
+      this.closeCode = code;
+      for (const w of this.waiters.splice(0)) w();
+    });
+    ws.on('error', () => undefined);
+  }
+
+  static async open(baseUrl: string): Promise<RawSignal> {
+    const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/signal`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return new RawSignal(ws);
+  }
+
+  send(type: string, payload: Record<string, unknown> = {}): void {
+    this.ws.send(JSON.stringify({ payload, type, version: '1.6' }));
+  }
+
+  sendText(text: string | Buffer): void {
+    this.ws.send(text);
+  }
+
+  /** Resolves with the first frame (from `from` on) matching `match`. */
+  async next(match: (f: Frame) => boolean, from = 0, timeoutMs = 5000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.frames.slice(from).find(match);
+      if (found) return found;
+      if (this.closed)
+        throw new Error(
+          `socket closed (${this.closeCode}) before a match; got ${JSON.stringify(this.frames)}`,
+        );
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no matching frame; got ${JSON.stringify(this.frames)}`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
+      });
+    }
+  }
+
+  async waitClosed(timeoutMs = 5000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed) {
+      if (Date.now() > deadline) throw new Error('socket still open');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return this.closeCode;
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+/** A signed-in person's voice token from the server. */
+export async function voiceToken(
+  baseUrl: string,
+  email: string,
+): Promise<{ cookie: string; identity: string; token: string }> {
+  const cookie = await signIn(baseUrl, email);
+  const res = await fetch(`${baseUrl}/api/voice/token`, { headers: { cookie } });
+  if (!res.ok) throw new Error(`voice token failed: ${res.status}`);
+  const body = (await res.json()) as { identity: string; token: string };
+  return { cookie, ...body };
+}
+
+/** A raw client that has sent `listen` with a valid token and registered. */
+export async function listening(
+  baseUrl: string,
+  email: string,
+  register = true,
+): Promise<RawSignal & { identity: string }> {
+  const t = await voiceToken(baseUrl, email);
+  const s = await RawSignal.open(baseUrl);
+  s.send('listen', { token: t.token, reconnectTimeout: 0 });
+  await s.next((f) => f.type === 'connected');
+  if (register) {
+    s.send('register', { media: { audio: true } });
+    await s.next((f) => f.type === 'ready');
+  }
+  return Object.assign(s, { identity: t.identity });
+}
