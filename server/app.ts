@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createGoogleVerifier } from './auth/google';
@@ -171,7 +173,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     await serveStatic(req, res, pathname);
   }
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((err: unknown) => {
       if (res.headersSent) {
         log(`request ${req.method ?? ''} ${req.url ?? ''} failed after answering: ${String(err)}`);
@@ -187,7 +189,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       );
       sendError(res, new HttpError(500, 'internal_error', 'Something went wrong on the server'));
     });
-  });
+  };
+  const server: Server = config.tls
+    ? (createTlsServer(
+        { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
+        onRequest,
+      ) as unknown as Server)
+    : createServer(onRequest);
   // A slow or stuck client cannot hold a request slot for long (uploads included); WebSocket
   // connections are unaffected once upgraded.
   server.requestTimeout = 120_000;
@@ -230,7 +238,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           server.off('error', reject);
           const { address, port: bound } = server.address() as AddressInfo;
           const host = address.includes(':') ? `[${address}]` : address;
-          resolve(`http://${host}:${bound}`);
+          resolve(`${config.tls ? 'https' : 'http'}://${host}:${bound}`);
         });
       });
     },

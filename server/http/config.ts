@@ -33,6 +33,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Host names from PUBLIC_ORIGIN: the names, besides loopback and this machine's addresses, it answers to. */
   publicHosts: string[];
+  /** TLS_CERT and TLS_KEY (PEM file paths): the server speaks HTTPS and WSS itself. */
+  tls: { certFile: string; keyFile: string } | null;
   /** VOICE_RTP_PORTS: the UDP ports call audio may use ("min-max"); any free port when null. */
   voiceRtpPorts: [number, number] | null;
 }
@@ -92,7 +94,17 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
     trustProxy: /^(1|true|yes)$/i.test(env.SWITCHBOARD_TRUST_PROXY ?? ''),
     publicHosts: publicHosts(env.PUBLIC_ORIGIN),
     voiceRtpPorts: portRange(env.VOICE_RTP_PORTS),
+    tls: tlsFiles(env, cwd),
   };
+}
+
+function tlsFiles(env: Env, cwd: string): AppConfig['tls'] {
+  const cert = nonEmpty(env.TLS_CERT);
+  const key = nonEmpty(env.TLS_KEY);
+  if (cert === null && key === null) return null;
+  if (cert === null || key === null)
+    throw new Error('TLS_CERT and TLS_KEY go together: set both (PEM files) or neither');
+  return { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) };
 }
 
 /** VOICE_RTP_PORTS="10000-10199": inclusive, at least two ports (each call uses one per leg). */

@@ -23,7 +23,9 @@ export function requestOrigin(req: IncomingMessage, trustProxy: boolean): Reques
   if (!HOST_HEADER.test(host)) {
     throw new HttpError(400, 'bad_request', 'The Host header is missing or malformed');
   }
-  const protocol = forwardedProto?.toLowerCase() === 'https' ? 'https' : 'http';
+  // Served over TLS by this server itself (TLS_CERT/TLS_KEY), or by a trusted proxy that says so.
+  const direct = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const protocol = direct || forwardedProto?.toLowerCase() === 'https' ? 'https' : 'http';
   const lowered = host.toLowerCase();
   return { protocol, host: lowered, origin: `${protocol}://${lowered}` };
 }
