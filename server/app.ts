@@ -194,7 +194,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     ? (createTlsServer(
         { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
         onRequest,
-      ) as unknown as Server)
+      ))
     : createServer(onRequest);
   // A slow or stuck client cannot hold a request slot for long (uploads included); WebSocket
   // connections are unaffected once upgraded.
