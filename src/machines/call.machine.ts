@@ -100,9 +100,7 @@ export const callMachine = setup({
             : ('noAnswer' as const),
     })),
     recordError: assign(({ event }) =>
-      event.type === 'call.error'
-        ? { error: { code: event.code, message: event.message } }
-        : {},
+      event.type === 'call.error' ? { error: { code: event.code, message: event.message } } : {},
     ),
   },
   guards: {
@@ -186,7 +184,10 @@ export const callMachine = setup({
           on: {
             'call.accept': {
               target: 'answering',
-              actions: { type: 'acceptCall', params: ({ context }) => ({ callId: context.callId }) },
+              actions: {
+                type: 'acceptCall',
+                params: ({ context }) => ({ callId: context.callId }),
+              },
             },
             'call.reject': {
               target: '#call.ended',
@@ -289,7 +290,8 @@ export const callMachine = setup({
           states: {
             connected: { on: { 'call.reconnecting': 'reconnecting' } },
             reconnecting: {
-              description: 'Media or signalling dropped; the SDK is reconnecting (gives up after 30 s).',
+              description:
+                'Media or signalling dropped; the SDK is reconnecting (gives up after 30 s).',
               on: { 'call.reconnected': 'connected' },
             },
           },

@@ -5,13 +5,7 @@ import { describeEndReason, type CallEndReason, type Remote } from './call.types
 type CallSnapshot = SnapshotFrom<typeof callMachine>;
 
 export type CallStatus =
-  | 'connecting'
-  | 'ringing'
-  | 'incoming'
-  | 'answering'
-  | 'open'
-  | 'reconnecting'
-  | 'ended';
+  'connecting' | 'ringing' | 'incoming' | 'answering' | 'open' | 'reconnecting' | 'ended';
 
 /** One word for the call's screen: `ringing` is their phone ringing, `incoming` ours. */
 export function selectCallStatus(s: CallSnapshot): CallStatus {
