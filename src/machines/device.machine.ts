@@ -28,6 +28,8 @@ export interface DeviceContext {
   renewAttempts: number;
   /** Every call since sign-in that the UI has not dismissed, by call id (ended ones included). */
   calls: Record<string, CallActor>;
+  /** Ids of calls in `calls` that have ended (each call's done event, in order). */
+  ended: string[];
   /** Outgoing calls placed so far; names the next one (`out-<n>`). */
   dialled: number;
   /** `input.owner`, read once by the first state. */
@@ -72,6 +74,8 @@ export const UNREGISTER_TIMEOUT_MS = 5_000;
 /** Wait before renewal attempt n+1 after n failures: 1 s, 2 s, 4 s, then every 4 s. */
 export const renewBackoffMs = (failures: number): number =>
   1000 * 2 ** Math.min(Math.max(failures - 1, 0), 2);
+
+const DONE_PREFIX = 'xstate.done.actor.';
 
 const messageOf = (error: unknown): string =>
   error instanceof Error && error.message !== '' ? error.message : 'no answer';
@@ -168,10 +172,19 @@ export const deviceMachine = setup({
     /** SDK events for a call that already ended (our hang-up, then the SDK's disconnect) are dropped. */
     liveCall: ({ context, event }) =>
       event.type === 'device.call' &&
-      context.calls[event.callId]?.getSnapshot().status === 'active',
+      context.calls[event.callId] !== undefined &&
+      !context.ended.includes(event.callId),
+    /** A call's done event, unless the device already counted it ended (by hanging it up). */
+    callJustEnded: ({ context, event }) => {
+      const id = event.type.slice(DONE_PREFIX.length);
+      return (
+        event.type.startsWith(DONE_PREFIX) &&
+        context.calls[id] !== undefined &&
+        !context.ended.includes(id)
+      );
+    },
     endedCall: ({ context, event }) =>
-      event.type === 'device.dismissCall' &&
-      context.calls[event.callId]?.getSnapshot().status === 'done',
+      event.type === 'device.dismissCall' && context.ended.includes(event.callId),
   },
   delays: {
     TOKEN_EXPIRY: TOKEN_EXPIRY_MS,
@@ -187,6 +200,7 @@ export const deviceMachine = setup({
     tokenError: null,
     renewAttempts: 0,
     calls: {},
+    ended: [],
     dialled: 0,
     startsAsOwner: input.owner,
   }),
@@ -199,6 +213,13 @@ export const deviceMachine = setup({
         if (ref) enqueue.sendTo(ref, event.event);
       }),
     },
+    /** A spawned call reached `ended` (XState tells the parent with the child's id). */
+    'xstate.done.actor.*': {
+      guard: 'callJustEnded',
+      actions: assign(({ context, event }) => ({
+        ended: [...context.ended, event.type.slice(DONE_PREFIX.length)],
+      })),
+    },
     'device.dismissCall': {
       guard: 'endedCall',
       actions: enqueueActions(({ context, event, enqueue }) => {
@@ -206,7 +227,7 @@ export const deviceMachine = setup({
         if (ref) enqueue(stopChild(ref));
         const calls = { ...context.calls };
         delete calls[event.callId];
-        enqueue.assign({ calls });
+        enqueue.assign({ calls, ended: context.ended.filter((id) => id !== event.callId) });
       }),
     },
   },
@@ -419,9 +440,11 @@ export const deviceMachine = setup({
       tags: ['busy'],
       entry: [
         enqueueActions(({ context, enqueue }) => {
-          for (const ref of Object.values(context.calls)) {
-            if (ref.getSnapshot().status === 'active') enqueue.sendTo(ref, { type: 'call.hangUp' });
+          for (const [id, ref] of Object.entries(context.calls)) {
+            if (!context.ended.includes(id)) enqueue.sendTo(ref, { type: 'call.hangUp' });
           }
+          // Counted ended now: the hang-ups land after this step, and leaving must not wait.
+          enqueue.assign({ ended: Object.keys(context.calls) });
         }),
         'unregister',
       ],
@@ -438,9 +461,11 @@ export const deviceMachine = setup({
       tags: ['busy'],
       entry: [
         enqueueActions(({ context, enqueue }) => {
-          for (const ref of Object.values(context.calls)) {
-            if (ref.getSnapshot().status === 'active') enqueue.sendTo(ref, { type: 'call.hangUp' });
+          for (const [id, ref] of Object.entries(context.calls)) {
+            if (!context.ended.includes(id)) enqueue.sendTo(ref, { type: 'call.hangUp' });
           }
+          // Counted ended now: the hang-ups land after this step, and leaving must not wait.
+          enqueue.assign({ ended: Object.keys(context.calls) });
         }),
         'unregister',
       ],
