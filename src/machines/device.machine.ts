@@ -217,7 +217,7 @@ export const deviceMachine = setup({
     'xstate.done.actor.*': {
       guard: 'callJustEnded',
       actions: assign(({ context, event }) => ({
-        ended: [...context.ended, event.type.slice(DONE_PREFIX.length)],
+        ended: [...context.ended, (event as { type: string }).type.slice(DONE_PREFIX.length)],
       })),
     },
     'device.dismissCall': {
