@@ -131,6 +131,9 @@ export const deviceMachine = setup({
     updateToken: (_, _params: { token: string }) => {},
     unregister: () => {},
     releaseLock: () => {},
+    markEnded: assign(({ context, event }) => ({
+      ended: [...context.ended, event.type.slice(DONE_PREFIX.length)],
+    })),
     recordError: assign(({ event }) => ({ lastError: errorFrom(event) })),
     receiveCall: assign(({ context, event, spawn }) => {
       if (event.type !== 'device.incoming') return {};
@@ -216,9 +219,7 @@ export const deviceMachine = setup({
     /** A spawned call reached `ended` (XState tells the parent with the child's id). */
     'xstate.done.actor.*': {
       guard: 'callJustEnded',
-      actions: assign(({ context, event }) => ({
-        ended: [...context.ended, (event as { type: string }).type.slice(DONE_PREFIX.length)],
-      })),
+      actions: 'markEnded',
     },
     'device.dismissCall': {
       guard: 'endedCall',
