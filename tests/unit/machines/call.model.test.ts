@@ -98,12 +98,12 @@ describe('call model (every reachable state, then every edge out of it)', () => 
       const input = inputFor(direction, () => 0);
       const paths = getShortestPaths(callMachine, {
         input,
-        events: (s) => eventsFor(s as Snap) as never,
-        serializeState: (s) => view(s as Snap),
+        events: (s) => eventsFor(s) as never,
+        serializeState: (s) => view(s),
       });
       expect(paths.length).toBeGreaterThan(5);
       await walkEdges<Snap, ModelEvent, ReturnType<typeof live>>({
-        paths: paths as never,
+        paths: paths,
         eventsFor,
         next: (s, e) => getNextSnapshot(callMachine, s, e as never),
         start: () => live(direction),
