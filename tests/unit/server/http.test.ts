@@ -292,7 +292,9 @@ describe('route preloads named in the page', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache');
     const html = await res.text();
     const head = html.slice(0, html.indexOf('</head>'));
-    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/LoginScreen-1.js">');
+    expect(head).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/LoginScreen-1.js">',
+    );
     expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/LoginScreen-1.css">');
     expect(head).toContain('<link rel="preload" href="/api/config" as="fetch" crossorigin>');
     // A name that is not a plain path is left out, never written into the page.

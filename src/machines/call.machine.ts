@@ -1,0 +1,307 @@
+import { assign, setup } from 'xstate';
+import {
+  addressOf,
+  endReasonForCode,
+  type CallEndReason,
+  type Remote,
+  type VoiceError,
+} from './call.types';
+
+export type CallDirection = 'outgoing' | 'incoming';
+
+export interface CallInput {
+  direction: CallDirection;
+  /** The adapter's key for the SDK call: the incoming CallSid, or the id we gave an outgoing call. */
+  callId: string;
+  remote: Remote;
+  /** Custom parameters: sent with an outgoing call, received with an incoming one. */
+  params: Record<string, string>;
+  /** The provided clock (ms). The machine never reads the time any other way. */
+  now: () => number;
+}
+
+export interface CallContext extends CallInput {
+  startedAt: number;
+  answeredAt: number | null;
+  endedAt: number | null;
+  endReason: CallEndReason | null;
+  /** The last error the SDK reported on this call; it decides the end reason of a disconnect. */
+  error: VoiceError | null;
+  /** Keypad digits sent so far, for the keypad's display. */
+  digits: string;
+}
+
+/** What the adapter sends, one per SDK `Call` event (`ringing`, `accept`, `cancel`, …). */
+export type CallAdapterEvent =
+  | { type: 'call.ringing' }
+  | { type: 'call.accepted' }
+  | { type: 'call.cancelled' }
+  | { type: 'call.disconnected' }
+  | { type: 'call.reconnecting' }
+  | { type: 'call.reconnected' }
+  | { type: 'call.error'; code: number; message: string };
+
+/** What the UI sends. */
+export type CallUserEvent =
+  | { type: 'call.accept' }
+  | { type: 'call.reject' }
+  | { type: 'call.hangUp' }
+  | { type: 'call.mute' }
+  | { type: 'call.unmute' }
+  | { type: 'call.digits'; digits: string };
+
+export type CallEvent = CallAdapterEvent | CallUserEvent;
+
+export interface CallRef {
+  callId: string;
+}
+
+/** Default ring time before an unanswered incoming call counts as missed. */
+export const RING_TIMEOUT_MS = 30_000;
+
+/** Keypad input the SDK accepts: digits, `*`, `#`, and `w`/`W` for a half-second pause. */
+export const isValidDigits = (digits: string): boolean => /^[0-9*#wW]+$/.test(digits);
+
+/**
+ * One call, outgoing or incoming, from its first signal to its end.
+ *
+ * Adapter events ({@link CallAdapterEvent}) translate the SDK `Call`'s events one to one; user
+ * events ({@link CallUserEvent}) come from the UI. Provided actions, each with `{ callId }`:
+ * `placeCall` (+ `to`, `params`: `device.connect`), `acceptCall`, `rejectCall`, `ignoreCall` (stop
+ * ringing here, say nothing to the caller), `hangUpCall`, `setMuted` (+ `muted`), `sendDigits` (+
+ * `digits`). Delay `RING_TIMEOUT`. Time comes only from `input.now`.
+ *
+ * Invariants: `answeredAt` is set exactly when the call has been open; `endedAt` and `endReason`
+ * exactly in `ended`. A disconnect ends the call with the reason of the last SDK error when there
+ * was one (the SDK emits `error` then `disconnect`), else "they hung up" or "no answer". Tag `live`
+ * marks every state before `ended`; `ringing` the states where a ringtone plays.
+ */
+export const callMachine = setup({
+  types: {
+    context: {} as CallContext,
+    events: {} as CallEvent,
+    input: {} as CallInput,
+  },
+  actions: {
+    placeCall: (_, _params: CallRef & { to: string; params: Record<string, string> }) => {},
+    acceptCall: (_, _params: CallRef) => {},
+    rejectCall: (_, _params: CallRef) => {},
+    ignoreCall: (_, _params: CallRef) => {},
+    hangUpCall: (_, _params: CallRef) => {},
+    setMuted: (_, _params: CallRef & { muted: boolean }) => {},
+    sendDigits: (_, _params: CallRef & { digits: string }) => {},
+    endWith: assign((_, params: { reason: CallEndReason }) => ({ endReason: params.reason })),
+    endFromSdk: assign(({ context }) => ({
+      endReason:
+        context.error?.code != null
+          ? endReasonForCode(context.error.code)
+          : context.answeredAt !== null
+            ? ('hungUpByThem' as const)
+            : ('noAnswer' as const),
+    })),
+    recordError: assign(({ event }) =>
+      event.type === 'call.error' ? { error: { code: event.code, message: event.message } } : {},
+    ),
+  },
+  guards: {
+    incoming: ({ context }) => context.direction === 'incoming',
+    validDigits: ({ event }) => event.type === 'call.digits' && isValidDigits(event.digits),
+  },
+  delays: {
+    RING_TIMEOUT: RING_TIMEOUT_MS,
+  },
+}).createMachine({
+  id: 'call',
+  context: ({ input }) => ({
+    ...input,
+    startedAt: input.now(),
+    answeredAt: null,
+    endedAt: null,
+    endReason: null,
+    error: null,
+    digits: '',
+  }),
+  initial: 'routing',
+  states: {
+    routing: {
+      description: 'Picks the first state from the direction given in input.',
+      always: [{ guard: 'incoming', target: 'incoming' }, { target: 'outgoing' }],
+    },
+    outgoing: {
+      tags: ['live'],
+      initial: 'connecting',
+      entry: {
+        type: 'placeCall',
+        params: ({ context }) => ({
+          callId: context.callId,
+          to: addressOf(context.remote),
+          params: context.params,
+        }),
+      },
+      on: {
+        'call.accepted': 'open',
+        'call.hangUp': {
+          target: 'ended',
+          actions: [
+            { type: 'hangUpCall', params: ({ context }) => ({ callId: context.callId }) },
+            { type: 'endWith', params: { reason: 'hungUpByYou' } },
+          ],
+        },
+        'call.error': { actions: 'recordError' },
+        'call.disconnected': { target: 'ended', actions: 'endFromSdk' },
+      },
+      states: {
+        connecting: {
+          description: 'Dialling: the microphone is opened and the invite is on its way.',
+          on: { 'call.ringing': 'ringing' },
+        },
+        ringing: {
+          description: 'Their phone is ringing.',
+          tags: ['ringing'],
+        },
+      },
+    },
+    incoming: {
+      tags: ['live'],
+      initial: 'ringing',
+      on: {
+        'call.error': { actions: 'recordError' },
+        'call.disconnected': { target: 'ended', actions: 'endFromSdk' },
+      },
+      states: {
+        ringing: {
+          description: 'Ringing here until answered, declined, cancelled by the caller or missed.',
+          tags: ['ringing'],
+          after: {
+            RING_TIMEOUT: {
+              target: '#call.ended',
+              actions: [
+                { type: 'ignoreCall', params: ({ context }) => ({ callId: context.callId }) },
+                { type: 'endWith', params: { reason: 'missed' } },
+              ],
+            },
+          },
+          on: {
+            'call.accept': {
+              target: 'answering',
+              actions: {
+                type: 'acceptCall',
+                params: ({ context }) => ({ callId: context.callId }),
+              },
+            },
+            'call.reject': {
+              target: '#call.ended',
+              actions: [
+                { type: 'rejectCall', params: ({ context }) => ({ callId: context.callId }) },
+                { type: 'endWith', params: { reason: 'rejected' } },
+              ],
+            },
+            'call.hangUp': {
+              description: 'Hanging up a call that rings here declines it.',
+              target: '#call.ended',
+              actions: [
+                { type: 'rejectCall', params: ({ context }) => ({ callId: context.callId }) },
+                { type: 'endWith', params: { reason: 'rejected' } },
+              ],
+            },
+            'call.cancelled': {
+              target: '#call.ended',
+              actions: { type: 'endWith', params: { reason: 'cancelled' } },
+            },
+          },
+        },
+        answering: {
+          description: 'Accepted here; the microphone is opening and the answer is being set.',
+          on: {
+            'call.accepted': '#call.open',
+            'call.hangUp': {
+              target: '#call.ended',
+              actions: [
+                { type: 'hangUpCall', params: ({ context }) => ({ callId: context.callId }) },
+                { type: 'endWith', params: { reason: 'hungUpByYou' } },
+              ],
+            },
+          },
+        },
+      },
+    },
+    open: {
+      description: 'In call. `open` does not prove audio flows (see voice-signalling §5).',
+      tags: ['live'],
+      type: 'parallel',
+      entry: assign(({ context }) => ({ answeredAt: context.now() })),
+      on: {
+        'call.digits': {
+          guard: 'validDigits',
+          actions: [
+            {
+              type: 'sendDigits',
+              params: ({ context, event }) => ({
+                callId: context.callId,
+                digits: event.type === 'call.digits' ? event.digits : '',
+              }),
+            },
+            assign(({ context, event }) => ({
+              digits: context.digits + (event.type === 'call.digits' ? event.digits : ''),
+            })),
+          ],
+        },
+        'call.hangUp': {
+          target: 'ended',
+          actions: [
+            { type: 'hangUpCall', params: ({ context }) => ({ callId: context.callId }) },
+            { type: 'endWith', params: { reason: 'hungUpByYou' } },
+          ],
+        },
+        'call.error': { actions: 'recordError' },
+        'call.disconnected': { target: 'ended', actions: 'endFromSdk' },
+      },
+      states: {
+        audio: {
+          initial: 'unmuted',
+          states: {
+            unmuted: {
+              on: {
+                'call.mute': {
+                  target: 'muted',
+                  actions: {
+                    type: 'setMuted',
+                    params: ({ context }) => ({ callId: context.callId, muted: true }),
+                  },
+                },
+              },
+            },
+            muted: {
+              description: 'Our microphone is muted; they hear nothing.',
+              on: {
+                'call.unmute': {
+                  target: 'unmuted',
+                  actions: {
+                    type: 'setMuted',
+                    params: ({ context }) => ({ callId: context.callId, muted: false }),
+                  },
+                },
+              },
+            },
+          },
+        },
+        link: {
+          initial: 'connected',
+          states: {
+            connected: { on: { 'call.reconnecting': 'reconnecting' } },
+            reconnecting: {
+              description:
+                'Media or signalling dropped; the SDK is reconnecting (gives up after 30 s).',
+              on: { 'call.reconnected': 'connected' },
+            },
+          },
+        },
+      },
+    },
+    ended: {
+      description: 'Over. `endReason` says why, `endedAt` when.',
+      type: 'final',
+      entry: assign(({ context }) => ({ endedAt: context.now() })),
+    },
+  },
+});

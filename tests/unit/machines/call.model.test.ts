@@ -1,0 +1,128 @@
+import { getShortestPaths } from '@xstate/graph';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createActor,
+  getNextSnapshot,
+  SimulatedClock,
+  type EventObject,
+  type SnapshotFrom,
+} from 'xstate';
+import {
+  callMachine,
+  RING_TIMEOUT_MS,
+  type CallDirection,
+  type CallInput,
+} from '../../../src/machines/call.machine';
+import { remoteFromAddress } from '../../../src/machines/call.types';
+import { Coverage, walkEdges } from './syncModelSupport';
+
+type Snap = SnapshotFrom<typeof callMachine>;
+type ModelEvent = EventObject & Record<string, unknown>;
+
+const RING_TIMEOUT = 'xstate.after.RING_TIMEOUT.call.incoming.ringing';
+
+/** Every event the call knows, with both outcomes of each guard; the model keeps those it takes. */
+const candidates: ModelEvent[] = [
+  { type: 'call.ringing' },
+  { type: 'call.accepted' },
+  { type: 'call.cancelled' },
+  { type: 'call.disconnected' },
+  { type: 'call.reconnecting' },
+  { type: 'call.reconnected' },
+  { type: 'call.error', code: 31486, message: 'Busy Here' },
+  { type: 'call.accept' },
+  { type: 'call.reject' },
+  { type: 'call.hangUp' },
+  { type: 'call.mute' },
+  { type: 'call.unmute' },
+  { type: 'call.digits', digits: '1#' },
+  { type: 'call.digits', digits: 'x' },
+  { type: RING_TIMEOUT },
+];
+/** Digits once only: each send lengthens `digits`, which would make the model endless. */
+const eventsFor = (s: Snap): ModelEvent[] =>
+  candidates.filter(
+    (e) => s.can(e as never) && !(e.type === 'call.digits' && s.context.digits !== ''),
+  );
+
+const inputFor = (direction: CallDirection, now: () => number): CallInput => ({
+  direction,
+  callId: 'CA1',
+  remote: remoteFromAddress('client:bob'),
+  params: {},
+  now,
+});
+
+/** What must agree between model and live actor (times only as set or not: clocks differ). */
+const view = (s: Snap) =>
+  JSON.stringify([
+    s.value,
+    s.status,
+    s.context.endReason,
+    s.context.error,
+    s.context.digits,
+    s.context.answeredAt !== null,
+    s.context.endedAt !== null,
+  ]);
+
+const coverage = new Coverage(callMachine);
+
+function live(direction: CallDirection) {
+  const clock = new SimulatedClock();
+  const sent: string[] = [];
+  const machine = callMachine.provide({
+    actions: {
+      placeCall: () => sent.push('placeCall'),
+      acceptCall: () => sent.push('acceptCall'),
+      rejectCall: () => sent.push('rejectCall'),
+      ignoreCall: () => sent.push('ignoreCall'),
+      hangUpCall: () => sent.push('hangUpCall'),
+      setMuted: () => sent.push('setMuted'),
+      sendDigits: () => sent.push('sendDigits'),
+    },
+  });
+  const actor = createActor(machine, {
+    clock,
+    input: inputFor(direction, () => clock.now()),
+    inspect: coverage.inspect,
+  }).start();
+  return { actor, clock, sent };
+}
+
+describe('call model (every reachable state, then every edge out of it)', () => {
+  afterAll(() => console.log(coverage.report('call model')));
+
+  it.each(['outgoing', 'incoming'] as const)(
+    'the live %s call agrees with the model on every path and edge',
+    async (direction) => {
+      const input = inputFor(direction, () => 0);
+      const paths = getShortestPaths(callMachine, {
+        input,
+        events: (s) => eventsFor(s) as never,
+        serializeState: (s) => view(s),
+      });
+      expect(paths.length).toBeGreaterThan(5);
+      await walkEdges<Snap, ModelEvent, ReturnType<typeof live>>({
+        paths: paths,
+        eventsFor,
+        next: (s, e) => getNextSnapshot(callMachine, s, e as never),
+        start: () => live(direction),
+        replay: (sut, e) => {
+          if (e.type === RING_TIMEOUT) sut.clock.increment(RING_TIMEOUT_MS);
+          else sut.actor.send(e as never);
+          return Promise.resolve();
+        },
+        read: (sut) => sut.actor.getSnapshot(),
+        view,
+        stop: (sut) => sut.actor.stop(),
+        coverage,
+        check: (actual, expected, where) => expect(actual, where).toEqual(expected),
+      });
+    },
+  );
+
+  it('covered every state and transition of the chart', () => {
+    expect(coverage.missingStates()).toEqual([]);
+    expect(coverage.missingTransitions(), coverage.missingTransitions().join('\n')).toEqual([]);
+  });
+});
