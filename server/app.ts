@@ -97,6 +97,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     now,
     log,
     resolve: (to) => resolveDestination(to, team.list()),
+    nameOf: (identity) => userStore.get(identity)?.name ?? null,
     tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
     doNotDisturb: (identity) =>
       sync.internal?.documentData(`settings:${identity}`)?.doNotDisturb === true,
@@ -191,10 +192,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     });
   };
   const server: Server = config.tls
-    ? (createTlsServer(
+    ? createTlsServer(
         { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
         onRequest,
-      ))
+      )
     : createServer(onRequest);
   // A slow or stuck client cannot hold a request slot for long (uploads included); WebSocket
   // connections are unaffected once upgraded.

@@ -44,6 +44,8 @@ export interface VoiceServiceOptions {
   resolve: (to: string, caller: string) => Destination;
   /** Whether a token's app session is still live; checked on every `listen`. */
   tokenLive?: (identity: string, sessionRef: string | null) => boolean;
+  /** A person's display name, sent to the callee with the call. */
+  nameOf?: (identity: string) => string | null;
   /** Whether the person has do-not-disturb on. */
   doNotDisturb?: (identity: string) => boolean;
   /** Told of every finished call (history). */
@@ -395,7 +397,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       From: `client:${caller}`,
       To: `client:${dest.identity}`,
       ApiVersion: '2010-04-01',
-      Params: new URLSearchParams({ CallerIdentity: caller }).toString(),
+      Params: new URLSearchParams({
+        CallerIdentity: caller,
+        CallerName: options.nameOf?.(caller) ?? caller,
+      }).toString(),
     };
     for (const target of targetsNow) {
       call.forks.add(target);

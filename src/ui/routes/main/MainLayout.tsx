@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import '../../../styles/shell.css';
+import { PhoneProvider } from '../../phone/PhoneProvider';
+import { Softphone } from '../../phone/Softphone';
 import { PresenceProvider } from '../../presence/PresenceProvider';
 import { SyncProvider } from '../../sync/SyncProvider';
 import { SyncStatusBanner } from '../../sync/SyncStatusBanner';
@@ -25,17 +27,20 @@ export function Component() {
   return (
     <SyncProvider>
       <PresenceProvider>
-        <div className="shell">
-          <a className="skip-link" href="#main">
-            Skip to content
-          </a>
-          <TopBar />
-          <SideNav />
-          <main id="main" ref={main} className="shell__main" tabIndex={-1}>
-            <SyncStatusBanner />
-            <Outlet />
-          </main>
-        </div>
+        <PhoneProvider>
+          <div className="shell">
+            <a className="skip-link" href="#main">
+              Skip to content
+            </a>
+            <TopBar />
+            <SideNav />
+            <main id="main" ref={main} className="shell__main" tabIndex={-1}>
+              <SyncStatusBanner />
+              <Outlet />
+            </main>
+            <Softphone />
+          </div>
+        </PhoneProvider>
       </PresenceProvider>
     </SyncProvider>
   );

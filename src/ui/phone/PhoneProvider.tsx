@@ -1,0 +1,82 @@
+import { useSelector } from '@xstate/react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { selectSessionStatus, selectUser } from '../../machines/session.selectors';
+import type { VoiceCredentials, VoiceRuntime } from '../../voice/client';
+import { useApiClient, useSessionActor } from '../app/actors';
+
+export interface PhoneHandle {
+  /** The running phone; null while it starts (or when it could not). */
+  runtime: VoiceRuntime | null;
+  /** Why the phone could not start, or null. */
+  problem: string | null;
+}
+
+const PhoneContext = createContext<PhoneHandle>({ runtime: null, problem: null });
+
+/**
+ * Owns the signed-in person's phone for the signed-in frame: loads the Voice SDK (its own chunk),
+ * takes the tab lock, registers, and stops it all on sign-out. A tab coming back to the foreground
+ * re-checks the registration (a known SDK problem loses it in background tabs).
+ */
+export function PhoneProvider({ children }: { children: ReactNode }) {
+  const api = useApiClient();
+  const session = useSessionActor();
+  const user = useSelector(session, selectUser);
+  const signingOut = useSelector(session, selectSessionStatus) === 'signingOut';
+  const identity = user?.identity ?? null;
+  const [handle, setHandle] = useState<PhoneHandle>({ runtime: null, problem: null });
+
+  useEffect(() => {
+    if (identity === null) return;
+    let stopped = false;
+    let runtime: VoiceRuntime | null = null;
+    import('../../voice/client')
+      .then(({ startVoiceRuntime }) =>
+        startVoiceRuntime({
+          identity,
+          fetchCredentials: () =>
+            api.request('GET', '/api/voice/token') as Promise<VoiceCredentials>,
+          now: () => Date.now(),
+          locks: typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : null,
+        }),
+      )
+      .then(
+        (started) => {
+          if (stopped) {
+            started.stop();
+            return;
+          }
+          runtime = started;
+          setHandle({ runtime: started, problem: null });
+        },
+        (error: unknown) => {
+          if (!stopped)
+            setHandle({
+              runtime: null,
+              problem: `The phone could not start: ${error instanceof Error ? error.message : String(error)}`,
+            });
+        },
+      );
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') runtime?.device.send({ type: 'page.visible' });
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      stopped = true;
+      document.removeEventListener('visibilitychange', onVisible);
+      runtime?.stop();
+      setHandle({ runtime: null, problem: null });
+    };
+  }, [api, identity]);
+
+  useEffect(() => {
+    if (signingOut) handle.runtime?.device.send({ type: 'device.signOut' });
+  }, [signingOut, handle.runtime]);
+
+  return <PhoneContext.Provider value={handle}>{children}</PhoneContext.Provider>;
+}
+
+/** The phone of this frame (runtime null while starting). */
+export function usePhone(): PhoneHandle {
+  return useContext(PhoneContext);
+}

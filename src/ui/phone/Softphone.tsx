@@ -1,0 +1,192 @@
+import { useSelector } from '@xstate/react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { selectCallLive } from '../../machines/call.selectors';
+import type { CallActor } from '../../machines/device.machine';
+import type { DeviceActor } from '../../voice/client';
+import {
+  selectCalls,
+  selectDeviceError,
+  selectDeviceStatus,
+  type DeviceStatus,
+} from '../../machines/device.selectors';
+import { useContainerSelector, useSyncMap } from '../sync/containers';
+import { USERS_MAP } from '../presence/maps';
+import { selectMapItems } from '../../machines/syncMap.selectors';
+import type { MapItem } from '../../sync/ports';
+import { CallCard } from './CallCard';
+import { usePhone } from './PhoneProvider';
+import { resolveDial, type Dialable } from './dial';
+import { useCallSideEffects } from './side-effects';
+import './phone.css';
+
+const STATUS_TEXT: Record<DeviceStatus, string> = {
+  follower: 'The phone is open in another tab.',
+  acquiring: 'Taking the phone over…',
+  starting: 'Starting the phone…',
+  registering: 'Connecting the phone…',
+  registered: 'Ready for calls',
+  checking: 'Checking the phone…',
+  reconnecting: 'Reconnecting the phone…',
+  error: 'The phone is not working.',
+  releasing: 'Handing the phone to another tab…',
+  signingOut: 'Signing out…',
+  signedOut: 'Signed out',
+};
+
+const NO_ITEMS: readonly MapItem[] = [];
+
+/**
+ * The softphone panel, mounted in the main layout so calls survive navigation: the phone's status,
+ * a dial box that takes a colleague's name, an email, an extension-less identity or a number, and
+ * a card per call with its controls.
+ */
+export function Softphone() {
+  const { runtime, problem } = usePhone();
+  return (
+    <section className="softphone" aria-label="Phone" data-testid="softphone">
+      {problem && (
+        <p className="softphone__problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {!runtime && !problem && (
+        <p className="softphone__status" role="status">
+          Starting the phone…
+        </p>
+      )}
+      {runtime && <DevicePanel device={runtime.device} dial={runtime.dial} />}
+    </section>
+  );
+}
+
+function DevicePanel({
+  device,
+  dial,
+}: {
+  device: DeviceActor;
+  dial: (to: string, displayName?: string | null) => void;
+}) {
+  const status = useSelector(device, selectDeviceStatus);
+  const error = useSelector(device, selectDeviceError);
+  const calls = useSelector(device, selectCalls);
+  const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
+  const userItems = useContainerSelector(users, selectMapItems, NO_ITEMS);
+  const people = useMemo<Dialable[]>(
+    () =>
+      userItems.map((item) => ({
+        identity: item.key,
+        name: typeof item.data.name === 'string' ? item.data.name : item.key,
+        email: typeof item.data.email === 'string' ? item.data.email : '',
+      })),
+    [userItems],
+  );
+  const entries = useMemo(() => Object.entries(calls), [calls]);
+  useCallSideEffects(entries);
+
+  return (
+    <>
+      <p
+        className={`softphone__status softphone__status--${status}`}
+        role="status"
+        data-testid="phone-status"
+        data-status={status}
+      >
+        {STATUS_TEXT[status]}
+      </p>
+      {error && status !== 'registered' && (
+        <p className="softphone__problem" role="alert" data-testid="phone-error">
+          {error.message}
+        </p>
+      )}
+      {status === 'error' && (
+        <button
+          type="button"
+          className="button"
+          onClick={() => device.send({ type: 'device.retry' })}
+        >
+          Try again
+        </button>
+      )}
+      {status === 'follower' && (
+        <button
+          type="button"
+          className="button"
+          onClick={() => device.send({ type: 'device.takeOver' })}
+        >
+          Use the phone here
+        </button>
+      )}
+      {status === 'registered' && <DialForm people={people} dial={dial} calls={entries} />}
+      <div className="softphone__calls">
+        {entries.map(([id, call]) => (
+          <CallCard
+            key={id}
+            call={call}
+            onDismiss={() => device.send({ type: 'device.dismissCall', callId: id })}
+          />
+        ))}
+      </div>
+    </>
+  );
+}
+
+function DialForm({
+  people,
+  dial,
+  calls,
+}: {
+  people: readonly Dialable[];
+  dial: (to: string, displayName?: string | null) => void;
+  calls: [string, CallActor][];
+}) {
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const listId = useId();
+  const busy = calls.some(([, call]) => selectCallLive(call.getSnapshot()));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const target = resolveDial(text, people);
+    if (target.kind === 'empty') {
+      setProblem('Type a name, an email or a number to call.');
+      return;
+    }
+    setProblem(null);
+    dial(target.to, target.displayName);
+    setText('');
+  }
+
+  return (
+    <form className="dial" onSubmit={submit} aria-label="Dial">
+      <label className="dial__label" htmlFor={`${listId}-input`}>
+        Call
+      </label>
+      <input
+        id={`${listId}-input`}
+        className="dial__input"
+        list={listId}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder="Name, email or number"
+        autoComplete="off"
+        aria-describedby={problem ? `${listId}-problem` : undefined}
+        data-testid="dial-input"
+      />
+      <datalist id={listId}>
+        {people.map((p) => (
+          <option key={p.identity} value={p.name}>
+            {p.email}
+          </option>
+        ))}
+      </datalist>
+      <button type="submit" className="button button--accept" disabled={busy}>
+        Call
+      </button>
+      {problem && (
+        <p id={`${listId}-problem`} className="dial__problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}

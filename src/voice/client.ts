@@ -1,0 +1,222 @@
+/**
+ * Composition of the phone in the browser: the device machine provided with the real Voice SDK
+ * (loaded by sdk.ts), the voice token from the server, the tab lock, and the SDK's events turned
+ * into machine events. The only place that touches an SDK `Device` or `Call`.
+ */
+import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
+import { callMachine, type CallAdapterEvent } from '../machines/call.machine';
+import { deviceMachine } from '../machines/device.machine';
+import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
+import { createTabLock, type TabLock } from './tab-lock';
+
+export type DeviceActor = ActorRefFrom<typeof deviceMachine>;
+
+/** `GET /api/voice/token`. */
+export interface VoiceCredentials {
+  identity: string;
+  token: string;
+  ttlSeconds: number;
+  device: Record<string, unknown>;
+  signalling: { url: string };
+}
+
+export interface VoiceRuntimeDeps {
+  identity: string;
+  fetchCredentials: () => Promise<VoiceCredentials>;
+  /** The provided clock (epoch ms). */
+  now: () => number;
+  /** A colleague's display name, for incoming calls. */
+  nameOf?: (identity: string) => string | null;
+  /** Web Locks, or null where the browser has none (then every tab is the owner). */
+  locks?: LockManager | null;
+}
+
+export interface VoiceRuntime {
+  device: DeviceActor;
+  /** Places a call to a person (`client:<identity>`) or whatever was typed (a name, an email). */
+  dial: (to: string, displayName?: string | null) => void;
+  stop(): void;
+}
+
+type SdkDevice = InstanceType<VoiceSdkModule['Device']>;
+type SdkCall = InstanceType<VoiceSdkModule['Call']>;
+/** The SDK's EventEmitter listener type. */
+type Listener = Parameters<SdkDevice['on']>[1];
+
+/** The SDK prefixes the server's sentence with the error's name and code: "BusyHere (31486): …". */
+export function serverSentence(message: string): string {
+  return message.replace(/^[A-Za-z]+ \(\d+\): /, '');
+}
+
+export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRuntime> {
+  let sdk: SdkDevice | null = null;
+  let credentials: VoiceCredentials | null = null;
+  const calls = new Map<string, SdkCall>();
+  const listeners: (() => void)[] = [];
+  const lock: TabLock = createTabLock(
+    `switchboard-phone:${deps.identity}`,
+    deps.locks ?? null,
+    () => actor.send({ type: 'device.release' }),
+  );
+  const owner = await lock.tryAcquire();
+
+  const fail = (code: number, message: string): void => {
+    actor.send({ type: 'device.error', code, message });
+  };
+
+  function watchCall(callId: string, call: SdkCall): void {
+    calls.set(callId, call);
+    const send = (event: CallAdapterEvent) => actor.send({ type: 'device.call', callId, event });
+    const on = (name: string, handler: Listener) => {
+      call.on(name, handler);
+      listeners.push(() => call.off(name, handler));
+    };
+    on('ringing', () => send({ type: 'call.ringing' }));
+    on('accept', () => send({ type: 'call.accepted' }));
+    on('cancel', () => send({ type: 'call.cancelled' }));
+    on('reconnecting', () => send({ type: 'call.reconnecting' }));
+    on('reconnected', () => send({ type: 'call.reconnected' }));
+    on('error', (error: { code?: number; message?: string }) =>
+      send({
+        type: 'call.error',
+        code: error.code ?? 31000,
+        message: serverSentence(error.message ?? ''),
+      }),
+    );
+    on('disconnect', () => {
+      send({ type: 'call.disconnected' });
+      calls.delete(callId);
+    });
+    on('reject', () => calls.delete(callId));
+  }
+
+  async function ensureDevice(token: string): Promise<SdkDevice> {
+    if (sdk) {
+      sdk.updateToken(token);
+      return sdk;
+    }
+    if (!credentials) throw new Error('No voice credentials');
+    const { Device } = await loadVoiceSdk(credentials.signalling.url);
+    const device = new Device(token, credentials.device);
+    sdk = device;
+    const on = (name: string, handler: Listener) => {
+      device.on(name, handler);
+      listeners.push(() => device.off(name, handler));
+    };
+    on('registered', () => actor.send({ type: 'device.registered' }));
+    on('unregistered', () => actor.send({ type: 'device.unregistered' }));
+    on('tokenWillExpire', () => actor.send({ type: 'device.tokenWillExpire' }));
+    on('error', (error: { code?: number; message?: string }) =>
+      fail(error.code ?? 31000, error.message ?? ''),
+    );
+    on('incoming', (call: SdkCall) => {
+      const callId = call.parameters.CallSid ?? `in-${deps.now()}`;
+      const from = call.parameters.From ?? '';
+      const params: Record<string, string> = {};
+      call.customParameters.forEach((value, key) => {
+        params[key] = value;
+      });
+      const identity = from.startsWith('client:') ? from.slice('client:'.length) : null;
+      const name =
+        (identity === null ? null : (deps.nameOf?.(identity) ?? null)) ?? params.CallerName ?? null;
+      if (name !== null) params.displayName = name;
+      watchCall(callId, call);
+      actor.send({ type: 'device.incoming', callId, from, to: call.parameters.To ?? '', params });
+    });
+    return device;
+  }
+
+  const providedCall = callMachine.provide({
+    actions: {
+      placeCall: (_, { callId, to, params }) => {
+        if (!sdk) {
+          actor.send({
+            type: 'device.call',
+            callId,
+            event: { type: 'call.error', code: 31000, message: 'The phone is not ready.' },
+          });
+          actor.send({ type: 'device.call', callId, event: { type: 'call.disconnected' } });
+          return;
+        }
+        sdk.connect({ params: { ...params, To: to } }).then(
+          (call) => watchCall(callId, call),
+          (error: { code?: number; message?: string }) => {
+            actor.send({
+              type: 'device.call',
+              callId,
+              event: {
+                type: 'call.error',
+                code: error.code ?? 31000,
+                message: serverSentence(error.message ?? 'The call could not start.'),
+              },
+            });
+            actor.send({ type: 'device.call', callId, event: { type: 'call.disconnected' } });
+          },
+        );
+      },
+      acceptCall: (_, { callId }) => calls.get(callId)?.accept(),
+      rejectCall: (_, { callId }) => calls.get(callId)?.reject(),
+      ignoreCall: (_, { callId }) => calls.get(callId)?.ignore(),
+      hangUpCall: (_, { callId }) => calls.get(callId)?.disconnect(),
+      setMuted: (_, { callId, muted }) => calls.get(callId)?.mute(muted),
+      sendDigits: (_, { callId, digits }) => calls.get(callId)?.sendDigits(digits),
+    },
+  });
+
+  const provided = deviceMachine.provide({
+    actors: {
+      call: providedCall,
+      fetchVoiceToken: fromPromise(async () => {
+        credentials = await deps.fetchCredentials();
+        return credentials.token;
+      }),
+      checkRegistration: fromPromise(() =>
+        Promise.resolve(
+          String(sdk?.state) === 'registered' ? ('registered' as const) : ('unregistered' as const),
+        ),
+      ),
+      acquireLock: fromPromise(() => lock.takeOver()),
+    },
+    actions: {
+      register: (_, { token }) => {
+        ensureDevice(token)
+          .then((device) => device.register())
+          .catch((error: { code?: number; message?: string }) =>
+            fail(error.code ?? 31000, error.message ?? 'The phone could not start.'),
+          );
+      },
+      updateToken: (_, { token }) => sdk?.updateToken(token),
+      unregister: () => {
+        sdk?.unregister().catch(() => undefined);
+      },
+      releaseLock: () => lock.release(),
+    },
+  });
+
+  const actor = createActor(provided, { input: { owner, now: deps.now } });
+  actor.start();
+
+  return {
+    device: actor,
+    dial(to, displayName = null) {
+      const identity = to.startsWith('client:') ? to.slice('client:'.length) : null;
+      actor.send({
+        type: 'device.dial',
+        to: {
+          identity,
+          number: identity === null ? to : null,
+          displayName,
+        },
+        params: {},
+      });
+    },
+    stop() {
+      actor.send({ type: 'device.signOut' });
+      for (const off of listeners.splice(0)) off();
+      sdk?.destroy();
+      sdk = null;
+      lock.release();
+      actor.stop();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * One tab per person holds the phone: a Web Lock named after the person. The first tab takes it;
+ * another tab can take it over (`steal`), and the tab that loses it is told so it can let go of
+ * its Device. Without Web Locks every tab holds the phone (the service then rings each one).
+ */
+export interface TabLock {
+  /** Takes the lock if nobody holds it; true when this tab now holds it. */
+  tryAcquire(): Promise<boolean>;
+  /** Takes the lock from whichever tab holds it. */
+  takeOver(): Promise<void>;
+  /** Lets go of the lock (no-op when not held). */
+  release(): void;
+}
+
+export function createTabLock(
+  name: string,
+  locks: LockManager | null,
+  onLost: () => void,
+): TabLock {
+  let releaseHeld: (() => void) | null = null;
+
+  /** Holds the lock until `release()`; resolves true once held, false when not granted. */
+  function hold(options: LockOptions): Promise<boolean> {
+    if (!locks) return Promise.resolve(true);
+    return new Promise<boolean>((resolveHeld) => {
+      locks
+        .request(name, options, (lock) => {
+          if (lock === null) {
+            resolveHeld(false);
+            return undefined;
+          }
+          resolveHeld(true);
+          return new Promise<void>((release) => {
+            releaseHeld = release;
+          });
+        })
+        .catch(() => {
+          // Another tab stole the lock: this tab no longer holds the phone.
+          if (releaseHeld) {
+            releaseHeld = null;
+            onLost();
+          }
+          resolveHeld(false);
+        });
+    });
+  }
+
+  return {
+    tryAcquire: () => hold({ ifAvailable: true }),
+    async takeOver() {
+      const held = await hold({ steal: true });
+      if (!held) throw new Error('The phone could not be taken over from the other tab.');
+    },
+    release() {
+      const release = releaseHeld;
+      releaseHeld = null;
+      release?.();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The softphone as new users meet it: people signed in through the real app in Chromium (fake
+ * microphone), calling each other from the dial box, with the audio each page receives measured
+ * from the page's own peer connections.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium';
+import { startServer, type RunningServer } from '../support/server';
+import { signedInPage, type Person } from './support/live';
+
+let server: RunningServer;
+let browser: Browser;
+let ann: Person;
+let bob: Person;
+
+/** Records every RTCPeerConnection the page makes, so the test can read their statistics. */
+const TRACK_PCS = `(() => {
+  const Native = window.RTCPeerConnection;
+  window.__pcs = [];
+  window.RTCPeerConnection = class extends Native {
+    constructor(...args) { super(...args); window.__pcs.push(this); }
+  };
+})();`;
+
+async function inbound(page: Page): Promise<{ packets: number; level: number }> {
+  return page.evaluate(async () => {
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs;
+    const pc = pcs[pcs.length - 1];
+    if (!pc) return { packets: 0, level: 0 };
+    let packets = 0;
+    let level = 0;
+    (await pc.getStats()).forEach(
+      (s: { type: string; kind?: string; packetsReceived?: number; audioLevel?: number }) => {
+        if (s.type === 'inbound-rtp' && s.kind === 'audio') {
+          packets = s.packetsReceived ?? 0;
+          level = s.audioLevel ?? 0;
+        }
+      },
+    );
+    return { packets, level };
+  });
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function openPerson(name: string): Promise<Person> {
+  const person = await signedInPage(
+    browser,
+    server.url,
+    name,
+    `${name.toLowerCase()}@example.com`,
+    '/contacts',
+  );
+  await person.context.grantPermissions(['microphone']);
+  return person;
+}
+
+beforeAll(async () => {
+  server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '8' } });
+  browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
+  for (const ctxInit of [0]) void ctxInit;
+  ann = await openPerson('Ann');
+  bob = await openPerson('Bob');
+  for (const p of [ann, bob]) {
+    await p.page.addInitScript(TRACK_PCS);
+    await p.page.reload();
+    await p.page
+      .getByTestId('phone-status')
+      .and(p.page.locator('[data-status="registered"]'))
+      .waitFor();
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+describe('calling a colleague from the softphone', () => {
+  it('Ann calls Bob by name; Bob sees Ann ringing, accepts, audio flows both ways, Ann hangs up', async () => {
+    await ann.page.getByTestId('dial-input').fill('Bob');
+    await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
+    const card = bob.page.getByTestId('call-card');
+    await card.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
+    await expect(card.getAttribute('data-status')).resolves.toBe('incoming');
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await ann.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+    await bob.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+    await until(
+      () => inbound(ann.page),
+      (s) => s.packets > 50 && s.level > 0.01,
+    );
+    await until(
+      () => inbound(bob.page),
+      (s) => s.packets > 50 && s.level > 0.01,
+    );
+    await ann.page.getByTestId('call-timer').waitFor();
+    await ann.page.getByRole('button', { name: 'Hang up' }).click();
+    await bob.page.getByTestId('call-ended').waitFor();
+    await ann.page.getByTestId('call-ended').waitFor();
+    expect(ann.errors).toEqual([]);
+  });
+});
