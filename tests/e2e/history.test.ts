@@ -85,10 +85,6 @@ describe('call history', () => {
     expect(newest).toContain('Missed');
     // The first page is 50 calls: the oldest (index 0) is not loaded yet.
     expect(await page.locator('[data-index="0"]').count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Call back' }).first().isDisabled()).toBe(true);
-    expect(await page.locator('[title="Calling comes with the softphone"]').first().count()).toBe(
-      1,
-    );
   });
 
   it('loads the next pages as you scroll, down to the first call ever', async () => {
@@ -147,6 +143,17 @@ describe('call history', () => {
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await page.waitForURL(`${server.url}/history`);
     expect(person.errors).toEqual([]);
+  });
+
+  it('calls back from a row: the softphone dials it, and a phone number is refused with a reason', async () => {
+    const { page } = person;
+    await page.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
+    const callBack = page.getByRole('button', { name: /^Call back / }).first();
+    await expect.poll(() => callBack.isDisabled()).toBe(false);
+    await callBack.click();
+    await page.getByTestId('call-ended').filter({ hasText: 'phone provider' }).waitFor();
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await page.getByTestId('call-card').count()).toBe(0);
   });
 });
 

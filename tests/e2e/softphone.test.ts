@@ -67,7 +67,6 @@ async function openPerson(name: string): Promise<Person> {
 beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '8' } });
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
-  for (const ctxInit of [0]) void ctxInit;
   ann = await openPerson('Ann');
   bob = await openPerson('Bob');
   for (const p of [ann, bob]) {
@@ -109,5 +108,105 @@ describe('calling a colleague from the softphone', () => {
     await bob.page.getByTestId('call-ended').waitFor();
     await ann.page.getByTestId('call-ended').waitFor();
     expect(ann.errors).toEqual([]);
+  });
+});
+
+async function dialFrom(person: Person, to: string): Promise<void> {
+  await person.page.getByTestId('dial-input').fill(to);
+  await person.page.getByRole('button', { name: 'Call', exact: true }).click();
+}
+
+async function dismissAll(person: Person): Promise<void> {
+  const dismiss = person.page.getByRole('button', { name: 'Dismiss' });
+  while ((await dismiss.count()) > 0) await dismiss.first().click();
+}
+
+describe('calls that do not connect', () => {
+  it('Bob rejects: Ann reads that Bob declined', async () => {
+    await dismissAll(ann);
+    await dismissAll(bob);
+    await dialFrom(ann, 'Bob');
+    const card = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await card.getByRole('button', { name: 'Reject' }).click();
+    await ann.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'Bob declined the call.' })
+      .waitFor();
+  });
+
+  it('Ann cancels while it rings: Bob stops ringing', async () => {
+    await dismissAll(ann);
+    await dismissAll(bob);
+    await dialFrom(ann, 'Bob');
+    await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
+    await ann.page.getByRole('button', { name: 'Hang up' }).click();
+    await bob.page.locator('[data-testid="call-card"][data-status="ended"]').waitFor();
+    expect(
+      await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').count(),
+    ).toBe(0);
+  });
+
+  it('Bob in do not disturb, an unknown name and a phone number each end at once with a reason', async () => {
+    await dismissAll(ann);
+    await dismissAll(bob);
+    await bob.page.getByTestId('dnd-toggle').check();
+    await expect.poll(() => bob.page.getByTestId('dnd-toggle').isChecked()).toBe(true);
+    const cases: [string, string][] = [
+      ['Bob', 'Bob is not taking calls (do not disturb).'],
+      ['Nobody Here', 'Nobody here is called "Nobody Here".'],
+      ['+1 555 0100', 'phone provider'],
+    ];
+    for (const [to, reason] of cases) {
+      await dialFrom(ann, to);
+      await ann.page.getByTestId('call-ended').filter({ hasText: reason }).waitFor();
+      await dismissAll(ann);
+    }
+    expect(await bob.page.getByTestId('call-card').count()).toBe(0);
+    await bob.page.getByTestId('dnd-toggle').uncheck();
+  });
+
+  it('a second tab of Bob does not ring: only the tab holding the phone does, and it can be taken over', async () => {
+    await dismissAll(ann);
+    await dismissAll(bob);
+    const second = await bob.context.newPage();
+    await second.goto(`${server.url}/users`);
+    await second.locator('[data-testid="phone-status"][data-status="follower"]').waitFor();
+    await dialFrom(ann, 'Bob');
+    await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
+    expect(await second.getByTestId('call-card').count()).toBe(0);
+    await ann.page.getByRole('button', { name: 'Hang up' }).click();
+    await bob.page.locator('[data-testid="call-card"][data-status="ended"]').waitFor();
+    // Taking the phone over moves the registration to the second tab.
+    await second.getByRole('button', { name: 'Use the phone here' }).click();
+    await second.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
+    await bob.page.locator('[data-testid="phone-status"][data-status="follower"]').waitFor();
+    await dismissAll(ann);
+    await dialFrom(ann, 'Bob');
+    await second.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
+    await second.getByRole('button', { name: 'Reject' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
+    await second.close();
+  });
+
+  it('calls a colleague from /users and calls back from /history', async () => {
+    await dismissAll(ann);
+    await bob.page.reload();
+    await bob.page.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
+    await ann.page.goto(`${server.url}/users`);
+    await ann.page.getByRole('button', { name: 'Call Bob' }).click();
+    await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
+    await bob.page.getByRole('button', { name: 'Reject' }).click();
+    await dismissAll(ann);
+    await dismissAll(bob);
+    await bob.page.goto(`${server.url}/history`);
+    await bob.page.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
+    const row = bob.page.getByTestId('call-row').first();
+    await expect.poll(() => row.textContent()).toContain('Inbound');
+    await row.getByRole('button', { name: /^Call back/ }).click();
+    await ann.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
+    await ann.page.getByRole('button', { name: 'Accept' }).click();
+    await bob.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+    await bob.page.getByRole('button', { name: 'Hang up' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
   });
 });

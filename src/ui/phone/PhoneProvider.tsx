@@ -80,3 +80,14 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
 export function usePhone(): PhoneHandle {
   return useContext(PhoneContext);
 }
+
+/**
+ * Click to call: a function that places a call from this tab's phone, or null while the phone cannot
+ * place one (starting, held by another tab, broken). `to` is `client:<identity>` for a colleague,
+ * otherwise what to dial.
+ */
+export function useDial(): ((to: string, displayName?: string | null) => void) | null {
+  const { runtime } = usePhone();
+  const ready = useSelector(runtime?.device, (s) => s?.hasTag('ready') ?? false);
+  return runtime && ready ? runtime.dial : null;
+}

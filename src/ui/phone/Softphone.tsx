@@ -14,6 +14,7 @@ import { USERS_MAP } from '../presence/maps';
 import { selectMapItems } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../sync/ports';
 import { CallCard } from './CallCard';
+import { DoNotDisturb } from './DoNotDisturb';
 import { usePhone } from './PhoneProvider';
 import { resolveDial, type Dialable } from './dial';
 import { useCallSideEffects } from './side-effects';
@@ -117,6 +118,7 @@ function DevicePanel({
         </button>
       )}
       {status === 'registered' && <DialForm people={people} dial={dial} calls={entries} />}
+      <DoNotDisturb />
       <div className="softphone__calls">
         {entries.map(([id, call]) => (
           <CallCard

@@ -46,8 +46,17 @@ export interface Phone {
   page: Page;
   /** Events the Device and its calls emitted, in order ("device:registered", "call:accept", ...). */
   events(): Promise<string[]>;
+  /**
+   * Waits for `event` (or `event:<detail>`) emitted since the last `dial` from any phone: events of
+   * earlier calls never satisfy it.
+   */
   waitForEvent(event: string, timeoutMs?: number): Promise<void>;
+  /** Marks the present end of the event log; `waitForEvent` looks after it. */
+  mark(): Promise<void>;
 }
+
+/** Every phone opened in this test process, so a dial can mark them all. */
+const phones = new Set<Phone>();
 
 /** A signed-in page with the SDK loaded and a registered Device (unless `register` is false). */
 export async function openPhone(
@@ -126,27 +135,35 @@ export async function openPhone(
     return body.identity;
   }, options.register !== false);
   const events = () => page.evaluate(() => [...(window as unknown as PageWindow).__phone.events]);
-  return {
+  let since = 0;
+  const phone: Phone = {
     name,
     identity,
     context,
     page,
     events,
+    async mark() {
+      since = (await events()).length;
+    },
     async waitForEvent(event, timeoutMs = 15_000) {
       await page.waitForFunction(
-        (e) =>
-          (window as unknown as PageWindow).__phone.events.some(
-            (x) => x === e || x.startsWith(`${e}:`),
-          ),
-        event,
+        ([e, from]) =>
+          (window as unknown as PageWindow).__phone.events
+            .slice(from)
+            .some((x) => x === e || x.startsWith(`${e}:`)),
+        [event, since] as const,
         { timeout: timeoutMs },
       );
     },
   };
+  phones.add(phone);
+  page.on('close', () => phones.delete(phone));
+  return phone;
 }
 
 /** Places a call from `phone` to `to`; resolves once the SDK has the call object. */
 export async function dial(phone: Phone, to: string): Promise<void> {
+  await Promise.all([...phones].map((p) => p.mark().catch(() => undefined)));
   await phone.page.evaluate(async (target) => {
     const p = (window as unknown as PageWindow).__phone;
     const call = await p.device.connect({ params: { To: target } });

@@ -1,10 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import type { MapItem } from '../../../sync/ports';
+import { useDial } from '../../phone/PhoneProvider';
 import { contactFromData } from './contact';
 
 const ROW_HEIGHT = 72;
-const SOFTPHONE_LATER = 'Calling comes with the softphone';
+const PHONE_NOT_READY = 'The phone is not ready to call';
 
 /** A row reads its contact from the map item when it renders: only the rows in view hold a copy. */
 const ContactRow = memo(function ContactRow({
@@ -23,6 +24,8 @@ const ContactRow = memo(function ContactRow({
   onDelete: (id: string) => void;
 }) {
   const contact = contactFromData(item.data);
+  const dial = useDial();
+  const number = contact.phones[0]?.number ?? '';
   return (
     <li
       className="contact-row"
@@ -46,12 +49,14 @@ const ContactRow = memo(function ContactRow({
         {contact.phones.length > 2 && <li>+{contact.phones.length - 2} more</li>}
       </ul>
       <div className="contact-row__actions">
-        <span title={SOFTPHONE_LATER}>
+        <span title={dial ? undefined : PHONE_NOT_READY}>
           <button
             type="button"
             className="button button--quiet"
-            disabled
-            aria-describedby="call-later"
+            disabled={!dial || number === ''}
+            aria-describedby={dial ? undefined : 'call-not-ready'}
+            aria-label={`Call ${contact.name}${number ? ` on ${number}` : ''}`}
+            onClick={() => dial?.(number, contact.name)}
           >
             Call
           </button>
@@ -111,8 +116,8 @@ export const ContactList = memo(function ContactList({
       tabIndex={0}
       aria-label="Contacts"
     >
-      <p id="call-later" hidden>
-        {SOFTPHONE_LATER}
+      <p id="call-not-ready" hidden>
+        {PHONE_NOT_READY}
       </p>
       <ul className="virtual-list__rows" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {

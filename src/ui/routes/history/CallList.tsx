@@ -1,11 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
-import { formatDuration, type Call } from './call';
+import { directionFor, formatDuration, type Call } from './call';
 
 const ROW_HEIGHT = 64;
 /** Ask for the next page when the last rendered row is this close to the end. */
 const LOAD_AHEAD = 10;
-const SOFTPHONE_LATER = 'Calling comes with the softphone';
+const PHONE_NOT_READY = 'The phone is not ready to call';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -14,10 +14,39 @@ const OUTCOME_LABEL = {
   missed: 'Missed',
   forwarded: 'Forwarded',
   abandoned: 'Abandoned',
+  rejected: 'Declined',
+  busy: 'Busy',
+  failed: 'Failed',
 } as const;
 
-const CallRow = memo(function CallRow({ call, top }: { call: Call; top: number }) {
+/** Who "Call back" reaches from this row: the other party as seen by `me`. */
+export function callBackTarget(
+  call: Call,
+  me: string | null,
+): { to: string; label: string } | null {
+  if (call.callee !== '' && call.from !== '') {
+    // A call between colleagues: call whichever of the two is not me.
+    const other = call.from === me ? call.callee : call.from;
+    return { to: `client:${other}`, label: other };
+  }
   const other = call.direction === 'outbound' ? call.to : call.from;
+  return other ? { to: other, label: other } : null;
+}
+
+const CallRow = memo(function CallRow({
+  call,
+  top,
+  me,
+  onCall,
+}: {
+  call: Call;
+  top: number;
+  me: string | null;
+  onCall: ((to: string) => void) | null;
+}) {
+  const direction = directionFor(call, me);
+  const other = direction === 'inbound' ? call.from : call.callee || call.to;
+  const target = callBackTarget(call, me);
   return (
     <li
       className="call-row"
@@ -25,12 +54,8 @@ const CallRow = memo(function CallRow({ call, top }: { call: Call; top: number }
       data-index={call.index}
       style={{ transform: `translateY(${top}px)` }}
     >
-      <span className={`call-row__direction call-row__direction--${call.direction ?? 'unknown'}`}>
-        {call.direction === 'inbound'
-          ? 'Inbound'
-          : call.direction === 'outbound'
-            ? 'Outbound'
-            : 'Unknown'}
+      <span className={`call-row__direction call-row__direction--${direction ?? 'unknown'}`}>
+        {direction === 'inbound' ? 'Inbound' : direction === 'outbound' ? 'Outbound' : 'Unknown'}
       </span>
       <span className="call-row__who">
         <span className="call-row__number">{other || 'Unknown number'}</span>
@@ -45,12 +70,14 @@ const CallRow = memo(function CallRow({ call, top }: { call: Call; top: number }
       <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
         {call.outcome ? OUTCOME_LABEL[call.outcome] : 'Unknown'}
       </span>
-      <span title={SOFTPHONE_LATER}>
+      <span title={onCall ? undefined : PHONE_NOT_READY}>
         <button
           type="button"
           className="button button--quiet"
-          disabled
-          aria-describedby="callback-later"
+          disabled={!onCall || !target}
+          aria-describedby={onCall ? undefined : 'callback-not-ready'}
+          aria-label={target ? `Call back ${target.label}` : 'Call back'}
+          onClick={() => target && onCall?.(target.to)}
         >
           Call back
         </button>
@@ -67,8 +94,14 @@ export function CallList({
   calls,
   loaded,
   onNearEnd,
+  me = null,
+  onCall = null,
 }: {
   calls: Call[];
+  /** The signed-in identity: a call between colleagues reads inbound or outbound from here. */
+  me?: string | null;
+  /** Places a call (click to call), or null while the phone cannot. */
+  onCall?: ((to: string) => void) | null;
   /** How many calls are loaded in all (filtered or not): a page that adds none shown asks again. */
   loaded: number;
   onNearEnd: () => void;
@@ -95,13 +128,15 @@ export function CallList({
       tabIndex={0}
       aria-label="Calls"
     >
-      <p id="callback-later" hidden>
-        {SOFTPHONE_LATER}
+      <p id="callback-not-ready" hidden>
+        {PHONE_NOT_READY}
       </p>
       <ul className="virtual-list__rows" style={{ height: virtualizer.getTotalSize() }}>
         {rows.map((row) => {
           const call = calls[row.index];
-          return call ? <CallRow key={row.key} call={call} top={row.start} /> : null;
+          return call ? (
+            <CallRow key={row.key} call={call} top={row.start} me={me} onCall={onCall} />
+          ) : null;
         })}
       </ul>
     </div>

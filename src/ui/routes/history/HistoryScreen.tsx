@@ -15,6 +15,10 @@ import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { callOf, filterFrom, FILTERS, passes, type Filter } from './call';
 import { CallList } from './CallList';
+import { useDial } from '../../phone/PhoneProvider';
+import { useSessionActor } from '../../app/actors';
+import { selectUser } from '../../../machines/session.selectors';
+import { useSelector } from '@xstate/react';
 import './history.css';
 
 const NO_ITEMS: readonly ListItem[] = [];
@@ -54,9 +58,13 @@ export function Component() {
   const error = useContainerSelector(calls, selectListError, null);
   const pageFailed = useContainerSelector(calls, selectPageFailed, false);
 
+  const session = useSessionActor();
+  const me = useSelector(session, selectUser);
+  const dial = useDial();
+  const myIdentity = me?.identity ?? null;
   const shown = useMemo(
-    () => items.map(callOf).filter((call) => passes(call, filter)),
-    [items, filter],
+    () => items.map(callOf).filter((call) => passes(call, filter, myIdentity)),
+    [items, filter, myIdentity],
   );
   const loadMore = useCallback(() => calls?.send({ type: 'list.loadMore' }), [calls]);
 
@@ -104,7 +112,13 @@ export function Component() {
         </div>
       ) : (
         <>
-          <CallList calls={shown} loaded={items.length} onNearEnd={loadMore} />
+          <CallList
+            calls={shown}
+            loaded={items.length}
+            onNearEnd={loadMore}
+            me={myIdentity}
+            onCall={dial}
+          />
           <p className="history__more" role="status" data-testid="history-more">
             {loadingPage
               ? 'Loading more calls…'

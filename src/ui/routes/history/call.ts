@@ -5,7 +5,8 @@
 import type { JsonObject, ListItem } from '../../../sync/ports';
 
 export type Direction = 'inbound' | 'outbound';
-export type Outcome = 'answered' | 'missed' | 'forwarded' | 'abandoned';
+export type Outcome =
+  'answered' | 'missed' | 'forwarded' | 'abandoned' | 'rejected' | 'busy' | 'failed';
 
 export interface Call {
   index: number;
@@ -13,6 +14,8 @@ export interface Call {
   from: string;
   to: string;
   user: string;
+  /** The colleague who was called (calls between people), or ''. */
+  callee: string;
   group: string;
   /** Epoch ms, or null when absent or unreadable. */
   startedAt: number | null;
@@ -34,7 +37,15 @@ function time(value: unknown): number | null {
   return null;
 }
 
-const OUTCOMES: readonly string[] = ['answered', 'missed', 'forwarded', 'abandoned'];
+const OUTCOMES: readonly string[] = [
+  'answered',
+  'missed',
+  'forwarded',
+  'abandoned',
+  'rejected',
+  'busy',
+  'failed',
+];
 
 export function callFromData(index: number, data: JsonObject): Call {
   const duration = data.duration;
@@ -45,6 +56,7 @@ export function callFromData(index: number, data: JsonObject): Call {
     from: text(data.from),
     to: text(data.to),
     user: text(data.user),
+    callee: text(data.callee),
     group: text(data.group),
     startedAt: time(data.startedAt),
     answeredAt: time(data.answeredAt),
@@ -78,13 +90,23 @@ export function filterFrom(value: string | null): Filter {
   return (FILTERS as readonly string[]).includes(value ?? '') ? (value as Filter) : 'all';
 }
 
-export function passes(call: Call, filter: Filter): boolean {
+/**
+ * The call's direction as `me` sees it: a call between colleagues (it names a callee) is inbound to
+ * the callee and outbound to everyone else; other calls keep the direction they were written with.
+ */
+export function directionFor(call: Call, me: string | null): Direction | null {
+  if (call.callee !== '' && call.direction !== null)
+    return call.callee === me ? 'inbound' : 'outbound';
+  return call.direction;
+}
+
+export function passes(call: Call, filter: Filter, me: string | null = null): boolean {
   switch (filter) {
     case 'all':
       return true;
     case 'inbound':
     case 'outbound':
-      return call.direction === filter;
+      return directionFor(call, me) === filter;
     case 'missed':
       return call.outcome === 'missed';
   }

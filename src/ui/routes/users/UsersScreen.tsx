@@ -19,6 +19,7 @@ import { LoadFailure } from '../../sync/LoadFailure';
 import { presenceCounts, teamDirectory, type Role, type TeamMember } from './directory';
 import { RemoveUserDialog } from './RemoveUserDialog';
 import { removeUser, roleChangedMessage, setRole } from './roles';
+import { useDial } from '../../phone/PhoneProvider';
 import './users.css';
 
 const NO_ITEMS: readonly MapItem[] = [];
@@ -98,6 +99,9 @@ export function Component() {
                 <th scope="col">Name</th>
                 <th scope="col">Email</th>
                 <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Call</span>
+                </th>
                 <th scope="col">Role</th>
                 {isAdmin && (
                   <th scope="col">
@@ -152,6 +156,7 @@ function MemberRow({
   canEdit: boolean;
   onRemove: () => void;
 }) {
+  const dial = useDial();
   return (
     <tr data-testid="user-row" data-identity={member.identity}>
       <th scope="row" className="users__name">
@@ -164,6 +169,20 @@ function MemberRow({
           <span className={`presence-dot presence-dot--${member.presence}`} aria-hidden="true" />
           {presenceKnown ? PRESENCE_LABELS[member.presence] : 'Checking…'}
         </span>
+      </td>
+      <td>
+        {!isMe && (
+          <button
+            type="button"
+            className="button button--quiet"
+            aria-label={`Call ${member.name}`}
+            disabled={!dial}
+            title={dial ? undefined : 'The phone is not ready to call'}
+            onClick={() => dial?.(`client:${member.identity}`, member.name)}
+          >
+            Call
+          </button>
+        )}
       </td>
       <td>{canEdit ? <RoleSelect member={member} /> : <RoleLabel role={member.role} />}</td>
       {canEdit && (
