@@ -388,7 +388,7 @@ export const deviceMachine = setup({
             renewing: {
               description: 'The token expires after TOKEN_EXPIRY: fetch a new one, with backoff.',
               initial: 'fetching',
-              entry: assign({ renewAttempts: 0 }),
+              exit: assign({ renewAttempts: 0 }),
               after: {
                 TOKEN_EXPIRY: {
                   target: 'expired',

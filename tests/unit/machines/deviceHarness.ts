@@ -35,24 +35,20 @@ export function deviceHarness(
       sendDigits: record('sendDigits'),
     },
   });
+  /** A pending port call; dropped from its queue when XState cancels it (its state was left). */
+  function hold<T>(queue: Array<Deferred<T>>, signal: AbortSignal): Promise<T> {
+    const d = deferred<T>();
+    queue.push(d);
+    signal.addEventListener('abort', () => queue.splice(queue.indexOf(d), 1));
+    return d.promise;
+  }
   const machine = deviceMachine.provide({
     actors: {
-      fetchVoiceToken: fromPromise(({ self }) => {
-        const d = deferred<string>();
-        const id = self.id === 'renewalToken' ? 'renewalToken' : 'registrationToken';
-        pending[id].push(d);
-        return d.promise;
-      }),
-      checkRegistration: fromPromise(() => {
-        const d = deferred<'registered' | 'unregistered'>();
-        pending.checkRegistration.push(d);
-        return d.promise;
-      }),
-      acquireLock: fromPromise(() => {
-        const d = deferred<void>();
-        pending.acquireLock.push(d);
-        return d.promise;
-      }),
+      fetchVoiceToken: fromPromise(({ self, signal }) =>
+        hold(self.id === 'renewalToken' ? pending.renewalToken : pending.registrationToken, signal),
+      ),
+      checkRegistration: fromPromise(({ signal }) => hold(pending.checkRegistration, signal)),
+      acquireLock: fromPromise(({ signal }) => hold(pending.acquireLock, signal)),
       call,
     },
     actions: {
