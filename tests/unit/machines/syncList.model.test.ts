@@ -7,15 +7,9 @@ import {
   type ListPushEvent,
   type SyncListEvent,
 } from '../../../src/machines/syncList.machine';
+import type { LoadPageInput } from '../../../src/machines/syncContainer.factory';
 import { selectListItems } from '../../../src/machines/syncList.selectors';
-import type {
-  ItemPage,
-  ItemQuery,
-  ListItem,
-  ListPort,
-  Opened,
-  OpenRequest,
-} from '../../../src/sync/ports';
+import type { ItemPage, ListItem, Opened, OpenRequest } from '../../../src/sync/ports';
 import { FakeList, fakeEvents, notFound, serverError } from './syncFakes';
 import { listItem } from './syncListHarness';
 import { Coverage, deferred, settle, walkEdges } from './syncModelSupport';
@@ -144,13 +138,11 @@ function system(coverage: Coverage) {
           }),
         },
       }),
-      loadPage: fromPromise<ItemPage<ListItem>, { port: ListPort; query: ItemQuery<number> }>(
-        () => {
-          const d = deferred<ItemPage<ListItem>>();
-          pages.push(d);
-          return d.promise;
-        },
-      ),
+      loadPage: fromPromise<ItemPage<unknown>, LoadPageInput>(() => {
+        const d = deferred<ItemPage<ListItem>>();
+        pages.push(d);
+        return d.promise;
+      }),
       events: events.actor,
     },
   });
