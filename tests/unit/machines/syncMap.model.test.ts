@@ -7,15 +7,9 @@ import {
   type MapPushEvent,
   type SyncMapEvent,
 } from '../../../src/machines/syncMap.machine';
+import type { LoadPageInput } from '../../../src/machines/syncContainer.factory';
 import { selectMapItems } from '../../../src/machines/syncMap.selectors';
-import type {
-  ItemPage,
-  ItemQuery,
-  MapItem,
-  MapPort,
-  Opened,
-  OpenRequest,
-} from '../../../src/sync/ports';
+import type { ItemPage, MapItem, Opened, OpenRequest } from '../../../src/sync/ports';
 import { FakeMap, fakeEvents, notFound, serverError } from './syncFakes';
 import { mapItem } from './syncMapHarness';
 import { Coverage, deferred, settle, walkEdges } from './syncModelSupport';
@@ -140,7 +134,7 @@ function system(coverage: Coverage) {
           }),
         },
       }),
-      loadPage: fromPromise<ItemPage<MapItem>, { port: MapPort; query: ItemQuery<string> }>(() => {
+      loadPage: fromPromise<ItemPage<unknown>, LoadPageInput>(() => {
         const d = deferred<ItemPage<MapItem>>();
         pages.push(d);
         return d.promise;
