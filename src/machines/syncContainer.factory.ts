@@ -127,11 +127,12 @@ type ItemOf<T extends KindTypes> = T['extra'] extends PagedExtra<unknown, infer 
 /** What a kind supplies; opening, subscription, removal, commands and refusals are shared. */
 export interface ContainerSpec<T extends KindTypes> {
   kind: T['kind'];
-  /** Command event types in chart order, `<kind>.remove<Kind>` last. */
-  commands: ReadonlyArray<T['command']['type']>;
+  /** Each command and how it runs on the port, in chart order, `<kind>.remove<Kind>` last. */
+  commands: {
+    [C in T['command'] as C['type']]: (port: T['port'], command: C) => Promise<unknown>;
+  };
   checkInput(this: void, input: T['input']): SyncFailure | null;
   checkCommand(this: void, command: T['command']): SyncFailure | null;
-  runCommand(this: void, port: T['port'], command: T['command']): Promise<unknown>;
   /** Seed 8: commands whose 404 means the container itself is gone. */
   goneOnNotFound: ReadonlyArray<T['command']['type']>;
   /** Commands whose result is the written item or version, applied like a pushed one. */
@@ -269,9 +270,13 @@ function build(spec: ContainerSpec<KindTypes>) {
         : assign(apply),
     };
   }
-  const refuse = refuseWhileClosed(spec.commands);
+  const commands = spec.commands as Record<
+    string,
+    (port: unknown, command: object) => Promise<unknown>
+  >;
+  const refuse = refuseWhileClosed(Object.keys(commands));
   const commandsWhenOpen = Object.fromEntries(
-    spec.commands.map((type) => [
+    Object.keys(commands).map((type) => [
       type,
       type === removeCommand ? { actions: 'startCommand' as const } : commandTransition,
     ]),
@@ -292,7 +297,7 @@ function build(spec: ContainerSpec<KindTypes>) {
       loadPage: fromPromise<ItemPage<unknown>, LoadPageInput>(({ input }) =>
         input.port.getItems(input.query),
       ),
-      runCommand: commandRunner(spec.runCommand),
+      runCommand: commandRunner((port, command: Command) => commands[command.type]!(port, command)),
     },
     guards: {
       ...guards,

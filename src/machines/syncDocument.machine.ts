@@ -47,21 +47,6 @@ export interface DocumentCommandResults {
   'document.removeDocument': undefined;
 }
 
-function runDocumentCommand(port: DocumentPort, command: DocumentCommand): Promise<unknown> {
-  switch (command.type) {
-    case 'document.set':
-      return port.set(command.data, metadataOf(command));
-    case 'document.update':
-      return port.update(command.data, metadataOf(command));
-    case 'document.mutate':
-      return port.mutate(command.mutator, metadataOf(command));
-    case 'document.setTtl':
-      return port.setTtl(command.ttl);
-    case 'document.removeDocument':
-      return port.removeDocument();
-  }
-}
-
 /** Applies a document version if it is newer than the one we hold (seed 4 ordering). */
 function applyState(context: SyncDocumentContext, state: DocumentState) {
   if (!context.meta || state.lastEventId <= context.meta.lastEventId) return {};
@@ -83,16 +68,15 @@ function applyState(context: SyncDocumentContext, state: DocumentState) {
  */
 export const syncDocumentMachine = createSyncContainerMachine<DocumentTypes>({
   kind: 'document',
-  commands: [
-    'document.set',
-    'document.update',
-    'document.mutate',
-    'document.setTtl',
-    'document.removeDocument',
-  ],
+  commands: {
+    'document.set': (port, c) => port.set(c.data, metadataOf(c)),
+    'document.update': (port, c) => port.update(c.data, metadataOf(c)),
+    'document.mutate': (port, c) => port.mutate(c.mutator, metadataOf(c)),
+    'document.setTtl': (port, c) => port.setTtl(c.ttl),
+    'document.removeDocument': (port) => port.removeDocument(),
+  },
   checkInput: (input) => (input.data === undefined ? null : checkData(input.data)),
   checkCommand: checkDocumentCommand,
-  runCommand: runDocumentCommand,
   goneOnNotFound: ['document.set', 'document.update', 'document.mutate', 'document.setTtl'],
   writes: ['document.set', 'document.update', 'document.mutate'],
   applyWrite: applyState,

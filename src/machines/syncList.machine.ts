@@ -1,14 +1,7 @@
 /** The syncList machine: {@link createSyncContainerMachine} with items addressed by index. */
-import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
-import type {
-  ItemPage,
-  ItemQuery,
-  JsonObject,
-  ListItem,
-  ListPort,
-  ListPushEvent,
-} from '../sync/ports';
+import type { ItemPage, JsonObject, ListItem, ListPort, ListPushEvent } from '../sync/ports';
 import { checkListCommand, checkListQuery, metadataOf, type ListCommand } from '../sync/validation';
+import { commandQuery } from './syncPaging';
 import {
   createSyncContainerMachine,
   type CommandEventOf,
@@ -55,35 +48,6 @@ export interface ListCommandResults {
   'list.removeList': undefined;
 }
 
-function runListCommand(port: ListPort, command: ListCommand): Promise<unknown> {
-  switch (command.type) {
-    case 'list.push':
-      return port.push(command.data, metadataOf(command));
-    case 'list.set':
-      return port.set(command.index, command.data, metadataOf(command));
-    case 'list.update':
-      return port.update(command.index, command.data, metadataOf(command));
-    case 'list.mutate':
-      return port.mutate(command.index, command.mutator, metadataOf(command));
-    case 'list.remove':
-      return port.remove(command.index);
-    case 'list.get':
-      return port.get(command.index);
-    case 'list.getItems': {
-      const query: ItemQuery<number> = { pageSize: command.pageSize ?? DEFAULT_PAGE_SIZE };
-      if (command.from !== undefined) query.from = command.from;
-      query.order = command.order ?? DEFAULT_ORDER;
-      return port.getItems(query);
-    }
-    case 'list.setTtl':
-      return port.setTtl(command.ttl);
-    case 'list.setItemTtl':
-      return port.setItemTtl(command.index, command.ttl);
-    case 'list.removeList':
-      return port.removeList();
-  }
-}
-
 /**
  * One synced list from opening to removal (see {@link createSyncContainerMachine}). Items are
  * addressed by index; `list.contextUpdated` sets the list's context object when its event id is
@@ -91,21 +55,20 @@ function runListCommand(port: ListPort, command: ListCommand): Promise<unknown> 
  */
 export const syncListMachine = createSyncContainerMachine<ListTypes>({
   kind: 'list',
-  commands: [
-    'list.push',
-    'list.set',
-    'list.update',
-    'list.mutate',
-    'list.remove',
-    'list.get',
-    'list.getItems',
-    'list.setTtl',
-    'list.setItemTtl',
-    'list.removeList',
-  ],
+  commands: {
+    'list.push': (port, c) => port.push(c.data, metadataOf(c)),
+    'list.set': (port, c) => port.set(c.index, c.data, metadataOf(c)),
+    'list.update': (port, c) => port.update(c.index, c.data, metadataOf(c)),
+    'list.mutate': (port, c) => port.mutate(c.index, c.mutator, metadataOf(c)),
+    'list.remove': (port, c) => port.remove(c.index),
+    'list.get': (port, c) => port.get(c.index),
+    'list.getItems': (port, c) => port.getItems(commandQuery(c)),
+    'list.setTtl': (port, c) => port.setTtl(c.ttl),
+    'list.setItemTtl': (port, c) => port.setItemTtl(c.index, c.ttl),
+    'list.removeList': (port) => port.removeList(),
+  },
   checkInput: checkListQuery,
   checkCommand: checkListCommand,
-  runCommand: runListCommand,
   goneOnNotFound: ['list.setTtl'],
   writes: ['list.push', 'list.set', 'list.update', 'list.mutate'],
   paged: { noun: 'index', keyOf: (item) => item.index, removedKey: (event) => event.index },

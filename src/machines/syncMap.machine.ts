@@ -1,7 +1,7 @@
 /** The syncMap machine: {@link createSyncContainerMachine} with items addressed by key. */
-import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
-import type { ItemPage, ItemQuery, MapItem, MapPort, MapPushEvent } from '../sync/ports';
+import type { ItemPage, MapItem, MapPort, MapPushEvent } from '../sync/ports';
 import { checkMapCommand, checkMapQuery, metadataOf, type MapCommand } from '../sync/validation';
+import { commandQuery } from './syncPaging';
 import {
   createSyncContainerMachine,
   type CommandEventOf,
@@ -44,33 +44,6 @@ export interface MapCommandResults {
   'map.removeMap': undefined;
 }
 
-function runMapCommand(port: MapPort, command: MapCommand): Promise<unknown> {
-  switch (command.type) {
-    case 'map.set':
-      return port.set(command.key, command.data, metadataOf(command));
-    case 'map.update':
-      return port.update(command.key, command.data, metadataOf(command));
-    case 'map.mutate':
-      return port.mutate(command.key, command.mutator, metadataOf(command));
-    case 'map.remove':
-      return port.remove(command.key);
-    case 'map.get':
-      return port.get(command.key);
-    case 'map.getItems': {
-      const query: ItemQuery<string> = { pageSize: command.pageSize ?? DEFAULT_PAGE_SIZE };
-      if (command.from !== undefined) query.from = command.from;
-      query.order = command.order ?? DEFAULT_ORDER;
-      return port.getItems(query);
-    }
-    case 'map.setTtl':
-      return port.setTtl(command.ttl);
-    case 'map.setItemTtl':
-      return port.setItemTtl(command.key, command.ttl);
-    case 'map.removeMap':
-      return port.removeMap();
-  }
-}
-
 /**
  * One synced map from opening to removal (see {@link createSyncContainerMachine}). Items are
  * addressed by key. Seed 8: a ttl set or a put (set, update, mutate) that finds the map gone means
@@ -78,20 +51,19 @@ function runMapCommand(port: MapPort, command: MapCommand): Promise<unknown> {
  */
 export const syncMapMachine = createSyncContainerMachine<MapTypes>({
   kind: 'map',
-  commands: [
-    'map.set',
-    'map.update',
-    'map.mutate',
-    'map.remove',
-    'map.get',
-    'map.getItems',
-    'map.setTtl',
-    'map.setItemTtl',
-    'map.removeMap',
-  ],
+  commands: {
+    'map.set': (port, c) => port.set(c.key, c.data, metadataOf(c)),
+    'map.update': (port, c) => port.update(c.key, c.data, metadataOf(c)),
+    'map.mutate': (port, c) => port.mutate(c.key, c.mutator, metadataOf(c)),
+    'map.remove': (port, c) => port.remove(c.key),
+    'map.get': (port, c) => port.get(c.key),
+    'map.getItems': (port, c) => port.getItems(commandQuery(c)),
+    'map.setTtl': (port, c) => port.setTtl(c.ttl),
+    'map.setItemTtl': (port, c) => port.setItemTtl(c.key, c.ttl),
+    'map.removeMap': (port) => port.removeMap(),
+  },
   checkInput: checkMapQuery,
   checkCommand: checkMapCommand,
-  runCommand: runMapCommand,
   goneOnNotFound: ['map.setTtl', 'map.set', 'map.update', 'map.mutate'],
   writes: ['map.set', 'map.update', 'map.mutate'],
   paged: { noun: 'key', keyOf: (item) => item.key, removedKey: (event) => event.key },

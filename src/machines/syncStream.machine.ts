@@ -44,17 +44,6 @@ export interface StreamCommandResults {
   'stream.removeStream': undefined;
 }
 
-function runStreamCommand(port: StreamPort, command: StreamCommand): Promise<unknown> {
-  switch (command.type) {
-    case 'stream.publish':
-      return port.publishMessage(command.data);
-    case 'stream.setTtl':
-      return port.setTtl(command.ttl);
-    case 'stream.removeStream':
-      return port.removeStream();
-  }
-}
-
 /**
  * One message stream from opening to removal (see {@link createSyncContainerMachine}). Stream
  * messages carry no event id, so, as in the SDK, they are not deduplicated; the view keeps the last
@@ -63,13 +52,16 @@ function runStreamCommand(port: StreamPort, command: StreamCommand): Promise<unk
  */
 export const syncStreamMachine = createSyncContainerMachine<StreamTypes>({
   kind: 'stream',
-  commands: ['stream.publish', 'stream.setTtl', 'stream.removeStream'],
+  commands: {
+    'stream.publish': (port, c) => port.publishMessage(c.data),
+    'stream.setTtl': (port, c) => port.setTtl(c.ttl),
+    'stream.removeStream': (port) => port.removeStream(),
+  },
   checkInput: ({ keep }) =>
     keep === undefined || (Number.isInteger(keep) && keep > 0)
       ? null
       : syncErrors.invalidArgument(`keep must be a positive integer, got ${String(keep)}`),
   checkCommand: checkStreamCommand,
-  runCommand: runStreamCommand,
   goneOnNotFound: ['stream.setTtl'],
   writes: [],
   context: () => ({ messages: [] }),
