@@ -7,14 +7,14 @@ import {
   type DocumentCommand,
 } from '../sync/validation';
 import { advanceMeta } from './syncContainer';
+import { createSyncContainerMachine } from './syncContainer.factory';
 import {
-  createSyncContainerMachine,
   type CommandEventOf,
   type ContainerContext,
   type ContainerEmitted,
   type ContainerEvent,
   type ContainerInput,
-} from './syncContainer.factory';
+} from './syncContainer.types';
 
 export type { DocumentPushEvent } from '../sync/ports';
 

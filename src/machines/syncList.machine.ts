@@ -2,15 +2,15 @@
 import type { ItemPage, JsonObject, ListItem, ListPort, ListPushEvent } from '../sync/ports';
 import { checkListCommand, checkListQuery, metadataOf, type ListCommand } from '../sync/validation';
 import { commandQuery } from './syncPaging';
+import { createSyncContainerMachine } from './syncContainer.factory';
 import {
-  createSyncContainerMachine,
   type CommandEventOf,
   type ContainerContext,
   type ContainerEmitted,
   type ContainerEvent,
   type PagedExtra,
   type PagedInput,
-} from './syncContainer.factory';
+} from './syncContainer.types';
 
 export type { ListPushEvent } from '../sync/ports';
 

@@ -2,15 +2,15 @@
 import type { ItemPage, MapItem, MapPort, MapPushEvent } from '../sync/ports';
 import { checkMapCommand, checkMapQuery, metadataOf, type MapCommand } from '../sync/validation';
 import { commandQuery } from './syncPaging';
+import { createSyncContainerMachine } from './syncContainer.factory';
 import {
-  createSyncContainerMachine,
   type CommandEventOf,
   type ContainerContext,
   type ContainerEmitted,
   type ContainerEvent,
   type PagedExtra,
   type PagedInput,
-} from './syncContainer.factory';
+} from './syncContainer.types';
 
 export type { MapPushEvent } from '../sync/ports';
 

@@ -2,14 +2,14 @@
 import { syncErrors } from '../sync/errors';
 import type { StreamMessage, StreamPort, StreamPushEvent } from '../sync/ports';
 import { checkStreamCommand, type StreamCommand } from '../sync/validation';
+import { createSyncContainerMachine } from './syncContainer.factory';
 import {
-  createSyncContainerMachine,
   type CommandEventOf,
   type ContainerContext,
   type ContainerEmitted,
   type ContainerEvent,
   type ContainerInput,
-} from './syncContainer.factory';
+} from './syncContainer.types';
 
 export type { StreamPushEvent } from '../sync/ports';
 
