@@ -13,7 +13,7 @@ import {
 import { SyncFailure } from '../../../src/sync/errors';
 import type { ListItem } from '../../../src/sync/ports';
 import { flush, notFound, serverError } from './syncFakes';
-import { listItem, seededList, startList } from './syncListHarness';
+import { listItem, seededList, startList } from './syncHarness';
 
 const indexes = (items: readonly ListItem[]) => items.map((i) => i.index);
 

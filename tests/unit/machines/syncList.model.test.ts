@@ -11,7 +11,7 @@ import type { LoadPageInput } from '../../../src/machines/syncContainer.factory'
 import { selectListItems } from '../../../src/machines/syncList.selectors';
 import type { ItemPage, ListItem, Opened, OpenRequest } from '../../../src/sync/ports';
 import { FakeList, fakeEvents, notFound, serverError } from './syncFakes';
-import { listItem } from './syncListHarness';
+import { listItem } from './syncHarness';
 import { Coverage, deferred, settle, walkEdges } from './syncModelSupport';
 
 type Snapshot = SnapshotFrom<typeof syncListMachine>;

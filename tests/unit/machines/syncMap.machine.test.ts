@@ -10,7 +10,7 @@ import {
 } from '../../../src/machines/syncMap.selectors';
 import type { MapItem } from '../../../src/sync/ports';
 import { flush, notFound } from './syncFakes';
-import { mapItem, seededMap, startMap } from './syncMapHarness';
+import { mapItem, seededMap, startMap } from './syncHarness';
 
 const keys = (items: readonly MapItem[]) => items.map((i) => i.key);
 const manyKeys = (n: number) =>

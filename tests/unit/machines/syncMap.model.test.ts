@@ -11,7 +11,7 @@ import type { LoadPageInput } from '../../../src/machines/syncContainer.factory'
 import { selectMapItems } from '../../../src/machines/syncMap.selectors';
 import type { ItemPage, MapItem, Opened, OpenRequest } from '../../../src/sync/ports';
 import { FakeMap, fakeEvents, notFound, serverError } from './syncFakes';
-import { mapItem } from './syncMapHarness';
+import { mapItem } from './syncHarness';
 import { Coverage, deferred, settle, walkEdges } from './syncModelSupport';
 
 type Snapshot = SnapshotFrom<typeof syncMapMachine>;

@@ -1,37 +1,16 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { openEntityMachine } from '../../../src/machines/openEntity.machine';
+import { describe, expect, it } from 'vitest';
 import { ask } from '../../../src/machines/syncCommand';
-import {
-  syncStreamMachine,
-  type StreamPushEvent,
-  type SyncStreamEmitted,
-  type SyncStreamInput,
-} from '../../../src/machines/syncStream.machine';
+import type { SyncStreamInput } from '../../../src/machines/syncStream.machine';
 import {
   selectStreamLastMessage,
   selectStreamMessages,
   selectStreamStatus,
 } from '../../../src/machines/syncStream.selectors';
-import { FakeStream, directoryOf } from './syncDocumentStream.fakes';
-import { fakeEvents, flush, notFound } from './syncFakes';
+import { FakeStream, notFound } from './syncFakes';
+import { startContainer } from './syncHarness';
 
 async function startStream(input: SyncStreamInput = { id: 'ringing' }, stream = new FakeStream()) {
-  const events = fakeEvents<StreamPushEvent>();
-  const onRemoved = vi.fn();
-  const machine = syncStreamMachine.provide({
-    actors: {
-      openEntity: openEntityMachine.provide({ actors: directoryOf(stream) }),
-      events: events.actor,
-    },
-    actions: { onRemoved },
-  });
-  const actor = createActor(machine, { input });
-  const emitted: SyncStreamEmitted[] = [];
-  actor.on('*', (e) => emitted.push(e));
-  actor.start();
-  await flush();
-  return { actor, events: events.state, onRemoved, emitted, stream };
+  return { ...(await startContainer('stream', { input, existing: stream })), stream };
 }
 
 const message = (n: number) => ({ sid: `TZ${n}`, data: { n } });
