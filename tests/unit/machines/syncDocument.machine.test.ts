@@ -99,21 +99,6 @@ describe('syncDocument machine', () => {
     expect(emitted.at(-1)).toEqual({ type: 'document.removed', isLocal: true });
   });
 
-  it('on remote removal unsubscribes, runs the handler and emits removed', async () => {
-    const { actor, events, onRemoved, emitted } = await startDocument();
-    events.push({ type: 'document.removed', isLocal: false });
-    expect(selectDocumentStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(onRemoved).toHaveBeenCalledTimes(1);
-    expect(emitted.at(-1)).toEqual({ type: 'document.removed', isLocal: false });
-  });
-
-  it('removes the document on request', async () => {
-    const { actor } = await startDocument();
-    await ask(actor, { type: 'document.removeDocument' }, 'document');
-    expect(selectDocumentStatus(actor.getSnapshot())).toBe('removed');
-  });
-
   it('shows connection loss', async () => {
     const { actor } = await startDocument();
     actor.send({ type: 'sync.connectionChanged', state: 'disconnected' });

@@ -6,7 +6,7 @@ import {
   selectStreamMessages,
   selectStreamStatus,
 } from '../../../src/machines/syncStream.selectors';
-import { FakeStream, notFound } from './syncFakes';
+import { FakeStream } from './syncFakes';
 import { startContainer } from './syncHarness';
 
 async function startStream(input: SyncStreamInput = { id: 'ringing' }, stream = new FakeStream()) {
@@ -47,25 +47,5 @@ describe('syncStream machine', () => {
     expect(actor.getSnapshot().context.error?.message).toBe(
       'keep must be a positive integer, got 0',
     );
-  });
-
-  it('treats a 404 on setTtl as removed and re-throws', async () => {
-    const stream = new FakeStream();
-    stream.failNext('setTtl', notFound(54250));
-    const { actor, events, onRemoved } = await startStream({ id: 'ringing' }, stream);
-    await expect(ask(actor, { type: 'stream.setTtl', ttl: 1 }, 'stream')).rejects.toMatchObject({
-      status: 404,
-    });
-    expect(selectStreamStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(onRemoved).toHaveBeenCalledTimes(1);
-  });
-
-  it('on remote removal unsubscribes and emits removed', async () => {
-    const { actor, events, emitted } = await startStream();
-    events.push({ type: 'stream.removed', isLocal: false });
-    expect(selectStreamStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(emitted.at(-1)).toEqual({ type: 'stream.removed', isLocal: false });
   });
 });
