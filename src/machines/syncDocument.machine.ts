@@ -8,12 +8,12 @@ import {
 } from '../sync/validation';
 import { advanceMeta } from './syncContainer';
 import { createSyncContainerMachine } from './syncContainer.factory';
-import {
-  type CommandEventOf,
-  type ContainerContext,
-  type ContainerEmitted,
-  type ContainerEvent,
-  type ContainerInput,
+import type {
+  CommandEventOf,
+  ContainerContext,
+  ContainerEmitted,
+  ContainerEvent,
+  ContainerInput,
 } from './syncContainer.types';
 
 export type { DocumentPushEvent } from '../sync/ports';

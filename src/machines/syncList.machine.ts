@@ -3,13 +3,13 @@ import type { ItemPage, JsonObject, ListItem, ListPort, ListPushEvent } from '..
 import { checkListCommand, checkListQuery, metadataOf, type ListCommand } from '../sync/validation';
 import { commandQuery } from './syncPaging';
 import { createSyncContainerMachine } from './syncContainer.factory';
-import {
-  type CommandEventOf,
-  type ContainerContext,
-  type ContainerEmitted,
-  type ContainerEvent,
-  type PagedExtra,
-  type PagedInput,
+import type {
+  CommandEventOf,
+  ContainerContext,
+  ContainerEmitted,
+  ContainerEvent,
+  PagedExtra,
+  PagedInput,
 } from './syncContainer.types';
 
 export type { ListPushEvent } from '../sync/ports';

@@ -3,13 +3,13 @@ import type { ItemPage, MapItem, MapPort, MapPushEvent } from '../sync/ports';
 import { checkMapCommand, checkMapQuery, metadataOf, type MapCommand } from '../sync/validation';
 import { commandQuery } from './syncPaging';
 import { createSyncContainerMachine } from './syncContainer.factory';
-import {
-  type CommandEventOf,
-  type ContainerContext,
-  type ContainerEmitted,
-  type ContainerEvent,
-  type PagedExtra,
-  type PagedInput,
+import type {
+  CommandEventOf,
+  ContainerContext,
+  ContainerEmitted,
+  ContainerEvent,
+  PagedExtra,
+  PagedInput,
 } from './syncContainer.types';
 
 export type { MapPushEvent } from '../sync/ports';

@@ -3,12 +3,12 @@ import { syncErrors } from '../sync/errors';
 import type { StreamMessage, StreamPort, StreamPushEvent } from '../sync/ports';
 import { checkStreamCommand, type StreamCommand } from '../sync/validation';
 import { createSyncContainerMachine } from './syncContainer.factory';
-import {
-  type CommandEventOf,
-  type ContainerContext,
-  type ContainerEmitted,
-  type ContainerEvent,
-  type ContainerInput,
+import type {
+  CommandEventOf,
+  ContainerContext,
+  ContainerEmitted,
+  ContainerEvent,
+  ContainerInput,
 } from './syncContainer.types';
 
 export type { StreamPushEvent } from '../sync/ports';
