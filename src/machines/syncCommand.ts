@@ -88,12 +88,10 @@ export const notOpenYet = (kind: ContainerKind) =>
 
 let nextRequest = 0;
 
-const REMOVE_COMMANDS = new Set([
-  'list.removeList',
-  'map.removeMap',
-  'document.removeDocument',
-  'stream.removeStream',
-]);
+const capitalised = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+
+/** The command that removes a container of this kind: `list.removeList`, `map.removeMap` ... */
+export const removeCommandOf = (kind: ContainerKind) => `${kind}.remove${capitalised(kind)}`;
 
 /** Sends `command` to a container actor and resolves with its result, or rejects with its failure. */
 export function ask<TMachine extends AnyStateMachine, TResult>(
@@ -129,7 +127,8 @@ export function ask<TMachine extends AnyStateMachine, TResult>(
     const ended = actor.subscribe({
       complete: () => {
         stop();
-        if (REMOVE_COMMANDS.has((command as { type: string }).type)) resolve(undefined as TResult);
+        if ((command as { type: string }).type === removeCommandOf(kind))
+          resolve(undefined as TResult);
         else reject(syncErrors.containerGone(kind));
       },
       error: (error) => {

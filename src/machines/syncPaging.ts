@@ -1,5 +1,5 @@
 /** Page-by-page loading shared by the list and map machines (seed 9: pages of 50, ascending). */
-import { MAX_PAGE_SIZE } from '../sync/constants';
+import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../sync/constants';
 import type { ItemPage, ItemQuery, SortOrder } from '../sync/ports';
 import type { ItemStore } from './syncItemStore';
 
@@ -43,4 +43,12 @@ export function applyPage<K, T extends { lastEventId: number }>(
     if (items.isNewer(key, item.lastEventId)) items = items.set(key, item, item.lastEventId);
   }
   return { items, paging: { ...paging, cursor, hasMore: page.hasMore } };
+}
+
+/** The query of a `getItems` command: defaults filled in, `from` only when given. */
+export function commandQuery<K>(command: { from?: K; pageSize?: number; order?: SortOrder }) {
+  const query: ItemQuery<K> = { pageSize: command.pageSize ?? DEFAULT_PAGE_SIZE };
+  if (command.from !== undefined) query.from = command.from;
+  query.order = command.order ?? DEFAULT_ORDER;
+  return query;
 }

@@ -1,27 +1,17 @@
-/** Narrow reads of a syncStream actor for `useSelector`. */
-import type { SnapshotFrom } from 'xstate';
-import type { SyncFailure } from '../sync/errors';
+/** Narrow reads of a syncStream actor for `useSelector` (see syncContainer.selectors.ts). */
 import type { StreamMessage } from '../sync/ports';
-import type { ContainerStatus } from './syncList.selectors';
-import type { syncStreamMachine } from './syncStream.machine';
+import type { SyncStreamContext } from './syncStream.machine';
 
-type StreamSnapshot = SnapshotFrom<typeof syncStreamMachine>;
+export {
+  selectStatus as selectStreamStatus,
+  selectError as selectStreamError,
+  selectOfflineTag as selectStreamOffline,
+} from './syncContainer.selectors';
 
-export function selectStreamStatus(snapshot: StreamSnapshot): ContainerStatus {
-  if (snapshot.matches('ready')) return 'ready';
-  if (snapshot.matches('removed')) return 'removed';
-  if (snapshot.matches('failed')) return 'failed';
-  return 'opening';
-}
+type StreamSnapshot = { context: Pick<SyncStreamContext, 'messages'> };
 
 export const selectStreamMessages = (snapshot: StreamSnapshot): readonly StreamMessage[] =>
   snapshot.context.messages;
 
 export const selectStreamLastMessage = (snapshot: StreamSnapshot): StreamMessage | undefined =>
   snapshot.context.messages.at(-1);
-
-export const selectStreamError = (snapshot: StreamSnapshot): SyncFailure | null =>
-  snapshot.context.error;
-
-export const selectStreamOffline = (snapshot: StreamSnapshot): boolean =>
-  snapshot.hasTag('offline');

@@ -1,38 +1,18 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { openEntityMachine } from '../../../src/machines/openEntity.machine';
+import { describe, expect, it } from 'vitest';
 import { ask } from '../../../src/machines/syncCommand';
-import {
-  syncDocumentMachine,
-  type DocumentCommandEvent,
-  type DocumentPushEvent,
-  type SyncDocumentEmitted,
-} from '../../../src/machines/syncDocument.machine';
+import type { DocumentCommandEvent } from '../../../src/machines/syncDocument.machine';
 import {
   selectDocumentData,
   selectDocumentMeta,
   selectDocumentOffline,
   selectDocumentStatus,
 } from '../../../src/machines/syncDocument.selectors';
-import { FakeDocument, directoryOf } from './syncDocumentStream.fakes';
-import { fakeEvents, flush, notFound } from './syncFakes';
+import { FakeDocument, notFound } from './syncFakes';
+import { startContainer } from './syncHarness';
 
 async function startDocument(existing: FakeDocument | null = new FakeDocument()) {
-  const events = fakeEvents<DocumentPushEvent>();
-  const onRemoved = vi.fn();
-  const machine = syncDocumentMachine.provide({
-    actors: {
-      openEntity: openEntityMachine.provide({ actors: directoryOf(existing) }),
-      events: events.actor,
-    },
-    actions: { onRemoved },
-  });
-  const actor = createActor(machine, { input: { id: 'settings', mode: 'open_existing' } });
-  const emitted: SyncDocumentEmitted[] = [];
-  actor.on('*', (e) => emitted.push(e));
-  actor.start();
-  await flush();
-  return { actor, events: events.state, onRemoved, emitted, doc: existing };
+  const input = { id: 'settings', mode: 'open_existing' } as const;
+  return { ...(await startContainer('document', { input, existing })), doc: existing };
 }
 
 const version = (lastEventId: number, data: object) => ({
@@ -117,21 +97,6 @@ describe('syncDocument machine', () => {
     expect(events.unsubscribed).toBe(1);
     expect(onRemoved).toHaveBeenCalledTimes(1);
     expect(emitted.at(-1)).toEqual({ type: 'document.removed', isLocal: true });
-  });
-
-  it('on remote removal unsubscribes, runs the handler and emits removed', async () => {
-    const { actor, events, onRemoved, emitted } = await startDocument();
-    events.push({ type: 'document.removed', isLocal: false });
-    expect(selectDocumentStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(onRemoved).toHaveBeenCalledTimes(1);
-    expect(emitted.at(-1)).toEqual({ type: 'document.removed', isLocal: false });
-  });
-
-  it('removes the document on request', async () => {
-    const { actor } = await startDocument();
-    await ask(actor, { type: 'document.removeDocument' }, 'document');
-    expect(selectDocumentStatus(actor.getSnapshot())).toBe('removed');
   });
 
   it('shows connection loss', async () => {

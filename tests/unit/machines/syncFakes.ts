@@ -1,13 +1,17 @@
 /* eslint-disable @typescript-eslint/require-await -- the fakes answer like the async ports they replace */
 /**
- * In-memory stand-ins for the sync ports, behaving like the service for one container: event ids
- * grow per container, list indexes are never reused, map keys sort in code-unit order, `from` is
- * inclusive. Every call is recorded so tests can assert that nothing was sent.
+ * In-memory stand-ins for the sync ports of every container kind, behaving like the service for one
+ * container: event ids grow per container, list indexes are never reused, map keys sort in
+ * code-unit order, `from` is inclusive. Every call is recorded so tests can assert that nothing was
+ * sent.
  */
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { SyncFailure } from '../../../src/sync/errors';
 import type {
   ContainerMeta,
+  ContainerPort,
+  DocumentPort,
+  DocumentState,
   ItemMetadata,
   ItemPage,
   ItemQuery,
@@ -19,6 +23,7 @@ import type {
   Mutator,
   Opened,
   OpenRequest,
+  StreamPort,
 } from '../../../src/sync/ports';
 
 export const notFound = (code = 54150) => new SyncFailure('Not found', 404, code, 'notFound');
@@ -26,17 +31,27 @@ export const conflict = () =>
   new SyncFailure('Unique name already exists', 409, 54301, 'nameTaken');
 export const serverError = () => new SyncFailure('Service unavailable', 503, null, 'network');
 
-type Call = { method: string; args: unknown[] };
+/** Records every call; `failNext` queues errors to throw from the next calls of a method. */
+abstract class Recorder {
+  calls: Array<{ method: string; args: unknown[] }> = [];
+  failures = new Map<string, Error[]>();
+  failNext(method: string, error: Error) {
+    this.failures.set(method, [...(this.failures.get(method) ?? []), error]);
+  }
+  protected record(method: string, ...args: unknown[]) {
+    this.calls.push({ method, args });
+    const error = this.failures.get(method)?.shift();
+    if (error !== undefined) throw error;
+  }
+}
 
-abstract class FakeContainer<K, T extends { lastEventId: number }> {
-  calls: Call[] = [];
+abstract class FakeContainer<K, T extends { lastEventId: number }> extends Recorder {
   eventId = 0;
   revision = 0;
-  /** Errors to throw from the next call of a method, in order. */
-  failures = new Map<string, Error[]>();
   closed = 0;
   meta: ContainerMeta;
   constructor(sid: string, uniqueName: string | null) {
+    super();
     this.meta = {
       sid,
       uniqueName,
@@ -48,15 +63,6 @@ abstract class FakeContainer<K, T extends { lastEventId: number }> {
   }
   describe(): ContainerMeta {
     return { ...this.meta, lastEventId: this.eventId, revision: String(this.revision) };
-  }
-  failNext(method: string, error: Error) {
-    this.failures.set(method, [...(this.failures.get(method) ?? []), error]);
-  }
-  protected record(method: string, ...args: unknown[]) {
-    this.calls.push({ method, args });
-    const queued = this.failures.get(method);
-    const error = queued?.shift();
-    if (error !== undefined) throw error;
   }
   protected bump() {
     this.eventId += 1;
@@ -238,11 +244,84 @@ export class FakeMap extends FakeContainer<string, MapItem> implements MapPort {
   }
 }
 
+export class FakeDocument extends Recorder implements DocumentPort {
+  readonly kind = 'document' as const;
+  state: DocumentState = {
+    data: { theme: 'light' },
+    revision: 'r1',
+    lastEventId: 1,
+    dateUpdated: 1_001,
+  };
+  describe(): ContainerMeta {
+    const { revision, lastEventId, dateUpdated } = this.state;
+    return {
+      sid: 'ET1',
+      uniqueName: 'settings',
+      revision,
+      lastEventId,
+      dateUpdated,
+      dateExpires: null,
+    };
+  }
+  data() {
+    return this.state.data;
+  }
+  private write(data: JsonObject): DocumentState {
+    const id = this.state.lastEventId + 1;
+    this.state = { data, revision: `r${id}`, lastEventId: id, dateUpdated: 1_000 + id };
+    return this.state;
+  }
+  async set(data: JsonObject, metadata?: ItemMetadata) {
+    this.record('set', data, metadata);
+    return this.write(data);
+  }
+  async update(data: JsonObject, metadata?: ItemMetadata) {
+    this.record('update', data, metadata);
+    return this.write({ ...this.state.data, ...data });
+  }
+  async mutate(mutator: Mutator, metadata?: ItemMetadata) {
+    this.record('mutate', mutator, metadata);
+    return this.write(mutator(this.state.data) ?? this.state.data);
+  }
+  async setTtl(ttl: number) {
+    this.record('setTtl', ttl);
+  }
+  async removeDocument() {
+    this.record('removeDocument');
+  }
+}
+
+export class FakeStream extends Recorder implements StreamPort {
+  readonly kind = 'stream' as const;
+  published = 0;
+  describe(): ContainerMeta {
+    return {
+      sid: 'TO1',
+      uniqueName: 'ringing',
+      revision: '',
+      lastEventId: 0,
+      dateUpdated: null,
+      dateExpires: null,
+    };
+  }
+  async publishMessage(data: JsonObject) {
+    this.record('publishMessage', data);
+    this.published += 1;
+    return { sid: `TZ${this.published}`, data };
+  }
+  async setTtl(ttl: number) {
+    this.record('setTtl', ttl);
+  }
+  async removeStream() {
+    this.record('removeStream');
+  }
+}
+
 /**
  * A pretend service directory: `open` finds an entity by id, `create` makes one. Scripted errors
  * (queued per step) simulate races such as a concurrent creator.
  */
-export class FakeDirectory<P extends ListPort | MapPort> {
+export class FakeDirectory<P extends ContainerPort> {
   entities = new Map<string, P>();
   opens: OpenRequest[] = [];
   creates: OpenRequest[] = [];

@@ -12,8 +12,8 @@ import {
 } from '../../../src/machines/syncList.selectors';
 import { SyncFailure } from '../../../src/sync/errors';
 import type { ListItem } from '../../../src/sync/ports';
-import { flush, notFound, serverError } from './syncFakes';
-import { listItem, seededList, startList } from './syncListHarness';
+import { flush, serverError } from './syncFakes';
+import { listItem, seededList, startList } from './syncHarness';
 
 const indexes = (items: readonly ListItem[]) => items.map((i) => i.index);
 
@@ -225,28 +225,6 @@ describe('syncList machine: pushed events', () => {
 });
 
 describe('syncList machine: removal', () => {
-  it('on remote removal unsubscribes, runs the removal handler and emits removed', async () => {
-    const { actor, events, onRemoved, emitted } = await startList({ existing: seededList(1) });
-    expect(events.subscribed).toBe(1);
-    events.push({ type: 'list.removed', isLocal: false });
-    expect(selectListStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(onRemoved).toHaveBeenCalledTimes(1);
-    expect(emitted).toContainEqual({ type: 'list.removed', isLocal: false });
-    expect(actor.getSnapshot().status).toBe('done');
-  });
-
-  it('on local removeList answers the caller, unsubscribes and emits a local removal', async () => {
-    const { actor, events, onRemoved, emitted, list } = await startList({
-      existing: seededList(1),
-    });
-    await expect(ask(actor, { type: 'list.removeList' }, 'list')).resolves.toBeUndefined();
-    expect(list().calls.at(-1)?.method).toBe('removeList');
-    expect(events.unsubscribed).toBe(1);
-    expect(onRemoved).toHaveBeenCalledTimes(1);
-    expect(emitted).toContainEqual({ type: 'list.removed', isLocal: true });
-  });
-
   it('answers removeList when the SDK announces the removal before the call returns', async () => {
     const existing = seededList(1);
     const { actor, events, emitted } = await startList({ existing });
@@ -256,17 +234,6 @@ describe('syncList machine: removal', () => {
     };
     await expect(ask(actor, { type: 'list.removeList' }, 'list')).resolves.toBeUndefined();
     expect(emitted).toContainEqual({ type: 'list.removed', isLocal: true });
-  });
-
-  it('treats a 404 on setTtl as removed locally and re-throws the error to the caller', async () => {
-    const existing = seededList(1);
-    existing.failNext('setTtl', notFound());
-    const { actor, events, onRemoved } = await startList({ existing });
-    const failure = ask(actor, { type: 'list.setTtl', ttl: 60 }, 'list');
-    await expect(failure).rejects.toMatchObject({ status: 404 });
-    expect(selectListStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(onRemoved).toHaveBeenCalledTimes(1);
   });
 
   it('does not treat a missing item (54151) on setItemTtl as a removed list', async () => {
@@ -280,24 +247,6 @@ describe('syncList machine: removal', () => {
       'No item with index 9 found',
     );
     expect(selectListStatus(actor.getSnapshot())).toBe('ready');
-  });
-
-  it('does not leave a caller waiting when the actor is stopped mid-command', async () => {
-    const existing = seededList(1);
-    existing.push = () => new Promise(() => {});
-    const { actor } = await startList({ existing });
-    const pending = ask(actor, { type: 'list.push', data: {} }, 'list');
-    actor.stop();
-    await expect(pending).rejects.toMatchObject({ reason: 'containerGone' });
-  });
-
-  it('rejects commands once removed without sending them', async () => {
-    const { actor, events, list } = await startList({ existing: seededList(1) });
-    events.push({ type: 'list.removed', isLocal: false });
-    await expect(ask(actor, { type: 'list.push', data: {} }, 'list')).rejects.toMatchObject({
-      reason: 'containerGone',
-    });
-    expect(list().calls.map((c) => c.method)).toEqual(['getItems']);
   });
 });
 

@@ -10,7 +10,7 @@ import {
 } from '../../../src/machines/syncMap.selectors';
 import type { MapItem } from '../../../src/sync/ports';
 import { flush, notFound } from './syncFakes';
-import { mapItem, seededMap, startMap } from './syncMapHarness';
+import { mapItem, seededMap, startMap } from './syncHarness';
 
 const keys = (items: readonly MapItem[]) => items.map((i) => i.key);
 const manyKeys = (n: number) =>
@@ -122,15 +122,6 @@ describe('syncMap machine: pushed events', () => {
     actor.send({ type: 'sync.connectionChanged', state: 'connected' });
     expect(selectMapOffline(actor.getSnapshot())).toBe(false);
   });
-
-  it('on remote removal unsubscribes, runs the handler and emits removed', async () => {
-    const { actor, events, onRemoved, emitted } = await startMap({ existing: seededMap(['a']) });
-    events.push({ type: 'map.removed', isLocal: false });
-    expect(selectMapStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(onRemoved).toHaveBeenCalledTimes(1);
-    expect(emitted.at(-1)).toEqual({ type: 'map.removed', isLocal: false });
-  });
 });
 
 describe('syncMap machine: commands', () => {
@@ -173,13 +164,6 @@ describe('syncMap machine: commands', () => {
       expect(emitted.at(-1)).toEqual({ type: 'map.removed', isLocal: true });
     },
   );
-
-  it('removes the map locally with removeMap', async () => {
-    const { actor, emitted } = await startMap({ existing: seededMap([]) });
-    await ask(actor, { type: 'map.removeMap' }, 'map');
-    expect(selectMapStatus(actor.getSnapshot())).toBe('removed');
-    expect(emitted.at(-1)).toEqual({ type: 'map.removed', isLocal: true });
-  });
 
   const invalid: Array<[string, MapCommandEvent, RegExp]> = [
     [

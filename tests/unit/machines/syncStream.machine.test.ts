@@ -1,37 +1,16 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { openEntityMachine } from '../../../src/machines/openEntity.machine';
+import { describe, expect, it } from 'vitest';
 import { ask } from '../../../src/machines/syncCommand';
-import {
-  syncStreamMachine,
-  type StreamPushEvent,
-  type SyncStreamEmitted,
-  type SyncStreamInput,
-} from '../../../src/machines/syncStream.machine';
+import type { SyncStreamInput } from '../../../src/machines/syncStream.machine';
 import {
   selectStreamLastMessage,
   selectStreamMessages,
   selectStreamStatus,
 } from '../../../src/machines/syncStream.selectors';
-import { FakeStream, directoryOf } from './syncDocumentStream.fakes';
-import { fakeEvents, flush, notFound } from './syncFakes';
+import { FakeStream } from './syncFakes';
+import { startContainer } from './syncHarness';
 
 async function startStream(input: SyncStreamInput = { id: 'ringing' }, stream = new FakeStream()) {
-  const events = fakeEvents<StreamPushEvent>();
-  const onRemoved = vi.fn();
-  const machine = syncStreamMachine.provide({
-    actors: {
-      openEntity: openEntityMachine.provide({ actors: directoryOf(stream) }),
-      events: events.actor,
-    },
-    actions: { onRemoved },
-  });
-  const actor = createActor(machine, { input });
-  const emitted: SyncStreamEmitted[] = [];
-  actor.on('*', (e) => emitted.push(e));
-  actor.start();
-  await flush();
-  return { actor, events: events.state, onRemoved, emitted, stream };
+  return { ...(await startContainer('stream', { input, existing: stream })), stream };
 }
 
 const message = (n: number) => ({ sid: `TZ${n}`, data: { n } });
@@ -68,25 +47,5 @@ describe('syncStream machine', () => {
     expect(actor.getSnapshot().context.error?.message).toBe(
       'keep must be a positive integer, got 0',
     );
-  });
-
-  it('treats a 404 on setTtl as removed and re-throws', async () => {
-    const stream = new FakeStream();
-    stream.failNext('setTtl', notFound(54250));
-    const { actor, events, onRemoved } = await startStream({ id: 'ringing' }, stream);
-    await expect(ask(actor, { type: 'stream.setTtl', ttl: 1 }, 'stream')).rejects.toMatchObject({
-      status: 404,
-    });
-    expect(selectStreamStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(onRemoved).toHaveBeenCalledTimes(1);
-  });
-
-  it('on remote removal unsubscribes and emits removed', async () => {
-    const { actor, events, emitted } = await startStream();
-    events.push({ type: 'stream.removed', isLocal: false });
-    expect(selectStreamStatus(actor.getSnapshot())).toBe('removed');
-    expect(events.unsubscribed).toBe(1);
-    expect(emitted.at(-1)).toEqual({ type: 'stream.removed', isLocal: false });
   });
 });
