@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
 import { selectUser } from '../../machines/session.selectors';
 import {
   selectDocumentData,
@@ -23,7 +24,14 @@ function Toggle({ identity }: { identity: string }) {
   const status = useContainerSelector(settings, selectDocumentStatus, 'opening');
   const data = useContainerSelector(settings, selectDocumentData, null);
   const error = useContainerSelector(settings, selectDocumentError, null);
-  const on = data?.doNotDisturb === true;
+  const saved = data?.doNotDisturb === true;
+  // What the person just chose, shown at once while the save is on its way; the saved value takes
+  // over when it arrives, and a refused save falls back to it (with the reason below).
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (chosen !== null && (chosen === saved || error)) setChosen(null);
+  }, [chosen, saved, error]);
+  const on = chosen ?? saved;
   return (
     <div className="dnd">
       <label className="dnd__label">
@@ -31,9 +39,12 @@ function Toggle({ identity }: { identity: string }) {
           type="checkbox"
           checked={on}
           disabled={status !== 'ready'}
-          onChange={(e) =>
-            settings?.send({ type: 'document.update', data: { doNotDisturb: e.target.checked } })
-          }
+          aria-busy={chosen !== null}
+          onChange={(e) => {
+            const next = e.target.checked;
+            setChosen(next);
+            settings?.send({ type: 'document.update', data: { doNotDisturb: next } });
+          }}
           data-testid="dnd-toggle"
         />{' '}
         Do not disturb
