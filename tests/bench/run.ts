@@ -5,11 +5,13 @@
 import { benchContacts } from './contacts';
 import { benchLogin } from './login';
 import { benchSync } from './sync';
+import { benchVoice } from './voice';
 
 const benches: Record<string, () => Promise<string>> = {
   login: benchLogin,
   contacts: benchContacts,
   sync: benchSync,
+  voice: benchVoice,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -71,6 +71,8 @@ export async function openPhone(
     options.context ?? (await browser.newContext({ bypassCSP: true, permissions: ['microphone'] }));
   if (!options.context) await addSessionCookie(context, baseUrl, cookie);
   const page = await context.newPage();
+  // Run under tsx (the benchmarks), functions handed to the page carry esbuild's `__name` helper.
+  await page.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
   await page.goto(`${baseUrl}/login`);
   // The SDK always dials wss://; this server speaks plain ws:// on http, for /signal only.
   await page.evaluate(() => {
