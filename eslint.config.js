@@ -97,4 +97,13 @@ export default tseslint.config(
     },
   },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  {
+    // The service worker ships as written (public/ is copied to dist as is): plain JS, its globals.
+    files: ['public/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      globals: globals.serviceworker,
+      parserOptions: { projectService: false, project: null },
+    },
+  },
 );

@@ -20,7 +20,7 @@ import { openAppDatabase } from './store/db';
 import { createSessionStore } from './store/sessions';
 import { createUserStore } from './store/users';
 import { createSyncService, type SyncService } from './sync/service';
-import { createDirectory, mirrorSignIns } from './users/directory';
+import { createDirectory, mirrorSignIns, PRESENCE_MAP } from './users/directory';
 import { createAccessPolicy } from './users/policy';
 import { presenceSettingsFromEnv } from './users/presence';
 import { registerUserRoutes } from './users/routes';
@@ -73,6 +73,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const team = createTeamStore(db);
   sessions.purgeExpired(now());
 
+  // Who is on a call right now, as the voice service counts it: presence's `onCall` is this, always.
+  const onCallNow = new Set<string>();
   let sync: SyncService;
   try {
     sync =
@@ -80,6 +82,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       createSyncService({
         dataDir: config.dataDir,
         accessPolicy: createAccessPolicy((identity) => userStore.get(identity)?.role ?? null),
+        shapeMapItem: (attempt, data) =>
+          attempt.name === PRESENCE_MAP
+            ? { ...data, onCall: onCallNow.has(attempt.identity) }
+            : data,
         // Checked on every init/update, so a token outlives neither its session nor its person.
         tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
       });
@@ -105,7 +111,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       const { id, reason, callee, ...item } = call;
       sync.internal?.pushListItem('calls', { ...item, callSid: id, callee, reason });
     },
-    onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
+    onBusyChanged: (identity, busy) => {
+      if (busy) onCallNow.add(identity);
+      else onCallNow.delete(identity);
+      directory.onCall(identity, busy, presence.ttlSeconds);
+    },
     ...(config.voiceRtpPorts ? { media: { portRange: config.voiceRtpPorts } } : {}),
     ...(voiceSettings.ringTimeoutMs === undefined
       ? {}

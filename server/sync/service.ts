@@ -11,7 +11,7 @@ import { Connection, type ConnectionHost } from './connection';
 import { RequestBatcher } from './batcher';
 import { Core } from './core';
 import { createInternalSync, type InternalSync } from './internal';
-import { describeAccess, forbidden, type AccessPolicy } from './policy';
+import { describeAccess, forbidden, type AccessAttempt, type AccessPolicy } from './policy';
 import { limits } from './limits';
 import type { RestRequest } from './rest/context';
 import { openStore } from './store';
@@ -45,16 +45,45 @@ export interface SyncServiceOptions {
   logRequests?: boolean;
   /** Who may read and write which objects (policy.ts); default: every signed-in identity, everything. */
   accessPolicy?: AccessPolicy;
+  /**
+   * The app's last word on the data of a map item a client writes (after the access policy allowed
+   * it): returns the data to store. Presence uses it so `onCall` is what the voice service knows,
+   * whatever the browser sent. Default: stored as sent.
+   */
+  shapeMapItem?: (
+    attempt: AccessAttempt & { key: string },
+    data: Record<string, unknown>,
+  ) => Record<string, unknown>;
   /** Whether a token's app session is still live (checked on every init and update); default: all are. */
   tokenLive?: (identity: string, sessionRef: string | null) => boolean;
 }
 
 export const WS_PATH = '/v3/wsconnect';
 
+type ShapeMapItem = NonNullable<SyncServiceOptions['shapeMapItem']>;
+
+/** Lets the app reshape the data of an allowed map item write before any handler sees it. */
+function shapeWith(shape: ShapeMapItem | undefined) {
+  return (attempt: AccessAttempt, req: RestRequest): void => {
+    if (!shape || attempt.kind !== 'map' || attempt.target !== 'item') return;
+    if (attempt.op !== 'write' || attempt.key === undefined) return;
+    const body = req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+    const data = (body as Record<string, unknown>).data;
+    // Data of the wrong shape is left for the handler to refuse with the seed's error.
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
+    (body as Record<string, unknown>).data = shape(
+      { ...attempt, key: attempt.key },
+      data as Record<string, unknown>,
+    );
+  };
+}
+
 export function createSyncService(options: SyncServiceOptions): SyncService {
   mkdirSync(options.dataDir, { recursive: true });
   const now = options.now ?? Date.now;
   const store = openStore(options.dataDir);
+  const shapeItemWrite = shapeWith(options.shapeMapItem);
   const log =
     options.log ??
     ((message: string, error?: unknown): void => {
@@ -101,13 +130,16 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
         : undefined,
     testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
     tokenLive: options.tokenLive,
-    authorize: options.accessPolicy
-      ? (identity, req) => {
-          const attempt = describeAccess(core, identity, req);
-          const reason = attempt && options.accessPolicy!(attempt);
-          return reason ? forbidden(reason) : null;
-        }
-      : undefined,
+    authorize:
+      options.accessPolicy || options.shapeMapItem
+        ? (identity, req) => {
+            const attempt = describeAccess(core, identity, req);
+            const reason = attempt && options.accessPolicy?.(attempt);
+            if (reason) return forbidden(reason);
+            if (attempt) shapeItemWrite(attempt, req);
+            return null;
+          }
+        : undefined,
     mayRead: options.accessPolicy
       ? (identity, kind, name) => {
           const reason = options.accessPolicy!({

@@ -40,3 +40,73 @@ export const selectCallDuration =
     s.context.answeredAt === null
       ? null
       : Math.max(0, (s.context.endedAt ?? now) - s.context.answeredAt);
+
+/** Codes the voice service ends a call with, each with a sentence naming the person and why. */
+const SERVICE_SENTENCE_CODES: readonly number[] = [31404, 31480, 31486, 31603];
+
+/**
+ * Why the call ended as the person should read it: the voice service's own sentence ("Bob is on
+ * another call.") when it gave one, else the end reason's; null while the call is live.
+ */
+export function selectCallEndText(s: CallSnapshot): string | null {
+  if (s.context.endReason === null) return null;
+  const error = s.context.error;
+  if (error && error.code !== null && SERVICE_SENTENCE_CODES.includes(error.code) && error.message)
+    return error.message;
+  return describeEndReason(s.context.endReason);
+}
+
+/**
+ * Everything a call's card shows, as plain data: what the tab holding the phone sends to the
+ * person's other tabs, and what the card itself renders.
+ */
+export interface CallSummary {
+  callId: string;
+  direction: CallDirection;
+  status: CallStatus;
+  remote: Remote;
+  muted: boolean;
+  digits: string;
+  /** Epoch ms (the provided clock) when answered / ended, or null. */
+  answeredAt: number | null;
+  endedAt: number | null;
+  endText: string | null;
+}
+
+export function selectCallSummary(s: CallSnapshot): CallSummary {
+  return {
+    callId: s.context.callId,
+    direction: s.context.direction,
+    status: selectCallStatus(s),
+    remote: s.context.remote,
+    muted: selectCallMuted(s),
+    digits: s.context.digits,
+    answeredAt: s.context.answeredAt,
+    endedAt: s.context.endedAt,
+    endText: selectCallEndText(s),
+  };
+}
+
+/** Two summaries show the same card. */
+export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
+  return (
+    a.callId === b.callId &&
+    a.direction === b.direction &&
+    a.status === b.status &&
+    a.remote.identity === b.remote.identity &&
+    a.remote.number === b.remote.number &&
+    a.remote.displayName === b.remote.displayName &&
+    a.muted === b.muted &&
+    a.digits === b.digits &&
+    a.answeredAt === b.answeredAt &&
+    a.endedAt === b.endedAt &&
+    a.endText === b.endText
+  );
+}
+
+/** Time in call (ms) at `now` for a summary: from answer to end (or now); null if never answered. */
+export function summaryDuration(summary: CallSummary, now: number): number | null {
+  return summary.answeredAt === null
+    ? null
+    : Math.max(0, (summary.endedAt ?? now) - summary.answeredAt);
+}

@@ -5,7 +5,10 @@
  */
 import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import { callMachine, type CallAdapterEvent } from '../machines/call.machine';
-import { deviceMachine } from '../machines/device.machine';
+import { selectCallSummary, type CallSummary } from '../machines/call.selectors';
+import { deviceMachine, type CallActor } from '../machines/device.machine';
+import { selectCalls, selectDeviceStatus, type DeviceStatus } from '../machines/device.selectors';
+import { createCallMirror, type CallMirror, type MirrorChannel } from './mirror';
 import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
 import { createTabLock, type TabLock } from './tab-lock';
 
@@ -29,14 +32,23 @@ export interface VoiceRuntimeDeps {
   nameOf?: (identity: string) => string | null;
   /** Web Locks, or null where the browser has none (then every tab is the owner). */
   locks?: LockManager | null;
+  /** Opens the channel the person's tabs share (BroadcastChannel), or null where there is none. */
+  openChannel?: (name: string) => MirrorChannel | null;
 }
 
 export interface VoiceRuntime {
   device: DeviceActor;
   /** Places a call to a person (`client:<identity>`) or whatever was typed (a name, an email). */
   dial: (to: string, displayName?: string | null) => void;
+  /** The calls of the tab holding the phone, seen from this tab while it follows. */
+  mirror: CallMirror;
+  /** Applies a command to one of this tab's calls, e.g. from a notification's button. */
+  command: (callId: string, command: Parameters<CallMirror['command']>[1]) => void;
   stop(): void;
 }
+
+/** Statuses in which this tab does not hold the phone. */
+const NOT_OWNER: readonly DeviceStatus[] = ['follower', 'acquiring', 'releasing', 'signedOut'];
 
 type SdkDevice = InstanceType<VoiceSdkModule['Device']>;
 type SdkCall = InstanceType<VoiceSdkModule['Call']>;
@@ -194,7 +206,40 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
   });
 
   const actor = createActor(provided, { input: { owner, now: deps.now } });
+
+  const isOwner = () => !NOT_OWNER.includes(selectDeviceStatus(actor.getSnapshot()));
+  const summaries = (): CallSummary[] =>
+    Object.values(selectCalls(actor.getSnapshot())).map((call) =>
+      selectCallSummary(call.getSnapshot()),
+    );
+  const command: VoiceRuntime['command'] = (callId, event) => {
+    selectCalls(actor.getSnapshot())[callId]?.send(event);
+  };
+  const mirror = createCallMirror({
+    channel: deps.openChannel?.(`switchboard-phone:${deps.identity}`) ?? null,
+    isOwner,
+    current: summaries,
+    onCommand: command,
+  });
+  // Every change of this tab's calls (or of who holds the phone) goes to the person's other tabs.
+  const watched = new Map<CallActor, { unsubscribe(): void }>();
+  const share = () => {
+    const calls = Object.values(selectCalls(actor.getSnapshot()));
+    for (const [call, subscription] of watched)
+      if (!calls.includes(call)) {
+        subscription.unsubscribe();
+        watched.delete(call);
+      }
+    for (const call of calls) if (!watched.has(call)) watched.set(call, call.subscribe(share));
+    if (isOwner()) mirror.publish(summaries());
+    else mirror.follow();
+    // A follower takes the phone by itself when the tab holding it closes or lets go.
+    if (selectDeviceStatus(actor.getSnapshot()) === 'follower')
+      lock.whenFree(() => actor.send({ type: 'device.takeOver' }));
+  };
+  const deviceWatch = actor.subscribe(share);
   actor.start();
+  share();
 
   return {
     device: actor,
@@ -210,7 +255,13 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         params: {},
       });
     },
+    mirror,
+    command,
     stop() {
+      mirror.stop();
+      deviceWatch.unsubscribe();
+      for (const subscription of watched.values()) subscription.unsubscribe();
+      watched.clear();
       actor.send({ type: 'device.signOut' });
       for (const off of listeners.splice(0)) off();
       sdk?.destroy();

@@ -173,7 +173,7 @@ describe('calls that do not connect', () => {
     }
   });
 
-  it('a second tab of Bob does not ring: only the tab holding the phone does, and it can be taken over', async () => {
+  it('a second tab of Bob does not ring: it shows the call of the tab holding the phone, acts on it there, and can take the phone over', async () => {
     await dismissAll(ann);
     await dismissAll(bob);
     const second = await bob.context.newPage();
@@ -181,9 +181,25 @@ describe('calls that do not connect', () => {
     await second.locator('[data-testid="phone-status"][data-status="follower"]').waitFor();
     await dialFrom(ann, 'Bob');
     await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
-    expect(await second.getByTestId('call-card').count()).toBe(0);
-    await ann.page.getByRole('button', { name: 'Hang up' }).click();
+    // The second tab has no phone of its own: it shows the first tab's call, marked as elsewhere.
+    const mirrored = second.locator('[data-testid="call-card"][data-elsewhere="true"]');
+    await mirrored.and(second.locator('[data-status="incoming"]')).waitFor();
+    expect(await second.locator('[data-testid="call-card"]:not([data-elsewhere])').count()).toBe(0);
+    // Accepted there, the call opens in the tab with the phone (where the sound is); both show it.
+    await mirrored.getByRole('button', { name: 'Accept' }).click();
+    await bob.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+    await ann.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+    await mirrored.and(second.locator('[data-status="open"]')).waitFor();
+    await mirrored.getByRole('button', { name: 'Mute' }).click();
+    await bob.page.getByRole('button', { name: 'Unmute' }).waitFor();
+    // Hung up from the second tab: the call ends everywhere.
+    await mirrored.getByRole('button', { name: 'Hang up' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
     await bob.page.locator('[data-testid="call-card"][data-status="ended"]').waitFor();
+    await mirrored.and(second.locator('[data-status="ended"]')).waitFor();
+    await mirrored.getByRole('button', { name: 'Dismiss' }).click();
+    await dismissAll(bob);
+    await expect.poll(() => second.getByTestId('call-card').count()).toBe(0);
     // Taking the phone over moves the registration to the second tab.
     await second.getByRole('button', { name: 'Use the phone here' }).click();
     await second.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
@@ -193,7 +209,72 @@ describe('calls that do not connect', () => {
     await second.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
     await second.getByRole('button', { name: 'Reject' }).click();
     await ann.page.getByTestId('call-ended').waitFor();
+    // Closing the tab that holds the phone hands it back to the one left, with nothing to click.
     await second.close();
+    await bob.page.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
+  });
+
+  it('a call to a hidden tab raises a notification with Accept and Reject, and Accept answers it', async () => {
+    await dismissAll(ann);
+    await dismissAll(bob);
+    await bob.context.grantPermissions(['notifications'], { origin: server.url });
+    // The tab goes out of sight (headless Chromium cannot hide a page, so its visibility is set).
+    await bob.page.evaluate(() =>
+      Object.defineProperty(document, 'visibilityState', {
+        get: () => 'hidden',
+        configurable: true,
+      }),
+    );
+    try {
+      await dialFrom(ann, 'Bob');
+      await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
+      const shown = () =>
+        bob.page.evaluate(async () => {
+          const worker = await navigator.serviceWorker.ready;
+          return (await worker.getNotifications()).map((n) => ({
+            title: n.title,
+            body: n.body,
+            callId: (n.data as { callId: string }).callId,
+            actions: (
+              (n as unknown as { actions: { action: string; title: string }[] }).actions ?? []
+            ).map((a) => `${a.action}:${a.title}`),
+          }));
+        });
+      await expect.poll(async () => (await shown()).length).toBe(1);
+      const [note] = await shown();
+      expect(note).toMatchObject({
+        title: 'Incoming call',
+        body: 'Ann',
+        actions: ['accept:Accept', 'reject:Reject'],
+      });
+      // What the service worker sends when Accept is pressed (phone-sw.js; its click handling has
+      // its own unit test): the tab holding the call says it is its own and answers it.
+      const mine = await bob.page.evaluate(
+        (callId) =>
+          new Promise<boolean>((resolve) => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = (e) => resolve((e.data as { mine: boolean }).mine);
+            navigator.serviceWorker.dispatchEvent(
+              new MessageEvent('message', {
+                data: { kind: 'switchboard.notification', callId, action: 'accept' },
+                ports: [channel.port2],
+              }),
+            );
+          }),
+        note!.callId,
+      );
+      expect(mine).toBe(true);
+      await bob.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+      await ann.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+      // Answered, the notification goes.
+      await expect.poll(async () => (await shown()).length).toBe(0);
+      await ann.page.getByRole('button', { name: 'Hang up' }).click();
+      await bob.page.locator('[data-testid="call-card"][data-status="ended"]').waitFor();
+    } finally {
+      await bob.page.evaluate(() => {
+        delete (document as unknown as Record<string, unknown>).visibilityState;
+      });
+    }
   });
 
   it('calls a colleague from /users and calls back from /history', async () => {

@@ -85,6 +85,16 @@ describe('calls between people', () => {
       async () => (await presence.get(ann.identity)).data as Record<string, unknown>,
       (d) => d.onCall === true,
     );
+    // No tab can clear it while the call is up: the server puts its own count into every write
+    // (read by a colleague: the writer's SDK keeps what it sent, as the cloud never reshapes data).
+    await presence.set(ann.identity, { status: 'away', onCall: false }, { ttl: 60 });
+    const colleague = await sdkClientFor(server.url, 'Cat', 'cat@example.com');
+    try {
+      const seen = await colleague.map({ id: 'presence', mode: 'open_existing' });
+      expect((await seen.get(ann.identity)).data).toEqual({ status: 'away', onCall: true });
+    } finally {
+      await colleague.shutdown();
+    }
 
     // Muted: packets keep coming (the call stays up) but carry silence.
     await onCall(ann, 'mute');

@@ -1,17 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
-import type { SnapshotFrom } from 'xstate';
 import {
-  selectCallDirection,
-  selectCallDigits,
-  selectCallDuration,
-  selectCallEndMessage,
-  selectCallMuted,
-  selectCallRemote,
-  selectCallStatus,
+  sameCallSummary,
+  selectCallSummary,
+  summaryDuration,
   type CallStatus,
+  type CallSummary,
 } from '../../machines/call.selectors';
 import type { CallActor } from '../../machines/device.machine';
+import type { MirrorCommand } from '../../voice/mirror';
 import { useNow } from '../components/clock';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
@@ -36,31 +33,31 @@ export function formatDuration(ms: number): string {
   return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
-/** One call: who, its state and timer, and what can be done with it now. */
-/** Codes the voice service ends a call with, each with a sentence naming the person and why. */
-const SERVICE_SENTENCE_CODES = [31404, 31480, 31486, 31603];
-
-/** The service's own sentence for why the call ended ("Bob is on another call."), when it gave one. */
-const selectServiceSentence = (s: SnapshotFrom<CallActor>): string | null => {
-  const error = s.context.error;
-  return error &&
-    error.code !== null &&
-    SERVICE_SENTENCE_CODES.includes(error.code) &&
-    error.message
-    ? error.message
-    : null;
-};
-
+/** A call held by this tab's phone. */
 export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () => void }) {
-  const status = useSelector(call, selectCallStatus);
-  const remote = useSelector(call, selectCallRemote);
-  const direction = useSelector(call, selectCallDirection);
-  const muted = useSelector(call, selectCallMuted);
-  const digits = useSelector(call, selectCallDigits);
-  const endMessage = useSelector(call, selectCallEndMessage);
-  const error = useSelector(call, selectServiceSentence);
+  const summary = useSelector(call, selectCallSummary, sameCallSummary);
+  return <CallCardView summary={summary} onCommand={(c) => call.send(c)} onDismiss={onDismiss} />;
+}
+
+/**
+ * One call: who, its state and timer, and what can be done with it now. The same card shows a call
+ * of this tab and, with `elsewhere`, a call of the tab that holds the phone (its commands go there,
+ * and so does the audio).
+ */
+export function CallCardView({
+  summary,
+  onCommand,
+  onDismiss,
+  elsewhere = false,
+}: {
+  summary: CallSummary;
+  onCommand: (command: MirrorCommand) => void;
+  onDismiss: () => void;
+  elsewhere?: boolean;
+}) {
+  const { status, remote, direction, muted, digits, endText } = summary;
   const now = useNow(1000, status === 'open' || status === 'reconnecting');
-  const duration = useSelector(call, selectCallDuration(now));
+  const duration = summaryDuration(summary, now);
   const [keypad, setKeypad] = useState(false);
   const name = remote.displayName ?? remote.identity ?? remote.number ?? 'Unknown';
   const detail = remote.displayName && remote.identity ? remote.identity : remote.number;
@@ -75,6 +72,7 @@ export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () =
       aria-label={`${direction === 'incoming' ? 'Call from' : 'Call to'} ${name}`}
       data-testid="call-card"
       data-status={status}
+      data-elsewhere={elsewhere || undefined}
     >
       <header className="call-card__who">
         <strong className="call-card__name" data-testid="call-name">
@@ -91,9 +89,12 @@ export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () =
           </span>
         )}
       </p>
+      {elsewhere && status !== 'ended' && (
+        <p className="call-card__elsewhere">The sound is in your other Switchboard tab.</p>
+      )}
       {status === 'ended' && (
         <p className="call-card__ended" data-testid="call-ended">
-          {error ?? endMessage}
+          {endText}
           {duration !== null && ` (${formatDuration(duration)})`}
         </p>
       )}
@@ -103,14 +104,14 @@ export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () =
             <button
               type="button"
               className="button button--accept"
-              onClick={() => call.send({ type: 'call.accept' })}
+              onClick={() => onCommand({ type: 'call.accept' })}
             >
               Accept
             </button>
             <button
               type="button"
               className="button button--danger"
-              onClick={() => call.send({ type: 'call.reject' })}
+              onClick={() => onCommand({ type: 'call.reject' })}
             >
               Reject
             </button>
@@ -122,7 +123,7 @@ export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () =
               type="button"
               className="button"
               aria-pressed={muted}
-              onClick={() => call.send({ type: muted ? 'call.unmute' : 'call.mute' })}
+              onClick={() => onCommand({ type: muted ? 'call.unmute' : 'call.mute' })}
             >
               {muted ? 'Unmute' : 'Mute'}
             </button>
@@ -144,7 +145,7 @@ export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () =
           <button
             type="button"
             className="button button--danger"
-            onClick={() => call.send({ type: 'call.hangUp' })}
+            onClick={() => onCommand({ type: 'call.hangUp' })}
           >
             Hang up
           </button>
@@ -165,7 +166,7 @@ export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () =
               key={key}
               type="button"
               className="keypad__key"
-              onClick={() => call.send({ type: 'call.digits', digits: key })}
+              onClick={() => onCommand({ type: 'call.digits', digits: key })}
             >
               {key}
             </button>

@@ -2,7 +2,9 @@ import { useSelector } from '@xstate/react';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { selectSessionStatus, selectUser } from '../../machines/session.selectors';
 import type { VoiceCredentials, VoiceRuntime } from '../../voice/client';
+import { selectCalls } from '../../machines/device.selectors';
 import { useApiClient, useSessionActor } from '../app/actors';
+import { onNotificationAction, phoneWorker } from './notifications';
 
 export interface PhoneHandle {
   /** The running phone; null while it starts (or when it could not). */
@@ -38,6 +40,8 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
             api.request('GET', '/api/voice/token') as Promise<VoiceCredentials>,
           now: () => Date.now(),
           locks: typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : null,
+          openChannel: (name) =>
+            typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(name),
         }),
       )
       .then(
@@ -72,6 +76,19 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (signingOut) handle.runtime?.device.send({ type: 'device.signOut' });
   }, [signingOut, handle.runtime]);
+
+  // Accept and Reject on an incoming call's notification act on the call in this tab, if it is here.
+  useEffect(() => {
+    const runtime = handle.runtime;
+    if (!runtime) return;
+    void phoneWorker();
+    return onNotificationAction((callId, action) => {
+      if (!(callId in selectCalls(runtime.device.getSnapshot()))) return false;
+      if (action !== 'show')
+        runtime.command(callId, { type: action === 'accept' ? 'call.accept' : 'call.reject' });
+      return true;
+    });
+  }, [handle.runtime]);
 
   return <PhoneContext.Provider value={handle}>{children}</PhoneContext.Provider>;
 }

@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { selectCallLive } from '../../machines/call.selectors';
 import type { CallActor } from '../../machines/device.machine';
-import type { DeviceActor } from '../../voice/client';
+import type { DeviceActor, VoiceRuntime } from '../../voice/client';
 import {
   selectCalls,
   selectDeviceError,
@@ -13,7 +13,7 @@ import { useContainerSelector, useSyncMap } from '../sync/containers';
 import { USERS_MAP } from '../presence/maps';
 import { selectMapItems } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../sync/ports';
-import { CallCard } from './CallCard';
+import { CallCard, CallCardView } from './CallCard';
 import { DoNotDisturb } from './DoNotDisturb';
 import { usePhone } from './PhoneProvider';
 import { resolveDial, type Dialable } from './dial';
@@ -55,7 +55,9 @@ export function Softphone() {
           Starting the phone…
         </p>
       )}
-      {runtime && <DevicePanel device={runtime.device} dial={runtime.dial} />}
+      {runtime && (
+        <DevicePanel device={runtime.device} dial={runtime.dial} mirror={runtime.mirror} />
+      )}
     </section>
   );
 }
@@ -63,9 +65,11 @@ export function Softphone() {
 function DevicePanel({
   device,
   dial,
+  mirror,
 }: {
   device: DeviceActor;
   dial: (to: string, displayName?: string | null) => void;
+  mirror: VoiceRuntime['mirror'];
 }) {
   const status = useSelector(device, selectDeviceStatus);
   const error = useSelector(device, selectDeviceError);
@@ -119,6 +123,7 @@ function DevicePanel({
       )}
       {status === 'registered' && <DialForm people={people} dial={dial} calls={entries} />}
       <DoNotDisturb />
+      {status === 'registered' && <CallNotifications />}
       <div className="softphone__calls">
         {entries.map(([id, call]) => (
           <CallCard
@@ -127,6 +132,7 @@ function DevicePanel({
             onDismiss={() => device.send({ type: 'device.dismissCall', callId: id })}
           />
         ))}
+        {status === 'follower' && <CallsElsewhere mirror={mirror} />}
       </div>
     </>
   );
@@ -190,5 +196,55 @@ function DialForm({
         </p>
       )}
     </form>
+  );
+}
+
+type Permission = NotificationPermission | 'unsupported';
+
+const currentPermission = (): Permission =>
+  typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+
+/** Asks for notifications (for calls that ring while this tab is hidden) and says where they stand. */
+function CallNotifications() {
+  const [permission, setPermission] = useState<Permission>(currentPermission);
+  if (permission === 'granted' || permission === 'unsupported') return null;
+  if (permission === 'denied')
+    return (
+      <p className="softphone__hint" data-testid="notifications-state">
+        Call notifications are blocked for this site in your browser&apos;s settings.
+      </p>
+    );
+  return (
+    <button
+      type="button"
+      className="button button--quiet"
+      data-testid="notifications-enable"
+      onClick={() => {
+        void Notification.requestPermission().then(() => setPermission(currentPermission()));
+      }}
+    >
+      Notify me of calls when this tab is hidden
+    </button>
+  );
+}
+
+/** The calls of the tab that holds the phone, shown in this one; its buttons act over there. */
+function CallsElsewhere({ mirror }: { mirror: VoiceRuntime['mirror'] }) {
+  const calls = useSyncExternalStore(mirror.subscribe, mirror.getCalls);
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  return (
+    <>
+      {calls
+        .filter((call) => !(call.status === 'ended' && dismissed.has(call.callId)))
+        .map((call) => (
+          <CallCardView
+            key={call.callId}
+            summary={call}
+            elsewhere
+            onCommand={(command) => mirror.command(call.callId, command)}
+            onDismiss={() => setDismissed((d) => new Set(d).add(call.callId))}
+          />
+        ))}
+    </>
   );
 }

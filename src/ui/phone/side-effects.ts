@@ -1,57 +1,37 @@
 import { useEffect } from 'react';
 import { selectCallRemote, selectCallStatus } from '../../machines/call.selectors';
 import type { CallActor } from '../../machines/device.machine';
-import { usePresence } from '../presence/PresenceProvider';
+import { canNotify, notifyIncomingCall } from './notifications';
 
 /**
- * What calls do outside the panel: presence says "on a call" while one is open here, and an
- * incoming call in a hidden tab raises a browser notification (when the person allowed them) that
- * brings the tab forward.
+ * What calls do outside the panel: an incoming call in a hidden tab raises a browser notification
+ * (when the person allowed them) with Accept and Reject (see notifications.ts). Presence's "on a
+ * call" is not written here: the server sets it from the calls it carries (every tab and device of
+ * the person), and stores it into every presence write a browser makes.
  */
 export function useCallSideEffects(calls: [string, CallActor][]): void {
-  const { actor: presence } = usePresence();
-
   useEffect(() => {
-    const notified = new Map<string, Notification>();
+    const notified = new Map<string, () => void>();
     const update = () => {
-      let onCall = false;
       for (const [id, call] of calls) {
         const snapshot = call.getSnapshot();
         const status = selectCallStatus(snapshot);
-        if (status === 'open' || status === 'reconnecting') onCall = true;
         const shown = notified.get(id);
         if (status === 'incoming' && !shown && canNotify()) {
           const remote = selectCallRemote(snapshot);
-          const note = new Notification('Incoming call', {
-            body: remote.displayName ?? remote.identity ?? remote.number ?? 'Unknown caller',
-            tag: `call-${id}`,
-            requireInteraction: true,
-          });
-          note.onclick = () => {
-            window.focus();
-            note.close();
-          };
-          notified.set(id, note);
+          const caller = remote.displayName ?? remote.identity ?? remote.number ?? 'Unknown caller';
+          notified.set(id, notifyIncomingCall(id, caller));
         } else if (status !== 'incoming' && shown) {
-          shown.close();
+          shown();
           notified.delete(id);
         }
       }
-      presence?.send({ type: 'presence.setOnCall', onCall });
     };
     const subscriptions = calls.map(([, call]) => call.subscribe(update));
     update();
     return () => {
       for (const s of subscriptions) s.unsubscribe();
-      for (const note of notified.values()) note.close();
+      for (const close of notified.values()) close();
     };
-  }, [calls, presence]);
-}
-
-function canNotify(): boolean {
-  return (
-    typeof Notification !== 'undefined' &&
-    Notification.permission === 'granted' &&
-    document.visibilityState === 'hidden'
-  );
+  }, [calls]);
 }

@@ -21,7 +21,8 @@ const PresenceContext = createContext<PresenceHandle | null>(null);
  * opens the `presence` map and runs the presence machine on it. Signing out withdraws the item, so
  * colleagues see Offline at once; a closed browser stops refreshing and its item lapses with the
  * ttl. Anything below reaches the actor with {@link usePresence}: the top bar's selector sends
- * `presence.setStatus`, the softphone `presence.setOnCall`.
+ * `presence.setStatus`. Nothing sends `presence.setOnCall` on the embedded backend: its server puts
+ * `onCall` into every presence write from the calls it carries.
  */
 export function PresenceProvider({ children }: { children: ReactNode }) {
   const api = useApiClient();

@@ -6,20 +6,26 @@ import {
   type PublishInput,
 } from '../../machines/presence.machine';
 import { ask } from '../../machines/syncCommand';
-import { selectMapStatus } from '../../machines/syncMap.selectors';
+import { selectMapItem, selectMapStatus } from '../../machines/syncMap.selectors';
 import type { MapActor } from '../sync/containers';
 import type { PresenceSettings } from './settings';
 
 export type PresenceActor = Actor<typeof presenceMachine>;
 
-/** Writes go through the presence map's actor, so they are validated like every other command. */
+/**
+ * Writes go through the presence map's actor, so they are validated like every other command.
+ * `onCall` is the server's (it counts the person's calls and stores its own value into every
+ * presence write), so a write carries the value the map holds now rather than this tab's guess.
+ */
 function providedMachine(map: MapActor) {
   return presenceMachine.provide({
     actors: {
       publish: fromPromise<void, PublishInput>(async ({ input }) => {
+        const current = selectMapItem(input.identity)(map.getSnapshot())?.data;
+        const data = { ...input.item, onCall: current?.onCall === true };
         await ask(
           map,
-          { type: 'map.set', key: input.identity, data: { ...input.item }, ttl: input.ttlSeconds },
+          { type: 'map.set', key: input.identity, data, ttl: input.ttlSeconds },
           'map',
         );
       }),
