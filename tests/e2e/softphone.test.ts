@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
-import { signedInPage, type Person } from './support/live';
+import { sdkClientFor, signedInPage, type Person } from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
@@ -165,6 +165,29 @@ describe('calls that do not connect', () => {
         await ann.page.getByTestId('call-ended').filter({ hasText: reason }).waitFor();
         await dismissAll(ann);
       }
+      // A shared contact, found by name in the dial box, dials its number under its name.
+      const sync = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
+      try {
+        const contacts = await sync.map({ id: 'contacts', mode: 'open_or_create' });
+        await contacts.set('acme', {
+          name: 'Acme Ltd',
+          company: '',
+          phones: [{ label: 'office', number: '+44 20 7946 0000' }],
+          email: '',
+          note: '',
+        });
+      } finally {
+        await sync.shutdown();
+      }
+      await ann.page.getByTestId('dial-input').focus();
+      await expect
+        .poll(() => ann.page.locator('datalist option[value="Acme Ltd"]').count())
+        .toBe(1);
+      await dialFrom(ann, 'acme ltd');
+      const card = ann.page.getByTestId('call-card').filter({ hasText: 'Acme Ltd' });
+      await card.getByTestId('call-ended').filter({ hasText: 'phone provider' }).waitFor();
+      expect(await card.textContent()).toContain('+44 20 7946 0000');
+      await dismissAll(ann);
       expect(await bob.page.getByTestId('call-card').count()).toBe(0);
     } finally {
       // The tests after this one need Bob taking calls again, whatever happened above.

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useId, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { selectCallLive } from '../../machines/call.selectors';
 import type { CallActor } from '../../machines/device.machine';
 import type { DeviceActor, VoiceRuntime } from '../../voice/client';
@@ -16,7 +16,8 @@ import type { MapItem } from '../../sync/ports';
 import { CallCard, CallCardView } from './CallCard';
 import { DoNotDisturb } from './DoNotDisturb';
 import { usePhone } from './PhoneProvider';
-import { resolveDial, type Dialable } from './dial';
+import { contactNumbers, resolveDial, type Dialable, type DialableNumber } from './dial';
+import { contactFromData } from '../routes/contacts/contact';
 import { useCallSideEffects } from './side-effects';
 import './phone.css';
 
@@ -149,12 +150,15 @@ function DialForm({
 }) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  // Contacts are opened once the box is first used, not on every page load.
+  const [searching, setSearching] = useState(false);
+  const [numbers, setNumbers] = useState<readonly DialableNumber[]>([]);
   const listId = useId();
   const busy = calls.some(([, call]) => selectCallLive(call.getSnapshot()));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const target = resolveDial(text, people);
+    const target = resolveDial(text, people, numbers);
     if (target.kind === 'empty') {
       setProblem('Type a name, an email or a number to call.');
       return;
@@ -175,6 +179,7 @@ function DialForm({
         list={listId}
         value={text}
         onChange={(e) => setText(e.target.value)}
+        onFocus={() => setSearching(true)}
         placeholder="Name, email or number"
         autoComplete="off"
         aria-describedby={problem ? `${listId}-problem` : undefined}
@@ -186,7 +191,13 @@ function DialForm({
             {p.email}
           </option>
         ))}
+        {numbers.map((n) => (
+          <option key={`${n.label}|${n.number}`} value={n.label}>
+            {n.number}
+          </option>
+        ))}
       </datalist>
+      {searching && <ContactNumbers onChange={setNumbers} />}
       <button type="submit" className="button button--accept" disabled={busy}>
         Call
       </button>
@@ -197,6 +208,16 @@ function DialForm({
       )}
     </form>
   );
+}
+
+/** Reads the shared contacts for the dial box (renders nothing). */
+function ContactNumbers({ onChange }: { onChange: (numbers: DialableNumber[]) => void }) {
+  const contacts = useSyncMap('contacts', { pageSize: 100, loadAll: true });
+  const items = useContainerSelector(contacts, selectMapItems, NO_ITEMS);
+  useEffect(() => {
+    onChange(contactNumbers(items.map((item) => contactFromData(item.data))));
+  }, [items, onChange]);
+  return null;
 }
 
 type Permission = NotificationPermission | 'unsupported';
