@@ -149,7 +149,11 @@ describe('signing out everywhere', () => {
     const logout = (cookie: string) =>
       fetch(`${server.url}/api/session/logout`, { method: 'POST', headers: { Cookie: cookie } });
     expect((await logout(first)).status).toBe(204);
-    expect(await stored('presence', 'pat@example.com')).toEqual({ status: 'available' });
+    // (the server adds `onCall`, which is its own to say)
+    expect(await stored('presence', 'pat@example.com')).toEqual({
+      status: 'available',
+      onCall: false,
+    });
     expect((await logout(second)).status).toBe(204);
     expect(await stored('presence', 'pat@example.com')).toBeUndefined();
   });
