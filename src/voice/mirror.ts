@@ -8,17 +8,11 @@
  * checked on arrival: a message of the wrong shape is counted and ignored, never applied.
  */
 import type { CallStatus, CallSummary } from '../machines/call.selectors';
-import type { CallDirection } from '../machines/call.machine';
+import type { CallDirection, CallUserEvent } from '../machines/call.machine';
 import type { Remote } from '../machines/call.types';
 
-/** What a follower tab may ask the owner to do with a call. */
-export type MirrorCommand =
-  | { type: 'call.accept' }
-  | { type: 'call.reject' }
-  | { type: 'call.hangUp' }
-  | { type: 'call.mute' }
-  | { type: 'call.unmute' }
-  | { type: 'call.digits'; digits: string };
+/** What a follower tab may ask the owner to do with a call: anything the call card can send. */
+export type MirrorCommand = CallUserEvent;
 
 export type MirrorMessage =
   | { kind: 'hello' }
