@@ -2,7 +2,10 @@
  * Issue 10 benchmark, side by side in one run:
  * (a) call setup, dial to both sides open with audio flowing, through the real server and SDK, against
  *     two bare RTCPeerConnections in the same browser connected directly (the floor);
- * (b) server CPU per bridged call against a plain UDP forwarder copying the same packet rate.
+ * (b) server CPU per bridged call against a plain UDP forwarder copying the same packet rate;
+ * (c) audio latency: a tone burst through a call bridged by the server against the same burst between
+ *     two bare RTCPeerConnections (the difference is what the server adds).
+ * Not measured: capacity under loss and jitter limits (needs a load generator lighter than a browser).
  */
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +20,7 @@ import { fmt, median, percentile, writeSection } from './report';
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const CPU_SECONDS = Number(process.env.BENCH_VOICE_CPU_SECONDS ?? 10);
 const CALLS = Number(process.env.BENCH_VOICE_CALLS ?? 3);
+const BURSTS = Number(process.env.BENCH_VOICE_BURSTS ?? 40);
 
 /** Wall-clock ms in a page (same machine, so pages compare). */
 const NOW = 'performance.timeOrigin + performance.now()';
@@ -149,6 +153,89 @@ async function forwarderCpu(pps: number, bytes: number, seconds: number): Promis
   return used;
 }
 
+/**
+ * (c) A tone source in place of the microphone: `window.__tone.on()` starts a 1 kHz tone and
+ * returns when (wall clock ms); `off()` silences it. Installed before any call asks for a microphone.
+ */
+const TONE_SOURCE = `(() => {
+  const ctx = new AudioContext();
+  const osc = ctx.createOscillator();
+  osc.frequency.value = 1000;
+  const gain = ctx.createGain();
+  gain.gain.value = 0;
+  const dest = ctx.createMediaStreamDestination();
+  osc.connect(gain).connect(dest);
+  osc.start();
+  window.__tone = {
+    stream: () => new MediaStream(dest.stream.getAudioTracks().map((t) => t.clone())),
+    on: () => { gain.gain.setValueAtTime(1, ctx.currentTime); return ${NOW}; },
+    off: () => { gain.gain.setValueAtTime(0, ctx.currentTime); },
+  };
+  navigator.mediaDevices.getUserMedia = async () => window.__tone.stream();
+})()`;
+
+/**
+ * (c) A detector on a received stream: `window.__ear.heard(since)` resolves with the wall-clock ms
+ * at which the level first crossed a threshold after being quiet. The stream also plays through a
+ * muted element (Chromium feeds WebAudio from a remote stream only while something plays it).
+ */
+const EAR = (streamExpr: string) => `(() => {
+  const stream = ${streamExpr};
+  const el = new Audio(); el.srcObject = stream; el.muted = true; void el.play();
+  const ctx = new AudioContext();
+  const analyser = ctx.createAnalyser();
+  analyser.fftSize = 256;
+  ctx.createMediaStreamSource(stream).connect(analyser);
+  const buf = new Float32Array(analyser.fftSize);
+  const level = () => { analyser.getFloatTimeDomainData(buf); let m = 0; for (const v of buf) m = Math.max(m, Math.abs(v)); return m; };
+  window.__ear = {
+    quiet: async () => { for (let i = 0; i < 400 && level() > 0.02; i++) await new Promise((r) => setTimeout(r, 5)); },
+    heard: () => new Promise((resolve) => {
+      const started = ${NOW};
+      const poll = () => {
+        if (level() > 0.1) resolve(${NOW});
+        else if (${NOW} - started > 3000) resolve(null);
+        else setTimeout(poll, 1);
+      };
+      poll();
+    }),
+  };
+})()`;
+
+/** One tone burst from `mouth` to `ear` pages: ms from tone on to heard, or null when lost. */
+async function burst(mouth: Page, ear: Page): Promise<number | null> {
+  await mouth.evaluate('window.__tone.off()');
+  await ear.evaluate('window.__ear.quiet()');
+  await new Promise((r) => setTimeout(r, 100));
+  const heard = ear.evaluate<number | null>('window.__ear.heard()');
+  const on = await mouth.evaluate<number>('window.__tone.on()');
+  const at = await heard;
+  await mouth.evaluate('window.__tone.off()');
+  return at === null ? null : at - on;
+}
+
+/** (c) Two RTCPeerConnections in one page: the tone goes from a to b directly. */
+async function directPath(page: Page): Promise<void> {
+  await page.evaluate(TONE_SOURCE);
+  await page.evaluate(`(async () => {
+    const gathered = (pc) => pc.iceGatheringState === 'complete' ? Promise.resolve() :
+      new Promise((r) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && r()));
+    const a = new RTCPeerConnection();
+    const b = new RTCPeerConnection();
+    const received = new Promise((r) => b.addEventListener('track', (e) => r(e.streams[0] || new MediaStream([e.track]))));
+    const tone = window.__tone.stream();
+    tone.getTracks().forEach((t) => a.addTrack(t, tone));
+    await a.setLocalDescription(await a.createOffer());
+    await gathered(a);
+    await b.setRemoteDescription(a.localDescription);
+    await b.setLocalDescription(await b.createAnswer());
+    await gathered(b);
+    await a.setRemoteDescription(b.localDescription);
+    window.__direct = { a, b, stream: await received };
+  })()`);
+  await page.evaluate(EAR('window.__direct.stream'));
+}
+
 export async function benchVoice(): Promise<string> {
   const server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '30' } });
   const browser: Browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
@@ -169,6 +256,45 @@ export async function benchVoice(): Promise<string> {
       viaServer.push(await serverCallSetup(ann, bob, 'Bob'));
       direct.push(await directSetup(barePage));
     }
+
+    // (c) one call through the server carrying a tone from Ann to Bob, and the same tone between two
+    // bare peer connections; bursts interleaved.
+    await ann.page.evaluate(TONE_SOURCE);
+    await bob.page.evaluate(`window.__phone.device.once('incoming', (call) => call.accept())`);
+    await ann.page.evaluate(`(async () => {
+      const phone = window.__phone;
+      const call = await phone.device.connect({ params: { To: 'Bob' } });
+      phone.watchCall(call, 'outgoing');
+      await new Promise((r) => call.on('accept', r));
+    })()`);
+    await bob.page.waitForFunction(
+      `(() => { const c = window.__phone.calls; const call = c[c.length - 1]; return call && call.status() === 'open' && call.getRemoteStream(); })()`,
+    );
+    await bob.page.evaluate(
+      EAR(
+        '(() => { const c = window.__phone.calls; return c[c.length - 1].getRemoteStream(); })()',
+      ),
+    );
+    const directPage = await bare.newPage();
+    await directPage.goto(`${server.url}/login`);
+    await directPath(directPage);
+    const throughServer: number[] = [];
+    const directly: number[] = [];
+    let lost = 0;
+    for (let i = 0; i < BURSTS + 2; i++) {
+      const s = await burst(ann.page, bob.page);
+      const d = await burst(directPage, directPage);
+      if (i < 2) continue; // warm-up
+      if (s === null || d === null) lost += 1;
+      else {
+        throughServer.push(s);
+        directly.push(d);
+      }
+    }
+    await ann.page.evaluate(
+      `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
+    );
+    await directPage.close();
 
     // (b) server CPU with CALLS bridged calls up, minus the same time with everyone registered and idle.
     const pid = server.process.pid!;
@@ -202,8 +328,13 @@ export async function benchVoice(): Promise<string> {
     const a95 = percentile(viaServer, 95);
     const d50 = median(direct);
     const d95 = percentile(direct, 95);
+    const c50 = throughServer.length ? median(throughServer) : NaN;
+    const c95 = throughServer.length ? percentile(throughServer, 95) : NaN;
+    const e50 = directly.length ? median(directly) : NaN;
+    const e95 = directly.length ? percentile(directly, 95) : NaN;
+    const added = c50 - e50;
     const md = [
-      '## Voice: call setup and media cost',
+      '## Voice: call setup, media cost and latency',
       '',
       `Measured ${new Date().toISOString().slice(0, 10)} with Debian Chromium (headless, fake microphone) against the real server, ${RUNS} setups of each kind interleaved.`,
       '',
@@ -223,7 +354,16 @@ export async function benchVoice(): Promise<string> {
       `| CPU per call (% of one core) | ${fmt(perCall * 100, 2)} | ${fmt(fwd * 100, 2)} | ${fmt(perCall / Math.max(fwd, 1e-6), 1)}× |`,
       '',
       `- Calls two cores could carry at this cost (CPU only, ignoring loss and jitter): about ${Math.floor(2 / Math.max(perCall, 1e-6))}. Target ≥ 50 with under 1% loss and jitter under 20 ms: not measured under load (see below).`,
-      '- Not measured yet: loss and jitter at many simultaneous calls (needs a load generator that is not a browser per leg), and (c) the latency the server adds to the audio path.',
+      '- Not measured yet: loss and jitter at many simultaneous calls (needs a load generator that is not a browser per leg).',
+      '',
+      `(c) Audio latency: a 1 kHz tone switched on in the sending page (WebAudio in place of the microphone) until the receiving page's analyser hears it (level > 0.1, polled every millisecond), ${throughServer.length} bursts each way interleaved${lost ? `, ${lost} lost` : ''}: through a call bridged by the server, against two bare \`RTCPeerConnection\`s in one page. Both include the browser's jitter buffer and the detector; the difference is what the server adds.`,
+      '',
+      '| | through the server | direct | added by the server |',
+      '| --- | --- | --- | --- |',
+      `| p50 (ms) | ${fmt(c50)} | ${fmt(e50)} | ${fmt(added)} |`,
+      `| p95 (ms) | ${fmt(c95)} | ${fmt(e95)} | ${fmt(c95 - e95)} |`,
+      '',
+      `- Target: the server adds at most 10 ms (p50): ${Number.isFinite(added) && added <= 10 ? 'met' : 'NOT met'}`,
     ].join('\n');
     writeSection('voice', md);
     return md;
