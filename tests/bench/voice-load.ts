@@ -1,0 +1,182 @@
+/**
+ * Load generator for `npm run bench voice` (b): a child process holding `pairs` calls through the
+ * voice service with lightweight clients, not browsers. Each client is a raw signalling socket
+ * (the SDK's protocol) plus a werift peer connection (the same media stack the server uses), sends
+ * a PCMU tone at 50 packets/s and measures what it receives: packets lost (sequence gaps, RFC 3550
+ * extended) and interarrival jitter (RFC 3550, in ms).
+ *
+ * argv: baseUrl pairs prefix. Messages: sends {type:'up'} once every call is connected and audio
+ * flows both ways; on {type:'measure'} resets the counters; on {type:'report'} answers
+ * {type:'report', legs:[{received, expected, jitterMs}]}; on {type:'stop'} hangs up and exits.
+ */
+import WebSocket from 'ws';
+import { answerLeg, offerLeg, type MediaLeg } from '../../server/voice/media';
+import { signIn } from '../integration/sync/support';
+
+const [baseUrl = '', pairsArg = '1', prefix = 'load'] = process.argv.slice(2);
+const pairs = Number(pairsArg);
+
+interface Frame {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+class Signal {
+  private readonly waiting: ((f: Frame) => boolean)[] = [];
+  readonly frames: Frame[] = [];
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const text = (data as Buffer).toString();
+      if (text === '\n') {
+        ws.send('\n');
+        return;
+      }
+      const frame = JSON.parse(text) as Frame;
+      this.frames.push(frame);
+      for (let i = this.waiting.length - 1; i >= 0; i--)
+        if (this.waiting[i]!(frame)) this.waiting.splice(i, 1);
+    });
+  }
+  send(type: string, payload: Record<string, unknown>): void {
+    this.ws.send(JSON.stringify({ type, payload, version: '1.6' }));
+  }
+  next(match: (f: Frame) => boolean, timeoutMs = 15000): Promise<Frame> {
+    const seen = this.frames.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `signalling timed out; frames: ${JSON.stringify(this.frames.map((f) => [f.type, f.payload.error ?? '']))}`,
+            ),
+          ),
+        timeoutMs,
+      );
+      this.waiting.push((f) => {
+        if (!match(f)) return false;
+        clearTimeout(timer);
+        resolve(f);
+        return true;
+      });
+    });
+  }
+}
+
+async function person(name: string): Promise<{ identity: string; signal: Signal }> {
+  const email = `${name}@example.com`;
+  const cookie = await signIn(baseUrl, email);
+  const res = await fetch(`${baseUrl}/api/voice/token`, { headers: { cookie } });
+  const { token, identity } = (await res.json()) as { token: string; identity: string };
+  const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/signal`);
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
+  const signal = new Signal(ws);
+  signal.send('listen', { token, reconnectTimeout: 0 });
+  await signal.next((f) => f.type === 'connected');
+  signal.send('register', { media: { audio: true } });
+  await signal.next((f) => f.type === 'ready');
+  return { identity, signal };
+}
+
+/** RFC 3550 receive statistics for one leg. */
+class Receiver {
+  received = 0;
+  private base = -1;
+  private maxExt = -1;
+  private cycles = 0;
+  private lastSeq = -1;
+  private jitter = 0;
+  private transit: number | null = null;
+  reset(): void {
+    this.received = 0;
+    this.base = -1;
+    this.maxExt = -1;
+    this.cycles = 0;
+    this.lastSeq = -1;
+    this.jitter = 0;
+    this.transit = null;
+  }
+  onPacket(seq: number, timestamp: number): void {
+    const arrival = (performance.now() * 8) >>> 0; // in 8 kHz units
+    if (this.lastSeq >= 0 && seq < 0x1000 && this.lastSeq > 0xf000) this.cycles += 0x10000;
+    this.lastSeq = seq;
+    const ext = this.cycles + seq;
+    if (this.base < 0) this.base = ext;
+    if (ext > this.maxExt) this.maxExt = ext;
+    this.received++;
+    const transit = (arrival - timestamp) | 0;
+    if (this.transit !== null) {
+      const d = Math.abs(transit - this.transit);
+      this.jitter += (d - this.jitter) / 16;
+    }
+    this.transit = transit;
+  }
+  stats() {
+    const expected = this.base < 0 ? 0 : this.maxExt - this.base + 1;
+    return { received: this.received, expected, jitterMs: this.jitter / 8 };
+  }
+}
+
+interface Leg {
+  media: MediaLeg;
+  receiver: Receiver;
+}
+
+function listen(media: MediaLeg): Leg {
+  const receiver = new Receiver();
+  media.onRtp((p) => receiver.onPacket(p.header.sequenceNumber, p.header.timestamp));
+  return { media, receiver };
+}
+
+async function call(i: number): Promise<[Leg, Leg, Signal, string]> {
+  const [a, b] = await Promise.all([person(`${prefix}a${i}`), person(`${prefix}b${i}`)]);
+  const callsid = `TJSload${prefix}${i}x${Date.now()}`;
+  const callerMedia = await offerLeg();
+  const caller = listen(callerMedia);
+  a.signal.send('invite', {
+    callsid,
+    sdp: callerMedia.localSdp,
+    twilio: { params: `To=${encodeURIComponent(b.identity)}` },
+  });
+  const invite = await b.signal.next((f) => f.type === 'invite');
+  const calleeMedia = await answerLeg(String(invite.payload.sdp));
+  const callee = listen(calleeMedia);
+  b.signal.send('answer', { callsid: String(invite.payload.callsid), sdp: calleeMedia.localSdp });
+  const answer = await a.signal.next((f) => f.type === 'answer');
+  await callerMedia.accept(String(answer.payload.sdp));
+  callerMedia.play({ frequencies: [440], onMs: 1000, offMs: 0 });
+  calleeMedia.play({ frequencies: [660], onMs: 1000, offMs: 0 });
+  return [caller, callee, a.signal, callsid];
+}
+
+async function main(): Promise<void> {
+  const calls: [Leg, Leg, Signal, string][] = [];
+  for (let i = 0; i < pairs; i++) calls.push(await call(i));
+  const legs = calls.flatMap(([x, y]) => [x, y]);
+  // Up once every leg hears the other side.
+  const deadline = Date.now() + 20000;
+  while (legs.some((l) => l.receiver.received < 10) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  process.send!({ type: 'up', silent: legs.filter((l) => l.receiver.received < 10).length });
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'measure') for (const l of legs) l.receiver.reset();
+    if (m.type === 'report')
+      process.send!({ type: 'report', legs: legs.map((l) => l.receiver.stats()) });
+    if (m.type === 'stop') {
+      for (const [x, y, signal, callsid] of calls) {
+        signal.send('hangup', { callsid });
+        void x.media.close();
+        void y.media.close();
+      }
+      setTimeout(() => process.exit(0), 500);
+    }
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error('voice-load:', err);
+  process.exit(1);
+});
