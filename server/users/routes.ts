@@ -3,7 +3,7 @@ import { readJsonBody } from '../http/body';
 import { badRequest, HttpError, sendJson } from '../http/errors';
 import type { RequestContext, Router } from '../http/router';
 import { publicUser } from '../http/routes/session';
-import { expectFields } from '../http/validate';
+import { expectFields, parseName } from '../http/validate';
 import type { Role } from '../store/users';
 import type { Directory } from './directory';
 import type { PresenceSettings } from './presence';
@@ -34,13 +34,22 @@ function identityParam(ctx: RequestContext): string {
 
 /**
  * GET /api/presence/settings (signed in): the heartbeat and ttl every browser uses for its presence
- * item. Admin-only team management: PUT /api/users/:identity/role and DELETE /api/users/:identity. The
+ * item. PUT /api/me/name (signed in): the person's own display name, as colleagues see it. Admin-only team management: PUT /api/users/:identity/role and DELETE /api/users/:identity. The
  * database changes first, then the `users` Sync map follows, so every open /users screen updates.
  */
 export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
   router.on('GET', '/api/presence/settings', (ctx) => {
     deps.auth.requireUser(ctx);
     sendJson(ctx.res, 200, deps.presence);
+  });
+
+  router.on('PUT', '/api/me/name', async (ctx) => {
+    const me = deps.auth.requireUser(ctx);
+    const body = expectFields(await readJsonBody(ctx.req), ['name']);
+    if (typeof body.name !== 'string') throw badRequest('Field name must be a string');
+    const { user, changed } = deps.team.rename(me.identity, parseName(body.name));
+    if (changed) deps.directory.upsert(user);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
   router.on('PUT', '/api/users/:identity/role', async (ctx) => {

@@ -10,6 +10,8 @@ export interface TeamStore {
    * without an admin. Setting the role a user already has changes nothing and is not an error.
    */
   setRole(identity: string, role: Role): { user: User; changed: boolean };
+  /** Sets a user's display name (already checked by parseName). 404 when unknown. */
+  rename(identity: string, name: string): { user: User; changed: boolean };
   /** Deletes the user; their sessions go with them (ON DELETE CASCADE). 404 when unknown. */
   remove(identity: string): User;
 }
@@ -45,6 +47,7 @@ export function createTeamStore(db: AppDatabase): TeamStore {
   );
   const updateRole = db.prepare<[Role, string]>('UPDATE users SET role = ? WHERE identity = ?');
   const deleteUser = db.prepare<[string]>('DELETE FROM users WHERE identity = ?');
+  const updateName = db.prepare<[string, string]>('UPDATE users SET name = ? WHERE identity = ?');
 
   // IMMEDIATE: the admin count and the change happen under the write lock, so two admins demoting
   // each other at once cannot both succeed and leave nobody in charge.
@@ -82,6 +85,14 @@ export function createTeamStore(db: AppDatabase): TeamStore {
   return {
     list: () => all.all().map(toUser),
     setRole: (identity, role) => setRole.immediate(identity, role),
+    rename(identity, name) {
+      const row = one.get(identity);
+      if (!row) throw unknownUser(identity);
+      const user = toUser(row);
+      if (user.name === name) return { user, changed: false };
+      updateName.run(name, identity);
+      return { user: { ...user, name }, changed: true };
+    },
     remove: (identity) => remove.immediate(identity),
   };
 }

@@ -17,7 +17,7 @@ export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
 /**
  * GET /api/voice/token: a Voice token for the signed-in person and the Device options that keep the
  * SDK on this server (signalling on /signal, sounds from /api/voice/sounds, no Insights).
- * GET /api/voice/sounds/{name}.wav: the SDK's ringtone, dial and DTMF sounds, made here.
+ * GET /api/voice/sounds/{name}.wav[?level=0..100]: the SDK's ringtone, dial and DTMF sounds, made here.
  */
 export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void {
   const ttl = deps.tokenTtlSeconds ?? 3600;
@@ -49,10 +49,16 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
     const match = /^([a-z0-9]+)\.wav$/.exec(ctx.params.file ?? '');
     const tone = match ? SDK_SOUNDS[match[1]!] : undefined;
     if (!match || !tone) throw new HttpError(404, 'not_found', 'No such sound');
-    let wav = cache.get(match[1]!);
+    // ?level=0..100: the person's ringtone volume, as a percentage of the sound's own level.
+    const raw = ctx.url.searchParams.get('level');
+    if (raw !== null && !/^(100|[1-9]?[0-9])$/.test(raw))
+      throw new HttpError(400, 'bad_request', 'level must be a whole number from 0 to 100');
+    const level = raw === null ? 100 : Number(raw);
+    const key = `${match[1]!}@${level}`;
+    let wav = cache.get(key);
     if (!wav) {
-      wav = toneWav(tone);
-      cache.set(match[1]!, wav);
+      wav = toneWav({ ...tone, level: ((tone.level ?? 0.2) * level) / 100 });
+      cache.set(key, wav);
     }
     ctx.res.writeHead(200, {
       'Content-Type': 'audio/wav',

@@ -42,9 +42,45 @@ export interface VoiceRuntime {
   dial: (to: string, displayName?: string | null) => void;
   /** The calls of the tab holding the phone, seen from this tab while it follows. */
   mirror: CallMirror;
+  /** Microphone, speaker and ringtone choices, and a test tone. */
+  audio: AudioControls;
   /** Applies a command to one of this tab's calls, e.g. from a notification's button. */
   command: (callId: string, command: Parameters<CallMirror['command']>[1]) => void;
   stop(): void;
+}
+
+/** The person's audio choices (from their settings document); null ids mean the browser's default. */
+export interface AudioPreferences {
+  microphoneId: string | null;
+  speakerId: string | null;
+  ringtoneId: string | null;
+  /** Ringtone volume, 0..100 percent of the ringtone's own level. */
+  ringtoneVolume: number;
+}
+
+export interface AudioDevice {
+  id: string;
+  label: string;
+}
+
+export interface AudioControls {
+  /**
+   * Applies the choices to this tab's phone (now, or once it starts). Resolves with a sentence for
+   * each choice that could not be applied (a device that is gone), empty when all took.
+   */
+  apply(prefs: AudioPreferences): Promise<string[]>;
+  /** Microphones and speakers the browser lists; `outputSelection` false where speakers cannot be chosen. */
+  devices(): Promise<{ inputs: AudioDevice[]; outputs: AudioDevice[]; outputSelection: boolean }>;
+  /** Plays a short tone on a speaker (the default one when null) at the given volume (0..100). */
+  test(speakerId: string | null, volume: number): Promise<void>;
+}
+
+/** The URL of one of the server's SDK sounds at a volume (0..100). */
+export function soundAt(url: string, volume: number): string {
+  const level = Math.max(0, Math.min(100, Math.round(volume)));
+  const u = new URL(url);
+  u.searchParams.set('level', String(level));
+  return u.toString();
 }
 
 /** Statuses in which this tab does not hold the phone. */
@@ -102,6 +138,43 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     on('reject', () => calls.delete(callId));
   }
 
+  let prefs: AudioPreferences | null = null;
+  let appliedVolume: number | null = null;
+
+  /** Puts the person's audio choices on the SDK Device; what could not be applied, in sentences. */
+  async function applyToSdk(): Promise<string[]> {
+    const device = sdk;
+    if (!device || !prefs || !credentials) return [];
+    const problems: string[] = [];
+    const sounds = (credentials.device.sounds ?? {}) as Record<string, string>;
+    if (prefs.ringtoneVolume !== appliedVolume && !device.isBusy && sounds.incoming) {
+      device.updateOptions({ sounds: { ...sounds, incoming: soundAt(sounds.incoming, prefs.ringtoneVolume) } });
+      appliedVolume = prefs.ringtoneVolume;
+    }
+    const audio = device.audio;
+    if (!audio) return problems;
+    try {
+      if (prefs.microphoneId) await audio.setInputDevice(prefs.microphoneId);
+      else await audio.unsetInputDevice();
+    } catch {
+      problems.push('The chosen microphone is not available; the default one is used.');
+    }
+    if (audio.isOutputSelectionSupported) {
+      for (const [collection, id, what] of [
+        [audio.speakerDevices, prefs.speakerId, 'speaker'],
+        [audio.ringtoneDevices, prefs.ringtoneId, 'ringtone device'],
+      ] as const) {
+        try {
+          await collection.set(id ?? 'default');
+        } catch {
+          problems.push(`The chosen ${what} is not available; the default one is used.`);
+          await collection.set('default').catch(() => undefined);
+        }
+      }
+    }
+    return problems;
+  }
+
   async function ensureDevice(token: string): Promise<SdkDevice> {
     if (sdk) {
       sdk.updateToken(token);
@@ -121,6 +194,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     on('error', (error: { code?: number; message?: string }) =>
       fail(error.code ?? 31000, error.message ?? ''),
     );
+    void applyToSdk();
     on('incoming', (call: SdkCall) => {
       const callId = call.parameters.CallSid ?? `in-${deps.now()}`;
       const from = call.parameters.From ?? '';
@@ -257,6 +331,36 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     },
     mirror,
     command,
+    audio: {
+      apply(next) {
+        prefs = next;
+        return applyToSdk();
+      },
+      async devices() {
+        const all = await navigator.mediaDevices.enumerateDevices();
+        const list = (kind: MediaDeviceKind) =>
+          all
+            .filter((d) => d.kind === kind && d.deviceId !== '' && d.deviceId !== 'default')
+            .map((d, i) => ({ id: d.deviceId, label: d.label || `Device ${i + 1}` }));
+        return {
+          inputs: list('audioinput'),
+          outputs: list('audiooutput'),
+          outputSelection: 'setSinkId' in HTMLMediaElement.prototype,
+        };
+      },
+      async test(speakerId, volume) {
+        // The ringtone's first ring (two seconds), at the chosen volume.
+        const base = (credentials?.device.sounds as Record<string, string> | undefined)?.incoming;
+        if (!base) throw new Error('The phone has not started yet.');
+        const player = new Audio(soundAt(base, volume));
+        if (speakerId)
+          await (player as HTMLAudioElement & { setSinkId(id: string): Promise<void> }).setSinkId(
+            speakerId,
+          );
+        await player.play();
+        setTimeout(() => player.pause(), 2000);
+      },
+    },
     stop() {
       mirror.stop();
       deviceWatch.unsubscribe();

@@ -1,9 +1,12 @@
 import { useSelector } from '@xstate/react';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { selectSessionStatus, selectUser } from '../../machines/session.selectors';
-import type { VoiceCredentials, VoiceRuntime } from '../../voice/client';
+import type { AudioPreferences, VoiceCredentials, VoiceRuntime } from '../../voice/client';
 import { selectCalls } from '../../machines/device.selectors';
-import { useApiClient, useSessionActor } from '../app/actors';
+import { useApiClient, useSessionActor, useToastActor } from '../app/actors';
+import { selectDocumentData } from '../../machines/syncDocument.selectors';
+import { useContainerSelector, useSyncDocument } from '../sync/containers';
+import { audioPreferences, phoneSettingsFrom } from './settings';
 import { onNotificationAction, phoneWorker } from './notifications';
 
 export interface PhoneHandle {
@@ -90,7 +93,39 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
     });
   }, [handle.runtime]);
 
-  return <PhoneContext.Provider value={handle}>{children}</PhoneContext.Provider>;
+  return (
+    <PhoneContext.Provider value={handle}>
+      {handle.runtime && identity !== null && (
+        <ApplyAudioSettings runtime={handle.runtime} identity={identity} />
+      )}
+      {children}
+    </PhoneContext.Provider>
+  );
+}
+
+/**
+ * Keeps the phone on the microphone, speaker, ringtone device and ringtone volume the person chose
+ * in /setting (their settings document), and says so when a chosen device is gone.
+ */
+function ApplyAudioSettings({ runtime, identity }: { runtime: VoiceRuntime; identity: string }) {
+  const toast = useToastActor();
+  const settings = useSyncDocument(`settings:${identity}`, { data: {} });
+  const data = useContainerSelector(settings, selectDocumentData, null);
+  const loaded = data !== null;
+  const prefs = JSON.stringify(audioPreferences(phoneSettingsFrom(data)));
+  useEffect(() => {
+    if (!loaded) return;
+    let current = true;
+    void runtime.audio.apply(JSON.parse(prefs) as AudioPreferences).then((problems) => {
+      if (current)
+        for (const message of problems)
+          toast.send({ type: 'toast.show', message, toastType: 'warning' });
+    });
+    return () => {
+      current = false;
+    };
+  }, [runtime, prefs, loaded, toast]);
+  return null;
 }
 
 /** The phone of this frame (runtime null while starting). */

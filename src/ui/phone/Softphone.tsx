@@ -14,6 +14,7 @@ import { USERS_MAP } from '../presence/maps';
 import { selectMapItems } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../sync/ports';
 import { CallCard, CallCardView } from './CallCard';
+import { CallNotifications } from './CallNotifications';
 import { DoNotDisturb } from './DoNotDisturb';
 import { usePhone } from './PhoneProvider';
 import { contactNumbers, resolveDial, type Dialable, type DialableNumber } from './dial';
@@ -218,35 +219,6 @@ function ContactNumbers({ onChange }: { onChange: (numbers: DialableNumber[]) =>
     onChange(contactNumbers(items.map((item) => contactFromData(item.data))));
   }, [items, onChange]);
   return null;
-}
-
-type Permission = NotificationPermission | 'unsupported';
-
-const currentPermission = (): Permission =>
-  typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
-
-/** Asks for notifications (for calls that ring while this tab is hidden) and says where they stand. */
-function CallNotifications() {
-  const [permission, setPermission] = useState<Permission>(currentPermission);
-  if (permission === 'granted' || permission === 'unsupported') return null;
-  if (permission === 'denied')
-    return (
-      <p className="softphone__hint" data-testid="notifications-state">
-        Call notifications are blocked for this site in your browser&apos;s settings.
-      </p>
-    );
-  return (
-    <button
-      type="button"
-      className="button button--quiet"
-      data-testid="notifications-enable"
-      onClick={() => {
-        void Notification.requestPermission().then(() => setPermission(currentPermission()));
-      }}
-    >
-      Notify me of calls when this tab is hidden
-    </button>
-  );
 }
 
 /** The calls of the tab that holds the phone, shown in this one; its buttons act over there. */

@@ -229,3 +229,42 @@ describe('DELETE /api/users/:identity', () => {
     expect(Object.keys(roles(t))).toHaveLength(2);
   });
 });
+
+describe('PUT /api/me/name', () => {
+  const rename = (t: TestApp, cookie: string, body: unknown) =>
+    fetch(`${t.url}/api/me/name`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it("sets the caller's own display name; the users map follows", async () => {
+    const { t, sync } = await start();
+    const bob = await signIn(t, 'Bob', 'bob@example.com');
+    const res = await rename(t, bob, { name: '  Bob Baker ' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { user: { name: string } }).user.name).toBe('Bob Baker');
+    expect(directory(sync)['bob@example.com']).toMatchObject({ name: 'Bob Baker' });
+  });
+
+  it('refuses bad names and bodies with a readable error, and signed-out visitors, changing nothing', async () => {
+    const { t, sync } = await start();
+    const bob = await signIn(t, 'Bob', 'bob@example.com');
+    const cases: [unknown, RegExp][] = [
+      [{ name: '' }, /must not be empty/],
+      [{ name: 'x'.repeat(81) }, /at most 80/],
+      [{ name: 'Bob\u0007' }, /control characters/],
+      [{ name: 42 }, /must be a string/],
+      [{}, /name/],
+      [{ name: 'Bob', role: 'admin' }, /role/],
+      ['{not json', /JSON/i],
+    ];
+    for (const [body, message] of cases) {
+      const error = await expectError(await rename(t, bob, body));
+      expect(error.status, JSON.stringify(body)).toBe(400);
+      expect(error.message).toMatch(message);
+    }
+    expect((await expectError(await rename(t, '', { name: 'Mallory' }))).status).toBe(401);
+    expect(directory(sync)['bob@example.com']).toMatchObject({ name: 'Bob' });
+  });
+});

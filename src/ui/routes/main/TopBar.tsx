@@ -1,9 +1,14 @@
 import { useSelector } from '@xstate/react';
+import { useMemo } from 'react';
 import {
   selectSessionStatus,
+  selectUser,
   selectUserName,
   selectUserRole,
 } from '../../../machines/session.selectors';
+import { selectMapItem } from '../../../machines/syncMap.selectors';
+import { USERS_MAP } from '../../presence/maps';
+import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSessionActor } from '../../app/actors';
 import { PresenceSelector } from '../../presence/PresenceSelector';
 
@@ -11,16 +16,19 @@ const ROLE_LABELS = { admin: 'Admin', agent: 'Agent' } as const;
 
 export function TopBar() {
   const session = useSessionActor();
-  const name = useSelector(session, selectUserName);
+  const identity = useSelector(session, selectUser)?.identity ?? '';
+  // The directory's name (live: a rename in /setting shows at once), else the session's.
+  const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
+  const select = useMemo(() => selectMapItem(identity), [identity]);
+  const listed = useContainerSelector(users, select, undefined)?.data.name;
+  const signedInName = useSelector(session, selectUserName);
+  const name = typeof listed === 'string' ? listed : signedInName;
   const role = useSelector(session, selectUserRole);
   const signingOut = useSelector(session, selectSessionStatus) === 'signingOut';
   return (
     <header className="topbar">
       <span className="topbar__brand">Switchboard</span>
       <PresenceSelector />
-      <span className="topbar__placeholder" data-testid="softphone-placeholder">
-        Softphone: coming soon
-      </span>
       <span className="topbar__user" data-testid="current-user">
         <span className="topbar__name">{name}</span>
         {role !== null && (
