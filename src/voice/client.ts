@@ -148,7 +148,9 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     const problems: string[] = [];
     const sounds = (credentials.device.sounds ?? {}) as Record<string, string>;
     if (prefs.ringtoneVolume !== appliedVolume && !device.isBusy && sounds.incoming) {
-      device.updateOptions({ sounds: { ...sounds, incoming: soundAt(sounds.incoming, prefs.ringtoneVolume) } });
+      device.updateOptions({
+        sounds: { ...sounds, incoming: soundAt(sounds.incoming, prefs.ringtoneVolume) },
+      });
       appliedVolume = prefs.ringtoneVolume;
     }
     const audio = device.audio;

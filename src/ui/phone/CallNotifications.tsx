@@ -40,4 +40,3 @@ export function CallNotifications({ always = false }: { always?: boolean }) {
     </button>
   );
 }
-
