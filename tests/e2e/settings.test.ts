@@ -60,9 +60,10 @@ describe('settings', () => {
     await volume.focus();
     for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowLeft');
     await expect.poll(() => volume.inputValue()).toBe('40');
-    const dnd = page.getByTestId('dnd-toggle').first();
+    // The screen's own toggle (the phone panel beside it has one too).
+    const dnd = page.locator('main [data-testid="dnd-toggle"]');
     await dnd.check();
-    await page.locator('[data-testid="dnd-toggle"]:not([aria-busy="true"])').first().waitFor();
+    await page.locator('main [data-testid="dnd-toggle"]:not([aria-busy="true"])').waitFor();
 
     // The phone loads the ringtone at that volume.
     const ringtone = page.waitForRequest((r) => r.url().includes('incoming.wav?level=40'));
@@ -70,8 +71,15 @@ describe('settings', () => {
     await ringtone;
     await expect.poll(() => page.getByTestId('settings-volume').inputValue()).toBe('40');
     await expect.poll(() => page.getByTestId('settings-microphoneId').inputValue()).toBe(chosen);
-    await expect.poll(() => page.getByTestId('dnd-toggle').first().isChecked()).toBe(true);
-    await page.getByTestId('dnd-toggle').first().uncheck();
+    await expect.poll(() => dnd.isChecked()).toBe(true);
+    expect(
+      await page
+        .locator('aside [data-testid="dnd-toggle"], .softphone [data-testid="dnd-toggle"]')
+        .first()
+        .isChecked(),
+    ).toBe(true);
+    await dnd.uncheck();
+    await page.locator('main [data-testid="dnd-toggle"]:not([aria-busy="true"])').waitFor();
   });
 
   it('shows where call notifications stand', async () => {
@@ -86,6 +94,37 @@ describe('settings', () => {
     await ann.context.grantPermissions(['microphone', 'notifications'], { origin: server.url });
     await ann.page.reload();
     await ann.page.getByTestId('notifications-state').filter({ hasText: 'On:' }).first().waitFor();
+  });
+
+  it('remaps a shortcut by pressing it, refuses clashes with the reason, and keeps it across a reload', async () => {
+    const { page } = ann;
+    const mute = page.getByTestId('shortcut-mute');
+    await mute.getByRole('button', { name: /Change/ }).click();
+    await page.keyboard.press('Alt+KeyA');
+    await page.getByTestId('shortcut-problem').filter({ hasText: 'already “Answer' }).waitFor();
+    await page.keyboard.press('Control+KeyW');
+    await page
+      .getByTestId('shortcut-problem')
+      .filter({ hasText: 'belongs to the browser' })
+      .waitFor();
+    await page.keyboard.press('KeyM');
+    await page
+      .getByTestId('shortcut-problem')
+      .filter({ hasText: 'needs Ctrl, Alt or Meta' })
+      .waitFor();
+    expect(await mute.locator('kbd').textContent()).toBe('Alt+M');
+    await page.keyboard.press('Alt+KeyU');
+    await mute.locator('kbd').filter({ hasText: 'Alt+U' }).waitFor();
+    await page.reload();
+    await page.getByTestId('shortcut-mute').locator('kbd').filter({ hasText: 'Alt+U' }).waitFor();
+    // Alt+D, the dial box's shortcut, works from anywhere on the page.
+    await page.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
+    await page.keyboard.press('Alt+KeyD');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('dial-input');
+    await page.getByRole('button', { name: 'Back to the defaults' }).click();
+    await page.getByTestId('shortcut-mute').locator('kbd').filter({ hasText: 'Alt+M' }).waitFor();
   });
 
   it("refuses another person's settings at the Sync service", async () => {

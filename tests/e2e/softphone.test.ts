@@ -300,6 +300,20 @@ describe('calls that do not connect', () => {
     }
   });
 
+  it('answers, mutes and hangs up with the keyboard shortcuts', async () => {
+    await dismissAll(ann);
+    await dismissAll(bob);
+    await dialFrom(ann, 'Bob');
+    await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
+    await bob.page.keyboard.press('Alt+KeyA');
+    await bob.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+    await bob.page.keyboard.press('Alt+KeyM');
+    await bob.page.getByRole('button', { name: 'Unmute' }).waitFor();
+    await bob.page.keyboard.press('Alt+KeyH');
+    await ann.page.getByTestId('call-ended').waitFor();
+    await bob.page.locator('[data-testid="call-card"][data-status="ended"]').waitFor();
+  });
+
   it('calls a colleague from /users and calls back from /history', async () => {
     await dismissAll(ann);
     await bob.page.reload();

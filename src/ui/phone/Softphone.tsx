@@ -1,5 +1,19 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useId, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type FormEvent,
+  type RefObject,
+} from 'react';
+import { selectUser } from '../../machines/session.selectors';
+import type { MirrorCommand } from '../../voice/mirror';
+import { useSessionActor } from '../app/actors';
+import { summariesOf, useShortcuts } from './useShortcuts';
 import { selectCallLive } from '../../machines/call.selectors';
 import type { CallActor } from '../../machines/device.machine';
 import type { DeviceActor, VoiceRuntime } from '../../voice/client';
@@ -89,6 +103,20 @@ function DevicePanel({
   );
   const entries = useMemo(() => Object.entries(calls), [calls]);
   useCallSideEffects(entries);
+  const identity = useSelector(useSessionActor(), selectUser)?.identity ?? '';
+  const follower = status === 'follower';
+  const shownCalls = useCallback(
+    () => (follower ? mirror.getCalls() : summariesOf(entries)),
+    [follower, mirror, entries],
+  );
+  const sendTo = useCallback(
+    (callId: string, command: MirrorCommand) =>
+      follower ? mirror.command(callId, command) : calls[callId]?.send(command),
+    [follower, mirror, calls],
+  );
+  const dialInput = useRef<HTMLInputElement>(null);
+  const focusDial = useCallback(() => dialInput.current?.focus(), []);
+  useShortcuts(identity, shownCalls, sendTo, focusDial);
 
   return (
     <>
@@ -123,7 +151,9 @@ function DevicePanel({
           Use the phone here
         </button>
       )}
-      {status === 'registered' && <DialForm people={people} dial={dial} calls={entries} />}
+      {status === 'registered' && (
+        <DialForm people={people} dial={dial} calls={entries} inputRef={dialInput} />
+      )}
       <DoNotDisturb />
       {status === 'registered' && <CallNotifications />}
       <div className="softphone__calls">
@@ -144,10 +174,12 @@ function DialForm({
   people,
   dial,
   calls,
+  inputRef,
 }: {
   people: readonly Dialable[];
   dial: (to: string, displayName?: string | null) => void;
   calls: [string, CallActor][];
+  inputRef: RefObject<HTMLInputElement | null>;
 }) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -185,6 +217,7 @@ function DialForm({
         autoComplete="off"
         aria-describedby={problem ? `${listId}-problem` : undefined}
         data-testid="dial-input"
+        ref={inputRef}
       />
       <datalist id={listId}>
         {people.map((p) => (

@@ -14,6 +14,15 @@ import { CallNotifications } from '../../phone/CallNotifications';
 import { DoNotDisturb } from '../../phone/DoNotDisturb';
 import { usePhone } from '../../phone/PhoneProvider';
 import { phoneSettingsFrom } from '../../phone/settings';
+import {
+  comboOf,
+  DEFAULT_SHORTCUTS,
+  SHORTCUT_ACTIONS,
+  SHORTCUT_LABELS,
+  shortcutProblem,
+  shortcutsFrom,
+  type ShortcutAction,
+} from '../../phone/shortcuts';
 import { USERS_MAP } from '../../presence/maps';
 import { useContainerSelector, useSyncDocument, useSyncMap } from '../../sync/containers';
 import './settings.css';
@@ -32,6 +41,7 @@ export function Component() {
         <CallNotifications always />
       </section>
       <AudioSettings identity={user.identity} />
+      <ShortcutSettings identity={user.identity} />
     </Screen>
   );
 }
@@ -236,6 +246,99 @@ function AudioSettings({ identity }: { identity: string }) {
       {error && (
         <p role="alert" className="field__error">
           Your audio settings could not be saved: {error.message}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Keyboard shortcuts: each action's combination, changed by pressing the new one (Escape cancels);
+ * a combination another action has, one without a modifier, or one the browser keeps is refused
+ * with the reason and nothing changes.
+ */
+function ShortcutSettings({ identity }: { identity: string }) {
+  const settings = useSyncDocument(`settings:${identity}`, { data: {} });
+  const status = useContainerSelector(settings, selectDocumentStatus, 'opening');
+  const data = useContainerSelector(settings, selectDocumentData, null);
+  const shortcuts = shortcutsFrom(data);
+  const [editing, setEditing] = useState<ShortcutAction | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const ready = status === 'ready';
+  const save = (next: typeof shortcuts) =>
+    settings?.send({ type: 'document.update', data: { shortcuts: { ...next } } });
+
+  return (
+    <section className="settings__section" aria-labelledby="settings-shortcuts">
+      <h2 id="settings-shortcuts">Keyboard shortcuts</h2>
+      <table className="settings__shortcuts">
+        <tbody>
+          {SHORTCUT_ACTIONS.map((action) => (
+            <tr key={action} data-testid={`shortcut-${action}`}>
+              <th scope="row">{SHORTCUT_LABELS[action]}</th>
+              <td>
+                <kbd>{shortcuts[action]}</kbd>
+              </td>
+              <td>
+                {editing === action ? (
+                  <button
+                    type="button"
+                    className="button"
+                    autoFocus
+                    data-shortcut-capture
+                    onBlur={() => setEditing(null)}
+                    onKeyDown={(e) => {
+                      e.preventDefault();
+                      e.stopPropagation();
+                      if (e.key === 'Escape') {
+                        setEditing(null);
+                        return;
+                      }
+                      const combo = comboOf(e);
+                      if (combo === null) return;
+                      const refused = shortcutProblem(shortcuts, action, combo);
+                      setProblem(refused);
+                      if (refused === null) {
+                        save({ ...shortcuts, [action]: combo });
+                        setEditing(null);
+                      }
+                    }}
+                  >
+                    Press the new keys… (Escape cancels)
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    className="button button--quiet"
+                    disabled={!ready}
+                    aria-label={`Change the shortcut to ${SHORTCUT_LABELS[action].toLowerCase()}`}
+                    onClick={() => {
+                      setProblem(null);
+                      setEditing(action);
+                    }}
+                  >
+                    Change
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button
+        type="button"
+        className="button button--quiet"
+        disabled={!ready}
+        onClick={() => {
+          setProblem(null);
+          save(DEFAULT_SHORTCUTS);
+        }}
+      >
+        Back to the defaults
+      </button>
+      {problem && (
+        <p role="alert" className="field__error" data-testid="shortcut-problem">
+          {problem}
         </p>
       )}
     </section>
