@@ -134,6 +134,8 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     on('disconnect', () => {
       send({ type: 'call.disconnected' });
       calls.delete(callId);
+      // A ringtone volume chosen during the call is applied once the phone is idle again.
+      if (prefs && appliedVolume !== prefs.ringtoneVolume) void applyToSdk();
     });
     on('reject', () => calls.delete(callId));
   }
