@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { selectCallLive } from '../../machines/call.selectors';
+import { stateValueText } from '../../machines/stateValue';
 import type { CallActor } from '../../machines/device.machine';
 import type { DeviceActor, VoiceRuntime } from '../../voice/client';
 import {
@@ -73,6 +74,7 @@ function DevicePanel({
   mirror: VoiceRuntime['mirror'];
 }) {
   const status = useSelector(device, selectDeviceStatus);
+  const state = useSelector(device, (s) => stateValueText(s.value));
   const error = useSelector(device, selectDeviceError);
   const calls = useSelector(device, selectCalls);
   const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
@@ -96,6 +98,7 @@ function DevicePanel({
         role="status"
         data-testid="phone-status"
         data-status={status}
+        data-state={state}
       >
         {STATUS_TEXT[status]}
       </p>
