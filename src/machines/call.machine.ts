@@ -73,8 +73,10 @@ export const isValidDigits = (digits: string): boolean => /^[0-9*#wW]+$/.test(di
  *
  * Invariants: `answeredAt` is set exactly when the call has been open; `endedAt` and `endReason`
  * exactly in `ended`. A disconnect ends the call with the reason of the last SDK error when there
- * was one (the SDK emits `error` then `disconnect`), else "they hung up" or "no answer". Tag `live`
- * marks every state before `ended`; `ringing` the states where a ringtone plays.
+ * was one (the adapter passes the SDK's `error` before its `disconnect`), else "they hung up" or "no
+ * answer". A cancel ends an incoming call whenever it comes: the caller can hang up while we are
+ * still answering, or (over a slow uplink) after our media opened but before the service had our
+ * answer. Tag `live` marks every state before `ended`; `ringing` the states where a ringtone plays.
  */
 export const callMachine = setup({
   types: {
@@ -167,6 +169,12 @@ export const callMachine = setup({
       on: {
         'call.error': { actions: 'recordError' },
         'call.disconnected': { target: 'ended', actions: 'endFromSdk' },
+        'call.cancelled': {
+          description:
+            'The caller hung up before the service had our answer: while it rang here, or while we were still answering.',
+          target: 'ended',
+          actions: { type: 'endWith', params: { reason: 'cancelled' } },
+        },
       },
       states: {
         ringing: {
@@ -203,10 +211,6 @@ export const callMachine = setup({
                 { type: 'rejectCall', params: ({ context }) => ({ callId: context.callId }) },
                 { type: 'endWith', params: { reason: 'rejected' } },
               ],
-            },
-            'call.cancelled': {
-              target: '#call.ended',
-              actions: { type: 'endWith', params: { reason: 'cancelled' } },
             },
           },
         },
@@ -255,6 +259,12 @@ export const callMachine = setup({
         },
         'call.error': { actions: 'recordError' },
         'call.disconnected': { target: 'ended', actions: 'endFromSdk' },
+        'call.cancelled': {
+          description:
+            'An incoming call open here whose answer never reached the service: the caller hung up first.',
+          target: 'ended',
+          actions: { type: 'endWith', params: { reason: 'cancelled' } },
+        },
       },
       states: {
         audio: {

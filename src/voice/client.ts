@@ -131,9 +131,12 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         message: serverSentence(error.message ?? ''),
       }),
     );
+    // A call the SDK gives up on itself (the microphone refused, media failed) emits `disconnect`
+    // and only then, in the same turn, the `error` saying why. The machine reads the end reason
+    // from the last error, so the disconnect is passed on once this turn is over.
     on('disconnect', () => {
-      send({ type: 'call.disconnected' });
       calls.delete(callId);
+      queueMicrotask(() => send({ type: 'call.disconnected' }));
       // A ringtone volume chosen during the call is applied once the phone is idle again.
       if (prefs && appliedVolume !== prefs.ringtoneVolume) void applyToSdk();
     });

@@ -8,6 +8,7 @@ import {
   type CallSummary,
 } from '../../machines/call.selectors';
 import type { CallActor } from '../../machines/device.machine';
+import { stateValueText } from '../../machines/stateValue';
 import type { MirrorCommand } from '../../voice/mirror';
 import { useNow } from '../components/clock';
 
@@ -36,24 +37,35 @@ export function formatDuration(ms: number): string {
 /** A call held by this tab's phone. */
 export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () => void }) {
   const summary = useSelector(call, selectCallSummary, sameCallSummary);
-  return <CallCardView summary={summary} onCommand={(c) => call.send(c)} onDismiss={onDismiss} />;
+  const state = useSelector(call, (s) => stateValueText(s.value));
+  return (
+    <CallCardView
+      summary={summary}
+      state={state}
+      onCommand={(c) => call.send(c)}
+      onDismiss={onDismiss}
+    />
+  );
 }
 
 /**
  * One call: who, its state and timer, and what can be done with it now. The same card shows a call
  * of this tab and, with `elsewhere`, a call of the tab that holds the phone (its commands go there,
- * and so does the audio).
+ * and so does the audio). `state` is the call machine's full state (`data-state`), known only for a
+ * call of this tab.
  */
 export function CallCardView({
   summary,
   onCommand,
   onDismiss,
   elsewhere = false,
+  state,
 }: {
   summary: CallSummary;
   onCommand: (command: MirrorCommand) => void;
   onDismiss: () => void;
   elsewhere?: boolean;
+  state?: string;
 }) {
   const { status, remote, direction, muted, digits, endText } = summary;
   const now = useNow(1000, status === 'open' || status === 'reconnecting');
@@ -72,6 +84,8 @@ export function CallCardView({
       aria-label={`${direction === 'incoming' ? 'Call from' : 'Call to'} ${name}`}
       data-testid="call-card"
       data-status={status}
+      data-state={state}
+      data-call-id={summary.callId}
       data-elsewhere={elsewhere || undefined}
     >
       <header className="call-card__who">

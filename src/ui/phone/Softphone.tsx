@@ -15,6 +15,7 @@ import type { MirrorCommand } from '../../voice/mirror';
 import { useSessionActor } from '../app/actors';
 import { summariesOf, useShortcuts } from './useShortcuts';
 import { selectCallLive } from '../../machines/call.selectors';
+import { stateValueText } from '../../machines/stateValue';
 import type { CallActor } from '../../machines/device.machine';
 import type { DeviceActor, VoiceRuntime } from '../../voice/client';
 import {
@@ -88,6 +89,7 @@ function DevicePanel({
   mirror: VoiceRuntime['mirror'];
 }) {
   const status = useSelector(device, selectDeviceStatus);
+  const state = useSelector(device, (s) => stateValueText(s.value));
   const error = useSelector(device, selectDeviceError);
   const calls = useSelector(device, selectCalls);
   const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
@@ -125,6 +127,7 @@ function DevicePanel({
         role="status"
         data-testid="phone-status"
         data-status={status}
+        data-state={state}
       >
         {STATUS_TEXT[status]}
       </p>

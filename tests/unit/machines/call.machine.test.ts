@@ -144,6 +144,27 @@ describe('call machine: incoming', () => {
     expect(c.asked).toEqual([]);
   });
 
+  it('is cancelled by the caller while we answer, or once open when our answer never reached the service', () => {
+    // Seen in Chromium (tests/model/call.model.test.ts): the caller hangs up while the microphone
+    // prompt is still open here, or while our uplink stalls after our media opened. The SDK then
+    // emits only `cancel`; the call used to stay "Connecting…" or "On call" for good.
+    const answering = startCall('incoming');
+    answering.actor.send({ type: 'call.accept' });
+    answering.actor.send({ type: 'call.cancelled' });
+    expect(answering.status()).toBe('ended');
+    expect(selectCallEndReason(answering.snap())).toBe('cancelled');
+    expect(answering.snap().hasTag('live')).toBe(false);
+
+    const open = startCall('incoming');
+    open.actor.send({ type: 'call.accept' });
+    open.actor.send({ type: 'call.accepted' });
+    open.clock.increment(2_000);
+    open.actor.send({ type: 'call.cancelled' });
+    expect(open.status()).toBe('ended');
+    expect(selectCallEndReason(open.snap())).toBe('cancelled');
+    expect(selectCallDuration(0)(open.snap())).toBe(2_000);
+  });
+
   it('ends with the microphone reason when accepting fails on the microphone', () => {
     const c = startCall('incoming');
     c.actor.send({ type: 'call.accept' });

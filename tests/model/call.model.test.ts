@@ -1,0 +1,630 @@
+/**
+ * Model-based test of the call machine in the real app: Ann and Bob, each a signed-in Chromium
+ * context (fake microphone) reaching the real server through their own signalling proxy, call each
+ * other through the softphone. Ann's call is the outgoing machine and Bob's the incoming one; every
+ * path planned over the machine is walked with real actions, and after each one the states both
+ * cards went through (their `data-state`, logged in the page) must be exactly the states the model
+ * goes through, and an ended card must give the model's reason.
+ *
+ * The actions, and the call events each makes the real app take:
+ * - dial (Ann types Bob's address): Ann connecting then ringing; Bob's call rings.
+ * - dial while Ann's downlink stalls (the proxy holds what the server sends her): Ann stays
+ *   connecting while Bob rings.
+ * - dial someone unknown: the service refuses (31404): error, then disconnect.
+ * - Bob accepts, rejects, or lets it ring: accept and accepted (Ann: accepted); reject (Ann: the
+ *   service's 31603 error, then disconnect); after 30 s the call is missed here (RING_TIMEOUT: the
+ *   server rings for RING_SECONDS, longer than the app's 30 s).
+ * - Bob accepts while his microphone prompt is open (the test stands in for the person at the
+ *   browser's prompt, which headless Chromium never shows): answering, until he allows (accepted)
+ *   or blocks it (the SDK's 31401 error, then disconnect; Ann: declined).
+ * - Bob accepts while his uplink stalls: his media opens, but the service never hears his answer;
+ *   if Ann hangs up then, Bob's open call is cancelled.
+ * - Another tab of Bob takes the phone over while his call rings: Bob's tab lets go of the phone,
+ *   which hangs the ringing call up (rejected; Ann: declined).
+ * - Hang up on either side (Ann's hang-up cancels Bob's ringing or answering call), mute, unmute,
+ *   a keypad digit.
+ * - Ann's signalling is cut (the proxy resets it and refuses new sockets): her open call is
+ *   reconnecting; when the network is back, reconnected, or, if Bob hung up meanwhile, the service
+ *   refuses the reconnect (31209): error, then disconnect.
+ *
+ * The plan (tests/model/support/cover.ts) is a transition cover of the chart over these actions.
+ * Coverage is measured on the machines themselves, fed the same events as the pages, and printed.
+ * Every state and transition of the call machine is walked here; none is left to the unit model
+ * test (tests/unit/machines/call.model.test.ts) alone.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createActor,
+  getInitialSnapshot,
+  getNextSnapshot,
+  SimulatedClock,
+  type Actor,
+  type SnapshotFrom,
+} from 'xstate';
+import {
+  callMachine,
+  RING_TIMEOUT_MS,
+  type CallEvent,
+  type CallInput,
+} from '../../src/machines/call.machine';
+import { selectCallEndText } from '../../src/machines/call.selectors';
+import { remoteFromAddress } from '../../src/machines/call.types';
+import { stateValueText } from '../../src/machines/stateValue';
+import { startServer, type RunningServer } from '../support/server';
+import { Coverage } from '../unit/machines/syncModelSupport';
+import { planPaths, type ActionWorld } from './support/cover';
+import { answerMicPrompt, holdMicPrompt, micPromptsWaiting } from './support/mic-prompt';
+import { readStateLog } from './support/state-log';
+import {
+  launchChromiumForVoice,
+  openVoicePerson,
+  REGISTERED,
+  statesOf,
+  waitForPhone,
+  waitForStates,
+  type VoicePerson,
+} from './support/voice';
+
+/** Longer than the app's RING_TIMEOUT, so the app gives up on a ringing call before the server. */
+const RING_SECONDS = 60;
+const RING_TIMEOUT = 'xstate.after.RING_TIMEOUT.call.incoming.ringing';
+const DECLINED = 'Bob declined the call.';
+const NOBODY = 'Nobody here is called "Nobody Here".';
+
+type Snap = SnapshotFrom<typeof callMachine>;
+type Side = 'a' | 'b';
+type Effect = CallEvent | { type: 'init' } | { type: typeof RING_TIMEOUT };
+
+interface World {
+  /** Ann's call (outgoing), Bob's (incoming). */
+  a: Snap | null;
+  b: Snap | null;
+  /** Ann's signalling is cut. */
+  aCut: boolean;
+  /** What the server sends Ann is held. */
+  aStalled: boolean;
+  /** What Bob sends the server is held. */
+  bStalled: boolean;
+  /** Bob's microphone prompt is open. */
+  bPrompt: boolean;
+}
+
+type Action =
+  | 'dial'
+  | 'dialStalled'
+  | 'dialNobody'
+  | 'accept'
+  | 'acceptPrompt'
+  | 'allowMic'
+  | 'blockMic'
+  | 'acceptStalled'
+  | 'reject'
+  | 'takeOver'
+  | 'ringOut'
+  | 'callerHangsUp'
+  | 'calleeHangsUp'
+  | 'muteA'
+  | 'unmuteA'
+  | 'muteB'
+  | 'unmuteB'
+  | 'digitsA'
+  | 'digitsB'
+  | 'cutA'
+  | 'restoreA';
+
+const input = (side: Side): CallInput => ({
+  direction: side === 'a' ? 'outgoing' : 'incoming',
+  callId: side === 'a' ? 'out-1' : 'CA1',
+  remote: remoteFromAddress(side === 'a' ? 'client:bob' : 'client:ann'),
+  params: {},
+  now: () => 0,
+});
+
+const live = (s: Snap | null): s is Snap => s !== null && s.status === 'active';
+const ringingHere = (s: Snap | null) => live(s) && s.matches({ incoming: 'ringing' });
+const isOpen = (s: Snap | null): s is Snap => live(s) && s.matches('open');
+const isMuted = (s: Snap) => s.matches({ open: { audio: 'muted' } });
+const error = (code: number, message: string): Effect => ({ type: 'call.error', code, message });
+const DISCONNECTED: Effect = { type: 'call.disconnected' };
+
+function enabled(w: World): Action[] {
+  const { a, b } = w;
+  if (a === null) return ['dial', 'dialStalled', 'dialNobody'];
+  if (w.aStalled || w.bStalled) return live(a) ? ['callerHangsUp'] : [];
+  if (w.bPrompt) return ['allowMic', 'blockMic', 'callerHangsUp', 'calleeHangsUp'];
+  const out: Action[] = [];
+  if (ringingHere(b) && live(a)) {
+    out.push('accept', 'acceptPrompt', 'acceptStalled', 'reject', 'takeOver', 'ringOut');
+  }
+  if (isOpen(a)) {
+    out.push(isMuted(a) ? 'unmuteA' : 'muteA');
+    if (!w.aCut && a.context.digits === '') out.push('digitsA');
+    out.push(w.aCut ? 'restoreA' : 'cutA');
+  }
+  if (isOpen(b)) {
+    out.push(isMuted(b) ? 'unmuteB' : 'muteB');
+    if (b.context.digits === '') out.push('digitsB');
+    out.push('calleeHangsUp');
+  }
+  if (live(a) && !w.aCut) out.push('callerHangsUp');
+  return out;
+}
+
+/** What an action makes each side's call machine take, and the world's network after it. */
+function effects(w: World, action: Action): { a: Effect[]; b: Effect[]; set?: Partial<World> } {
+  switch (action) {
+    case 'dial':
+      return { a: [{ type: 'init' }, { type: 'call.ringing' }], b: [{ type: 'init' }] };
+    case 'dialStalled':
+      return { a: [{ type: 'init' }], b: [{ type: 'init' }], set: { aStalled: true } };
+    case 'dialNobody':
+      return { a: [{ type: 'init' }, error(31404, NOBODY), DISCONNECTED], b: [] };
+    case 'accept':
+      return {
+        a: [{ type: 'call.accepted' }],
+        b: [{ type: 'call.accept' }, { type: 'call.accepted' }],
+      };
+    case 'acceptPrompt':
+      return { a: [], b: [{ type: 'call.accept' }], set: { bPrompt: true } };
+    case 'allowMic':
+      return {
+        a: [{ type: 'call.accepted' }],
+        b: [{ type: 'call.accepted' }],
+        set: { bPrompt: false },
+      };
+    case 'blockMic':
+      return {
+        a: [error(31603, DECLINED), DISCONNECTED],
+        b: [error(31401, 'Permission denied'), DISCONNECTED],
+        set: { bPrompt: false },
+      };
+    case 'acceptStalled':
+      return {
+        a: [],
+        b: [{ type: 'call.accept' }, { type: 'call.accepted' }],
+        set: { bStalled: true },
+      };
+    case 'reject':
+      return { a: [error(31603, DECLINED), DISCONNECTED], b: [{ type: 'call.reject' }] };
+    case 'takeOver':
+      return { a: [error(31603, DECLINED), DISCONNECTED], b: [{ type: 'call.hangUp' }] };
+    case 'ringOut':
+      return { a: [], b: [{ type: RING_TIMEOUT }] };
+    case 'callerHangsUp': {
+      const b: Effect[] = !live(w.b)
+        ? []
+        : isOpen(w.b) && !w.bStalled
+          ? [DISCONNECTED]
+          : [{ type: 'call.cancelled' }];
+      return {
+        a: [{ type: 'call.hangUp' }],
+        b,
+        set: { aStalled: false, bStalled: false, bPrompt: false },
+      };
+    }
+    case 'calleeHangsUp': {
+      const a: Effect[] = w.bPrompt
+        ? [error(31603, DECLINED), DISCONNECTED]
+        : w.aCut
+          ? []
+          : [DISCONNECTED];
+      return { a, b: [{ type: 'call.hangUp' }], set: { bPrompt: false } };
+    }
+    case 'muteA':
+      return { a: [{ type: 'call.mute' }], b: [] };
+    case 'unmuteA':
+      return { a: [{ type: 'call.unmute' }], b: [] };
+    case 'muteB':
+      return { a: [], b: [{ type: 'call.mute' }] };
+    case 'unmuteB':
+      return { a: [], b: [{ type: 'call.unmute' }] };
+    case 'digitsA':
+      return { a: [{ type: 'call.digits', digits: '5' }], b: [] };
+    case 'digitsB':
+      return { a: [], b: [{ type: 'call.digits', digits: '5' }] };
+    case 'cutA':
+      return { a: [{ type: 'call.reconnecting' }], b: [], set: { aCut: true } };
+    case 'restoreA':
+      return {
+        a: live(w.b)
+          ? [{ type: 'call.reconnected' }]
+          : [error(31209, 'This call has ended.'), DISCONNECTED],
+        b: [],
+        set: { aCut: false },
+      };
+  }
+}
+
+function next(side: Side, snap: Snap | null, effect: Effect): Snap {
+  if (effect.type === 'init') return getInitialSnapshot(callMachine, input(side));
+  if (!snap) throw new Error(`${effect.type} before the ${side} call exists`);
+  return getNextSnapshot(callMachine, snap, effect as never);
+}
+
+function apply(w: World, action: Action): World {
+  const { a, b, set } = effects(w, action);
+  return {
+    ...w,
+    ...set,
+    a: a.reduce<Snap | null>((s, e) => next('a', s, e), w.a),
+    b: b.reduce<Snap | null>((s, e) => next('b', s, e), w.b),
+  };
+}
+
+const INITIAL: World = {
+  a: null,
+  b: null,
+  aCut: false,
+  aStalled: false,
+  bStalled: false,
+  bPrompt: false,
+};
+
+const key = (w: World) =>
+  JSON.stringify([
+    [w.a?.value, w.a?.status, w.a?.context.digits],
+    [w.b?.value, w.b?.status, w.b?.context.digits],
+    w.aCut,
+    w.aStalled,
+    w.bStalled,
+    w.bPrompt,
+  ]);
+
+/** The call machines fed an action's events, recording coverage. */
+class Shadow {
+  private readonly clock = new SimulatedClock();
+  private readonly actors: Partial<Record<Side, Actor<typeof callMachine>>> = {};
+  constructor(private readonly coverage: Coverage) {}
+
+  feed(side: Side, effect: Effect): void {
+    if (effect.type === 'init') {
+      this.actors[side] = createActor(callMachine, {
+        clock: this.clock,
+        input: input(side),
+        inspect: this.coverage.inspect,
+      }).start();
+    } else if (effect.type === RING_TIMEOUT) {
+      this.clock.increment(RING_TIMEOUT_MS);
+    } else {
+      this.actors[side]!.send(effect);
+    }
+  }
+
+  stop(): void {
+    for (const actor of Object.values(this.actors)) actor.stop();
+  }
+}
+
+/** The edges a sequence takes: each call's state, the event, and the state it leads to. */
+function edgesOf(actions: Action[]): Set<string> {
+  const edges = new Set<string>();
+  let w = INITIAL;
+  for (const action of actions) {
+    const effect = effects(w, action);
+    for (const side of ['a', 'b'] as const) {
+      let s = w[side];
+      for (const e of effect[side]) {
+        const before = s ? stateValueText(s.value) : '(none)';
+        s = next(side, s, e);
+        edges.add(`${side}: ${before} --${e.type}--> ${stateValueText(s.value)}`);
+      }
+    }
+    w = apply(w, action);
+  }
+  return edges;
+}
+
+const world: ActionWorld<World, Action> = { initial: INITIAL, enabled, apply, key, edgesOf };
+const coverage = new Coverage(callMachine);
+const plan = planPaths(world);
+
+/** The chart coverage of the plan itself, from the machines fed each path's events. */
+function plannedCoverage(): Coverage {
+  const planned = new Coverage(callMachine);
+  for (const path of plan.paths) {
+    const shadow = new Shadow(planned);
+    let w = INITIAL;
+    for (const action of path) {
+      const { a, b } = effects(w, action);
+      for (const e of a) shadow.feed('a', e);
+      for (const e of b) shadow.feed('b', e);
+      w = apply(w, action);
+    }
+    shadow.stop();
+  }
+  return planned;
+}
+
+let server: RunningServer;
+let browser: Awaited<ReturnType<typeof launchChromiumForVoice>>;
+let ann: VoicePerson;
+let bob: VoicePerson;
+/** Bob's second tab, while it has taken the phone over. */
+let bobTab: Page | null = null;
+let steps = 0;
+let started = 0;
+
+beforeAll(async () => {
+  started = Date.now();
+  server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: String(RING_SECONDS) } });
+  browser = await launchChromiumForVoice();
+  ann = await openVoicePerson(browser, server, 'Ann');
+  bob = await openVoicePerson(browser, server, 'Bob');
+});
+
+afterAll(async () => {
+  console.log(
+    `[model] call in Chromium: ${plan.paths.length} paths (${plan.edges.size} state-event edges ` +
+      `of the two calls), ${steps} steps, ` +
+      `${Math.round((Date.now() - started) / 1000)} s; states ${coverage.states.size}/${coverage.allStates.size}; ` +
+      `transitions ${coverage.transitions.size}/${coverage.allTransitions.size}`,
+  );
+  await browser?.close();
+  for (const p of [ann, bob]) await p?.proxy.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+/** Which call card each side's call is, and how much of its state log has been checked. */
+interface Tracked {
+  id: string | null;
+  checked: number;
+}
+
+const card = (page: Page, id: string) =>
+  page.locator(`[data-testid="call-card"][data-call-id="${id}"]`);
+
+async function click(page: Page, id: string | null, name: string): Promise<void> {
+  if (id === null) throw new Error(`no call to click ${name} on`);
+  await card(page, id).getByRole('button', { name, exact: true }).click();
+}
+
+async function dialFromAnn(to: string): Promise<void> {
+  await ann.page.getByTestId('dial-input').fill(to);
+  await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
+}
+
+async function pressKey(page: Page, id: string | null): Promise<void> {
+  await click(page, id, 'Keypad');
+  await card(page, id!)
+    .getByRole('group', { name: 'Keypad' })
+    .getByRole('button', { name: '5' })
+    .click();
+}
+
+/** Does in the real app what `action` stands for. */
+async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void> {
+  const [a, b] = [ids.a.id, ids.b.id];
+  switch (action) {
+    case 'dial':
+      return dialFromAnn(bob.email);
+    case 'dialStalled':
+      ann.proxy.hold('down');
+      return dialFromAnn(bob.email);
+    case 'dialNobody':
+      return dialFromAnn('Nobody Here');
+    case 'accept':
+      return click(bob.page, b, 'Accept');
+    case 'acceptPrompt':
+      await holdMicPrompt(bob.page);
+      await click(bob.page, b, 'Accept');
+      await expect.poll(() => micPromptsWaiting(bob.page)).toBe(1);
+      return;
+    case 'allowMic':
+      return answerMicPrompt(bob.page, bob.context, 'allow');
+    case 'blockMic':
+      return answerMicPrompt(bob.page, bob.context, 'block');
+    case 'acceptStalled':
+      bob.proxy.hold('up');
+      return click(bob.page, b, 'Accept');
+    case 'reject':
+      return click(bob.page, b, 'Reject');
+    case 'takeOver':
+      bobTab = await bob.openTab();
+      await waitForPhone(bobTab, 'follower');
+      await bobTab.getByRole('button', { name: 'Use the phone here' }).click();
+      return;
+    case 'ringOut':
+      return; // the wait is the check's: the app gives up after RING_TIMEOUT_MS
+    case 'callerHangsUp':
+      return click(ann.page, a, 'Hang up');
+    case 'calleeHangsUp':
+      return click(bob.page, b, 'Hang up');
+    case 'muteA':
+      return click(ann.page, a, 'Mute');
+    case 'unmuteA':
+      return click(ann.page, a, 'Unmute');
+    case 'muteB':
+      return click(bob.page, b, 'Mute');
+    case 'unmuteB':
+      return click(bob.page, b, 'Unmute');
+    case 'digitsA':
+      return pressKey(ann.page, a);
+    case 'digitsB':
+      return pressKey(bob.page, b);
+    case 'cutA':
+      ann.proxy.drop({ refuse: true });
+      return;
+    case 'restoreA':
+      ann.proxy.restore();
+      return;
+  }
+}
+
+/** After a step: lets go of whatever the world no longer holds (stalls, the prompt, a cut). */
+async function settleNetwork(w: World): Promise<void> {
+  if (!w.aStalled) ann.proxy.release('down');
+  if (!w.bStalled) bob.proxy.release('up');
+  if (!w.aCut) ann.proxy.restore();
+  if (!w.bPrompt) await answerMicPrompt(bob.page, bob.context, 'allow');
+  await bob.context.grantPermissions(['microphone']);
+}
+
+/** The distinct states `events` take a call through, from `before`. */
+function expectedStates(side: Side, before: Snap | null, events: Effect[]): string[] {
+  const states: string[] = [];
+  let s = before;
+  let last = before ? stateValueText(before.value) : null;
+  for (const e of events) {
+    s = next(side, s, e);
+    const text = stateValueText(s.value);
+    if (text !== last) states.push(text);
+    last = text;
+  }
+  return states;
+}
+
+/** Finds the card of a call that has just appeared on the page. */
+async function newCallId(page: Page, known: Set<string>): Promise<string> {
+  let id: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        id = (await readStateLog(page)).find(
+          (e) => e.key !== 'phone-status' && !known.has(e.key),
+        )?.key;
+        return id !== undefined;
+      },
+      { timeout: 15_000, interval: 100 },
+    )
+    .toBe(true);
+  known.add(id!);
+  return id!;
+}
+
+async function checkSide(
+  person: VoicePerson,
+  tracked: Tracked,
+  known: Set<string>,
+  expected: string[],
+  model: Snap | null,
+  where: string,
+  timeout: number,
+): Promise<void> {
+  if (expected.length === 0) {
+    if (tracked.id !== null) {
+      const seen = await statesOf(person.page, tracked.id);
+      expect(seen.slice(tracked.checked), `${where}: ${person.name}'s call stays`).toEqual([]);
+    }
+    return;
+  }
+  tracked.id ??= await newCallId(person.page, known);
+  const seen = await waitForStates(
+    person.page,
+    tracked.id,
+    tracked.checked + expected.length,
+    expected.at(-1)!,
+    timeout,
+  );
+  expect(seen.slice(tracked.checked), `${where}: ${person.name}'s call`).toEqual(expected);
+  tracked.checked = seen.length;
+  if (model?.status === 'done') {
+    const ended = card(person.page, tracked.id).getByTestId('call-ended');
+    const text = (await ended.textContent()) ?? '';
+    expect(text.replace(/ \(\d+:\d\d\)$/, ''), `${where}: why ${person.name}'s call ended`).toBe(
+      selectCallEndText(model),
+    );
+  }
+  if (model && model.context.digits !== '') {
+    const shown = card(person.page, tracked.id)
+      .getByRole('group', { name: 'Keypad' })
+      .locator('output');
+    if ((await shown.count()) > 0) expect(await shown.textContent()).toBe(model.context.digits);
+  }
+}
+
+/** Back to no calls and two registered phones, whatever the path left. */
+async function reset(): Promise<void> {
+  await settleNetwork(INITIAL);
+  for (const person of [ann, bob]) {
+    const hangUp = person.page
+      .locator('[data-testid="call-card"]:not([data-status="ended"])')
+      .getByRole('button', { name: 'Hang up', exact: true });
+    for (const button of await hangUp.all()) await button.click().catch(() => undefined);
+  }
+  for (const person of [ann, bob]) {
+    await expect
+      .poll(
+        () => person.page.locator('[data-testid="call-card"]:not([data-status="ended"])').count(),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(0);
+  }
+  if (bobTab) {
+    await bobTab.close();
+    bobTab = null;
+  }
+  for (const person of [ann, bob]) {
+    await waitForPhone(person.page, REGISTERED);
+    const dismiss = person.page.getByRole('button', { name: 'Dismiss' });
+    while ((await dismiss.count()) > 0) await dismiss.first().click();
+    for (const entry of await readStateLog(person.page)) known.add(entry.key);
+  }
+}
+
+const known = new Set<string>();
+
+async function walk(path: Action[]): Promise<void> {
+  await reset();
+  const shadow = new Shadow(coverage);
+  const ids: Record<Side, Tracked> = { a: { id: null, checked: 0 }, b: { id: null, checked: 0 } };
+  let w = INITIAL;
+  try {
+    for (const [i, action] of path.entries()) {
+      const where = path.slice(0, i + 1).join(' > ');
+      const effect = effects(w, action);
+      const after = apply(w, action);
+      const expected = {
+        a: expectedStates('a', w.a, effect.a),
+        b: expectedStates('b', w.b, effect.b),
+      };
+      await perform(action, ids);
+      const timeout = action === 'ringOut' ? RING_TIMEOUT_MS + 15_000 : 20_000;
+      // The side that changes first; the other is then checked to have stayed, or to have moved.
+      const order: Side[] = expected.a.length === 0 ? ['b', 'a'] : ['a', 'b'];
+      for (const side of order) {
+        await checkSide(
+          side === 'a' ? ann : bob,
+          ids[side],
+          known,
+          expected[side],
+          after[side],
+          where,
+          timeout,
+        );
+      }
+      for (const e of effect.a) shadow.feed('a', e);
+      for (const e of effect.b) shadow.feed('b', e);
+      steps += 1;
+      coverage.steps += 1;
+      await settleNetwork(after);
+      w = after;
+    }
+  } finally {
+    shadow.stop();
+    coverage.paths += 1;
+  }
+}
+
+describe('call machine, model-based, in Chromium', () => {
+  it('plans every state and transition of the chart', () => {
+    const planned = plannedCoverage();
+    expect(planned.missingStates()).toEqual([]);
+    expect(planned.missingTransitions()).toEqual([]);
+  });
+
+  it.each(plan.paths.map((p): [string, Action[]] => [p.join(' > '), p]))(
+    '%s',
+    (_name, path) => walk(path),
+    RING_TIMEOUT_MS + 60_000,
+  );
+
+  it('walked every state and transition of the chart, with no page error', () => {
+    expect(coverage.missingStates()).toEqual([]);
+    expect(coverage.missingTransitions()).toEqual([]);
+    expect([...ann.errors, ...bob.errors]).toEqual([]);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The phone's composition (src/voice/client.ts) over a fake Voice SDK: what reaches the machines
+ * when the SDK emits its events in the orders the real SDK uses.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { selectCallEndReason } from '../../../src/machines/call.selectors';
+import { selectCalls, selectDeviceStatus } from '../../../src/machines/device.selectors';
+
+type Listener = (...args: unknown[]) => void;
+
+class Emitter {
+  private listeners = new Map<string, Set<Listener>>();
+  on(name: string, listener: Listener) {
+    if (!this.listeners.has(name)) this.listeners.set(name, new Set());
+    this.listeners.get(name)!.add(listener);
+    return this;
+  }
+  off(name: string, listener: Listener) {
+    this.listeners.get(name)?.delete(listener);
+    return this;
+  }
+  emit(name: string, ...args: unknown[]) {
+    for (const listener of [...(this.listeners.get(name) ?? [])]) listener(...args);
+  }
+}
+
+class FakeCall extends Emitter {
+  parameters: Record<string, string> = {};
+  customParameters = new Map<string, string>();
+  accept() {}
+  reject() {}
+  ignore() {}
+  disconnect() {}
+  mute() {}
+  sendDigits() {}
+}
+
+class FakeDevice extends Emitter {
+  static last: FakeDevice | null = null;
+  state = 'unregistered';
+  placed: FakeCall[] = [];
+  constructor() {
+    super();
+    FakeDevice.last = this;
+  }
+  register() {
+    this.state = 'registered';
+    queueMicrotask(() => this.emit('registered'));
+    return Promise.resolve();
+  }
+  unregister() {
+    return Promise.resolve();
+  }
+  updateToken() {}
+  destroy() {}
+  connect() {
+    const call = new FakeCall();
+    this.placed.push(call);
+    return Promise.resolve(call);
+  }
+}
+
+vi.mock('../../../src/voice/sdk', () => ({
+  loadVoiceSdk: () => Promise.resolve({ Device: FakeDevice, Call: FakeCall }),
+}));
+
+const { startVoiceRuntime } = await import('../../../src/voice/client');
+
+const running: Array<{ stop(): void }> = [];
+afterEach(() => {
+  for (const r of running.splice(0)) r.stop();
+});
+
+async function registeredPhone() {
+  const runtime = await startVoiceRuntime({
+    identity: 'ann',
+    fetchCredentials: () =>
+      Promise.resolve({
+        identity: 'ann',
+        token: 'token',
+        ttlSeconds: 3600,
+        device: {},
+        signalling: { url: 'wss://example.test/signal' },
+      }),
+    now: () => 1_000,
+    locks: null,
+    openChannel: () => null,
+  });
+  running.push(runtime);
+  await vi.waitFor(() =>
+    expect(selectDeviceStatus(runtime.device.getSnapshot())).toBe('registered'),
+  );
+  return runtime;
+}
+
+async function placedCall(runtime: Awaited<ReturnType<typeof registeredPhone>>) {
+  runtime.dial('client:bob');
+  await vi.waitFor(() => expect(FakeDevice.last?.placed.length).toBe(1));
+  await Promise.resolve();
+  const [id, actor] = Object.entries(selectCalls(runtime.device.getSnapshot()))[0]!;
+  return { id, actor, sdk: FakeDevice.last!.placed[0]! };
+}
+
+describe('voice runtime: SDK call events reach the call machine in an order it can read', () => {
+  it('a call the SDK gives up on locally (microphone refused) ends for the microphone, not "no answer"', async () => {
+    // The SDK closes the call first (`disconnect`) and only then, in the same turn, emits the
+    // `error` that says why (Call#accept when getUserMedia is refused; seen in Chromium).
+    const { actor, sdk } = await placedCall(await registeredPhone());
+    sdk.emit('disconnect', sdk);
+    sdk.emit('error', { code: 31401, message: 'Permission denied' });
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(selectCallEndReason(actor.getSnapshot())).toBe('microphoneBlocked');
+  });
+
+  it('a call the service ends with an error (error, then disconnect) keeps the service reason', async () => {
+    const { actor, sdk } = await placedCall(await registeredPhone());
+    sdk.emit('ringing');
+    sdk.emit('error', { code: 31486, message: 'BusyHere (31486): Bob is on another call.' });
+    sdk.emit('disconnect', sdk);
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(selectCallEndReason(actor.getSnapshot())).toBe('busy');
+    expect(actor.getSnapshot().context.error?.message).toBe('Bob is on another call.');
+  });
+
+  it('a plain disconnect of an open call is "they hung up"', async () => {
+    const { actor, sdk } = await placedCall(await registeredPhone());
+    sdk.emit('accept', sdk);
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('open')).toBe(true));
+    sdk.emit('disconnect', sdk);
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(selectCallEndReason(actor.getSnapshot())).toBe('hungUpByThem');
+  });
+});
