@@ -534,9 +534,19 @@ async function checkSide(
   }
 }
 
+/** Every call card either page has shown so far, by call id. */
+const known = new Set<string>();
+
 /** Back to no calls and two registered phones, whatever the path left. */
 async function reset(): Promise<void> {
   await settleNetwork(INITIAL);
+  if (bobTab) {
+    await bobTab.close();
+    bobTab = null;
+  }
+  // Hang up only with both phones connected: a hang-up sent while the signalling is down would
+  // leave the other side waiting for the service's reconnect window.
+  for (const person of [ann, bob]) await waitForPhone(person.page, REGISTERED);
   for (const person of [ann, bob]) {
     const hangUp = person.page
       .locator('[data-testid="call-card"]:not([data-status="ended"])')
@@ -547,28 +557,27 @@ async function reset(): Promise<void> {
     await expect
       .poll(
         () => person.page.locator('[data-testid="call-card"]:not([data-status="ended"])').count(),
-        {
-          timeout: 20_000,
-        },
+        { timeout: 20_000 },
       )
       .toBe(0);
-  }
-  if (bobTab) {
-    await bobTab.close();
-    bobTab = null;
-  }
-  for (const person of [ann, bob]) {
-    await waitForPhone(person.page, REGISTERED);
     const dismiss = person.page.getByRole('button', { name: 'Dismiss' });
     while ((await dismiss.count()) > 0) await dismiss.first().click();
     for (const entry of await readStateLog(person.page)) known.add(entry.key);
   }
 }
 
-const known = new Set<string>();
+/** Steps slower than this are reported, with their time. */
+const SLOW_MS = 5_000;
+
+async function timed<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  const result = await work();
+  if (Date.now() - t0 > SLOW_MS) console.log(`[model] slow: ${what} took ${Date.now() - t0} ms`);
+  return result;
+}
 
 async function walk(path: Action[]): Promise<void> {
-  await reset();
+  await timed('reset', reset);
   const shadow = new Shadow(coverage);
   const ids: Record<Side, Tracked> = { a: { id: null, checked: 0 }, b: { id: null, checked: 0 } };
   let w = INITIAL;
@@ -581,19 +590,21 @@ async function walk(path: Action[]): Promise<void> {
         a: expectedStates('a', w.a, effect.a),
         b: expectedStates('b', w.b, effect.b),
       };
-      await perform(action, ids);
+      await timed(`${where} (action)`, () => perform(action, ids));
       const timeout = action === 'ringOut' ? RING_TIMEOUT_MS + 15_000 : 20_000;
       // The side that changes first; the other is then checked to have stayed, or to have moved.
       const order: Side[] = expected.a.length === 0 ? ['b', 'a'] : ['a', 'b'];
       for (const side of order) {
-        await checkSide(
-          side === 'a' ? ann : bob,
-          ids[side],
-          known,
-          expected[side],
-          after[side],
-          where,
-          timeout,
+        await timed(`${where} (${side})`, () =>
+          checkSide(
+            side === 'a' ? ann : bob,
+            ids[side],
+            known,
+            expected[side],
+            after[side],
+            where,
+            timeout,
+          ),
         );
       }
       for (const e of effect.a) shadow.feed('a', e);
