@@ -17,6 +17,7 @@ export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
 /**
  * GET /api/voice/token: a Voice token for the signed-in person and the Device options that keep the
  * SDK on this server (signalling on /signal, sounds from /api/voice/sounds, no Insights).
+ * GET /api/voice/registration: `{ registered }`, whether the service can ring the signed-in person.
  * GET /api/voice/sounds/{name}.wav[?level=0..100]: the SDK's ringtone, dial and DTMF sounds, made here.
  */
 export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void {
@@ -42,6 +43,14 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
       // The SDK always dials wss://; on plain http the page rewrites that to ws:// for this path only.
       signalling: { url: `${protocol === 'https' ? 'wss' : 'ws'}://${host}${SIGNAL_PATH}` },
     });
+  });
+
+  // Whether the service has this person's phone registered. A browser whose socket died silently
+  // (a background tab, a NAT that forgot the connection) still believes it is registered; the page
+  // asks here when it comes back to the foreground and registers afresh if not.
+  router.on('GET', '/api/voice/registration', (ctx) => {
+    const { user } = deps.auth.requireSession(ctx);
+    sendJson(ctx.res, 200, { registered: deps.voice.isRegistered(user.identity) });
   });
 
   const cache = new Map<string, Buffer>();

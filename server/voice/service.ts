@@ -69,6 +69,8 @@ export interface VoiceService {
   /** Withdraws access at once: that person's sockets get 31204 and `close`, their calls end. */
   disconnect(identity: string): void;
   revokeSession(sessionRef: string): void;
+  /** Whether the person has a socket registered to take calls now (the service's view, not the SDK's). */
+  isRegistered(identity: string): boolean;
   /** Live calls, for tests and diagnostics. */
   activeCalls(): { id: string; from: string; to: string; state: CallState }[];
   close(): Promise<void>;
@@ -806,6 +808,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         if (conn.sessionRef === sessionRef)
           refuse(conn, 31204, 'JWT is invalid: its session has ended');
     },
+    isRegistered: (identity) => registeredSocketsOf(identity).length > 0,
     activeCalls() {
       return [...calls.values()].map((c) => ({
         id: c.id,

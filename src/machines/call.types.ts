@@ -97,7 +97,9 @@ export function describeEndReason(reason: CallEndReason): string {
 }
 
 /** Device error codes meaning the voice service refused our token or grants. */
-export const AUTH_ERROR_CODES: readonly number[] = [20101, 20104, 20151, 31201, 31204, 31205];
+export const AUTH_ERROR_CODES: readonly number[] = [
+  20101, 20104, 20151, 31201, 31202, 31204, 31205, 31207,
+];
 /** Device error codes meaning the signalling socket was lost (the SDK reconnects by itself). */
 export const CONNECTION_ERROR_CODES: readonly number[] = [31000, 31005, 53001];
 
@@ -106,8 +108,10 @@ const DEVICE_ERROR_TEXT: Readonly<Record<number, string>> = {
   20104: 'Your voice sign-in expired. Try again.',
   20151: 'You are not allowed to take calls here.',
   31201: 'You are not allowed to take calls here.',
+  31202: 'Your voice sign-in was refused (invalid signature). Try again.',
   31204: 'Your voice sign-in was refused (invalid token). Try again.',
   31205: 'Your voice sign-in expired. Try again.',
+  31207: 'Your voice sign-in was refused (it lives too long). Try again.',
   31401: 'The browser blocked the microphone. Allow it in the address bar, then try again.',
   31402: 'No microphone was found. Plug one in, then try again.',
   31000: 'The connection to the phone service was lost.',

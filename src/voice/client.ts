@@ -26,6 +26,8 @@ export interface VoiceCredentials {
 export interface VoiceRuntimeDeps {
   identity: string;
   fetchCredentials: () => Promise<VoiceCredentials>;
+  /** `GET /api/voice/registration`: whether the service can ring this person now. */
+  fetchRegistered: () => Promise<boolean>;
   /** The provided clock (epoch ms). */
   now: () => number;
   /** A colleague's display name, for incoming calls. */
@@ -46,6 +48,8 @@ export interface VoiceRuntime {
   audio: AudioControls;
   /** Applies a command to one of this tab's calls, e.g. from a notification's button. */
   command: (callId: string, command: Parameters<CallMirror['command']>[1]) => void;
+  /** Signs the phone out (calls hung up, unregistered); resolves once it has (at most 5 s). */
+  leave(): Promise<void>;
   stop(): void;
 }
 
@@ -83,6 +87,9 @@ export function soundAt(url: string, volume: number): string {
   return u.toString();
 }
 
+/** The SDK's TransportError: a message could not be sent because no socket is open. */
+const NO_TRANSPORT = 31009;
+
 /** Statuses in which this tab does not hold the phone. */
 const NOT_OWNER: readonly DeviceStatus[] = ['follower', 'acquiring', 'releasing', 'signedOut'];
 
@@ -101,6 +108,19 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
   let credentials: VoiceCredentials | null = null;
   const calls = new Map<string, SdkCall>();
   const listeners: (() => void)[] = [];
+  /** Set while a renewed token is handed to the SDK (see the `updateToken` action). */
+  let updatingToken = false;
+  /** The current SDK Device's own listeners, removed when it is dropped. */
+  const deviceListeners: (() => void)[] = [];
+
+  /** Destroys the SDK Device (its socket and calls) so the next registration starts afresh. */
+  function dropSdk(): void {
+    const old = sdk;
+    sdk = null;
+    for (const off of deviceListeners.splice(0)) off();
+    old?.destroy();
+    appliedVolume = null; // a new Device starts with the default sounds
+  }
   const lock: TabLock = createTabLock(
     `switchboard-phone:${deps.identity}`,
     deps.locks ?? null,
@@ -182,25 +202,32 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     return problems;
   }
 
+  /**
+   * The SDK Device to register with `token`. A registered one keeps its socket and calls and takes
+   * the new token; any other is replaced: it may still be retrying with a token the service refused
+   * (and would report that refusal again in the middle of the new registration).
+   */
   async function ensureDevice(token: string): Promise<SdkDevice> {
-    if (sdk) {
+    if (sdk && String(sdk.state) === 'registered') {
       sdk.updateToken(token);
       return sdk;
     }
+    dropSdk();
     if (!credentials) throw new Error('No voice credentials');
     const { Device } = await loadVoiceSdk(credentials.signalling.url);
     const device = new Device(token, credentials.device);
     sdk = device;
     const on = (name: string, handler: Listener) => {
       device.on(name, handler);
-      listeners.push(() => device.off(name, handler));
+      deviceListeners.push(() => device.off(name, handler));
     };
     on('registered', () => actor.send({ type: 'device.registered' }));
     on('unregistered', () => actor.send({ type: 'device.unregistered' }));
     on('tokenWillExpire', () => actor.send({ type: 'device.tokenWillExpire' }));
-    on('error', (error: { code?: number; message?: string }) =>
-      fail(error.code ?? 31000, error.message ?? ''),
-    );
+    on('error', (error: { code?: number; message?: string }) => {
+      if (updatingToken && error.code === NO_TRANSPORT) return;
+      fail(error.code ?? 31000, error.message ?? '');
+    });
     void applyToSdk();
     on('incoming', (call: SdkCall) => {
       const callId = call.parameters.CallSid ?? `in-${deps.now()}`;
@@ -233,14 +260,14 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         }
         sdk.connect({ params: { ...params, To: to } }).then(
           (call) => watchCall(callId, call),
-          (error: { code?: number; message?: string }) => {
+          (error?: { code?: number; message?: string }) => {
             actor.send({
               type: 'device.call',
               callId,
               event: {
                 type: 'call.error',
-                code: error.code ?? 31000,
-                message: serverSentence(error.message ?? 'The call could not start.'),
+                code: error?.code ?? 31000,
+                message: serverSentence(error?.message ?? 'The call could not start.'),
               },
             });
             actor.send({ type: 'device.call', callId, event: { type: 'call.disconnected' } });
@@ -263,22 +290,43 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         credentials = await deps.fetchCredentials();
         return credentials.token;
       }),
-      checkRegistration: fromPromise(() =>
-        Promise.resolve(
-          String(sdk?.state) === 'registered' ? ('registered' as const) : ('unregistered' as const),
-        ),
-      ),
+      // The SDK can believe it is registered on a socket that died while the tab was in the
+      // background; the service knows. A Device the service lost is dropped, so registering again
+      // opens a new socket instead of talking into the dead one.
+      checkRegistration: fromPromise(async () => {
+        const here = String(sdk?.state) === 'registered';
+        const there = await deps.fetchRegistered();
+        if (here && there) return 'registered' as const;
+        dropSdk();
+        return 'unregistered' as const;
+      }),
       acquireLock: fromPromise(() => lock.takeOver()),
     },
     actions: {
       register: (_, { token }) => {
         ensureDevice(token)
-          .then((device) => device.register())
-          .catch((error: { code?: number; message?: string }) =>
-            fail(error.code ?? 31000, error.message ?? 'The phone could not start.'),
-          );
+          .then((device) => {
+            if (String(device.state) !== 'registered') return device.register();
+            // Still registered (the check could not ask the service): the new token is enough. Said
+            // in a task of its own, as the SDK says every registration.
+            setTimeout(() => actor.send({ type: 'device.registered' }), 0);
+          })
+          // register() rejects with nothing when the SDK emits `unregistered` instead (the machine
+          // has that event already), and with an error otherwise.
+          .catch((error?: { code?: number; message?: string }) => {
+            if (error) fail(error.code ?? 31000, error.message ?? 'The phone could not start.');
+          });
       },
-      updateToken: (_, { token }) => sdk?.updateToken(token),
+      updateToken: (_, { token }) => {
+        // Between sockets the SDK keeps the token for its next connection, and also reports 31009
+        // (no transport to send it on) as a Device error: that is not a problem, so it is not passed on.
+        updatingToken = true;
+        try {
+          sdk?.updateToken(token);
+        } finally {
+          updatingToken = false;
+        }
+      },
       unregister: () => {
         sdk?.unregister().catch(() => undefined);
       },
@@ -368,15 +416,30 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         setTimeout(() => player.pause(), 2000);
       },
     },
+    leave() {
+      actor.send({ type: 'device.signOut' });
+      if (actor.getSnapshot().status !== 'active') return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          subscription.unsubscribe();
+          resolve();
+        };
+        const subscription = actor.subscribe({
+          next: (snapshot) => {
+            if (snapshot.status !== 'active') done();
+          },
+          complete: done,
+        });
+      });
+    },
     stop() {
       mirror.stop();
       deviceWatch.unsubscribe();
       for (const subscription of watched.values()) subscription.unsubscribe();
       watched.clear();
-      actor.send({ type: 'device.signOut' });
+      if (actor.getSnapshot().status === 'active') actor.send({ type: 'device.signOut' });
       for (const off of listeners.splice(0)) off();
-      sdk?.destroy();
-      sdk = null;
+      dropSdk();
       lock.release();
       actor.stop();
     },

@@ -27,3 +27,8 @@ export function useToastActor(): ToastActor {
 export function useApiClient(): ApiClient {
   return useActors().api;
 }
+
+/** Registers work that sign-out waits for (see `AppActors.beforeSignOut`). */
+export function useBeforeSignOut(): AppActors['beforeSignOut'] {
+  return useActors().beforeSignOut;
+}

@@ -12,6 +12,11 @@ export interface AppActors {
   session: SessionActor;
   toast: ToastActor;
   api: ApiClient;
+  /**
+   * Registers work to finish before the session ends (the phone hangs up and unregisters); sign-out
+   * waits for every registered step, then asks the server. Returns the unregister function.
+   */
+  beforeSignOut: (step: () => Promise<void>) => () => void;
 }
 
 export interface AppActorDeps {
@@ -33,12 +38,18 @@ export function createAppActors({ fetch: fetchImpl, currentPath }: AppActorDeps)
     fetch: fetchImpl,
     onUnauthorized: () => session?.send({ type: 'session.expired', redirect: currentPath() }),
   });
+  const leaving = new Set<() => Promise<void>>();
+  const finishBeforeSignOut = () =>
+    Promise.all([...leaving].map((step) => step().catch(() => undefined)));
   session = createActor(
     sessionMachine.provide({
       actors: {
         restoreSession: fromPromise(() => restoreSession(api)),
         signIn: fromPromise(({ input }: { input: SignInRequest }) => signIn(api, input)),
-        signOut: fromPromise(() => signOut(api)),
+        signOut: fromPromise(async () => {
+          await finishBeforeSignOut();
+          await signOut(api);
+        }),
       },
       actions: {
         notify: (_, params: NotifyParams) =>
@@ -46,7 +57,13 @@ export function createAppActors({ fetch: fetchImpl, currentPath }: AppActorDeps)
       },
     }),
   );
-  return { session, toast, api };
+  const beforeSignOut = (step: () => Promise<void>) => {
+    leaving.add(step);
+    return () => {
+      leaving.delete(step);
+    };
+  };
+  return { session, toast, api, beforeSignOut };
 }
 
 export function startAppActors(actors: AppActors): void {

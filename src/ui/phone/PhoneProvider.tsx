@@ -3,7 +3,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { selectSessionStatus, selectUser } from '../../machines/session.selectors';
 import type { AudioPreferences, VoiceCredentials, VoiceRuntime } from '../../voice/client';
 import { selectCalls } from '../../machines/device.selectors';
-import { useApiClient, useSessionActor, useToastActor } from '../app/actors';
+import { useApiClient, useBeforeSignOut, useSessionActor, useToastActor } from '../app/actors';
 import { selectDocumentData } from '../../machines/syncDocument.selectors';
 import { useContainerSelector, useSyncDocument } from '../sync/containers';
 import { audioPreferences, phoneSettingsFrom } from './settings';
@@ -27,9 +27,12 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
   const api = useApiClient();
   const session = useSessionActor();
   const user = useSelector(session, selectUser);
-  const signingOut = useSelector(session, selectSessionStatus) === 'signingOut';
+  const status = useSelector(session, selectSessionStatus);
   const identity = user?.identity ?? null;
   const [handle, setHandle] = useState<PhoneHandle>({ runtime: null, problem: null });
+  const beforeSignOut = useBeforeSignOut();
+  /** Bumped to start the phone again after it signed out but the session did not end. */
+  const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
     if (identity === null) return;
@@ -41,6 +44,9 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
           identity,
           fetchCredentials: () =>
             api.request('GET', '/api/voice/token') as Promise<VoiceCredentials>,
+          fetchRegistered: async () =>
+            ((await api.request('GET', '/api/voice/registration')) as { registered: boolean })
+              .registered,
           now: () => Date.now(),
           locks: typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : null,
           openChannel: (name) =>
@@ -74,11 +80,21 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
       runtime?.stop();
       setHandle({ runtime: null, problem: null });
     };
-  }, [api, identity]);
+  }, [api, identity, generation]);
 
+  // Sign-out first hangs the phone up and unregisters it (the session ends once it has), so no call
+  // rings in a browser whose person has left.
   useEffect(() => {
-    if (signingOut) handle.runtime?.device.send({ type: 'device.signOut' });
-  }, [signingOut, handle.runtime]);
+    const runtime = handle.runtime;
+    if (!runtime) return;
+    return beforeSignOut(() => runtime.leave());
+  }, [beforeSignOut, handle.runtime]);
+
+  // A sign-out that failed leaves the person signed in: their phone starts again.
+  useEffect(() => {
+    if (status === 'signedIn' && handle.runtime?.device.getSnapshot().status === 'done')
+      setGeneration((n) => n + 1);
+  }, [status, handle.runtime]);
 
   // Accept and Reject on an incoming call's notification act on the call in this tab, if it is here.
   useEffect(() => {

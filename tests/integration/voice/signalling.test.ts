@@ -156,3 +156,41 @@ describe('calls that are not yours and bad frames', () => {
     fresh.close();
   });
 });
+
+describe('GET /api/voice/registration', () => {
+  it('says whether the service can ring the signed-in person, and nobody else', async () => {
+    const anon = await fetch(`${server.url}/api/voice/registration`);
+    expect(anon.status).toBe(401);
+
+    const t = await voiceToken(server.url, 'rita@example.com');
+    const ask = async () => {
+      const res = await fetch(`${server.url}/api/voice/registration`, {
+        headers: { cookie: t.cookie },
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as unknown;
+    };
+    expect(await ask()).toEqual({ registered: false });
+
+    const s = await RawSignal.open(server.url);
+    s.send('listen', { token: t.token, reconnectTimeout: 0 });
+    await s.next((f) => f.type === 'connected');
+    expect(await ask()).toEqual({ registered: false }); // connected is not registered
+    s.send('register', { media: { audio: true } });
+    await s.next((f) => f.type === 'ready');
+    expect(await ask()).toEqual({ registered: true });
+
+    // Someone else registering changes nothing for Rita.
+    const other = await listening(server.url, 'otto@example.com');
+    s.send('register', { media: { audio: false } });
+    await s.next((f) => f.type === 'offline');
+    expect(await ask()).toEqual({ registered: false });
+
+    s.send('register', { media: { audio: true } });
+    await s.next((f) => f.type === 'ready', s.frames.length);
+    s.close();
+    await s.waitClosed();
+    await expect.poll(ask).toEqual({ registered: false });
+    other.close();
+  });
+});

@@ -1,30 +1,18 @@
 import { getShortestPaths } from '@xstate/graph';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getNextSnapshot, type EventObject, type SnapshotFrom } from 'xstate';
+import { getNextSnapshot, type SnapshotFrom } from 'xstate';
 import { remoteFromAddress } from '../../../src/machines/call.types';
+import { deviceMachine } from '../../../src/machines/device.machine';
 import {
-  deviceMachine,
-  RECONNECT_TIMEOUT_MS,
-  renewBackoffMs,
-  TOKEN_EXPIRY_MS,
-  UNREGISTER_TIMEOUT_MS,
-} from '../../../src/machines/device.machine';
-import { deviceHarness } from './deviceHarness';
-import { Coverage, settle, walkEdges } from './syncModelSupport';
+  deviceHarness,
+  deviceTimer as after,
+  replayDeviceEvent,
+  type DeviceModelEvent as ModelEvent,
+  type DeviceSut as Sut,
+} from './deviceHarness';
+import { Coverage, walkEdges } from './syncModelSupport';
 
 type Snap = SnapshotFrom<typeof deviceMachine>;
-type ModelEvent = EventObject & Record<string, unknown>;
-type Sut = ReturnType<typeof deviceHarness>;
-
-const after = (delay: string, state: string) => `xstate.after.${delay}.device.${state}`;
-const TIMERS: Record<string, number | ((sut: Sut) => number)> = {
-  [after('TOKEN_EXPIRY', 'owner.token.renewing')]: TOKEN_EXPIRY_MS,
-  [after('RENEW_BACKOFF', 'owner.token.renewing.waiting')]: (sut) =>
-    renewBackoffMs(sut.snap().context.renewAttempts),
-  [after('RECONNECT_TIMEOUT', 'owner.registration.reconnecting')]: RECONNECT_TIMEOUT_MS,
-  [after('UNREGISTER_TIMEOUT', 'releasing')]: UNREGISTER_TIMEOUT_MS,
-  [after('UNREGISTER_TIMEOUT', 'signingOut')]: UNREGISTER_TIMEOUT_MS,
-};
 
 const fixed: ModelEvent[] = [
   { type: 'device.takeOver' },
@@ -139,26 +127,6 @@ const key = (s: Snap) =>
 
 const coverage = new Coverage(deviceMachine);
 
-async function replay(sut: Sut, e: ModelEvent): Promise<void> {
-  const timer = TIMERS[e.type];
-  const settled = /^xstate\.(done|error)\.actor\.([\w-]+)$/.exec(e.type);
-  const port = settled?.[2] as keyof Sut['pending'] | undefined;
-  if (timer !== undefined) {
-    sut.clock.increment(typeof timer === 'number' ? timer : timer(sut));
-  } else if (settled && port !== undefined && port in sut.pending) {
-    const pending = sut.pending[port].shift();
-    expect(pending, `a pending ${port}`).toBeDefined();
-    if (settled[1] === 'done') pending!.resolve(e.output as never);
-    else pending!.reject(e.error);
-    await settle(); // only a settled promise needs the microtasks to run
-  } else if (settled) {
-    // A call's done event: make the live call end (we hang up), and XState reports it.
-    sut.snap().context.calls[settled[2]!]!.send({ type: 'call.hangUp' });
-  } else {
-    sut.actor.send(e as never);
-  }
-}
-
 describe('device model (every reachable state, then every edge out of it)', () => {
   afterAll(() => console.log(coverage.report('device model')));
 
@@ -177,7 +145,7 @@ describe('device model (every reachable state, then every edge out of it)', () =
         eventsFor,
         next: (s, e) => getNextSnapshot(deviceMachine, s, e as never),
         start: () => deviceHarness({ owner, inspect: coverage.inspect }),
-        replay,
+        replay: replayDeviceEvent,
         read: (sut) => sut.snap(),
         view,
         stop: (sut) => sut.actor.stop(),

@@ -2,10 +2,22 @@
  * The device machine over fake ports: voice tokens, registration checks and the tab lock are
  * promises the test settles by hand; the adapter actions (device and call) are recorded in order.
  */
-import { createActor, fromPromise, SimulatedClock, type InspectionEvent } from 'xstate';
+import {
+  createActor,
+  fromPromise,
+  SimulatedClock,
+  type EventObject,
+  type InspectionEvent,
+} from 'xstate';
 import { callMachine } from '../../../src/machines/call.machine';
-import { deviceMachine } from '../../../src/machines/device.machine';
-import { deferred } from './syncModelSupport';
+import {
+  deviceMachine,
+  RECONNECT_TIMEOUT_MS,
+  renewBackoffMs,
+  TOKEN_EXPIRY_MS,
+  UNREGISTER_TIMEOUT_MS,
+} from '../../../src/machines/device.machine';
+import { deferred, settle } from './syncModelSupport';
 
 type Deferred<T> = ReturnType<typeof deferred<T>>;
 
@@ -64,4 +76,46 @@ export function deviceHarness(
     ...(options.inspect ? { inspect: options.inspect } : {}),
   }).start();
   return { actor, clock, asked, pending, snap: () => actor.getSnapshot() };
+}
+
+export type DeviceSut = ReturnType<typeof deviceHarness>;
+/** A device event as the model names it: the machine's own, a timer's, or a settled port's. */
+export type DeviceModelEvent = EventObject & Record<string, unknown>;
+
+/** The event XState raises when a delayed transition of `state` fires. */
+export const deviceTimer = (delay: string, state: string) =>
+  `xstate.after.${delay}.device.${state}`;
+
+const TIMERS: Record<string, number | ((sut: DeviceSut) => number)> = {
+  [deviceTimer('TOKEN_EXPIRY', 'owner.token.renewing')]: TOKEN_EXPIRY_MS,
+  [deviceTimer('RENEW_BACKOFF', 'owner.token.renewing.waiting')]: (sut) =>
+    renewBackoffMs(sut.snap().context.renewAttempts),
+  [deviceTimer('RECONNECT_TIMEOUT', 'owner.registration.reconnecting')]: RECONNECT_TIMEOUT_MS,
+  [deviceTimer('UNREGISTER_TIMEOUT', 'releasing')]: UNREGISTER_TIMEOUT_MS,
+  [deviceTimer('UNREGISTER_TIMEOUT', 'signingOut')]: UNREGISTER_TIMEOUT_MS,
+};
+
+/**
+ * Makes the harness's live actor take a model event: a timer's event moves the clock by its delay,
+ * a settled port's event settles the oldest pending call of that port, a call's done event hangs
+ * that call up; any other event is sent.
+ */
+export async function replayDeviceEvent(sut: DeviceSut, e: DeviceModelEvent): Promise<void> {
+  const timer = TIMERS[e.type];
+  const settled = /^xstate\.(done|error)\.actor\.([\w-]+)$/.exec(e.type);
+  const port = settled?.[2] as keyof DeviceSut['pending'] | undefined;
+  if (timer !== undefined) {
+    sut.clock.increment(typeof timer === 'number' ? timer : timer(sut));
+  } else if (settled && port !== undefined && port in sut.pending) {
+    const pending = sut.pending[port].shift();
+    if (!pending) throw new Error(`${e.type} with no pending ${port}`);
+    if (settled[1] === 'done') pending.resolve(e.output as never);
+    else pending.reject(e.error);
+    await settle(); // only a settled promise needs the microtasks to run
+  } else if (settled) {
+    // A call's done event: make the live call end (we hang up), and XState reports it.
+    sut.snap().context.calls[settled[2]!]!.send({ type: 'call.hangUp' });
+  } else {
+    sut.actor.send(e as never);
+  }
 }

@@ -49,10 +49,21 @@ class FakeDevice extends Emitter {
     return Promise.resolve();
   }
   unregister() {
+    this.state = 'unregistered';
+    queueMicrotask(() => this.emit('unregistered'));
     return Promise.resolve();
   }
-  updateToken() {}
-  destroy() {}
+  tokens: string[] = [];
+  destroyed = false;
+  /** No socket open: the real SDK keeps a new token and reports 31009 in the same call. */
+  offline = false;
+  updateToken(token: string) {
+    this.tokens.push(token);
+    if (this.offline) this.emit('error', { code: 31009, message: 'No transport available' });
+  }
+  destroy() {
+    this.destroyed = true;
+  }
   connect() {
     const call = new FakeCall();
     this.placed.push(call);
@@ -71,6 +82,9 @@ afterEach(() => {
   for (const r of running.splice(0)) r.stop();
 });
 
+/** What `GET /api/voice/registration` answers next: registered, not, or a failed request. */
+let serviceSays: boolean | Error = true;
+
 async function registeredPhone() {
   const runtime = await startVoiceRuntime({
     identity: 'ann',
@@ -82,6 +96,8 @@ async function registeredPhone() {
         device: {},
         signalling: { url: 'wss://example.test/signal' },
       }),
+    fetchRegistered: () =>
+      serviceSays instanceof Error ? Promise.reject(serviceSays) : Promise.resolve(serviceSays),
     now: () => 1_000,
     locks: null,
     openChannel: () => null,
@@ -129,5 +145,90 @@ describe('voice runtime: SDK call events reach the call machine in an order it c
     sdk.emit('disconnect', sdk);
     await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
     expect(selectCallEndReason(actor.getSnapshot())).toBe('hungUpByThem');
+  });
+});
+
+describe('voice runtime: a registration lost in the background, and leaving', () => {
+  afterEach(() => {
+    serviceSays = true;
+  });
+
+  it('back in the foreground, a Device the service still has stays as it is', async () => {
+    const runtime = await registeredPhone();
+    const first = FakeDevice.last!;
+    runtime.device.send({ type: 'page.visible' });
+    await vi.waitFor(() =>
+      expect(runtime.device.getSnapshot().matches({ owner: { registration: 'registered' } })).toBe(
+        true,
+      ),
+    );
+    expect(FakeDevice.last).toBe(first);
+    expect(first.destroyed).toBe(false);
+  });
+
+  it('a Device the service lost (while the SDK thinks it is registered) is replaced by a new one', async () => {
+    const runtime = await registeredPhone();
+    const first = FakeDevice.last!;
+    serviceSays = false;
+    runtime.device.send({ type: 'page.visible' });
+    await vi.waitFor(() => expect(FakeDevice.last).not.toBe(first));
+    expect(first.destroyed).toBe(true);
+    await vi.waitFor(() =>
+      expect(selectDeviceStatus(runtime.device.getSnapshot())).toBe('registered'),
+    );
+    expect(FakeDevice.last!.state).toBe('registered');
+  });
+
+  it('when the service cannot be asked, the registered Device keeps its calls and gets a new token', async () => {
+    const runtime = await registeredPhone();
+    const first = FakeDevice.last!;
+    serviceSays = new Error('offline');
+    runtime.device.send({ type: 'page.visible' });
+    await vi.waitFor(() => expect(first.tokens).toEqual(['token']));
+    await vi.waitFor(() =>
+      expect(selectDeviceStatus(runtime.device.getSnapshot())).toBe('registered'),
+    );
+    expect(FakeDevice.last).toBe(first);
+    expect(first.destroyed).toBe(false);
+  });
+
+  it('Try again after the token expired registers with a new Device, not the one retrying with the old token', async () => {
+    const runtime = await registeredPhone();
+    const first = FakeDevice.last!;
+    first.state = 'unregistered';
+    first.emit('error', { code: 20104, message: 'AccessTokenExpired' });
+    await vi.waitFor(() => expect(selectDeviceStatus(runtime.device.getSnapshot())).toBe('error'));
+    runtime.device.send({ type: 'device.retry' });
+    await vi.waitFor(() =>
+      expect(selectDeviceStatus(runtime.device.getSnapshot())).toBe('registered'),
+    );
+    expect(first.destroyed).toBe(true);
+    expect(FakeDevice.last).not.toBe(first);
+    // The old Device's late events reach nobody.
+    first.emit('error', { code: 20104, message: 'AccessTokenExpired' });
+    await Promise.resolve();
+    expect(selectDeviceStatus(runtime.device.getSnapshot())).toBe('registered');
+  });
+
+  it('a token renewed between sockets is kept without the SDK\'s "no transport" error reaching the phone', async () => {
+    const runtime = await registeredPhone();
+    const first = FakeDevice.last!;
+    first.offline = true;
+    runtime.device.send({ type: 'device.tokenWillExpire' });
+    await vi.waitFor(() => expect(first.tokens).toEqual(['token']));
+    await vi.waitFor(() =>
+      expect(runtime.device.getSnapshot().matches({ owner: { token: 'valid' } })).toBe(true),
+    );
+    expect(runtime.device.getSnapshot().context.lastError).toBeNull();
+    // The same error at any other moment is the SDK's to report.
+    first.emit('error', { code: 31009, message: 'No transport available' });
+    expect(runtime.device.getSnapshot().context.lastError?.code).toBe(31009);
+  });
+
+  it('leave() resolves once the phone has unregistered and signed out', async () => {
+    const runtime = await registeredPhone();
+    await runtime.leave();
+    expect(runtime.device.getSnapshot().status).toBe('done');
+    expect(FakeDevice.last!.state).toBe('unregistered');
   });
 });
