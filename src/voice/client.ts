@@ -328,7 +328,13 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         }
       },
       unregister: () => {
-        sdk?.unregister().catch(() => undefined);
+        // A Device that is not registered has nothing for the service to confirm: leaving (sign-out,
+        // hand-over) goes on at once instead of waiting out UNREGISTER_TIMEOUT.
+        if (!sdk || String(sdk.state) !== 'registered') {
+          queueMicrotask(() => actor.send({ type: 'device.unregistered' }));
+          return;
+        }
+        sdk.unregister().catch(() => undefined);
       },
       releaseLock: () => lock.release(),
     },

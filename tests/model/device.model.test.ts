@@ -289,6 +289,16 @@ const secondTakesOver = (t1: DeviceModelEvent[]): Step => ({
   t1,
 });
 
+/** The second tab takes the phone while what the first tab sends stalls (its unregister too). */
+const takeOverWhileStalled = (t1: DeviceModelEvent[]): Step => ({
+  ...secondTakesOver(t1),
+  name: 'the second tab takes the phone while the first tab’s link stalls',
+  act: async () => {
+    dee!.proxy.hold('up', { existing: true });
+    await click('t2', 'Use the phone here');
+  },
+});
+
 const PATHS: Path[] = [
   {
     name: 'the phone moves between tabs; a call comes in, one goes out',
@@ -570,11 +580,7 @@ const PATHS: Path[] = [
       openFirst(),
       openSecond,
       {
-        ...secondTakesOver([RELEASE, RELEASE_TIMEOUT]),
-        act: async () => {
-          dee!.proxy.hold('up', { existing: true });
-          await click('t2', 'Use the phone here');
-        },
+        ...takeOverWhileStalled([RELEASE, RELEASE_TIMEOUT]),
         then: () => dee!.proxy.release('up'),
       },
     ],
@@ -584,13 +590,7 @@ const PATHS: Path[] = [
     steps: [
       openFirst(),
       openSecond,
-      {
-        ...secondTakesOver([RELEASE]),
-        act: async () => {
-          dee!.proxy.hold('up', { existing: true });
-          await click('t2', 'Use the phone here');
-        },
-      },
+      takeOverWhileStalled([RELEASE]),
       { name: 'the old socket is cut', act: () => dee!.proxy.dropHeld(), t1: [ERROR(53001)] },
     ],
   },
@@ -599,13 +599,7 @@ const PATHS: Path[] = [
     steps: [
       openFirst(),
       openSecond,
-      {
-        ...secondTakesOver([RELEASE]),
-        act: async () => {
-          dee!.proxy.hold('up', { existing: true });
-          await click('t2', 'Use the phone here');
-        },
-      },
+      takeOverWhileStalled([RELEASE]),
       {
         name: 'sign out in the first tab',
         act: () => click('t1', 'Sign out'),
