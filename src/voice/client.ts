@@ -3,7 +3,7 @@
  * (loaded by sdk.ts), the voice token from the server, the tab lock, and the SDK's events turned
  * into machine events. The only place that touches an SDK `Device` or `Call`.
  */
-import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
+import { createActor, fromPromise, toPromise, type ActorRefFrom } from 'xstate';
 import { callMachine, type CallAdapterEvent } from '../machines/call.machine';
 import { selectCallSummary, type CallSummary } from '../machines/call.selectors';
 import { deviceMachine, type CallActor } from '../machines/device.machine';
@@ -90,6 +90,9 @@ export function soundAt(url: string, volume: number): string {
 /** The SDK's TransportError: a message could not be sent because no socket is open. */
 const NO_TRANSPORT = 31009;
 
+/** Whether the SDK Device says it is registered (its `state` is typed as its own enum). */
+const isRegistered = (device: SdkDevice | null): boolean => String(device?.state) === 'registered';
+
 /** Statuses in which this tab does not hold the phone. */
 const NOT_OWNER: readonly DeviceStatus[] = ['follower', 'acquiring', 'releasing', 'signedOut'];
 
@@ -110,6 +113,9 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
   const listeners: (() => void)[] = [];
   /** Set while a renewed token is handed to the SDK (see the `updateToken` action). */
   let updatingToken = false;
+  /** The person's audio choices, and the ringtone volume the current SDK Device plays at. */
+  let prefs: AudioPreferences | null = null;
+  let appliedVolume: number | null = null;
   /** The current SDK Device's own listeners, removed when it is dropped. */
   const deviceListeners: (() => void)[] = [];
 
@@ -163,9 +169,6 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     on('reject', () => calls.delete(callId));
   }
 
-  let prefs: AudioPreferences | null = null;
-  let appliedVolume: number | null = null;
-
   /** Puts the person's audio choices on the SDK Device; what could not be applied, in sentences. */
   async function applyToSdk(): Promise<string[]> {
     const device = sdk;
@@ -208,7 +211,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
    * (and would report that refusal again in the middle of the new registration).
    */
   async function ensureDevice(token: string): Promise<SdkDevice> {
-    if (sdk && String(sdk.state) === 'registered') {
+    if (sdk && isRegistered(sdk)) {
       sdk.updateToken(token);
       return sdk;
     }
@@ -294,7 +297,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       // background; the service knows. A Device the service lost is dropped, so registering again
       // opens a new socket instead of talking into the dead one.
       checkRegistration: fromPromise(async () => {
-        const here = String(sdk?.state) === 'registered';
+        const here = isRegistered(sdk);
         const there = await deps.fetchRegistered();
         if (here && there) return 'registered' as const;
         dropSdk();
@@ -306,7 +309,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       register: (_, { token }) => {
         ensureDevice(token)
           .then((device) => {
-            if (String(device.state) !== 'registered') return device.register();
+            if (!isRegistered(device)) return device.register();
             // Still registered (the check could not ask the service): the new token is enough. Said
             // in a task of its own, as the SDK says every registration.
             setTimeout(() => actor.send({ type: 'device.registered' }), 0);
@@ -330,7 +333,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       unregister: () => {
         // A Device that is not registered has nothing for the service to confirm: leaving (sign-out,
         // hand-over) goes on at once instead of waiting out UNREGISTER_TIMEOUT.
-        if (!sdk || String(sdk.state) !== 'registered') {
+        if (!sdk || !isRegistered(sdk)) {
           queueMicrotask(() => actor.send({ type: 'device.unregistered' }));
           return;
         }
@@ -422,21 +425,10 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         setTimeout(() => player.pause(), 2000);
       },
     },
-    leave() {
+    async leave() {
       actor.send({ type: 'device.signOut' });
-      if (actor.getSnapshot().status !== 'active') return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          subscription.unsubscribe();
-          resolve();
-        };
-        const subscription = actor.subscribe({
-          next: (snapshot) => {
-            if (snapshot.status !== 'active') done();
-          },
-          complete: done,
-        });
-      });
+      // Settles once the machine is done (signedOut is final), at once when it already is.
+      await toPromise(actor);
     },
     stop() {
       mirror.stop();
