@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallSummary } from '../../../src/machines/call.selectors';
+import { callSummary as call } from '../voice/callSummary';
 import {
   actionFor,
   comboOf,
@@ -20,19 +20,6 @@ const press = (
   ctrlKey: mods.ctrl ?? false,
   metaKey: mods.meta ?? false,
   shiftKey: mods.shift ?? false,
-});
-
-const call = (over: Partial<CallSummary>): CallSummary => ({
-  callId: 'CA1',
-  direction: 'incoming',
-  status: 'incoming',
-  remote: { identity: 'ann', number: null, displayName: 'Ann' },
-  muted: false,
-  digits: '',
-  answeredAt: null,
-  endedAt: null,
-  endText: null,
-  ...over,
 });
 
 describe('keyboard shortcuts', () => {

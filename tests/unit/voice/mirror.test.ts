@@ -1,24 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallSummary } from '../../../src/machines/call.selectors';
+import { callSummary as summary } from './callSummary';
 import {
   createCallMirror,
   parseMirrorMessage,
   type CallMirror,
   type MirrorCommand,
 } from '../../../src/voice/mirror';
-
-const summary = (over: Partial<CallSummary> = {}): CallSummary => ({
-  callId: 'CA1',
-  direction: 'incoming',
-  status: 'incoming',
-  remote: { identity: 'ann', number: null, displayName: 'Ann' },
-  muted: false,
-  digits: '',
-  answeredAt: null,
-  endedAt: null,
-  endText: null,
-  ...over,
-});
 
 /** Waits for BroadcastChannel deliveries (they are asynchronous, also in Node). */
 const settle = () => new Promise((r) => setTimeout(r, 30));
