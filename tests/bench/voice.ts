@@ -29,6 +29,21 @@ const LOAD_SECONDS = Number(process.env.BENCH_VOICE_LOAD_SECONDS ?? 10);
 /** Wall-clock ms in a page (same machine, so pages compare). */
 const NOW = 'performance.timeOrigin + performance.now()';
 
+/**
+ * In-page source of `connectDirect(a, b)`: offer from `a`, answer from `b`, each after its ICE
+ * gathering is complete (no trickle), as two RTCPeerConnections in one page connect directly.
+ */
+const CONNECT_DIRECT = `const connectDirect = async (a, b) => {
+      const gathered = (pc) => pc.iceGatheringState === 'complete' ? Promise.resolve() :
+        new Promise((r) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && r()));
+      await a.setLocalDescription(await a.createOffer());
+      await gathered(a);
+      await b.setRemoteDescription(a.localDescription);
+      await b.setLocalDescription(await b.createAnswer());
+      await gathered(b);
+      await a.setRemoteDescription(b.localDescription);
+    };`;
+
 async function inboundPackets(page: Page): Promise<void> {
   await page.evaluate(`(async () => {
     const phone = window.__phone;
@@ -88,8 +103,7 @@ async function serverCallSetup(caller: Phone, callee: Phone, to: string): Promis
 /** Two RTCPeerConnections in one page, offer and answer with complete candidates, until both hear audio. */
 async function directSetup(page: Page): Promise<number> {
   return page.evaluate<number>(`(async () => {
-    const gathered = (pc) => pc.iceGatheringState === 'complete' ? Promise.resolve() :
-      new Promise((r) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && r()));
+    ${CONNECT_DIRECT}
     const heard = async (pc) => { for (;;) { let n = 0; (await pc.getStats()).forEach((s) => { if (s.type === 'inbound-rtp' && s.kind === 'audio') n = s.packetsReceived || 0; }); if (n > 0) return; await new Promise((r) => setTimeout(r, 5)); } };
     const t0 = ${NOW};
     const a = new RTCPeerConnection();
@@ -97,12 +111,7 @@ async function directSetup(page: Page): Promise<number> {
     const [ma, mb] = await Promise.all([navigator.mediaDevices.getUserMedia({ audio: true }), navigator.mediaDevices.getUserMedia({ audio: true })]);
     ma.getTracks().forEach((t) => a.addTrack(t, ma));
     mb.getTracks().forEach((t) => b.addTrack(t, mb));
-    await a.setLocalDescription(await a.createOffer());
-    await gathered(a);
-    await b.setRemoteDescription(a.localDescription);
-    await b.setLocalDescription(await b.createAnswer());
-    await gathered(b);
-    await a.setRemoteDescription(b.localDescription);
+    await connectDirect(a, b);
     await Promise.all([heard(a), heard(b)]);
     const ms = ${NOW} - t0;
     [ma, mb].forEach((m) => m.getTracks().forEach((t) => t.stop()));
@@ -222,19 +231,13 @@ async function burst(mouth: Page, ear: Page): Promise<number | null> {
 async function directPath(page: Page): Promise<void> {
   await page.evaluate(TONE_SOURCE);
   await page.evaluate(`(async () => {
-    const gathered = (pc) => pc.iceGatheringState === 'complete' ? Promise.resolve() :
-      new Promise((r) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && r()));
+    ${CONNECT_DIRECT}
     const a = new RTCPeerConnection();
     const b = new RTCPeerConnection();
     const received = new Promise((r) => b.addEventListener('track', (e) => r(e.streams[0] || new MediaStream([e.track]))));
     const tone = window.__tone.stream();
     tone.getTracks().forEach((t) => a.addTrack(t, tone));
-    await a.setLocalDescription(await a.createOffer());
-    await gathered(a);
-    await b.setRemoteDescription(a.localDescription);
-    await b.setLocalDescription(await b.createAnswer());
-    await gathered(b);
-    await a.setRemoteDescription(b.localDescription);
+    await connectDirect(a, b);
     window.__direct = { a, b, stream: await received };
   })()`);
   await page.evaluate(EAR('window.__direct.stream'));
