@@ -159,7 +159,7 @@ async function openDee(): Promise<Dee> {
   const { cookie } = await apiSignIn(server.url, 'Dee', 'dee@example.com');
   const context = await browser.newContext({ permissions: ['microphone'] });
   await addSessionCookie(context, proxy.url, cookie);
-  let heldTokens: Array<() => void> = [];
+  const heldTokens: Array<() => void> = [];
   const person: Dee = {
     context,
     proxy,
@@ -194,7 +194,6 @@ async function openDee(): Promise<Dee> {
     }
     return route.continue();
   });
-  heldTokens = [];
   return person;
 }
 
@@ -652,7 +651,6 @@ function project(from: string | null, states: string[]): Projection {
 }
 
 interface Tracked {
-  shadow: DeviceSut | null;
   /** How much of the page's phone-status log has been checked, and its last state. */
   checked: number;
   last: string | null;
@@ -696,30 +694,45 @@ async function checkTab(
   if (seen.length > 0) tracked.last = seen.at(-1)!;
 }
 
+/**
+ * Feeds a step's events to the tabs' shadow machines (starting the shadow of a tab the step opens)
+ * and returns the states each shadow went through, as the tab's phone status should show them.
+ */
+async function feedShadows(
+  shadows: Partial<Record<Tab, DeviceSut>>,
+  step: Step,
+  coverage: Coverage,
+  where: string,
+): Promise<Record<Tab, string[]>> {
+  const states: Record<Tab, string[]> = { t1: [], t2: [] };
+  if (step.open) {
+    const shadow = deviceHarness({ owner: step.open.owner, inspect: coverage.inspect });
+    shadows[step.open.tab] = shadow;
+    states[step.open.tab].push(stateValueText(shadow.snap().value));
+  }
+  for (const tab of ['t1', 't2'] as const) {
+    const shadow = shadows[tab];
+    for (const e of step[tab] ?? []) {
+      if (!shadow) throw new Error(`${where}: ${tab} takes ${e.type} before it opens`);
+      await replayDeviceEvent(shadow, e);
+      states[tab].push(stateValueText(shadow.snap().value));
+    }
+  }
+  return states;
+}
+
 async function walk(path: Path): Promise<void> {
   await closeDee();
   dee = await openDee();
+  const shadows: Partial<Record<Tab, DeviceSut>> = {};
   const tabs: Record<Tab, Tracked> = {
-    t1: { shadow: null, checked: 0, last: null },
-    t2: { shadow: null, checked: 0, last: null },
+    t1: { checked: 0, last: null },
+    t2: { checked: 0, last: null },
   };
   try {
     for (const step of path.steps) {
       const where = `${path.name} > ${step.name}`;
-      const expected: Record<Tab, string[]> = { t1: [], t2: [] };
-      if (step.open) {
-        const t = tabs[step.open.tab];
-        t.shadow = deviceHarness({ owner: step.open.owner, inspect: coverage.inspect });
-        expected[step.open.tab].push(stateValueText(t.shadow.snap().value));
-      }
-      for (const tab of ['t1', 't2'] as const) {
-        const shadow = tabs[tab].shadow;
-        for (const e of step[tab] ?? []) {
-          if (!shadow) throw new Error(`${where}: ${tab} takes ${e.type} before it opens`);
-          await replayDeviceEvent(shadow, e);
-          expected[tab].push(stateValueText(shadow.snap().value));
-        }
-      }
+      const expected = await feedShadows(shadows, step, coverage, where);
       await step.act();
       const timeout = step.timeout ?? 20_000;
       for (const tab of ['t1', 't2'] as const) {
@@ -732,7 +745,7 @@ async function walk(path: Path): Promise<void> {
     }
     expect(dee.errors, `${path.name}: page errors`).toEqual([]);
   } finally {
-    for (const t of Object.values(tabs)) t.shadow?.actor.stop();
+    for (const shadow of Object.values(shadows)) shadow.actor.stop();
     coverage.paths += 1;
   }
 }
@@ -742,16 +755,8 @@ describe('device machine, model-based, in Chromium', () => {
     const planned = new Coverage(deviceMachine);
     for (const path of PATHS) {
       const shadows: Partial<Record<Tab, DeviceSut>> = {};
-      for (const step of path.steps) {
-        if (step.open)
-          shadows[step.open.tab] = deviceHarness({
-            owner: step.open.owner,
-            inspect: planned.inspect,
-          });
-        for (const tab of ['t1', 't2'] as const)
-          for (const e of step[tab] ?? []) await replayDeviceEvent(shadows[tab]!, e);
-      }
-      for (const s of Object.values(shadows)) s.actor.stop();
+      for (const step of path.steps) await feedShadows(shadows, step, planned, path.name);
+      for (const shadow of Object.values(shadows)) shadow.actor.stop();
     }
     expect(planned.missingStates()).toEqual([]);
     expect(planned.missingTransitions()).toEqual([]);
