@@ -183,23 +183,28 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     }
     const audio = device.audio;
     if (!audio) return problems;
-    try {
-      if (prefs.microphoneId) await audio.setInputDevice(prefs.microphoneId);
-      else await audio.unsetInputDevice();
-    } catch {
-      problems.push('The chosen microphone is not available; the default one is used.');
-    }
+    // Only a device the person chose can be "not available": going back to the browser's default
+    // may fail while the SDK is still listing devices (a Device just created), and then the
+    // default is what plays anyway.
+    if (prefs.microphoneId) {
+      await audio.setInputDevice(prefs.microphoneId).catch(() => {
+        problems.push('The chosen microphone is not available; the default one is used.');
+      });
+    } else await audio.unsetInputDevice().catch(() => undefined);
     if (audio.isOutputSelectionSupported) {
       for (const [collection, id, what] of [
         [audio.speakerDevices, prefs.speakerId, 'speaker'],
         [audio.ringtoneDevices, prefs.ringtoneId, 'ringtone device'],
       ] as const) {
-        try {
-          await collection.set(id ?? 'default');
-        } catch {
+        if (id !== null) {
+          const chosen = await collection.set(id).then(
+            () => true,
+            () => false,
+          );
+          if (chosen) continue;
           problems.push(`The chosen ${what} is not available; the default one is used.`);
-          await collection.set('default').catch(() => undefined);
         }
+        await collection.set('default').catch(() => undefined);
       }
     }
     return problems;

@@ -35,8 +35,25 @@ class FakeCall extends Emitter {
   sendDigits() {}
 }
 
+/** Output devices as the SDK's AudioHelper sees them while it is still listing: none, not even 'default'. */
+const outputs = (present: string[]) => ({
+  set: (id: string) =>
+    present.includes(id)
+      ? Promise.resolve()
+      : Promise.reject(new Error(`Devices not found: ${id}`)),
+});
+
 class FakeDevice extends Emitter {
   static last: FakeDevice | null = null;
+  isBusy = false;
+  audio = {
+    isOutputSelectionSupported: true,
+    setInputDevice: (id: string) =>
+      id === 'mic-1' ? Promise.resolve() : Promise.reject(new Error('not found')),
+    unsetInputDevice: () => Promise.reject(new Error('still listing devices')),
+    speakerDevices: outputs(['speaker-1']),
+    ringtoneDevices: outputs(['speaker-1']),
+  };
   state = 'unregistered';
   placed: FakeCall[] = [];
   constructor() {
@@ -239,5 +256,35 @@ describe('voice runtime: a registration lost in the background, and leaving', ()
     await runtime.leave();
     expect(runtime.device.getSnapshot().status).toBe('done');
     expect(FakeDevice.last!.state).toBe('unregistered');
+  });
+});
+
+describe("voice runtime: the person's audio choices", () => {
+  const prefs = {
+    microphoneId: null,
+    speakerId: null,
+    ringtoneId: null,
+    ringtoneVolume: 100,
+  };
+
+  it("says nothing when the browser's defaults cannot be selected yet (nothing was chosen)", async () => {
+    const runtime = await registeredPhone();
+    expect(await runtime.audio.apply(prefs)).toEqual([]);
+  });
+
+  it('says which chosen device is gone, and keeps the ones that are there', async () => {
+    const runtime = await registeredPhone();
+    expect(
+      await runtime.audio.apply({
+        ...prefs,
+        microphoneId: 'mic-gone',
+        speakerId: 'speaker-1',
+        ringtoneId: 'ringer-gone',
+      }),
+    ).toEqual([
+      'The chosen microphone is not available; the default one is used.',
+      'The chosen ringtone device is not available; the default one is used.',
+    ]);
+    expect(await runtime.audio.apply({ ...prefs, microphoneId: 'mic-1' })).toEqual([]);
   });
 });
