@@ -73,8 +73,6 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const team = createTeamStore(db);
   sessions.purgeExpired(now());
 
-  // Who is on a call right now, as the voice service counts it: presence's `onCall` is this, always.
-  const onCallNow = new Set<string>();
   let sync: SyncService;
   try {
     sync =
@@ -82,9 +80,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       createSyncService({
         dataDir: config.dataDir,
         accessPolicy: createAccessPolicy((identity) => userStore.get(identity)?.role ?? null),
+        // Presence's `onCall` is the voice service's, whatever the browser sent (no write reaches the
+        // service before the server listens, by when `voice` exists).
         shapeMapItem: (attempt, data) =>
           attempt.name === PRESENCE_MAP
-            ? { ...data, onCall: onCallNow.has(attempt.identity) }
+            ? { ...data, onCall: voice.isOnCall(attempt.identity) }
             : data,
         // Checked on every init/update, so a token outlives neither its session nor its person.
         tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
@@ -111,11 +111,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       const { id, reason, callee, ...item } = call;
       sync.internal?.pushListItem('calls', { ...item, callSid: id, callee, reason });
     },
-    onBusyChanged: (identity, busy) => {
-      if (busy) onCallNow.add(identity);
-      else onCallNow.delete(identity);
-      directory.onCall(identity, busy, presence.ttlSeconds);
-    },
+    onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
     ...(config.voiceRtpPorts ? { media: { portRange: config.voiceRtpPorts } } : {}),
     ...(voiceSettings.ringTimeoutMs === undefined
       ? {}

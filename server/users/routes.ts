@@ -34,7 +34,8 @@ function identityParam(ctx: RequestContext): string {
 
 /**
  * GET /api/presence/settings (signed in): the heartbeat and ttl every browser uses for its presence
- * item. PUT /api/me/name (signed in): the person's own display name, as colleagues see it. Admin-only team management: PUT /api/users/:identity/role and DELETE /api/users/:identity. The
+ * item. PUT /api/me/name (signed in): the person's own display name, as colleagues see it.
+ * Admin-only team management: PUT /api/users/:identity/role and DELETE /api/users/:identity. The
  * database changes first, then the `users` Sync map follows, so every open /users screen updates.
  */
 export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {

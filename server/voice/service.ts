@@ -71,6 +71,8 @@ export interface VoiceService {
   revokeSession(sessionRef: string): void;
   /** Whether the person has a socket registered to take calls now (the service's view, not the SDK's). */
   isRegistered(identity: string): boolean;
+  /** Whether the person is in a call now (ringing out, or answered), as `onBusyChanged` reports. */
+  isOnCall(identity: string): boolean;
   /** Live calls, for tests and diagnostics. */
   activeCalls(): { id: string; from: string; to: string; state: CallState }[];
   close(): Promise<void>;
@@ -809,6 +811,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
           refuse(conn, 31204, 'JWT is invalid: its session has ended');
     },
     isRegistered: (identity) => registeredSocketsOf(identity).length > 0,
+    isOnCall: (identity) => (busyCount.get(identity) ?? 0) > 0,
     activeCalls() {
       return [...calls.values()].map((c) => ({
         id: c.id,
