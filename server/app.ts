@@ -21,6 +21,7 @@ import { createSessionStore } from './store/sessions';
 import { createUserStore } from './store/users';
 import { createSyncService, type SyncService } from './sync/service';
 import { createDirectory, mirrorSignIns, PRESENCE_MAP } from './users/directory';
+import { groupNumberClash, groupNumbers, GROUPS_MAP } from './users/extensions';
 import { createAccessPolicy } from './users/policy';
 import { presenceSettingsFromEnv } from './users/presence';
 import { registerUserRoutes } from './users/routes';
@@ -69,7 +70,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const voiceSettings = { ...voiceSettingsFromEnv(process.env), ...options.voice };
   const db = openAppDatabase(config.dataDir);
   const sessions = createSessionStore(db);
-  const userStore = createUserStore(db);
+  // A new person's extension is never a ring group's number (read when they first sign in).
+  const userStore = createUserStore(db, () => groupNumbers(sync.internal).map((g) => g.number));
   const team = createTeamStore(db);
   sessions.purgeExpired(now());
 
@@ -86,6 +88,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           attempt.name === PRESENCE_MAP
             ? { ...data, onCall: voice.isOnCall(attempt.identity) }
             : data,
+        // One number reaches one thing: a group's number is no other group's and no one's extension.
+        checkMapItem: (attempt, data) =>
+          attempt.name === GROUPS_MAP && typeof data.number === 'string'
+            ? groupNumberClash(attempt.key, data.number, groupNumbers(sync.internal), team.list())
+            : null,
         // Checked on every init/update, so a token outlives neither its session nor its person.
         tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
       });
@@ -94,6 +101,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     throw err;
   }
   const directory = createDirectory(sync.internal, log);
+  // People from before extensions get one (the lowest free), then the directory shows everyone's.
+  team.assignMissingExtensions(groupNumbers(sync.internal));
   directory.reconcile(team.list());
   // Only the server writes call history; the list exists from the start so every screen can open it.
   sync.internal?.ensureList('calls');
@@ -102,7 +111,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     dataDir: config.dataDir,
     now,
     log,
-    resolve: (to) => resolveDestination(to, team.list()),
+    resolve: (to) => resolveDestination(to, team.list(), groupNumbers(sync.internal)),
     nameOf: (identity) => userStore.get(identity)?.name ?? null,
     tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
     doNotDisturb: (identity) =>
@@ -157,6 +166,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       voice.disconnect(identity);
     },
     presence,
+    groups: () => groupNumbers(sync.internal),
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'too_many_attempts'
   | 'last_admin'
   | 'cannot_remove_self'
+  | 'extension_taken'
   | 'host_not_allowed'
   | 'not_audio'
   | 'audio_truncated'

@@ -35,6 +35,10 @@ const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL
    ) STRICT;
    CREATE INDEX sign_in_keys_identity ON sign_in_keys(identity);`,
+  // Each person's extension (unique; NULL until the server gives one: people from before get theirs at
+  // startup, see TeamStore.assignMissingExtensions).
+  `ALTER TABLE users ADD COLUMN extension TEXT;
+   CREATE UNIQUE INDEX users_extension ON users(extension);`,
 ];
 
 /**

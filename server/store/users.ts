@@ -1,3 +1,4 @@
+import { lowestFreeExtension } from '../users/extensions';
 import type { AppDatabase } from './db';
 
 export type Role = 'admin' | 'agent';
@@ -8,14 +9,17 @@ export interface User {
   email: string;
   role: Role;
   picture: string | null;
+  /** The short number colleagues dial (2 to 6 digits); null only until the server gives one. */
+  extension: string | null;
 }
 
-interface UserRow {
+export interface UserRow {
   identity: string;
   name: string;
   email: string;
   role: string;
   picture: string | null;
+  extension: string | null;
 }
 
 export interface SignInProfile {
@@ -36,23 +40,36 @@ export interface UserStore {
   upsertOnSignIn(profile: SignInProfile, now: number): User;
 }
 
-function toUser(row: UserRow): User {
+export const USER_COLUMNS = 'identity, name, email, role, picture, extension';
+
+export function toUser(row: UserRow): User {
   return {
     identity: row.identity,
     name: row.name,
     email: row.email,
     role: row.role === 'admin' ? 'admin' : 'agent',
     picture: row.picture,
+    extension: row.extension,
   };
 }
 
-export function createUserStore(db: AppDatabase): UserStore {
+/**
+ * `groupNumbers` gives the ring groups' numbers (normalised), which a new person's extension must
+ * not be; it is asked inside the sign-in transaction.
+ */
+export function createUserStore(
+  db: AppDatabase,
+  groupNumbers: () => Iterable<string> = () => [],
+): UserStore {
   const byIdentity = db.prepare<[string], UserRow>(
-    'SELECT identity, name, email, role, picture FROM users WHERE identity = ?',
+    `SELECT ${USER_COLUMNS} FROM users WHERE identity = ?`,
   );
   const countAll = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users');
-  const insert = db.prepare<[string, string, string, Role, string | null, number]>(
-    'INSERT INTO users (identity, name, email, role, picture, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  const extensions = db.prepare<[], { extension: string }>(
+    'SELECT extension FROM users WHERE extension IS NOT NULL',
+  );
+  const insert = db.prepare<[string, string, string, Role, string | null, string, number]>(
+    'INSERT INTO users (identity, name, email, role, picture, extension, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const updateProfile = db.prepare<[string, string | null, string]>(
     'UPDATE users SET name = ?, picture = ? WHERE identity = ?',
@@ -76,8 +93,17 @@ export function createUserStore(db: AppDatabase): UserStore {
     }
     const role: Role = (countAll.get()?.n ?? 0) === 0 ? 'admin' : 'agent';
     const picture = profile.picture ?? null;
-    insert.run(profile.email, profile.name, profile.email, role, picture, now);
-    return { identity: profile.email, name: profile.name, email: profile.email, role, picture };
+    const taken = new Set<string>([...extensions.all().map((r) => r.extension), ...groupNumbers()]);
+    const extension = lowestFreeExtension(taken);
+    insert.run(profile.email, profile.name, profile.email, role, picture, extension, now);
+    return {
+      identity: profile.email,
+      name: profile.name,
+      email: profile.email,
+      role,
+      picture,
+      extension,
+    };
   });
 
   return {

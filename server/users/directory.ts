@@ -6,8 +6,18 @@ export const USERS_MAP = 'users';
 export const PRESENCE_MAP = 'presence';
 
 /** What the `users` map holds per identity: no picture URL or timestamps, only what the team sees. */
-export function directoryEntry(user: User): { name: string; email: string; role: User['role'] } {
-  return { name: user.name, email: user.email, role: user.role };
+export function directoryEntry(user: User): {
+  name: string;
+  email: string;
+  role: User['role'];
+  extension?: string;
+} {
+  return {
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    ...(user.extension === null ? {} : { extension: user.extension }),
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import { publicUser } from '../http/routes/session';
 import { expectFields, parseName } from '../http/validate';
 import type { Role } from '../store/users';
 import type { Directory } from './directory';
+import { parseExtension, type GroupNumber } from './extensions';
 import type { PresenceSettings } from './presence';
 import type { TeamStore } from './store';
 
@@ -16,6 +17,8 @@ export interface UserRouteDeps {
   /** Drops the removed user's live Sync sockets. */
   disconnect: (identity: string) => void;
   presence: PresenceSettings;
+  /** The ring groups' numbers now (an extension may not be one). */
+  groups: () => GroupNumber[];
 }
 
 const ROLES: readonly Role[] = ['admin', 'agent'];
@@ -35,7 +38,8 @@ function identityParam(ctx: RequestContext): string {
 /**
  * GET /api/presence/settings (signed in): the heartbeat and ttl every browser uses for its presence
  * item. PUT /api/me/name (signed in): the person's own display name, as colleagues see it.
- * Admin-only team management: PUT /api/users/:identity/role and DELETE /api/users/:identity. The
+ * Admin-only team management: PUT /api/users/:identity/role, PUT /api/users/:identity/extension and
+ * DELETE /api/users/:identity. The
  * database changes first, then the `users` Sync map follows, so every open /users screen updates.
  */
 export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
@@ -60,6 +64,16 @@ export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
     const role = ROLES.find((r) => r === body.role);
     if (!role) throw badRequest('Field role must be "admin" or "agent"');
     const { user, changed } = deps.team.setRole(identity, role);
+    if (changed) deps.directory.upsert(user);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.on('PUT', '/api/users/:identity/extension', async (ctx) => {
+    deps.auth.requireAdmin(ctx);
+    const identity = identityParam(ctx);
+    const body = expectFields(await readJsonBody(ctx.req), ['extension']);
+    const extension = parseExtension(body.extension);
+    const { user, changed } = deps.team.setExtension(identity, extension, deps.groups());
     if (changed) deps.directory.upsert(user);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });

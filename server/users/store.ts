@@ -1,6 +1,7 @@
 import { HttpError } from '../http/errors';
 import type { AppDatabase } from '../store/db';
-import type { Role, User } from '../store/users';
+import { toUser, USER_COLUMNS, type Role, type User, type UserRow } from '../store/users';
+import { extensionTaken, lowestFreeExtension, type GroupNumber } from './extensions';
 
 /** Admin changes to the team: roles and removal. Sign-in itself stays in store/users.ts. */
 export interface TeamStore {
@@ -14,33 +15,38 @@ export interface TeamStore {
   rename(identity: string, name: string): { user: User; changed: boolean };
   /** Deletes the user; their sessions go with them (ON DELETE CASCADE). 404 when unknown. */
   remove(identity: string): User;
+  /**
+   * Sets a user's extension (already checked by parseExtension). 404 when unknown; 409
+   * `extension_taken`, naming the owner, when it is another person's extension or a group's number.
+   */
+  setExtension(
+    identity: string,
+    extension: string,
+    groups: readonly GroupNumber[],
+  ): { user: User; changed: boolean };
+  /**
+   * Gives everyone without an extension the lowest free one (people from before extensions);
+   * returns those it changed.
+   */
+  assignMissingExtensions(groups: readonly GroupNumber[]): User[];
 }
 
-interface Row {
-  identity: string;
-  name: string;
-  email: string;
-  role: string;
-  picture: string | null;
-}
-
-const toUser = (row: Row): User => ({
-  identity: row.identity,
-  name: row.name,
-  email: row.email,
-  role: row.role === 'admin' ? 'admin' : 'agent',
-  picture: row.picture,
-});
+type Row = UserRow;
 
 const unknownUser = (identity: string): HttpError =>
   new HttpError(404, 'not_found', `No user ${JSON.stringify(identity).slice(0, 120)} on this team`);
 
 export function createTeamStore(db: AppDatabase): TeamStore {
-  const all = db.prepare<[], Row>(
-    'SELECT identity, name, email, role, picture FROM users ORDER BY identity',
+  const all = db.prepare<[], Row>(`SELECT ${USER_COLUMNS} FROM users ORDER BY identity`);
+  const one = db.prepare<[string], Row>(`SELECT ${USER_COLUMNS} FROM users WHERE identity = ?`);
+  const byExtension = db.prepare<[string], Row>(
+    `SELECT ${USER_COLUMNS} FROM users WHERE extension = ?`,
   );
-  const one = db.prepare<[string], Row>(
-    'SELECT identity, name, email, role, picture FROM users WHERE identity = ?',
+  const withoutExtension = db.prepare<[], Row>(
+    `SELECT ${USER_COLUMNS} FROM users WHERE extension IS NULL ORDER BY created_at, identity`,
+  );
+  const updateExtension = db.prepare<[string, string]>(
+    'UPDATE users SET extension = ? WHERE identity = ?',
   );
   const admins = db.prepare<[], { n: number }>(
     "SELECT COUNT(*) AS n FROM users WHERE role = 'admin'",
@@ -82,8 +88,40 @@ export function createTeamStore(db: AppDatabase): TeamStore {
     return user;
   });
 
+  const setExtension = db.transaction(
+    (identity: string, extension: string, groups: readonly GroupNumber[]) => {
+      const row = one.get(identity);
+      if (!row) throw unknownUser(identity);
+      const user = toUser(row);
+      if (user.extension === extension) return { user, changed: false };
+      const owner = byExtension.get(extension);
+      if (owner) throw extensionTaken(extension, `the extension of ${owner.name}`);
+      const group = groups.find((g) => g.number === extension);
+      if (group) throw extensionTaken(extension, `the number of the ring group ${group.name}`);
+      updateExtension.run(extension, identity);
+      return { user: { ...user, extension }, changed: true };
+    },
+  );
+
+  const assignMissing = db.transaction((groups: readonly GroupNumber[]) => {
+    const taken = new Set<string>(groups.map((g) => g.number));
+    for (const u of all.all()) if (u.extension !== null) taken.add(u.extension);
+    const changed: User[] = [];
+    // In the order people joined, so the first on the team gets 100.
+    for (const u of withoutExtension.all().map(toUser)) {
+      const extension = lowestFreeExtension(taken);
+      taken.add(extension);
+      updateExtension.run(extension, u.identity);
+      changed.push({ ...u, extension });
+    }
+    return changed;
+  });
+
   return {
     list: () => all.all().map(toUser),
+    setExtension: (identity, extension, groups) =>
+      setExtension.immediate(identity, extension, groups),
+    assignMissingExtensions: (groups) => assignMissing.immediate(groups),
     setRole: (identity, role) => setRole.immediate(identity, role),
     rename(identity, name) {
       const row = one.get(identity);

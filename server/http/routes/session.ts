@@ -29,6 +29,7 @@ export function publicUser(user: User): {
   email: string;
   role: User['role'];
   picture: string | null;
+  extension: string | null;
 } {
   return {
     identity: user.identity,
@@ -36,6 +37,7 @@ export function publicUser(user: User): {
     email: user.email,
     role: user.role,
     picture: user.picture,
+    extension: user.extension,
   };
 }
 

@@ -41,6 +41,7 @@ describe('local sign-in', () => {
         email: 'ada@example.com',
         role: 'admin',
         picture: null,
+        extension: '100',
       },
     });
     const [session0, keys] = res.headers.getSetCookie();

@@ -2,6 +2,8 @@
  * Team management API and the `users` Sync map mirror, in process against a real embedded Sync
  * service (its internal view shows what every subscriber would be sent).
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncService, type SyncService } from '../../../server/sync/service';
 import { createAccessPolicy } from '../../../server/users/policy';
@@ -75,17 +77,18 @@ async function team(): Promise<Started & { admin: string; agent: string }> {
 }
 
 describe('the users map mirrors sign-ins', () => {
-  it('holds every signed-in user with name, email and role, and follows name changes', async () => {
+  it('holds every signed-in user with name, email, role and extension, and follows name changes', async () => {
     const { t, sync } = await team();
     expect(directory(sync)).toEqual({
-      'ada@example.com': { name: 'Ada', email: 'ada@example.com', role: 'admin' },
-      'bob@example.com': { name: 'Bob', email: 'bob@example.com', role: 'agent' },
+      'ada@example.com': { name: 'Ada', email: 'ada@example.com', role: 'admin', extension: '100' },
+      'bob@example.com': { name: 'Bob', email: 'bob@example.com', role: 'agent', extension: '101' },
     });
     await signIn(t, 'Robert', 'bob@example.com');
     expect(directory(sync)['bob@example.com']).toEqual({
       name: 'Robert',
       email: 'bob@example.com',
       role: 'agent',
+      extension: '101',
     });
   });
 
@@ -115,6 +118,7 @@ describe('PUT /api/users/:identity/role', () => {
         email: 'bob@example.com',
         role: 'admin',
         picture: null,
+        extension: '101',
       },
     });
     expect(roles(t)['bob@example.com']).toBe('admin');
@@ -266,5 +270,109 @@ describe('PUT /api/me/name', () => {
     }
     expect((await expectError(await rename(t, '', { name: 'Mallory' }))).status).toBe(401);
     expect(directory(sync)['bob@example.com']).toMatchObject({ name: 'Bob' });
+  });
+});
+
+describe('extensions', () => {
+  const setExtension = (t: TestApp, cookie: string, identity: string, body: unknown) =>
+    fetch(`${t.url}/api/users/${encodeURIComponent(identity)}/extension`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const extensions = (t: TestApp) =>
+    Object.fromEntries(t.rows('users').map((r) => [r.identity as string, r.extension]));
+
+  it('gives each new person the lowest free extension from 100, skipping group numbers', async () => {
+    const { t, sync } = await team();
+    sync.internal!.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '102' });
+    sync.internal!.setMapItem('groups', 'grp-desk', { name: 'Desk', number: '+442079460000' });
+    await signIn(t, 'Cy', 'cy@example.com');
+    expect(extensions(t)).toEqual({
+      'ada@example.com': '100',
+      'bob@example.com': '101',
+      'cy@example.com': '103',
+    });
+    expect(directory(sync)['cy@example.com']).toMatchObject({ extension: '103' });
+  });
+
+  it('lets an admin change an extension; the users map follows and the old one is free again', async () => {
+    const { t, sync, admin } = await team();
+    const res = await setExtension(t, admin, 'bob@example.com', { extension: ' 2-50 ' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { user: { extension: string } }).user.extension).toBe('250');
+    expect(directory(sync)['bob@example.com']).toMatchObject({ extension: '250' });
+    await signIn(t, 'Cy', 'cy@example.com');
+    expect(extensions(t)['cy@example.com']).toBe('101');
+    // The same extension again is not an error and changes nothing.
+    expect((await setExtension(t, admin, 'bob@example.com', { extension: '250' })).status).toBe(
+      200,
+    );
+  });
+
+  it("refuses another person's extension or a group's number (409, naming who has it)", async () => {
+    const { t, sync, admin } = await team();
+    sync.internal!.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '300' });
+    expect(
+      await expectError(await setExtension(t, admin, 'bob@example.com', { extension: '100' })),
+    ).toEqual({
+      status: 409,
+      code: 'extension_taken',
+      message: '100 is already the extension of Ada',
+    });
+    expect(
+      await expectError(await setExtension(t, admin, 'bob@example.com', { extension: '300' })),
+    ).toEqual({
+      status: 409,
+      code: 'extension_taken',
+      message: '300 is already the number of the ring group Sales',
+    });
+    expect(extensions(t)).toEqual({ 'ada@example.com': '100', 'bob@example.com': '101' });
+  });
+
+  it('refuses malformed extensions (400), agents (403), visitors (401) and unknown people (404)', async () => {
+    const { t, sync, admin, agent } = await team();
+    const cases: [unknown, RegExp][] = [
+      [{ extension: '' }, /2 to 6 digits/],
+      [{ extension: '7' }, /2 to 6 digits/],
+      [{ extension: '1234567' }, /2 to 6 digits/],
+      [{ extension: '12a' }, /2 to 6 digits/],
+      [{ extension: '+4420' }, /2 to 6 digits/],
+      [{ extension: 250 }, /must be a string/],
+      [{}, /extension/],
+      [{ extension: '250', role: 'admin' }, /role/],
+      ['{not json', /JSON/i],
+    ];
+    for (const [body, message] of cases) {
+      const error = await expectError(await setExtension(t, admin, 'bob@example.com', body));
+      expect(error.status, JSON.stringify(body)).toBe(400);
+      expect(error.message).toMatch(message);
+    }
+    expect(
+      (await expectError(await setExtension(t, agent, 'bob@example.com', { extension: '250' })))
+        .status,
+    ).toBe(403);
+    expect(
+      (await expectError(await setExtension(t, '', 'bob@example.com', { extension: '250' })))
+        .status,
+    ).toBe(401);
+    expect(
+      (await expectError(await setExtension(t, admin, 'eve@example.com', { extension: '250' })))
+        .status,
+    ).toBe(404);
+    expect(extensions(t)).toEqual({ 'ada@example.com': '100', 'bob@example.com': '101' });
+    expect(directory(sync)['bob@example.com']).toMatchObject({ extension: '101' });
+  });
+
+  it('gives people from before extensions one at startup, in the order they joined', async () => {
+    const first = await team();
+    first.sync.internal!.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '100' });
+    await first.t.close();
+    const db = new Database(join(first.t.dataDir, 'app.db'));
+    db.prepare('UPDATE users SET extension = NULL').run();
+    db.close();
+    const again = await start(first.t.dataDir);
+    expect(extensions(again.t)).toEqual({ 'ada@example.com': '101', 'bob@example.com': '102' });
+    expect(directory(again.sync)['ada@example.com']).toMatchObject({ extension: '101' });
   });
 });

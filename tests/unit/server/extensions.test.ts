@@ -1,0 +1,106 @@
+/** Extensions: allocation, the admin's input, clashes with ring groups, and what dialling one reaches. */
+import { describe, expect, it } from 'vitest';
+import type { User } from '../../../server/store/users';
+import {
+  groupNumberClash,
+  lowestFreeExtension,
+  parseExtension,
+} from '../../../server/users/extensions';
+import { resolveDestination } from '../../../server/voice/directory';
+
+const person = (identity: string, name: string, extension: string | null): User => ({
+  identity,
+  name,
+  email: identity,
+  role: 'agent',
+  picture: null,
+  extension,
+});
+
+describe('lowestFreeExtension', () => {
+  it('starts at 100 and takes the first gap', () => {
+    expect(lowestFreeExtension(new Set())).toBe('100');
+    expect(lowestFreeExtension(new Set(['100', '101', '103']))).toBe('102');
+    // Numbers below 100 and phone numbers are not in the way.
+    expect(lowestFreeExtension(new Set(['10', '99', '+4420794600']))).toBe('100');
+  });
+
+  it('treats numbers as strings: a group on 0100 does not take 100', () => {
+    expect(lowestFreeExtension(new Set(['0100']))).toBe('100');
+  });
+});
+
+describe('parseExtension', () => {
+  it('accepts 2 to 6 digits, dropping spaces, dashes, dots and brackets', () => {
+    expect(parseExtension('42')).toBe('42');
+    expect(parseExtension(' 1 2-3.4(5) ')).toBe('12345');
+    expect(parseExtension('999999')).toBe('999999');
+  });
+
+  it.each([[''], ['1'], ['1234567'], ['12a'], ['+4420'], ['１２３']])(
+    'refuses %j with a readable message',
+    (raw) => {
+      expect(() => parseExtension(raw)).toThrow(/2 to 6 digits/);
+    },
+  );
+
+  it('refuses what is not a string', () => {
+    expect(() => parseExtension(12)).toThrow(/must be a string/);
+    expect(() => parseExtension(null)).toThrow(/must be a string/);
+  });
+});
+
+describe('groupNumberClash', () => {
+  const groups = [
+    { id: 'grp-a', name: 'Sales', number: '200' },
+    { id: 'grp-b', name: 'Support', number: '+442079460000' },
+  ];
+  const people = [person('ada@x.io', 'Ada', '100'), person('bob@x.io', 'Bob', null)];
+
+  it('names the person whose extension it is, or the other group whose number it is', () => {
+    expect(groupNumberClash('grp-new', '100', groups, people)).toBe(
+      '100 is already the extension of Ada',
+    );
+    expect(groupNumberClash('grp-new', ' 2 00', groups, people)).toBe(
+      '200 is already the number of Sales',
+    );
+    expect(groupNumberClash('grp-new', '+44 20 7946 0000', groups, people)).toBe(
+      '+442079460000 is already the number of Support',
+    );
+  });
+
+  it('accepts a free number, and a group keeping its own', () => {
+    expect(groupNumberClash('grp-new', '201', groups, people)).toBeNull();
+    expect(groupNumberClash('grp-a', '200', groups, people)).toBeNull();
+    expect(groupNumberClash('grp-new', '', groups, people)).toBeNull();
+  });
+});
+
+describe('resolveDestination with extensions and groups', () => {
+  const team = [person('ada@x.io', 'Ada', '100'), person('bob@x.io', 'Bob', '101')];
+  const groups = [{ id: 'grp-a', name: 'Sales', number: '200' }];
+
+  it('reaches a person by their extension, as typed with or without spaces', () => {
+    expect(resolveDestination('101', team, groups)).toEqual({
+      kind: 'person',
+      identity: 'bob@x.io',
+      name: 'Bob',
+    });
+    expect(resolveDestination(' 1 00 ', team, groups)).toMatchObject({ identity: 'ada@x.io' });
+    expect(resolveDestination('client:100', team, groups)).toMatchObject({ identity: 'ada@x.io' });
+  });
+
+  it('says a ring group does not take calls yet, naming it', () => {
+    const dest = resolveDestination('200', team, groups);
+    expect(dest.kind).toBe('unknown');
+    expect(dest.kind === 'unknown' && dest.reason).toMatch(
+      /200 is the ring group Sales, and ring groups do not take calls yet/,
+    );
+  });
+
+  it('an extension nobody has is a number nobody answers', () => {
+    const dest = resolveDestination('102', team, groups);
+    expect(dest.kind).toBe('unknown');
+    expect(dest.kind === 'unknown' && dest.reason).toMatch(/Nobody has extension 102/);
+  });
+});
