@@ -100,6 +100,7 @@ function DevicePanel({
         identity: item.key,
         name: typeof item.data.name === 'string' ? item.data.name : item.key,
         email: typeof item.data.email === 'string' ? item.data.email : '',
+        extension: typeof item.data.extension === 'string' ? item.data.extension : null,
       })),
     [userItems],
   );
@@ -196,7 +197,7 @@ function DialForm({
     event.preventDefault();
     const target = resolveDial(text, people, numbers);
     if (target.kind === 'empty') {
-      setProblem('Type a name, an email or a number to call.');
+      setProblem('Type a name, an extension, an email or a number to call.');
       return;
     }
     setProblem(null);
@@ -216,7 +217,7 @@ function DialForm({
         value={text}
         onChange={(e) => setText(e.target.value)}
         onFocus={() => setSearching(true)}
-        placeholder="Name, email or number"
+        placeholder="Name, extension or number"
         autoComplete="off"
         aria-describedby={problem ? `${listId}-problem` : undefined}
         data-testid="dial-input"
@@ -225,9 +226,16 @@ function DialForm({
       <datalist id={listId}>
         {people.map((p) => (
           <option key={p.identity} value={p.name}>
-            {p.email}
+            {p.extension ? `${p.email} · ext. ${p.extension}` : p.email}
           </option>
         ))}
+        {people.map((p) =>
+          p.extension ? (
+            <option key={`ext|${p.identity}`} value={p.extension}>
+              {p.name}
+            </option>
+          ) : null,
+        )}
         {numbers.map((n) => (
           <option key={`${n.label}|${n.number}`} value={n.label}>
             {n.number}

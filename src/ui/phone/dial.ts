@@ -3,6 +3,8 @@ export interface Dialable {
   identity: string;
   name: string;
   email: string;
+  /** The short number that rings them (2 to 6 digits), when the directory has one. */
+  extension: string | null;
 }
 
 /** One number of a contact the dial box can offer, shown as `label` in the list. */
@@ -47,8 +49,8 @@ export function contactNumbers(
 const digitsOf = (s: string) => s.replace(/[^\d+]/g, '');
 
 /**
- * What the dial box calls for what was typed: a colleague by name, email or identity (any case)
- * becomes `client:<identity>` with their name; a contact's entry (or a number a contact has) dials
+ * What the dial box calls for what was typed: a colleague by name, email, identity (any case) or
+ * extension becomes `client:<identity>` with their name; a contact's entry (or a number a contact has) dials
  * that number under the contact's name; anything else (a number, a name nobody has) is sent as
  * typed, and the voice service says why it cannot be reached.
  */
@@ -60,9 +62,11 @@ export function resolveDial(
   const text = typed.trim();
   if (text === '') return { kind: 'empty' };
   const lower = text.toLowerCase().replace(/^client:/, '');
+  const extension = text.replace(/[\s().-]/g, '');
   const person =
     people.find((p) => p.identity.toLowerCase() === lower) ??
     people.find((p) => p.email.toLowerCase() === lower) ??
+    (/^\d{2,6}$/.test(extension) ? people.find((p) => p.extension === extension) : undefined) ??
     people.find((p) => p.name.trim().toLowerCase() === lower);
   if (person) return { kind: 'person', to: `client:${person.identity}`, displayName: person.name };
   const entry = numbers.find((n) => n.label.toLowerCase() === lower);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { contactNumbers, resolveDial, type Dialable } from '../../../src/ui/phone/dial';
 
 const people: Dialable[] = [
-  { identity: 'bob@example.com', name: 'Bob Baker', email: 'bob@example.com' },
+  { identity: 'bob@example.com', name: 'Bob Baker', email: 'bob@example.com', extension: '101' },
+  { identity: 'cy@example.com', name: 'Cy', email: 'cy@example.com', extension: null },
 ];
 const numbers = contactNumbers([
   {
@@ -18,6 +19,18 @@ const numbers = contactNumbers([
 ]);
 
 describe('dial box', () => {
+  it('rings a colleague by their extension, typed with or without spaces and dashes', () => {
+    const bob = { kind: 'person', to: 'client:bob@example.com', displayName: 'Bob Baker' };
+    expect(resolveDial('101', people, numbers)).toEqual(bob);
+    expect(resolveDial(' 1-01 ', people, numbers)).toEqual(bob);
+    // An extension nobody has (or a group's number) is sent as typed: the voice service says why.
+    expect(resolveDial('102', people, numbers)).toEqual({
+      kind: 'typed',
+      to: '102',
+      displayName: null,
+    });
+  });
+
   it('offers each contact by name (first number) and, with several numbers, each one by label', () => {
     expect(numbers.map((n) => n.label)).toEqual([
       'Acme Ltd',

@@ -17,6 +17,7 @@ import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { presenceCounts, teamDirectory, type Role, type TeamMember } from './directory';
+import { ExtensionField } from './ExtensionField';
 import { RemoveUserDialog } from './RemoveUserDialog';
 import { removeUser, roleChangedMessage, setRole } from './roles';
 import { useDial } from '../../phone/PhoneProvider';
@@ -26,8 +27,8 @@ const NO_ITEMS: readonly MapItem[] = [];
 
 /**
  * /users: the team directory from the `users` map with each person's live presence from the
- * `presence` map (Offline once a browser's item lapses). Admins change roles here; the change goes
- * through the server and comes back to every open directory through the `users` map.
+ * `presence` map (Offline once a browser's item lapses), and everyone's extension. Admins change
+ * roles and extensions here; the change goes through the server and comes back to every open directory through the `users` map.
  */
 export function Component() {
   const availability = useSyncAvailability();
@@ -98,6 +99,7 @@ export function Component() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Email</th>
+                <th scope="col">Extension</th>
                 <th scope="col">Status</th>
                 <th scope="col">
                   <span className="visually-hidden">Call</span>
@@ -118,6 +120,7 @@ export function Component() {
                   isMe={member.identity === me?.identity}
                   presenceKnown={presenceReady}
                   canEdit={isAdmin}
+                  team={members}
                   onRemove={() => setRemoving(member)}
                 />
               ))}
@@ -148,12 +151,14 @@ function MemberRow({
   isMe,
   presenceKnown,
   canEdit,
+  team,
   onRemove,
 }: {
   member: TeamMember;
   isMe: boolean;
   presenceKnown: boolean;
   canEdit: boolean;
+  team: readonly TeamMember[];
   onRemove: () => void;
 }) {
   const dial = useDial();
@@ -164,6 +169,13 @@ function MemberRow({
         {isMe && <span className="users__me"> (you)</span>}
       </th>
       <td className="users__email">{member.email}</td>
+      <td>
+        {canEdit ? (
+          <ExtensionField member={member} others={team} />
+        ) : (
+          <span data-testid="user-extension">{member.extension ?? '—'}</span>
+        )}
+      </td>
       <td>
         <span className="users__presence" data-testid="user-presence" data-state={member.presence}>
           <span className={`presence-dot presence-dot--${member.presence}`} aria-hidden="true" />

@@ -9,18 +9,21 @@ export interface TeamMember {
   name: string;
   email: string;
   role: Role;
+  /** The short number that rings them; null in a directory from before extensions. */
+  extension: string | null;
   presence: PresenceState;
 }
 
 /** The member in a `users` item, or null when the item is not one (it is then not listed). */
 export function memberFrom(item: MapItem, presence: PresenceState): TeamMember | null {
-  const { name, email, role } = item.data;
+  const { name, email, role, extension } = item.data;
   if (typeof name !== 'string' || name === '') return null;
   return {
     identity: item.key,
     name,
     email: typeof email === 'string' ? email : item.key,
     role: role === 'admin' ? 'admin' : 'agent',
+    extension: typeof extension === 'string' && extension !== '' ? extension : null,
     presence,
   };
 }

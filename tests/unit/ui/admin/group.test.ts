@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   emptyGroup,
+  extensionOwners,
   groupFromData,
   groupToData,
   newGroupId,
@@ -31,6 +32,17 @@ describe('ring group validation', () => {
     (n) =>
       expect(validateGroup({ ...ok, number: n }, none, people).number).toMatch(/^Use an extension/),
   );
+
+  it("refuses a number that is a person's extension, naming them", () => {
+    const owners = extensionOwners([
+      { name: 'Tom', extension: '101' },
+      { name: 'Zoe', extension: null },
+    ]);
+    expect(validateGroup({ ...ok, number: ' 1-01' }, none, people, owners).number).toBe(
+      '101 is already the extension of Tom.',
+    );
+    expect(validateGroup({ ...ok, number: '102' }, none, people, owners)).toEqual({});
+  });
 
   it('accepts extensions and international numbers, as people type them', () => {
     for (const n of ['20', '123456', '+44 (20) 7946-0000', '+15551234567'])

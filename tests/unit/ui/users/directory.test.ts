@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MapItem } from '../../../../src/sync/ports';
 import { presenceOf } from '../../../../src/ui/presence/presence-view';
-import { presenceCounts, teamDirectory } from '../../../../src/ui/routes/users/directory';
+import {
+  presenceCounts,
+  teamDirectory,
+  type TeamMember,
+} from '../../../../src/ui/routes/users/directory';
+import { checkExtension } from '../../../../src/ui/routes/users/roles';
 
 const item = (key: string, data: Record<string, unknown>): MapItem => ({
   key,
@@ -55,5 +60,32 @@ describe('teamDirectory', () => {
       new Map([['zed@x.io', item('zed@x.io', { status: 'available' })]]),
     ).map((m) => m.identity);
     expect(after).toEqual(before);
+  });
+});
+
+describe('extensions on /users', () => {
+  const members = teamDirectory(
+    [
+      item('ada@x.io', { name: 'Ada', email: 'ada@x.io', role: 'admin', extension: '100' }),
+      item('bob@x.io', { name: 'Bob', email: 'bob@x.io', role: 'agent' }),
+    ],
+    new Map(),
+  );
+  const [ada, bob] = members as [TeamMember, TeamMember];
+
+  it('reads each member’s extension, or none from a directory before extensions', () => {
+    expect(members.map((m) => [m.name, m.extension])).toEqual([
+      ['Ada', '100'],
+      ['Bob', null],
+    ]);
+  });
+
+  it('checks a typed extension before asking the server, naming whose it is', () => {
+    expect(checkExtension(' 1-05 ', bob, members)).toBeNull();
+    expect(checkExtension('100', ada, members)).toBeNull();
+    expect(checkExtension('100', bob, members)).toBe('100 is already the extension of Ada.');
+    expect(checkExtension('', bob, members)).toBe('Enter an extension of 2 to 6 digits.');
+    for (const bad of ['1', '1234567', 'abc', '+4420'])
+      expect(checkExtension(bad, bob, members)).toBe('An extension is 2 to 6 digits, like 104.');
   });
 });

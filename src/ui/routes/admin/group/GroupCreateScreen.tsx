@@ -5,7 +5,14 @@ import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import { useSyncRuntime } from '../../../sync/SyncProvider';
 import { createGroup } from './commands';
-import { emptyGroup, newGroupId, validateGroup, type Group, type GroupErrors } from './group';
+import {
+  emptyGroup,
+  extensionOwners,
+  newGroupId,
+  validateGroup,
+  type Group,
+  type GroupErrors,
+} from './group';
 import { GroupForm } from './GroupForm';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
@@ -25,7 +32,8 @@ export function Component() {
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const ready = runtime !== null && groupsActor !== undefined && status === 'ready';
-  const check = (g: Group) => validateGroup(g, groups, new Set(people.map((p) => p.identity)));
+  const check = (g: Group) =>
+    validateGroup(g, groups, new Set(people.map((p) => p.identity)), extensionOwners(people));
 
   function submit(): GroupErrors {
     const found = check(group);

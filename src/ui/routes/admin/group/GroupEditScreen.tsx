@@ -25,7 +25,14 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Screen } from '../../../components/Screen';
 import type { MapActor } from '../../../sync/containers';
 import { updateGroup } from './commands';
-import { groupFromData, groupToData, validateGroup, type Group, type GroupErrors } from './group';
+import {
+  extensionOwners,
+  groupFromData,
+  groupToData,
+  validateGroup,
+  type Group,
+  type GroupErrors,
+} from './group';
 import { GroupForm, type Person } from './GroupForm';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
@@ -96,7 +103,12 @@ export function Component() {
     actor = createActor(machine, {
       input: {
         validate: (values: JsonObject) =>
-          validateGroup(groupFromData(values), others(), people()) as Record<string, string>,
+          validateGroup(
+            groupFromData(values),
+            others(),
+            people(),
+            extensionOwners(peopleRef.current),
+          ) as Record<string, string>,
       },
     });
     return actor;

@@ -11,6 +11,8 @@ import {
 export interface Person {
   identity: string;
   name: string;
+  /** Their extension, when the directory has one. */
+  extension?: string | null;
 }
 
 const FIELD_ORDER = ['name', 'number', 'members', 'strategy', 'ringTimeout'] as const;

@@ -71,13 +71,16 @@ export function normaliseNumber(number: string): string {
 export type GroupErrors = Partial<Record<keyof Group, string>>;
 
 /**
- * The form's checks. `others` are the other groups (by id) for the uniqueness of the number, and
- * `people` the identities on the team, so a member who was removed meanwhile is caught.
+ * The form's checks. `others` are the other groups (by id) for the uniqueness of the number,
+ * `people` the identities on the team, so a member who was removed meanwhile is caught, and
+ * `extensions` the team's extensions (extension → name): a group's number is nobody's extension.
+ * The Sync service checks the number again when the group is written (server/users/extensions.ts).
  */
 export function validateGroup(
   group: Group,
   others: ReadonlyMap<string, Group>,
   people: ReadonlySet<string>,
+  extensions: ReadonlyMap<string, string> = new Map(),
 ): GroupErrors {
   const errors: GroupErrors = {};
   const name = group.name.trim();
@@ -92,7 +95,9 @@ export function validateGroup(
     errors.number = 'Use an extension of 2 to 6 digits, or a number like +442079460000.';
   else {
     const taken = [...others.values()].find((g) => normaliseNumber(g.number) === number);
+    const owner = extensions.get(number);
     if (taken) errors.number = `${number} is already the number of ${taken.name}.`;
+    else if (owner !== undefined) errors.number = `${number} is already the extension of ${owner}.`;
   }
 
   const gone = group.members.filter((m) => !people.has(m));
@@ -111,6 +116,15 @@ export function validateGroup(
     errors.ringTimeout = `Use a whole number of seconds from ${RING_TIMEOUT_MIN} to ${RING_TIMEOUT_MAX}.`;
   }
   return errors;
+}
+
+/** The team's extensions, extension → name, for `validateGroup`. */
+export function extensionOwners(
+  people: readonly { name: string; extension?: string | null }[],
+): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const p of people) if (p.extension) owners.set(p.extension, p.name);
+  return owners;
 }
 
 /** Ids are short, random and valid in a route (`paths.isValidRouteId`). */

@@ -37,6 +37,7 @@ export function usePeople() {
         .map((i) => ({
           identity: i.key,
           name: typeof i.data.name === 'string' && i.data.name !== '' ? i.data.name : i.key,
+          extension: typeof i.data.extension === 'string' ? i.data.extension : null,
         }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     [items],
