@@ -55,8 +55,8 @@ describe('users, presence and holds over the SDK', () => {
   it('agents read the users directory but cannot write it; an admin role change arrives live', async () => {
     const users = await bob.client.map({ id: 'users', mode: 'open_existing' });
     expect(await entries(users)).toEqual({
-      'ada@example.com': { name: 'ada', email: 'ada@example.com', role: 'admin' },
-      'bob@example.com': { name: 'bob', email: 'bob@example.com', role: 'agent' },
+      'ada@example.com': { name: 'ada', email: 'ada@example.com', role: 'admin', extension: '100' },
+      'bob@example.com': { name: 'bob', email: 'bob@example.com', role: 'agent', extension: '101' },
     });
     const set = await refusal(users.set('bob@example.com', { role: 'admin' }));
     expect(set.status).toBe(403);
