@@ -121,6 +121,58 @@ async function dismissAll(person: Person): Promise<void> {
   while ((await dismiss.count()) > 0) await dismiss.first().click();
 }
 
+describe('calling by extension', () => {
+  it("Ann dials Bob's extension, offered by the dial box; Bob rings with Ann's name and answers; a group's number ends with a reason", async () => {
+    await dismissAll(ann);
+    await dismissAll(bob);
+    // Ann signed in first (100), Bob second: the dial box offers Bob under his extension.
+    await ann.page.getByTestId('dial-input').focus();
+    const offered = ann.page.locator('datalist option[value="101"]');
+    await expect.poll(() => offered.count()).toBe(1);
+    expect(await offered.textContent()).toBe('Bob');
+    await dialFrom(ann, '101');
+    const card = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await card.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await ann.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+    await bob.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
+    expect(await ann.page.getByTestId('call-card').textContent()).toContain('Bob');
+    await bob.page.getByRole('button', { name: 'Hang up' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
+    await dismissAll(ann);
+    await dismissAll(bob);
+    expect(ann.errors).toEqual([]);
+
+    // A ring group's number is known, but groups take calls only once routing exists: said so.
+    const sync = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
+    try {
+      const groups = await sync.map({ id: 'groups', mode: 'open_or_create' });
+      await groups.set('grp-sales', {
+        name: 'Sales',
+        number: '300',
+        members: ['bob@example.com'],
+        strategy: 'simultaneous',
+        ringTimeout: 20,
+      });
+    } finally {
+      await sync.shutdown();
+    }
+    await dialFrom(ann, '300');
+    await ann.page
+      .getByTestId('call-ended')
+      .filter({ hasText: '300 is the ring group Sales, and ring groups do not take calls yet' })
+      .waitFor();
+    await dialFrom(ann, '199');
+    await ann.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'Nobody has extension 199' })
+      .waitFor();
+    // (The SDK logs each refused call as a console error: expected here.)
+    await dismissAll(ann);
+    expect(await bob.page.getByTestId('call-card').count()).toBe(0);
+  });
+});
+
 describe('calls that do not connect', () => {
   it('Bob rejects: Ann reads that Bob declined', async () => {
     await dismissAll(ann);
