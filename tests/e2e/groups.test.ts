@@ -2,7 +2,8 @@
  * Ring groups as an admin meets them, in Chromium against the real server: create a group with two
  * members (its schedule, calendar and forwarding list come with it), a number already taken is refused
  * next to the field, edit it, a second admin's concurrent save produces the conflict choice, and delete
- * removes the group and everything that belonged to it. An agent's SDK cannot write any of it.
+ * removes the group and everything that belonged to it. An agent’s SDK cannot write any of it. On
+ * /users the admin changes a person’s extension (a group cannot take one, nor a person a group’s number).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +94,37 @@ describe('ring groups', () => {
     await page.getByRole('button', { name: 'Create group' }).click();
     await page.getByText('200 is already the number of Front desk.').waitFor();
     expect(await page.getByLabel('Name').inputValue()).toBe('Sales');
+    // Tom signed in second, so his extension is 101: a group cannot have it.
+    await page.getByLabel('Number or extension').fill('101');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByText('101 is already the extension of Tom Agent.').waitFor();
+  });
+
+  it("shows everyone's extension on /users and lets the admin change one; a taken one is refused beside the field", async () => {
+    const { page } = ada;
+    await page.goto(`${server.url}/users`);
+    const tom = page.getByLabel('Extension of Tom Agent', { exact: true });
+    await expect.poll(() => tom.inputValue()).toBe('101');
+    expect(await page.getByLabel('Extension of Zoe Agent', { exact: true }).inputValue()).toBe(
+      '102',
+    );
+    // Ada's own extension: refused before asking the server.
+    await tom.fill('100');
+    await page.getByRole('button', { name: 'Save the extension of Tom Agent' }).click();
+    await page.getByText('100 is already the extension of Ada Admin.').waitFor();
+    // A group's number: the server refuses it, naming the group; what was typed stays.
+    await tom.fill('200');
+    await tom.press('Enter');
+    await page.getByText('200 is already the number of the ring group Front desk').waitFor();
+    expect(await tom.inputValue()).toBe('200');
+    expect(await tom.getAttribute('aria-invalid')).toBe('true');
+    await tom.fill('2 50');
+    await tom.press('Enter');
+    await page.getByText("Tom Agent's extension is now 250.").waitFor();
+    await expect.poll(() => tom.inputValue()).toBe('250');
+    const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
+    const users = await sdk.map({ id: 'users', mode: 'open_existing' });
+    expect((await users.get('tom@example.com')).data).toMatchObject({ extension: '250' });
   });
 
   it('edits a group; a second admin’s earlier save produces the conflict choice', async () => {
