@@ -1,0 +1,257 @@
+/**
+ * Accessibility of every route of the seed (src/ui/app/paths.ts), as an admin with some data on the
+ * team (a contact, a ring group with a forwarding rule, an announcement, an audio file), in Chromium
+ * against the real server: each screen is opened, axe-core runs on the whole page (the shell, the
+ * side nav and the softphone included) with the WCAG 2.0 and 2.1 A and AA rules, and must report
+ * nothing. A line per route shows its count. The test only visits and checks: screens may change
+ * freely underneath it.
+ */
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../../src/ui/app/paths';
+import { shutdownClients } from '../integration/sync/support';
+import { addSessionCookie, apiSignIn } from '../model/support/app';
+import { wavFile } from '../support/audio-fixtures';
+import { launchChromium } from '../support/chromium';
+import { startServer, type RunningServer } from '../support/server';
+import { sdkClientFor, snapshotDist } from './support/live';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const GROUP = 'grp-axe000001';
+const GUIDANCE = 'gd-axe000001';
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary: string | undefined }[];
+}
+
+interface Checked {
+  /** Where the page ended up (a redirect would mean the screen itself was not checked). */
+  pathname: string;
+  heading: string;
+  violations: Violation[];
+}
+
+let server: RunningServer;
+let browser: Browser;
+let dist: ReturnType<typeof snapshotDist>;
+let admin: BrowserContext;
+let visitor: BrowserContext;
+const counts: string[] = [];
+
+/** A context that lets the test add axe's script under the app's Content-Security-Policy. */
+async function context(cookie: string | null): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ bypassCSP: true });
+  if (cookie) await addSessionCookie(ctx, server.url, cookie);
+  return ctx;
+}
+
+/** What an admin would have made: a contact, a ring group with its objects, an announcement, audio. */
+async function seedData(cookie: string): Promise<void> {
+  const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
+  try {
+    const contacts = await sdk.map({ id: 'contacts', mode: 'open_or_create' });
+    await contacts.set('ct-acme', {
+      name: 'Acme Ltd',
+      company: 'Acme',
+      phones: [{ label: 'office', number: '+44 20 7946 0000' }],
+      email: 'hello@acme.example',
+      note: '',
+    });
+    await sdk.document({
+      id: `schedule:${GROUP}`,
+      mode: 'create_new',
+      data: { timeZone: 'Europe/London', week: { mon: [{ from: '09:00', to: '17:00' }] } },
+    });
+    await sdk.document({ id: `calendar:${GROUP}`, mode: 'create_new', data: { holidays: [] } });
+    const forwarding = await sdk.list({ id: `forwarding:${GROUP}`, mode: 'create_new' });
+    await forwarding.push({
+      when: 'noAnswer',
+      after: 20,
+      target: { kind: 'user', identity: 'tom@example.com' },
+      order: 0,
+    });
+    const groups = await sdk.map({ id: 'groups', mode: 'open_or_create' });
+    await groups.set(GROUP, {
+      name: 'Front desk',
+      number: '200',
+      members: ['ada@example.com', 'tom@example.com'],
+      strategy: 'simultaneous',
+      ringTimeout: 20,
+    });
+    const guidance = await sdk.map({ id: 'guidance', mode: 'open_or_create' });
+    await guidance.set(GUIDANCE, {
+      name: 'Welcome',
+      kind: 'tts',
+      text: 'Welcome to Acme.',
+      language: 'en-GB',
+    });
+  } finally {
+    await sdk.shutdown();
+  }
+  const res = await fetch(`${server.url}/api/audio?name=Welcome.wav`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'audio/wav', Cookie: `sb_session=${cookie}`, Origin: server.url },
+    body: new Uint8Array(wavFile(2)),
+  });
+  if (res.status !== 201) throw new Error(`audio upload: ${res.status} ${await res.text()}`);
+}
+
+/**
+ * Waits for the screen to have settled: its heading shown, nothing busy or loading (up to a few
+ * seconds: a screen that stays busy is checked as it is).
+ */
+async function settle(page: Page): Promise<void> {
+  await page.locator('h1').first().waitFor({ timeout: 20_000 });
+  const end = Date.now() + 8_000;
+  while (Date.now() < end) {
+    const busy = await page.evaluate(
+      () =>
+        document.querySelector('[aria-busy="true"]') !== null ||
+        [...document.querySelectorAll('[role="status"]')].some((el) =>
+          /loading|opening|connecting/i.test(el.textContent ?? ''),
+        ),
+    );
+    if (!busy) break;
+    await page.waitForTimeout(150);
+  }
+  // Let transitions and late renders finish before the colours are measured.
+  await page.waitForTimeout(400);
+}
+
+async function check(
+  ctx: BrowserContext,
+  path: string,
+  before?: (page: Page) => Promise<void>,
+): Promise<Checked> {
+  const page = await ctx.newPage();
+  try {
+    await page.goto(`${server.url}${path}`);
+    await settle(page);
+    await before?.(page);
+    await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async (tags) => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(context: Document, options: unknown): Promise<{ violations: Violation[] }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+      }));
+    }, TAGS);
+    return {
+      pathname: new URL(page.url()).pathname,
+      heading: ((await page.locator('h1').first().textContent()) ?? '').trim(),
+      violations,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+function describeViolations(violations: Violation[]): string {
+  return violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n` +
+        v.nodes
+          .slice(0, 5)
+          .map((n) => `    ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`)
+          .join('\n'),
+    )
+    .join('\n');
+}
+
+/** The seed's seventeen routes (and the main layout's four children), with real ids. */
+const ROUTES: [string, string][] = [
+  ['/', paths.home.build()],
+  ['/contacts', paths.contacts.build()],
+  ['/history', paths.history.build()],
+  ['/hold', paths.hold.build()],
+  ['/users', paths.users.build()],
+  ['/admin', paths.admin.build()],
+  ['/admin/audio', paths.adminAudio.build()],
+  ['/admin/audio/create', paths.adminAudioCreate.build()],
+  ['/admin/calendar/{id}/edit', paths.adminCalendarEdit.build(GROUP)],
+  ['/admin/group', paths.adminGroups.build()],
+  ['/admin/group/create', paths.adminGroupCreate.build()],
+  ['/admin/group/{id}', paths.adminGroup.build(GROUP)],
+  ['/admin/group/{id}/edit', paths.adminGroupEdit.build(GROUP)],
+  ['/admin/group/{id}/forwarding/create', paths.adminGroupForwardingCreate.build(GROUP)],
+  ['/admin/group/{id}/guidance', paths.adminGroupGuidance.build(GROUP)],
+  ['/admin/guidance', paths.adminGuidance.build()],
+  ['/admin/guidance/create', paths.adminGuidanceCreate.build()],
+  ['/admin/guidance/{id}/edit', paths.adminGuidanceEdit.build(GUIDANCE)],
+  ['/admin/schedule/{id}/edit', paths.adminScheduleEdit.build(GROUP)],
+  ['/setting', paths.settings.build()],
+];
+
+beforeAll(async () => {
+  dist = snapshotDist();
+  server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
+  browser = await launchChromium();
+  const { cookie } = await apiSignIn(server.url, 'Ada Admin', 'ada@example.com');
+  await apiSignIn(server.url, 'Tom Agent', 'tom@example.com');
+  await seedData(cookie);
+  admin = await context(cookie);
+  visitor = await context(null);
+});
+
+afterAll(async () => {
+  console.log(`axe-core (${TAGS.join(', ')}), violations per route:\n${counts.join('\n')}`);
+  await shutdownClients();
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+  dist?.remove();
+});
+
+function report(route: string, checked: Checked): void {
+  const line = `  ${route.padEnd(38)} ${String(checked.violations.length).padStart(3)}  (${checked.heading})`;
+  counts.push(line);
+  console.log(line);
+}
+
+describe('axe-core finds no WCAG 2 A/AA violations', () => {
+  it('reports what it should: an unlabelled field and an image without a text alternative', async () => {
+    const checked = await check(admin, paths.contacts.build(), (page) =>
+      page.evaluate(() => {
+        const main = document.querySelector('main') ?? document.body;
+        main.insertAdjacentHTML(
+          'beforeend',
+          '<input type="text" data-probe><img src="/favicon.ico" data-probe>',
+        );
+      }),
+    );
+    expect(checked.violations.map((v) => v.id)).toEqual(
+      expect.arrayContaining(['label', 'image-alt']),
+    );
+  });
+
+  it.each(ROUTES)('on %s as an admin', async (route, path) => {
+    const checked = await check(admin, path);
+    report(route, checked);
+    // The screen itself was checked, not a redirect or a not-found page.
+    expect(checked.pathname).toBe(path);
+    expect(checked.heading).not.toMatch(/not found/i);
+    expect(checked.violations, describeViolations(checked.violations)).toEqual([]);
+  });
+
+  it('on /login, signed out', async () => {
+    const checked = await check(visitor, paths.login.build());
+    report('/login', checked);
+    expect(checked.pathname).toBe('/login');
+    expect(checked.violations, describeViolations(checked.violations)).toEqual([]);
+  });
+});
