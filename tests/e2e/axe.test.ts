@@ -248,6 +248,23 @@ describe('axe-core finds no WCAG 2 A/AA violations', () => {
     expect(checked.violations, describeViolations(checked.violations)).toEqual([]);
   });
 
+  it('with messages shown: a refused group form and a refused extension', async () => {
+    const form = await check(admin, paths.adminGroupCreate.build(), async (page) => {
+      await page.getByRole('button', { name: 'Create group' }).click();
+      await page.getByText('Enter a name for the group.').waitFor();
+    });
+    report('/admin/group/create (errors shown)', form);
+    expect(form.violations, describeViolations(form.violations)).toEqual([]);
+    const users = await check(admin, paths.users.build(), async (page) => {
+      const field = page.getByLabel('Extension of Tom Agent', { exact: true });
+      await field.fill('1');
+      await field.press('Enter');
+      await page.getByTestId('extension-error').waitFor();
+    });
+    report('/users (extension refused)', users);
+    expect(users.violations, describeViolations(users.violations)).toEqual([]);
+  });
+
   it('on /login, signed out', async () => {
     const checked = await check(visitor, paths.login.build());
     report('/login', checked);
