@@ -166,6 +166,7 @@ describe('GIS ID-token button: POST /api/session/google', () => {
         email: 'grace@example.com',
         role: 'admin',
         picture: 'https://lh3.googleusercontent.com/a/grace',
+        extension: '100',
       },
     });
     const cookie = sessionCookieOf(res)!;
