@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createGoogleVerifier } from './auth/google';
 import { registerAudioRoutes } from './audio/routes';
+import { createAnnouncements, type Announcements } from './guidance/announcements';
+import { registerGuidanceRoutes } from './guidance/routes';
+import { createSpeech } from './guidance/speech';
 import { createReturningPeople } from './auth/returning';
 import { createAuth, type Auth } from './auth/sessions';
 import { extraScriptOrigin, type AppConfig } from './http/config';
@@ -35,6 +38,8 @@ export interface App {
   /** The session layer, for later routes that need `requireUser` / `requireAdmin`. */
   auth: Auth;
   router: Router;
+  /** Announcements as callers hear them (8 kHz μ-law), for the voice service and routing. */
+  announcements: Announcements;
   /** Listens on config.host:config.port (or the given port); resolves with the base URL. */
   listen(port?: number): Promise<string>;
   /** Stops accepting connections, ends open ones, closes the Sync service and the databases. */
@@ -148,6 +153,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
   });
   registerAudioRoutes(router, { auth, sync: sync.internal, dataDir: config.dataDir });
+  const speech = createSpeech({ dataDir: config.dataDir });
+  const announcements = createAnnouncements({
+    sync: sync.internal,
+    speech,
+    dataDir: config.dataDir,
+  });
+  registerGuidanceRoutes(router, { auth, speech, announcements });
   registerUserRoutes(router, {
     auth,
     team,
@@ -238,6 +250,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     server,
     auth,
     router,
+    announcements,
     listen(port = config.port) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -264,6 +277,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         } catch (err) {
           log(`closing the voice service failed: ${String(err)}`);
         }
+        await speech.close();
         try {
           await sync.close();
         } catch (err) {
