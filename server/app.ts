@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { createGoogleVerifier } from './auth/google';
 import { registerAudioRoutes } from './audio/routes';
 import { createAnnouncements, type Announcements } from './guidance/announcements';
+import { refuseRemovingPlayedGuidance } from './guidance/in-use';
 import { registerGuidanceRoutes } from './guidance/routes';
 import { createSpeech } from './guidance/speech';
 import { createReturningPeople } from './auth/returning';
@@ -84,7 +85,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       options.sync ??
       createSyncService({
         dataDir: config.dataDir,
-        accessPolicy: createAccessPolicy((identity) => userStore.get(identity)?.role ?? null),
+        accessPolicy: refuseRemovingPlayedGuidance(
+          createAccessPolicy((identity) => userStore.get(identity)?.role ?? null),
+          () => sync.internal,
+        ),
         // Presence's `onCall` is the voice service's, whatever the browser sent (no write reaches the
         // service before the server listens, by when `voice` exists).
         shapeMapItem: (attempt, data) =>

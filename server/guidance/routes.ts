@@ -45,12 +45,22 @@ export function registerGuidanceRoutes(router: Router, deps: GuidanceRouteDeps):
     sendJson(ctx.res, 200, { languages, default: DEFAULT_LANGUAGE, engine: deps.speech.engine });
   });
 
+  // The editor's preview, before anything is saved: `{ text, language }`, or `{ audioId }` of a file.
   router.on('POST', '/api/guidance/preview', async (ctx) => {
     deps.auth.requireAdmin(ctx);
-    const body = expectFields(await readJsonBody(ctx.req), ['text', 'language']);
+    const body = expectFields(await readJsonBody(ctx.req), [], ['text', 'language', 'audioId']);
+    if (body.audioId !== undefined && (body.text !== undefined || body.language !== undefined)) {
+      throw new HttpError(400, 'bad_request', 'Send either text and language, or audioId');
+    }
+    if (body.audioId === undefined && (body.text === undefined || body.language === undefined)) {
+      throw new HttpError(400, 'bad_request', 'Send the text and its language');
+    }
     try {
-      const text = parseSpokenText(body.text);
-      sendWav(ctx, await deps.speech.render(text, body.language));
+      const item =
+        body.audioId === undefined
+          ? { kind: 'tts', text: parseSpokenText(body.text ?? ''), language: body.language }
+          : { kind: 'audio', audioId: body.audioId };
+      sendWav(ctx, await deps.announcements.pcmuOf(item));
     } catch (err) {
       throw announcementHttpError(err);
     }

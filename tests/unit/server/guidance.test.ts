@@ -10,7 +10,10 @@ import {
   resample,
   toPcmu,
 } from '../../../server/guidance/pcm';
+import { refuseRemovingPlayedGuidance } from '../../../server/guidance/in-use';
 import { parseVoices } from '../../../server/guidance/speech';
+import type { InternalSync } from '../../../server/sync/internal';
+import type { AccessAttempt } from '../../../server/sync/policy';
 import { createSyncService, type SyncService } from '../../../server/sync/service';
 import { createAccessPolicy } from '../../../server/users/policy';
 import { mp3File, wavFile } from '../../support/audio-fixtures';
@@ -118,6 +121,43 @@ describe('telephone audio', () => {
     for (const bad of ['', '   ', 'x'.repeat(1001), 'bell\u0007', 'flip\u202e']) {
       expect(() => parseSpokenText(bad)).toThrow(AnnouncementError);
     }
+  });
+});
+
+describe('removing an announcement a group plays', () => {
+  const groups = new Map<string, Record<string, unknown>>([
+    ['g1', { name: 'Sales', guidance: { closed: 'gdn-1' } }],
+    ['g2', { name: 'Front desk', guidance: { hold: 'gdn-1', open: 'gdn-2' } }],
+    ['g3', { name: 'Old', guidance: 'nonsense' }],
+  ]);
+  const sync = { mapItems: (map: string) => (map === 'groups' ? groups : new Map()) };
+  const policy = refuseRemovingPlayedGuidance(
+    (a) => (a.identity === 'agent@x.io' ? 'admins only' : null),
+    () => sync as unknown as InternalSync,
+  );
+  const remove = (key: string, identity = 'ada@x.io'): AccessAttempt => ({
+    identity,
+    op: 'write',
+    kind: 'map',
+    name: 'guidance',
+    target: 'item',
+    key,
+    method: 'DELETE',
+  });
+
+  it('is refused by the service, naming the groups', () => {
+    expect(policy(remove('gdn-1'))).toBe(
+      'The announcement is played by the ring groups Front desk, Sales; choose another there first',
+    );
+    expect(policy(remove('gdn-2'))).toBe(
+      'The announcement is played by the ring group Front desk; choose another there first',
+    );
+  });
+
+  it('allows removing one nobody plays, and editing one that is played; keeps the role rules', () => {
+    expect(policy(remove('gdn-3'))).toBeNull();
+    expect(policy({ ...remove('gdn-1'), method: 'POST' })).toBeNull();
+    expect(policy(remove('gdn-3', 'agent@x.io'))).toBe('admins only');
   });
 });
 
@@ -270,5 +310,16 @@ describe('/api/guidance', () => {
       message: 'song.mp3 is MP3; only WAV files can be played to callers for now',
     });
     expect(await expectError(await audio('gdn-none'))).toMatchObject({ status: 404 });
+
+    // The editor previews a file before the announcement is saved.
+    const filePreview = await preview(s.t, s.admin, { audioId: wav.id });
+    expect(decodeWav(Buffer.from(await filePreview.arrayBuffer())).samples.length).toBe(12000);
+    expect(
+      await expectError(await preview(s.t, s.admin, { audioId: wav.id, text: 'Hi' })),
+    ).toMatchObject({ status: 400, message: 'Send either text and language, or audioId' });
+    expect(await expectError(await preview(s.t, s.admin, { text: 'Hi' }))).toMatchObject({
+      status: 400,
+      message: 'Send the text and its language',
+    });
   }, 30_000);
 });
