@@ -9,7 +9,7 @@ import { humanMessage, SyncFailure, toSyncFailure } from '../../../../sync/error
 import type { JsonObject } from '../../../../sync/ports';
 import type { MapActor } from '../../../sync/containers';
 import type { Group } from '../group/group';
-import { groupsUsing, guidanceToData, type Guidance } from './guidance';
+import { groupsUsing, guidanceFromData, guidanceToData, type Guidance } from './guidance';
 
 /** A write that failed, worded for the admin who tried it. */
 export class GuidanceWriteError extends Error {
@@ -35,6 +35,10 @@ export async function createGuidance(map: MapActor, id: string, g: Guidance): Pr
   }
 }
 
+/**
+ * Saves only if the stored announcement is still `base` (compared as stored: a draft keeps the other
+ * kind's fields too); otherwise answers with what is stored now (null when it was deleted).
+ */
 export async function updateGuidance(
   map: MapActor,
   id: string,
@@ -53,7 +57,9 @@ export async function updateGuidance(
         mutator: (current) => {
           seen = Object.keys(current).length === 0 ? null : current;
           // The SDK calls this again with the fresh value after a lost race: only the last call counts.
-          declined = JSON.stringify(current) !== JSON.stringify(base);
+          declined =
+            JSON.stringify(guidanceToData(guidanceFromData(current))) !==
+            JSON.stringify(guidanceToData(guidanceFromData(base)));
           return declined ? null : data;
         },
       },

@@ -72,6 +72,11 @@ const UNSPEAKABLE =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
+/** Every field, whatever the kind: what an editor keeps, so switching kind back and forth loses nothing. */
+export function guidanceDraft(g: Guidance): JsonObject {
+  return { name: g.name, kind: g.kind, text: g.text, language: g.language, audioId: g.audioId };
+}
+
 export type GuidanceErrors = Partial<Record<keyof Guidance, string>>;
 
 /**
