@@ -140,7 +140,7 @@ export function Component() {
       onDone={() => void navigate(paths.adminGroup.build(id))}
     />
   ) : (
-    <Screen title="Announcements">
+    <Screen title="Group guidance">
       <p className="screen-status" role="status">
         Loading the group…
       </p>
@@ -205,7 +205,7 @@ function Editor({
   }
 
   return (
-    <Screen title={group ? `Announcements of ${group.name || 'the group'}` : 'Announcements'}>
+    <Screen title={group ? `Guidance of ${group.name || 'the group'}` : 'Group guidance'}>
       {status === 'loading' && (
         <p className="screen-status" role="status">
           Loading the group…

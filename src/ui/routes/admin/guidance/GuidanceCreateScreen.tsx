@@ -61,7 +61,7 @@ export function Component() {
   }
 
   return (
-    <Screen title="New announcement">
+    <Screen title="New guidance">
       <GuidanceForm
         value={value}
         errors={errors}

@@ -147,7 +147,7 @@ export function Component() {
       onDone={() => void navigate(paths.adminGuidance.build())}
     />
   ) : (
-    <Screen title="Edit announcement">
+    <Screen title="Edit guidance">
       <p className="screen-status" role="status">
         Loading the announcement…
       </p>
@@ -203,7 +203,7 @@ function Editor({
   const value: Guidance | null = draft ? guidanceFromData(draft) : null;
   const their = theirs ? guidanceFromData(theirs.values) : null;
   return (
-    <Screen title={value ? `Edit ${value.name || 'announcement'}` : 'Edit announcement'}>
+    <Screen title={value ? `Edit ${value.name || 'guidance'}` : 'Edit guidance'}>
       {status === 'loading' && (
         <p className="screen-status" role="status">
           Loading the announcement…

@@ -31,7 +31,7 @@ export function Component() {
   const languageName = (code: string) => languages?.find((l) => l.code === code)?.name ?? code;
 
   return (
-    <Screen title="Announcements">
+    <Screen title="Guidance">
       <p>
         <Link className="button button--primary" to={paths.adminGuidanceCreate.build()}>
           New announcement
