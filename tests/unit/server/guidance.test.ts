@@ -11,7 +11,7 @@ import {
   toPcmu,
 } from '../../../server/guidance/pcm';
 import { refuseRemovingPlayedGuidance } from '../../../server/guidance/in-use';
-import { parseVoices } from '../../../server/guidance/speech';
+import { createSpeech, parseVoices, SpeechError } from '../../../server/guidance/speech';
 import type { InternalSync } from '../../../server/sync/internal';
 import type { AccessAttempt } from '../../../server/sync/policy';
 import { createSyncService, type SyncService } from '../../../server/sync/service';
@@ -122,6 +122,35 @@ describe('telephone audio', () => {
       expect(() => parseSpokenText(bad)).toThrow(AnnouncementError);
     }
   });
+});
+
+describe('the speech engine', () => {
+  it('ends a render that takes too long, and renders again afterwards', async () => {
+    const dataDir = tempDir();
+    const slow = createSpeech({ dataDir, timeoutMs: 1 });
+    try {
+      const failed = await slow.render('Hello', 'en-us').catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(SpeechError);
+      expect(failed).toMatchObject({
+        kind: 'timeout',
+        message: 'Speaking this text took too long',
+      });
+    } finally {
+      await slow.close();
+    }
+    const speech = createSpeech({ dataDir, maxSeconds: 1 });
+    try {
+      expect((await speech.render('Hello', 'en-us')).length).toBeGreaterThan(2000);
+      // Speech longer than the limit is refused, and nothing is cached for it.
+      await expect(
+        speech.render('This sentence takes well over one second to say out loud.', 'en-us'),
+      ).rejects.toMatchObject({ kind: 'too_long' });
+      expect(readdirSync(join(dataDir, 'speech'))).toHaveLength(1);
+    } finally {
+      await speech.close();
+      removeDir(dataDir);
+    }
+  }, 30_000);
 });
 
 describe('removing an announcement a group plays', () => {

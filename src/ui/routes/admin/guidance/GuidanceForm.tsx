@@ -132,7 +132,11 @@ export function GuidanceForm({
               aria-describedby={describedBy('language')}
               onChange={(e) => set('language', e.currentTarget.value)}
             >
-              {languages === null && <option value={value.language}>Loading languages…</option>}
+              {languages === null && (
+                <option value={value.language}>
+                  {languagesError === null ? 'Loading languages…' : value.language}
+                </option>
+              )}
               {languages !== null && !known && (
                 <option value={value.language}>
                   {value.language === '' ? 'Choose a language…' : `${value.language} (no voice)`}
