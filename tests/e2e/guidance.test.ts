@@ -1,7 +1,8 @@
 /**
  * Announcements as an admin meets them, in Chromium against the real server: write a text
  * announcement (empty fields refused beside them), hear the server's preview (real 8 kHz audio of
- * plausible length), list it with a player, choose it for a ring group's closed slot and see it on the
+ * plausible length), list it with a player, edit it against a second admin's save (the conflict
+ * choice), choose it for a ring group's closed slot and see it on the
  * group's page; deleting it is refused while the group plays it, naming the group. The screens pass
  * axe-core. An agent can neither open the screens nor write the map through the SDK, nor use the API.
  */
@@ -172,6 +173,34 @@ describe('announcements', () => {
       name: 'Sales',
       number: '300',
       guidance: { closed: announcement!.key },
+    });
+  });
+
+  it('is edited; a second admin’s earlier save produces the conflict choice', async () => {
+    const { page } = ada;
+    await page.goto(`${server.url}/admin/guidance`);
+    await page.getByRole('link', { name: 'After hours' }).click();
+    await page.getByRole('heading', { name: 'Edit After hours' }).waitFor();
+    const text = page.getByLabel('Text', { exact: true });
+    // Switching to a file and back keeps what was typed.
+    await page.getByLabel('Audio file', { exact: true }).check();
+    await page.getByRole('link', { name: 'Upload an audio file' }).waitFor();
+    await page.getByLabel('Text to speech').check();
+    expect(await text.inputValue()).toBe('Thank you for calling Sales. We are closed right now.');
+    await text.fill('Sales is closed. Please call again tomorrow.');
+    // Meanwhile another admin changes it.
+    const guidance = await adaSdk.map({ id: 'guidance', mode: 'open_existing' });
+    const [item] = (await guidance.getItems()).items;
+    await guidance.set(item!.key, { ...item!.data, text: 'We are out.' });
+    await page.getByTestId('guidance-conflict').waitFor();
+    expect(await page.getByTestId('guidance-conflict').textContent()).toContain('“We are out.”');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Another admin saved this announcement first.').waitFor();
+    expect(await text.inputValue()).toBe('Sales is closed. Please call again tomorrow.');
+    await page.getByRole('button', { name: 'Keep mine and overwrite' }).click();
+    await page.getByTestId('guidance-list').waitFor();
+    expect((await guidance.get(item!.key)).data).toMatchObject({
+      text: 'Sales is closed. Please call again tomorrow.',
     });
   });
 
