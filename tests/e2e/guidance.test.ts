@@ -1,10 +1,10 @@
 /**
  * Announcements as an admin meets them, in Chromium against the real server: write a text
  * announcement (empty fields refused beside them), hear the server's preview (real 8 kHz audio of
- * plausible length), list it with a player, edit it against a second admin's save (the conflict
- * choice), choose it for a ring group's closed slot and see it on the
- * group's page; deleting it is refused while the group plays it, naming the group. The screens pass
- * axe-core. An agent can neither open the screens nor write the map through the SDK, nor use the API.
+ * plausible length), list it with a player, choose it for a ring group's closed slot and see it on
+ * the group's page, edit it against a second admin's save (the conflict choice); deleting it is
+ * refused while the group plays it, naming the group. The screens pass axe-core. An agent can
+ * neither open the screens nor write the map through the SDK, nor use the API.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
