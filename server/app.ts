@@ -5,6 +5,10 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createGoogleVerifier } from './auth/google';
 import { registerAudioRoutes } from './audio/routes';
+import { createAnnouncements, type Announcements } from './guidance/announcements';
+import { refuseRemovingPlayedGuidance } from './guidance/in-use';
+import { registerGuidanceRoutes } from './guidance/routes';
+import { createSpeech } from './guidance/speech';
 import { createReturningPeople } from './auth/returning';
 import { createAuth, type Auth } from './auth/sessions';
 import { extraScriptOrigin, type AppConfig } from './http/config';
@@ -36,6 +40,8 @@ export interface App {
   /** The session layer, for later routes that need `requireUser` / `requireAdmin`. */
   auth: Auth;
   router: Router;
+  /** Announcements as callers hear them (8 kHz μ-law), for the voice service and routing. */
+  announcements: Announcements;
   /** Listens on config.host:config.port (or the given port); resolves with the base URL. */
   listen(port?: number): Promise<string>;
   /** Stops accepting connections, ends open ones, closes the Sync service and the databases. */
@@ -81,7 +87,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       options.sync ??
       createSyncService({
         dataDir: config.dataDir,
-        accessPolicy: createAccessPolicy((identity) => userStore.get(identity)?.role ?? null),
+        accessPolicy: refuseRemovingPlayedGuidance(
+          createAccessPolicy((identity) => userStore.get(identity)?.role ?? null),
+          () => sync.internal,
+        ),
         // Presence's `onCall` is the voice service's, whatever the browser sent (no write reaches the
         // service before the server listens, by when `voice` exists).
         shapeMapItem: (attempt, data) =>
@@ -157,6 +166,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
   });
   registerAudioRoutes(router, { auth, sync: sync.internal, dataDir: config.dataDir });
+  const speech = createSpeech({ dataDir: config.dataDir });
+  const announcements = createAnnouncements({
+    sync: sync.internal,
+    speech,
+    dataDir: config.dataDir,
+  });
+  registerGuidanceRoutes(router, { auth, speech, announcements });
   registerUserRoutes(router, {
     auth,
     team,
@@ -248,6 +264,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     server,
     auth,
     router,
+    announcements,
     listen(port = config.port) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -274,6 +291,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         } catch (err) {
           log(`closing the voice service failed: ${String(err)}`);
         }
+        await speech.close();
         try {
           await sync.close();
         } catch (err) {

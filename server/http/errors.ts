@@ -28,6 +28,9 @@ export type ErrorCode =
   | 'not_audio'
   | 'audio_truncated'
   | 'audio_in_use'
+  | 'audio_unplayable'
+  | 'unknown_language'
+  | 'speech_unavailable'
   | 'sign_in_code_required'
   | 'bad_sign_in_code'
   | 'internal_error';

@@ -6,6 +6,7 @@ import {
   groupToData,
   newGroupId,
   validateGroup,
+  validateGroupGuidance,
   type Group,
 } from '../../../../src/ui/routes/admin/group/group';
 import { isValidRouteId } from '../../../../src/ui/app/paths';
@@ -77,7 +78,38 @@ describe('ring group validation', () => {
       members: ['a'],
       strategy: 'simultaneous',
       ringTimeout: 20,
+      guidance: {},
     });
+  });
+
+  it('keeps the chosen announcements through an edit, and stores none when none is chosen', () => {
+    const stored = {
+      ...groupToData(ok),
+      guidance: { closed: 'gdn-1', hold: 'gdn-2', open: '', holiday: 7, other: 'x' },
+    };
+    const group = groupFromData(stored);
+    expect(group.guidance).toEqual({ closed: 'gdn-1', hold: 'gdn-2' });
+    const saved = groupToData({ ...group, name: 'Renamed' });
+    expect(saved.guidance).toEqual({ closed: 'gdn-1', hold: 'gdn-2' });
+    expect(groupFromData(saved)).toEqual({ ...group, name: 'Renamed' });
+    // A group from before announcements reads and writes back unchanged (no spurious conflict).
+    const old = {
+      name: 'Sales',
+      number: '300',
+      members: [],
+      strategy: 'sequential',
+      ringTimeout: 30,
+    };
+    expect(groupToData(groupFromData(old))).toEqual(old);
+  });
+
+  it('refuses an announcement that was deleted meanwhile', () => {
+    expect(
+      validateGroupGuidance({ closed: 'gdn-1', hold: 'gdn-gone' }, new Set(['gdn-1'])),
+    ).toEqual({
+      hold: 'This announcement no longer exists. Choose another, or none.',
+    });
+    expect(validateGroupGuidance({}, new Set())).toEqual({});
   });
 
   it('makes ids that are valid in a route', () => {

@@ -14,6 +14,7 @@ import { LoadFailure } from '../../../sync/LoadFailure';
 import { useSyncAvailability, useSyncRuntime } from '../../../sync/SyncProvider';
 import { deleteGroup } from './commands';
 import { ForwardingRules } from './ForwardingRules';
+import { GroupAnnouncements } from './GroupAnnouncements';
 import { STRATEGY_LABELS } from './group';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
@@ -97,6 +98,7 @@ export function Component() {
               })}
             </ol>
           )}
+          <GroupAnnouncements groupId={id} guidance={group.guidance} />
           <h2>Forwarding</h2>
           <ForwardingRules
             groupId={id}

@@ -7,6 +7,18 @@ import type { JsonObject } from '../../../../sync/ports';
 
 export type Strategy = 'simultaneous' | 'sequential';
 
+/** When a group plays an announcement: open, closed, on a holiday, and to a caller on hold. */
+export type GuidanceSlot = 'open' | 'closed' | 'holiday' | 'hold';
+export const GUIDANCE_SLOTS: readonly GuidanceSlot[] = ['open', 'closed', 'holiday', 'hold'];
+export const GUIDANCE_SLOT_LABELS: Readonly<Record<GuidanceSlot, string>> = {
+  open: 'When open',
+  closed: 'When closed',
+  holiday: 'On a holiday',
+  hold: 'On hold',
+};
+/** The announcement (a `guidance` map key) chosen for each slot; a slot left out plays nothing. */
+export type GroupGuidance = Partial<Record<GuidanceSlot, string>>;
+
 export interface Group {
   name: string;
   /** An extension (2 to 6 digits) or a phone number in international form (+ and 8 to 15 digits). */
@@ -16,6 +28,8 @@ export interface Group {
   strategy: Strategy;
   /** Seconds a call rings (each member in turn, for `sequential`) before the no-answer rule applies. */
   ringTimeout: number;
+  /** The announcements it plays (stored as `guidance`, only when one is chosen). */
+  guidance: GroupGuidance;
 }
 
 export const STRATEGY_LABELS: Readonly<Record<Strategy, string>> = {
@@ -34,6 +48,7 @@ export const emptyGroup = (): Group => ({
   members: [],
   strategy: 'simultaneous',
   ringTimeout: DEFAULT_RING_TIMEOUT,
+  guidance: {},
 });
 
 /** Reads a stored group, tolerating missing or malformed fields (someone else's older client). */
@@ -50,17 +65,33 @@ export function groupFromData(data: JsonObject): Group {
       typeof data.ringTimeout === 'number' && Number.isInteger(data.ringTimeout)
         ? data.ringTimeout
         : DEFAULT_RING_TIMEOUT,
+    guidance: guidanceFromData(data.guidance),
   };
 }
 
+function guidanceFromData(raw: unknown): GroupGuidance {
+  const guidance: GroupGuidance = {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return guidance;
+  const record = raw as Record<string, unknown>;
+  for (const slot of GUIDANCE_SLOTS) {
+    const id = record[slot];
+    if (typeof id === 'string' && id !== '') guidance[slot] = id;
+  }
+  return guidance;
+}
+
 export function groupToData(group: Group): JsonObject {
-  return {
+  const data: JsonObject = {
     name: group.name.trim(),
     number: normaliseNumber(group.number),
     members: group.members,
     strategy: group.strategy,
     ringTimeout: group.ringTimeout,
   };
+  // Written only when something is chosen, so groups saved before announcements existed compare equal.
+  const guidance = guidanceFromData(group.guidance);
+  if (Object.keys(guidance).length > 0) data.guidance = guidance;
+  return data;
 }
 
 /** Spaces, dashes, dots and brackets people type in numbers are dropped. */
@@ -141,3 +172,19 @@ export const groupObjects = (id: string) => ({
   calendar: `calendar:${id}`,
   forwarding: `forwarding:${id}`,
 });
+
+export type GroupGuidanceErrors = Partial<Record<GuidanceSlot, string>>;
+
+/** Each chosen announcement must still exist (`announcements` are the keys of the `guidance` map). */
+export function validateGroupGuidance(
+  guidance: GroupGuidance,
+  announcements: ReadonlySet<string>,
+): GroupGuidanceErrors {
+  const errors: GroupGuidanceErrors = {};
+  for (const slot of GUIDANCE_SLOTS) {
+    const id = guidance[slot];
+    if (id !== undefined && !announcements.has(id))
+      errors[slot] = 'This announcement no longer exists. Choose another, or none.';
+  }
+  return errors;
+}

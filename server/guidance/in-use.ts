@@ -1,0 +1,49 @@
+/**
+ * An announcement a ring group plays cannot be removed: the groups' `guidance` slots point at it by
+ * id, and a call would find nothing to play. The screens say so first; this is the service's refusal
+ * for any client that tries anyway.
+ */
+import type { AccessPolicy } from '../sync/policy';
+import type { InternalSync } from '../sync/internal';
+import { GUIDANCE_MAP } from '../audio/routes';
+
+const SLOTS = ['open', 'closed', 'holiday', 'hold'] as const;
+
+/** The names of the ring groups (`groups` map) that play announcement `id`, sorted. */
+export function groupsPlaying(sync: InternalSync | undefined, id: string): string[] {
+  if (!sync) return [];
+  const names: string[] = [];
+  for (const [key, group] of sync.mapItems('groups')) {
+    const guidance = group.guidance;
+    if (typeof guidance !== 'object' || guidance === null || Array.isArray(guidance)) continue;
+    const slots = guidance as Record<string, unknown>;
+    if (SLOTS.some((slot) => slots[slot] === id)) {
+      names.push(typeof group.name === 'string' && group.name !== '' ? group.name : key);
+    }
+  }
+  return names.sort((a, b) => a.localeCompare(b));
+}
+
+/** `policy`, and a refusal to remove a `guidance` item while a group plays it (naming the groups). */
+export function refuseRemovingPlayedGuidance(
+  policy: AccessPolicy | undefined,
+  sync: () => InternalSync | undefined,
+): AccessPolicy {
+  return (attempt) => {
+    const first = policy ? policy(attempt) : null;
+    if (first !== null) return first;
+    if (
+      attempt.kind === 'map' &&
+      attempt.name === GUIDANCE_MAP &&
+      attempt.target === 'item' &&
+      attempt.method === 'DELETE' &&
+      attempt.key !== undefined
+    ) {
+      const groups = groupsPlaying(sync(), attempt.key);
+      if (groups.length > 0) {
+        return `The announcement is played by the ring group${groups.length === 1 ? '' : 's'} ${groups.join(', ')}; choose another there first`;
+      }
+    }
+    return null;
+  };
+}
