@@ -143,7 +143,7 @@ async function attempt(
 
 describe('who may do what, at the Sync service', () => {
   it('allows and refuses exactly as the table says, with 403 / 54007 for every refusal', async () => {
-    const lines: string[] = [`${'object'.padEnd(36)}${OPS.map((o) => o.padEnd(20)).join('')}`];
+    const lines: string[] = [`${'object'.padEnd(42)}${OPS.map((o) => o.padEnd(20)).join('')}`];
     const wrong: string[] = [];
     for (const obj of OBJECTS) {
       const cells: string[] = [];
@@ -167,7 +167,7 @@ describe('who may do what, at the Sync service', () => {
         cells.push(marks.join(' ').padEnd(20));
       }
       lines.push(
-        `${`${obj.kind.slice(0, -1).toLowerCase()} ${obj.name}`.padEnd(28)}${cells.join('')}`,
+        `${`${obj.kind.slice(0, -1).toLowerCase()} ${obj.name}`.padEnd(34)}${cells.join('')}`,
       );
     }
     console.log(
