@@ -10,9 +10,16 @@ const types: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** A plain gzip static server with history fallback, used to serve the bare baseline page. */
-export function serveStatic(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * A plain gzip static server with history fallback, used to serve the bare baseline page; `headers`
+ * are sent on every answer (the app's security headers, to compare pages under the same policy).
+ */
+export function serveStatic(
+  dir: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     let file = join(dir, path);
     if (!file.startsWith(dir) || !existsSync(file) || statSync(file).isDirectory())
