@@ -9,6 +9,7 @@ import {
   wallToInstant,
 } from '../../../src/domain/hours';
 import type { Calendar, Schedule } from '../../../src/domain/hours.types';
+import { scheduleFromData, scheduleToData, summariseWeek } from '../../../src/domain/schedule';
 
 const weekdays = (start: string, end: string) => ({
   mon: [{ start, end }],
@@ -222,5 +223,36 @@ describe('validateSchedule', () => {
         },
       }),
     ).toEqual({});
+  });
+});
+
+describe('schedule documents', () => {
+  it('reads whatever is stored, keeping typed text and dropping what has the wrong type', () => {
+    expect(
+      scheduleFromData({
+        timeZone: 'Europe/London',
+        week: { mon: [{ start: '09:00', end: '17:00' }, { start: 9 }, 'x'], tue: 'closed' },
+      }),
+    ).toEqual({
+      timeZone: 'Europe/London',
+      week: { mon: [{ start: '09:00', end: '17:00' }], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] },
+    });
+    expect(scheduleFromData(null).timeZone).toBe('');
+  });
+
+  it('summarises a week, joining runs of days with the same hours', () => {
+    const s = scheduleFromData({
+      timeZone: 'UTC',
+      week: {
+        ...weekdays('09:00', '17:00'),
+        sat: [
+          { start: '14:00', end: '16:00' },
+          { start: '10:00', end: '12:00' },
+        ],
+      },
+    });
+    expect(summariseWeek(s)).toBe('Mon–Fri 09:00–17:00; Sat 10:00–12:00, 14:00–16:00');
+    expect(summariseWeek(scheduleFromData({ timeZone: 'UTC', week: {} }))).toBe('No opening hours');
+    expect(scheduleToData(s).week.sun).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import { useSyncAvailability, useSyncRuntime } from '../../../sync/SyncProvider'
 import { deleteGroup } from './commands';
 import { ForwardingRules } from './ForwardingRules';
 import { GroupAnnouncements } from './GroupAnnouncements';
+import { GroupHours } from './GroupHours';
 import { STRATEGY_LABELS } from './group';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
@@ -98,6 +99,7 @@ export function Component() {
               })}
             </ol>
           )}
+          <GroupHours groupId={id} />
           <GroupAnnouncements groupId={id} guidance={group.guidance} />
           <h2>Forwarding</h2>
           <ForwardingRules

@@ -1,0 +1,77 @@
+/**
+ * A group's `schedule:{id}` document as the app reads it: tolerant of whatever is stored (a field
+ * of the wrong type reads as missing), and the one-line summary screens show.
+ */
+import { parseTime, sortRanges } from './hours';
+import { WEEKDAYS, type Schedule, type TimeRange, type Weekday } from './hours.types';
+
+type Data = { readonly [key: string]: unknown };
+
+const isObject = (v: unknown): v is Data =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function rangesFrom(value: unknown): TimeRange[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((r: unknown) =>
+    isObject(r) && typeof r.start === 'string' && typeof r.end === 'string'
+      ? [{ start: r.start, end: r.end }]
+      : [],
+  );
+}
+
+export function scheduleFromData(data: Data | null | undefined): Schedule {
+  const week: Partial<Record<Weekday, TimeRange[]>> = {};
+  const stored = isObject(data?.week) ? data.week : {};
+  for (const day of WEEKDAYS) week[day] = rangesFrom(stored[day]);
+  return { timeZone: typeof data?.timeZone === 'string' ? data.timeZone : '', week };
+}
+
+/** The document's data: every weekday present (an empty list is a closed day). */
+export function scheduleToData(schedule: Schedule): {
+  timeZone: string;
+  week: Record<Weekday, { start: string; end: string }[]>;
+} {
+  const week = {} as Record<Weekday, { start: string; end: string }[]>;
+  for (const day of WEEKDAYS) {
+    week[day] = (schedule.week[day] ?? []).map((r) => ({ start: r.start, end: r.end }));
+  }
+  return { timeZone: schedule.timeZone, week };
+}
+
+const SHORT: Record<Weekday, string> = {
+  mon: 'Mon',
+  tue: 'Tue',
+  wed: 'Wed',
+  thu: 'Thu',
+  fri: 'Fri',
+  sat: 'Sat',
+  sun: 'Sun',
+};
+
+/**
+ * "Mon–Fri 09:00–17:00; Sat 10:00–14:00": runs of weekdays with the same hours joined, closed days
+ * left out; "No opening hours" when every day is closed.
+ */
+export function summariseWeek(schedule: Schedule): string {
+  const hours = WEEKDAYS.map((day) =>
+    sortRanges(
+      (schedule.week[day] ?? []).filter(
+        (r) => parseTime(r.start) !== null && parseTime(r.end, true) !== null,
+      ),
+    )
+      .map((r) => `${r.start}–${r.end}`)
+      .join(', '),
+  );
+  const parts: string[] = [];
+  let i = 0;
+  while (i < WEEKDAYS.length) {
+    let j = i;
+    while (j + 1 < WEEKDAYS.length && hours[j + 1] === hours[i]) j++;
+    if (hours[i] !== '') {
+      const days = i === j ? SHORT[WEEKDAYS[i]!] : `${SHORT[WEEKDAYS[i]!]}–${SHORT[WEEKDAYS[j]!]}`;
+      parts.push(`${days} ${hours[i]!}`);
+    }
+    i = j + 1;
+  }
+  return parts.length === 0 ? 'No opening hours' : parts.join('; ');
+}
