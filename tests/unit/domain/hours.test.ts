@@ -235,7 +235,15 @@ describe('schedule documents', () => {
       }),
     ).toEqual({
       timeZone: 'Europe/London',
-      week: { mon: [{ start: '09:00', end: '17:00' }], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] },
+      week: {
+        mon: [{ start: '09:00', end: '17:00' }],
+        tue: [],
+        wed: [],
+        thu: [],
+        fri: [],
+        sat: [],
+        sun: [],
+      },
     });
     expect(scheduleFromData(null).timeZone).toBe('');
   });
