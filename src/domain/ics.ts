@@ -123,7 +123,9 @@ function take(props: Property[], result: IcsResult): void {
   const get = (name: string) => props.find((p) => p.name === name);
   const summary = unescape(get('SUMMARY')?.value ?? '').trim();
   const label = summary === '' ? '(no title)' : summary;
-  const skip = (reason: string) => result.skipped.push({ label, reason });
+  const skip = (reason: string): void => {
+    result.skipped.push({ label, reason });
+  };
   if (get('STATUS')?.value.toUpperCase() === 'CANCELLED') return skip('it is cancelled');
   const dtstart = get('DTSTART');
   if (!dtstart) return skip('it has no start date');
