@@ -83,7 +83,7 @@ const ICS = [
 describe('holidays', () => {
   it('starts empty, on this month', async () => {
     const { page } = ada;
-    await page.getByRole('link', { name: 'Edit holidays' }).click();
+    await page.getByRole('link', { name: 'Holidays', exact: true }).click();
     await page.getByRole('heading', { name: 'Edit calendar' }).waitFor();
     await page.getByText('No holidays yet').waitFor();
     await page.getByTestId('month-view').waitFor();

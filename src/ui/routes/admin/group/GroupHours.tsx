@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Link } from 'react-router-dom';
 import { calendarFromData } from '../../../../domain/calendar';
 import { describeDate, describeOpenNow, nextHoliday, openNow } from '../../../../domain/hours';
 import { scheduleFromData, summariseWeek } from '../../../../domain/schedule';
@@ -7,7 +6,6 @@ import {
   selectDocumentData,
   selectDocumentStatus,
 } from '../../../../machines/syncDocument.selectors';
-import { paths } from '../../../app/paths';
 import { useNow } from '../../../components/clock';
 import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
 import { groupObjects } from './group';
@@ -61,11 +59,6 @@ export function GroupHours({ groupId }: { groupId: string }) {
     <section aria-labelledby={`hours-${groupId}`} className="group-hours">
       <h2 id={`hours-${groupId}`}>Business hours</h2>
       {body}
-      <p>
-        <Link to={paths.adminScheduleEdit.build(groupId)}>Edit business hours</Link>
-        {' · '}
-        <Link to={paths.adminCalendarEdit.build(groupId)}>Edit holidays</Link>
-      </p>
     </section>
   );
 }
