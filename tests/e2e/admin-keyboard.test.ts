@@ -2,7 +2,9 @@
  * The admin flows with the keyboard alone, in Chromium against the real server: every control is
  * reached with Tab (never clicked or focused by the test) and worked with the keys a person would
  * press (typing, Space, Enter, a letter in a select). Create a ring group with two members, give it
- * forwarding rules and reorder and delete them, write an announcement and choose it for the group.
+ * forwarding rules and reorder and delete them, write an announcement and choose it for the group,
+ * set its business hours (two ranges on Monday, copied to the weekdays) and add a holiday picked in
+ * the month view with the arrow keys.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,5 +173,52 @@ describe('admin flows with the keyboard alone', () => {
     await expect
       .poll(() => page.getByTestId('group-announcement-closed').textContent())
       .toContain('Closed message');
+  });
+  it('sets business hours: two ranges on Monday, copied to the other weekdays', async () => {
+    const { page } = ada;
+    // The previous step ended on the group's page.
+    await page.getByTestId('group-detail').waitFor();
+    await activate(page, page.getByRole('link', { name: 'Business hours', exact: true }));
+    await page.getByRole('heading', { name: 'Edit schedule' }).waitFor();
+    await typeInto(page, page.getByLabel('Time zone'), 'Europe/London');
+    await activate(page, page.getByRole('button', { name: 'Add hours on Monday' }));
+    await activate(page, page.getByRole('button', { name: 'Add hours on Monday' }));
+    await typeInto(page, page.getByLabel('Monday hours 1 close at'), '12:30');
+    await typeInto(page, page.getByLabel('Monday hours 2 open at'), '13:30');
+    await typeInto(page, page.getByLabel('Monday hours 2 close at'), '17:00');
+    await activate(
+      page,
+      page.getByRole('button', { name: 'Copy Monday’s hours to Tuesday–Friday' }),
+    );
+    await activate(page, page.getByRole('button', { name: 'Save' }));
+    await page.getByTestId('group-detail').waitFor();
+    expect(await page.getByTestId('group-hours').textContent()).toBe(
+      'Mon–Fri 09:00–12:30, 13:30–17:00 (Europe/London)',
+    );
+  });
+
+  it('adds a holiday picked in the month view with the arrow keys', async () => {
+    const { page } = ada;
+    await activate(page, page.getByRole('link', { name: 'Holidays', exact: true }));
+    await page.getByRole('heading', { name: 'Edit calendar' }).waitFor();
+    // The grid is one tab stop (today's day); arrows move, Page Down goes a month on, Enter picks.
+    const today = page.locator('td[tabindex="0"]');
+    await tabTo(page, today);
+    const start = await today.getAttribute('data-date');
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+Enter');
+    const first = await page.getByLabel('First day').inputValue();
+    const last = await page.getByLabel('Last day').inputValue();
+    expect(first > start!).toBe(true);
+    expect((Date.parse(last) - Date.parse(first)) / 86_400_000).toBe(7);
+    await typeInto(page, page.getByLabel('Holiday name'), 'Away day');
+    await activate(page, page.getByRole('button', { name: 'Add holiday' }));
+    await page.getByTestId('holiday-row').filter({ hasText: 'Away day' }).waitFor();
+    await activate(page, page.getByRole('button', { name: 'Save holidays' }));
+    await page.getByTestId('group-detail').waitFor();
+    expect(await page.getByTestId('group-next-holiday').textContent()).toContain('Away day');
   });
 });
