@@ -14,6 +14,7 @@ import type { Auth } from '../auth/sessions';
 import { HttpError, sendJson } from '../http/errors';
 import type { RequestContext, Router } from '../http/router';
 import type { InternalSync } from '../sync/internal';
+import { youngGcPacer } from '../lib/young-gc';
 import { audioDuration, CONTENT_TYPES, sniffAudio, type AudioKind } from './sniff';
 
 export const AUDIO_MAP = 'audio';
@@ -77,9 +78,12 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
       .slice(0, 12)}`;
     const temp = join(dir, `.upload-${id}`);
     let size = 0;
+    // Chunks are dead once written: collecting them every few MB keeps the upload's footprint small.
+    const pace = youngGcPacer();
     const limit = new Transform({
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
+        pace(chunk.length);
         if (size > maxBytes) done(tooLarge(maxBytes));
         else done(null, chunk);
       },

@@ -5,6 +5,7 @@
 import { benchContacts } from './contacts';
 import { benchLogin } from './login';
 import { benchSync } from './sync';
+import { benchUpload } from './upload';
 import { benchVoice } from './voice';
 
 const benches: Record<string, () => Promise<string>> = {
@@ -12,6 +13,7 @@ const benches: Record<string, () => Promise<string>> = {
   contacts: benchContacts,
   sync: benchSync,
   voice: benchVoice,
+  upload: benchUpload,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
