@@ -1,8 +1,11 @@
 /**
  * Audio files as an admin meets them, in Chromium against the real server: upload a WAV with the file
  * picker and watch the progress bar, see it listed with its length and play its preview, a file that is
- * not audio (named .mp3) is refused with the server's words, and delete removes it.
+ * not audio (named .mp3) is refused with the server's words, a slow upload's bar rises and cancelling
+ * it leaves nothing behind (no file, no list row), and delete removes it.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
@@ -74,6 +77,55 @@ describe('audio files', () => {
     await page.unroute('**/api/audio?*');
   });
 
+  it('on a slow network the bar rises; cancelling leaves nothing behind, and Upload works again', async () => {
+    const { page, context } = ada;
+    await page.goto(`${server.url}/admin/audio/create`);
+    const stored = () => readdirSync(join(server.dataDir, 'audio'));
+    const before = stored();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // 256 KB/s up: a 2 MB file takes about 8 s.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    try {
+      await page.getByLabel('Audio file').setInputFiles({
+        name: 'Slow.wav',
+        mimeType: 'audio/wav',
+        buffer: wavFile(125),
+      });
+      await page.getByRole('button', { name: 'Upload' }).click();
+      const bar = page.getByTestId('upload-progress');
+      const seen: number[] = [];
+      await expect
+        .poll(async () => {
+          seen.push(Number(await bar.getAttribute('value')));
+          return seen.filter((v) => v > 0 && v < 100).length;
+        })
+        .toBeGreaterThanOrEqual(2);
+      // The bar only goes forwards.
+      expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+      await page.getByRole('button', { name: 'Cancel upload' }).click();
+      await page.getByText('The upload was cancelled; nothing was kept.').waitFor();
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+    }
+    // The server dropped the partial file (once it notices the cut-off body) and stored nothing.
+    await expect.poll(stored).toEqual(before);
+    // The same file goes up when asked again, at full speed now.
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByTestId('audio-row').filter({ hasText: 'Slow.wav' }).waitFor();
+    expect(stored()).toHaveLength(before.length + 1);
+  });
+
   it('refuses a file that is not audio, whatever its name says', async () => {
     const { page } = ada;
     await page.goto(`${server.url}/admin/audio/create`);
@@ -101,6 +153,7 @@ describe('audio files', () => {
       .waitFor({ state: 'detached' });
     expect(await page.getByTestId('audio-row').allTextContents()).toEqual([
       expect.stringContaining('Hold.wav'),
+      expect.stringContaining('Slow.wav'),
     ]);
   });
 });

@@ -1,10 +1,52 @@
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useSelector } from '@xstate/react';
+import { useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { createActor, fromCallback } from 'xstate';
+import {
+  uploadMachine,
+  type UploadEvent,
+  type UploadFile,
+} from '../../../../machines/upload.machine';
+import {
+  selectUploadFile,
+  selectUploadPercent,
+  selectUploadProblem,
+  selectUploadResult,
+  selectUploadStatus,
+} from '../../../../machines/upload.selectors';
 import { useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import './audio.css';
-import { checkAudioFile, formatSize, uploadAudio, type Upload } from './upload';
+import { checkAudioFile, formatSize, uploadAudio } from './upload';
+
+/** The upload machine with its transfer: the XHR of upload.ts, aborted when the actor stops. */
+const uploadLogic = uploadMachine.provide({
+  actors: {
+    transfer: fromCallback<UploadEvent, { file: UploadFile }>(({ sendBack, input }) => {
+      let stopped = false;
+      const u = uploadAudio(input.file as File, (fraction) => {
+        if (!stopped) sendBack({ type: 'upload.progress', fraction });
+      });
+      u.done.then(
+        (result) => {
+          if (!stopped) sendBack({ type: 'upload.done', result });
+        },
+        (error: unknown) => {
+          if (!stopped)
+            sendBack({
+              type: 'upload.failed',
+              message: error instanceof Error ? error.message : String(error),
+            });
+        },
+      );
+      return () => {
+        stopped = true;
+        u.cancel();
+      };
+    }),
+  },
+});
 
 /**
  * /admin/audio/create: drop a file (or choose one), watch it upload, and go back to the list. The
@@ -15,46 +57,41 @@ export function Component() {
   const toast = useToastActor();
   const uid = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
   const [over, setOver] = useState(false);
-  const current = useRef<Upload | null>(null);
+  const upload = useMemo(() => createActor(uploadLogic, { input: { check: checkAudioFile } }), []);
+  useEffect(() => {
+    upload.start();
+    return () => {
+      // Leaving the screen mid-upload stops the transfer; the server keeps nothing of it.
+      upload.stop();
+    };
+  }, [upload]);
+  const status = useSelector(upload, selectUploadStatus);
+  const file = useSelector(upload, selectUploadFile);
+  const percent = useSelector(upload, selectUploadPercent);
+  const problem = useSelector(upload, selectUploadProblem);
+  const saved = useSelector(upload, selectUploadResult);
+  useEffect(() => {
+    if (status !== 'done' || saved === null) return;
+    toast.send({
+      type: 'toast.show',
+      message: `${saved.name} was uploaded.`,
+      toastType: 'success',
+    });
+    void navigate(paths.adminAudio.build());
+  }, [status, saved, toast, navigate]);
 
+  const uploading = status === 'uploading';
   const pick = (f: File | undefined) => {
-    if (!f || progress !== null) return;
-    setFile(f);
-    setProblem(checkAudioFile(f));
+    if (f) upload.send({ type: 'upload.pick', file: f });
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setOver(false);
     pick(e.dataTransfer.files[0]);
   };
+  const progress = uploading ? percent / 100 : null;
 
-  async function upload() {
-    if (!file || checkAudioFile(file) !== null) return;
-    setProblem(null);
-    setProgress(0);
-    const u = uploadAudio(file, setProgress);
-    current.current = u;
-    try {
-      const saved = await u.done;
-      toast.send({
-        type: 'toast.show',
-        message: `${saved.name} was uploaded.`,
-        toastType: 'success',
-      });
-      void navigate(paths.adminAudio.build());
-    } catch (e) {
-      setProblem(e instanceof Error ? e.message : String(e));
-      setProgress(null);
-    } finally {
-      current.current = null;
-    }
-  }
-
-  const percent = progress === null ? 0 : Math.round(progress * 100);
   return (
     <Screen title="Upload audio">
       <div
@@ -71,7 +108,7 @@ export function Component() {
         <button
           type="button"
           className="button"
-          disabled={progress !== null}
+          disabled={uploading}
           onClick={() => input.current?.click()}
         >
           Choose a file…
@@ -98,7 +135,11 @@ export function Component() {
             {percent}%
           </progress>
           <span aria-live="polite">{percent}%</span>
-          <button type="button" className="button" onClick={() => current.current?.cancel()}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => upload.send({ type: 'upload.cancel' })}
+          >
             Cancel upload
           </button>
         </div>
@@ -108,14 +149,21 @@ export function Component() {
           {problem}
         </p>
       )}
+      {status === 'cancelled' && (
+        <p className="screen-status" role="status" data-testid="upload-cancelled">
+          The upload was cancelled; nothing was kept.
+        </p>
+      )}
       <div className="group-form__actions">
         <button
           type="button"
           className="button button--primary"
-          disabled={!file || progress !== null || checkAudioFile(file) !== null}
-          onClick={() => void upload()}
+          disabled={status !== 'ready' && status !== 'cancelled' && status !== 'failed'}
+          onClick={() =>
+            upload.send(status === 'failed' ? { type: 'upload.retry' } : { type: 'upload.start' })
+          }
         >
-          Upload
+          {status === 'failed' ? 'Try again' : 'Upload'}
         </button>
         <button
           type="button"
