@@ -365,7 +365,8 @@ export function validateSchedule(schedule: Schedule): ScheduleErrors {
 // --- words -------------------------------------------------------------------------------------
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const SHORT_WEEKDAY: Record<Weekday, string> = {
+/** Three-letter weekday names, as screens show them. */
+export const SHORT_WEEKDAY: Record<Weekday, string> = {
   mon: 'Mon',
   tue: 'Tue',
   wed: 'Wed',

@@ -2,7 +2,7 @@
  * A group's `schedule:{id}` document as the app reads it: tolerant of whatever is stored (a field
  * of the wrong type reads as missing), and the one-line summary screens show.
  */
-import { parseTime, sortRanges } from './hours';
+import { parseTime, SHORT_WEEKDAY, sortRanges } from './hours';
 import { WEEKDAYS, type Schedule, type TimeRange, type Weekday } from './hours.types';
 
 type Data = { readonly [key: string]: unknown };
@@ -38,16 +38,6 @@ export function scheduleToData(schedule: Schedule): {
   return { timeZone: schedule.timeZone, week };
 }
 
-const SHORT: Record<Weekday, string> = {
-  mon: 'Mon',
-  tue: 'Tue',
-  wed: 'Wed',
-  thu: 'Thu',
-  fri: 'Fri',
-  sat: 'Sat',
-  sun: 'Sun',
-};
-
 /**
  * "Mon–Fri 09:00–17:00; Sat 10:00–14:00": runs of weekdays with the same hours joined, closed days
  * left out; "No opening hours" when every day is closed.
@@ -68,7 +58,10 @@ export function summariseWeek(schedule: Schedule): string {
     let j = i;
     while (j + 1 < WEEKDAYS.length && hours[j + 1] === hours[i]) j++;
     if (hours[i] !== '') {
-      const days = i === j ? SHORT[WEEKDAYS[i]!] : `${SHORT[WEEKDAYS[i]!]}–${SHORT[WEEKDAYS[j]!]}`;
+      const days =
+        i === j
+          ? SHORT_WEEKDAY[WEEKDAYS[i]!]
+          : `${SHORT_WEEKDAY[WEEKDAYS[i]!]}–${SHORT_WEEKDAY[WEEKDAYS[j]!]}`;
       parts.push(`${days} ${hours[i]!}`);
     }
     i = j + 1;

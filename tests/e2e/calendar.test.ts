@@ -12,7 +12,13 @@ import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { apiSignIn } from '../model/support/app';
-import { sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
+import {
+  createGroupOnScreen,
+  sdkClientFor,
+  signedInPage,
+  snapshotDist,
+  type Person,
+} from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
@@ -25,20 +31,9 @@ beforeAll(async () => {
   dist = snapshotDist();
   server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
   browser = await launchChromium();
-  ada = await signedInPage(
-    browser,
-    server.url,
-    'Ada Admin',
-    'ada@example.com',
-    '/admin/group/create',
-  );
+  ada = await signedInPage(browser, server.url, 'Ada Admin', 'ada@example.com', '/admin/group');
   await apiSignIn(server.url, 'Tom Agent', 'tom@example.com');
-  const { page } = ada;
-  await page.getByLabel('Name').fill('Support');
-  await page.getByLabel('Number or extension').fill('300');
-  await page.getByRole('button', { name: 'Create group' }).click();
-  await page.getByTestId('group-detail').waitFor();
-  groupId = new URL(page.url()).pathname.split('/').pop()!;
+  groupId = await createGroupOnScreen(ada.page, server.url, { name: 'Support', number: '300' });
 });
 
 afterAll(async () => {

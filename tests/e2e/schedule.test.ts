@@ -8,14 +8,20 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeOpenNow, openNow, wallClock } from '../../src/domain/hours';
+import { describeOpenNow, openNow, wallClock, weekdayName } from '../../src/domain/hours';
 import { WEEKDAYS } from '../../src/domain/hours.types';
 import { scheduleFromData } from '../../src/domain/schedule';
 import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { apiSignIn } from '../model/support/app';
-import { sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
+import {
+  createGroupOnScreen,
+  sdkClientFor,
+  signedInPage,
+  snapshotDist,
+  type Person,
+} from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
@@ -23,35 +29,17 @@ let dist: ReturnType<typeof snapshotDist>;
 let ada: Person;
 let groupId = '';
 
-const DAY_NAMES = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-} as const;
-
 beforeAll(async () => {
   dist = snapshotDist();
   server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
   browser = await launchChromium();
-  ada = await signedInPage(
-    browser,
-    server.url,
-    'Ada Admin',
-    'ada@example.com',
-    '/admin/group/create',
-  );
+  ada = await signedInPage(browser, server.url, 'Ada Admin', 'ada@example.com', '/admin/group');
   await apiSignIn(server.url, 'Tom Agent', 'tom@example.com');
-  const { page } = ada;
-  await page.getByLabel('Name').fill('Support');
-  await page.getByLabel('Number or extension').fill('300');
-  await page.getByLabel('Add a member').selectOption({ label: 'Tom Agent (tom@example.com)' });
-  await page.getByRole('button', { name: 'Create group' }).click();
-  await page.getByTestId('group-detail').waitFor();
-  groupId = new URL(page.url()).pathname.split('/').pop()!;
+  groupId = await createGroupOnScreen(ada.page, server.url, {
+    name: 'Support',
+    number: '300',
+    members: ['Tom Agent (tom@example.com)'],
+  });
 });
 
 afterAll(async () => {
@@ -118,7 +106,7 @@ describe('business hours', () => {
     await page.getByRole('link', { name: 'Business hours', exact: true }).click();
     await page.getByRole('heading', { name: 'Edit schedule' }).waitFor();
     const today = wallClock(Date.now(), 'UTC').weekday;
-    const name = DAY_NAMES[today];
+    const name = weekdayName(today);
     await page.getByLabel('Time zone').fill('UTC');
     await page.getByRole('button', { name: `Add hours on ${name}` }).click();
     await page.getByRole('button', { name: `Add hours on ${name}` }).click();

@@ -112,3 +112,20 @@ export async function serverWriter(baseUrl: string): Promise<{
     close: () => raw.close(),
   };
 }
+
+/** Creates a ring group through /admin/group/create as an admin would; resolves its id. */
+export async function createGroupOnScreen(
+  page: Page,
+  baseUrl: string,
+  group: { name: string; number: string; members?: string[] },
+): Promise<string> {
+  await page.goto(`${baseUrl}/admin/group/create`);
+  await page.getByLabel('Name').fill(group.name);
+  await page.getByLabel('Number or extension').fill(group.number);
+  for (const m of group.members ?? []) {
+    await page.getByLabel('Add a member').selectOption({ label: m });
+  }
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await page.getByTestId('group-detail').waitFor();
+  return new URL(page.url()).pathname.split('/').pop()!;
+}

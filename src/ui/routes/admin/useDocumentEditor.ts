@@ -23,8 +23,8 @@ import {
 import { humanMessage, toSyncFailure } from '../../../sync/errors';
 import type { JsonObject } from '../../../sync/ports';
 import { useContainerSelector, useSyncDocument, type DocumentActor } from '../../sync/containers';
-
-export type EditorActor = ReturnType<typeof createActor<typeof editorMachine>>;
+import type { EditorActor } from './EditorFrame';
+import { useRunningEditor } from './useRunningEditor';
 
 export interface DocumentEditorSpec {
   /** The document's unique name. */
@@ -125,27 +125,11 @@ export function useDocumentEditor(spec: DocumentEditorSpec): EditorActor | null 
     return actor;
   }, [doc]);
 
-  // Someone else's save arrives through the document: the editor follows it, or keeps it aside
-  // while there are unsaved changes.
   const data = useContainerSelector(doc, selectDocumentData, null);
   const revision = useContainerSelector(doc, selectDocumentMeta, null)?.revision;
-  useEffect(() => {
-    if (!editor || data === null || revision === undefined) return;
-    const base = editor.getSnapshot().context.base;
-    if (base === null || base.revision === revision) return;
-    editor.send({
-      type: 'editor.remoteChanged',
-      current: { values: specRef.current.normalize(data), revision },
-    });
-  }, [editor, data, revision]);
-
-  useEffect(() => {
-    if (!editor) return;
-    editor.start();
-    return () => {
-      editor.stop();
-    };
-  }, [editor]);
+  useRunningEditor(editor, revision, () =>
+    data === null ? null : specRef.current.normalize(data),
+  );
 
   return editor;
 }

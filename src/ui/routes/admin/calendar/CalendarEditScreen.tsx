@@ -18,7 +18,7 @@ import type { JsonObject } from '../../../../sync/ports';
 import { paths } from '../../../app/paths';
 import { useNow } from '../../../components/clock';
 import { Screen } from '../../../components/Screen';
-import { DocumentEditorFrame, type EditorFormProps } from '../DocumentEditorFrame';
+import { EditorFrame, type EditorFormProps } from '../EditorFrame';
 import { groupObjects } from '../group/group';
 import { useGroups } from '../group/useGroups';
 import { useDocumentEditor } from '../useDocumentEditor';
@@ -67,15 +67,17 @@ export function Component() {
         the group’s time zone), whatever its business hours say.
       </p>
       {editor ? (
-        <DocumentEditorFrame
+        <EditorFrame
           editor={editor}
           what={WHAT}
           testId="calendar"
           describeTheirs={(values) => {
             const list = calendarFromData(values).holidays;
-            return list.length === 0
-              ? 'no holidays'
-              : list.map((h) => `${h.label} (${describeDays(h)})`).join('; ');
+            return `Their version: ${
+              list.length === 0
+                ? 'no holidays'
+                : list.map((h) => `${h.label} (${describeDays(h)})`).join('; ')
+            }.`;
           }}
           savedMessage="The holidays were saved."
           onSaved={onSaved}
@@ -83,7 +85,7 @@ export function Component() {
           {(form) => (
             <CalendarForm {...form} onCancel={() => void navigate(paths.adminGroup.build(id))} />
           )}
-        </DocumentEditorFrame>
+        </EditorFrame>
       ) : (
         <p className="screen-status" role="status">
           Loading {WHAT}…

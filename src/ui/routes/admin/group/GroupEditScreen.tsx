@@ -1,38 +1,24 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { createActor, fromPromise } from 'xstate';
 import {
   editorMachine,
   type Revisioned,
   type SaveRequest,
 } from '../../../../machines/editor.machine';
-import {
-  selectDirty,
-  selectDraft,
-  selectEditorError,
-  selectEditorStatus,
-  selectFieldErrors,
-  selectTheirs,
-} from '../../../../machines/editor.selectors';
+import { selectDraft } from '../../../../machines/editor.selectors';
 import { ask } from '../../../../machines/syncCommand';
 import type { MapCommandResults } from '../../../../machines/syncMap.machine';
 import { humanMessage, toSyncFailure } from '../../../../sync/errors';
 import type { JsonObject } from '../../../../sync/ports';
-import { useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Screen } from '../../../components/Screen';
 import type { MapActor } from '../../../sync/containers';
+import { EditorFrame, type EditorActor } from '../EditorFrame';
+import { useRunningEditor } from '../useRunningEditor';
 import { updateGroup } from './commands';
-import {
-  extensionOwners,
-  groupFromData,
-  groupToData,
-  validateGroup,
-  type Group,
-  type GroupErrors,
-} from './group';
+import { extensionOwners, groupFromData, groupToData, validateGroup } from './group';
 import { GroupForm, type Person } from './GroupForm';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
@@ -114,31 +100,11 @@ export function Component() {
     return actor;
   }, [groupsActor, id, opened]);
 
-  // Someone else's save arrives through the map: the editor follows it, or keeps it aside while dirty.
+  // Someone else's save arrives through the map.
   const stored = items.find((i) => i.key === id);
-  const storedRevision = stored?.revision;
-  const storedRef = useRef(stored);
-  useEffect(() => {
-    storedRef.current = stored;
-  });
-  useEffect(() => {
-    const item = storedRef.current;
-    if (!editor || !item || storedRevision === undefined) return;
-    const base = editor.getSnapshot().context.base;
-    if (base === null || base.revision === storedRevision) return;
-    editor.send({
-      type: 'editor.remoteChanged',
-      current: { values: groupToData(groupFromData(item.data)), revision: storedRevision },
-    });
-  }, [editor, storedRevision]);
-
-  useEffect(() => {
-    if (!editor) return;
-    editor.start();
-    return () => {
-      editor.stop();
-    };
-  }, [editor]);
+  useRunningEditor(editor, stored?.revision, () =>
+    stored ? groupToData(groupFromData(stored.data)) : null,
+  );
 
   return editor ? (
     <Editor
@@ -155,121 +121,45 @@ export function Component() {
   );
 }
 
-type EditorActor = ReturnType<typeof createActor<typeof editorMachine>>;
-
 /** The form over a started editor actor (a component of its own, so its hooks keep their state). */
 function Editor({
-  editor: e,
-  people: p,
+  editor,
+  people,
   onDone,
 }: {
   editor: EditorActor;
   people: readonly Person[];
   onDone: () => void;
 }) {
-  const toast = useToastActor();
-  const status = useSelector(e, selectEditorStatus);
-  const draft = useSelector(e, selectDraft);
-  const fieldErrors = useSelector(e, selectFieldErrors) as GroupErrors;
-  const error = useSelector(e, selectEditorError);
-  const theirs = useSelector(e, selectTheirs);
-  const dirty = useSelector(e, selectDirty);
-  const blocker = useBlocker(dirty && status !== 'saving');
-  const wasSaving = useRef(false);
-  useEffect(() => {
-    // A save that went through (back to editing, nothing unsaved) returns to the group.
-    if (wasSaving.current && status === 'editing' && !dirty && error === null) {
-      toast.send({ type: 'toast.show', message: 'The group was saved.', toastType: 'success' });
-      onDone();
-    }
-    wasSaving.current = status === 'saving';
-  }, [status, dirty, error, onDone, toast]);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (ev: BeforeUnloadEvent) => ev.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
-
-  const group: Group | null = draft ? groupFromData(draft) : null;
+  const draft = useSelector(editor, selectDraft);
+  const name = draft ? groupFromData(draft).name : '';
   return (
-    <Screen title={group ? `Edit ${group.name || 'ring group'}` : 'Edit ring group'}>
-      {status === 'loading' && (
-        <p className="screen-status" role="status">
-          Loading the group…
-        </p>
-      )}
-      {status === 'loadFailed' && (
-        <div className="form-error" role="alert">
-          {error}{' '}
-          <button type="button" className="button" onClick={() => e.send({ type: 'editor.retry' })}>
-            Try again
-          </button>
-        </div>
-      )}
-      {theirs && (
-        <div className="form-error" role="alert" data-testid="group-conflict">
-          <p>
-            {status === 'conflict'
-              ? 'Another admin saved this group first.'
-              : 'Another admin just saved this group.'}{' '}
-            Their version: {groupFromData(theirs.values).name},{' '}
-            {groupFromData(theirs.values).number}, {groupFromData(theirs.values).members.length}{' '}
-            member(s).
-          </p>
-          <button
-            type="button"
-            className="button"
-            onClick={() => e.send({ type: 'editor.reload' })}
-          >
-            Use their version
-          </button>{' '}
-          {status === 'conflict' && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => e.send({ type: 'editor.overwrite' })}
-            >
-              Keep mine and overwrite
-            </button>
-          )}
-        </div>
-      )}
-      {group && (
-        <GroupForm
-          value={group}
-          errors={fieldErrors}
-          people={p}
-          busy={status === 'saving'}
-          submitLabel="Save"
-          formError={status === 'editing' ? error : null}
-          onChange={(g) => e.send({ type: 'editor.change', values: groupToData(g) })}
-          onSubmit={() => {
-            e.send({ type: 'editor.save' });
-            return e.getSnapshot().context.fieldErrors;
-          }}
-          onCancel={onDone}
-        />
-      )}
-      {blocker.state === 'blocked' && (
-        <ConfirmDialog
-          title="Leave without saving?"
-          cancelLabel="Stay"
-          action={{
-            label: 'Leave',
-            busyLabel: 'Leaving…',
-            run: () => {
-              blocker.proceed();
-              return Promise.resolve();
-            },
-          }}
-          onClose={() => {
-            if (blocker.state === 'blocked') blocker.reset();
-          }}
-        >
-          Your changes to this group are not saved.
-        </ConfirmDialog>
-      )}
+    <Screen title={name ? `Edit ${name}` : 'Edit ring group'}>
+      <EditorFrame
+        editor={editor}
+        what="this group"
+        testId="group"
+        describeTheirs={(values) => {
+          const g = groupFromData(values);
+          return `Their version: ${g.name}, ${g.number}, ${g.members.length} member(s).`;
+        }}
+        savedMessage="The group was saved."
+        onSaved={onDone}
+      >
+        {(form) => (
+          <GroupForm
+            value={groupFromData(form.draft)}
+            errors={form.errors}
+            people={people}
+            busy={form.busy}
+            submitLabel="Save"
+            formError={form.formError}
+            onChange={(g) => form.change(groupToData(g))}
+            onSubmit={form.save}
+            onCancel={onDone}
+          />
+        )}
+      </EditorFrame>
     </Screen>
   );
 }

@@ -1,29 +1,22 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Link, useBlocker, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { createActor, fromPromise } from 'xstate';
 import {
   editorMachine,
   type Revisioned,
   type SaveRequest,
 } from '../../../../machines/editor.machine';
-import {
-  selectDirty,
-  selectDraft,
-  selectEditorError,
-  selectEditorStatus,
-  selectFieldErrors,
-  selectTheirs,
-} from '../../../../machines/editor.selectors';
+import { selectDraft } from '../../../../machines/editor.selectors';
 import { ask } from '../../../../machines/syncCommand';
 import type { MapCommandResults } from '../../../../machines/syncMap.machine';
 import { humanMessage, toSyncFailure } from '../../../../sync/errors';
 import type { JsonObject } from '../../../../sync/ports';
-import { useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Screen } from '../../../components/Screen';
 import type { MapActor } from '../../../sync/containers';
+import { EditorFrame, type EditorActor, type EditorFormProps } from '../EditorFrame';
+import { useRunningEditor } from '../useRunningEditor';
 import type { Guidance } from '../guidance/guidance';
 import { useGuidanceMap } from '../guidance/useGuidance';
 import { updateGroup } from './commands';
@@ -107,30 +100,11 @@ export function Component() {
     return actor;
   }, [groupsActor, id, opened]);
 
+  // Someone else's save arrives through the map.
   const stored = items.find((i) => i.key === id);
-  const storedRevision = stored?.revision;
-  const storedRef = useRef(stored);
-  useEffect(() => {
-    storedRef.current = stored;
-  });
-  useEffect(() => {
-    const item = storedRef.current;
-    if (!editor || !item || storedRevision === undefined) return;
-    const base = editor.getSnapshot().context.base;
-    if (base === null || base.revision === storedRevision) return;
-    editor.send({
-      type: 'editor.remoteChanged',
-      current: { values: groupToData(groupFromData(item.data)), revision: storedRevision },
-    });
-  }, [editor, storedRevision]);
-
-  useEffect(() => {
-    if (!editor) return;
-    editor.start();
-    return () => {
-      editor.stop();
-    };
-  }, [editor]);
+  useRunningEditor(editor, stored?.revision, () =>
+    stored ? groupToData(groupFromData(stored.data)) : null,
+  );
 
   return editor ? (
     <Editor
@@ -148,10 +122,8 @@ export function Component() {
   );
 }
 
-type EditorActor = ReturnType<typeof createActor<typeof editorMachine>>;
-
 function Editor({
-  editor: e,
+  editor,
   announcements,
   announcementsLoading,
   onDone,
@@ -162,178 +134,109 @@ function Editor({
   onDone: () => void;
 }) {
   const uid = useId();
-  const toast = useToastActor();
-  const status = useSelector(e, selectEditorStatus);
-  const draft = useSelector(e, selectDraft);
-  const fieldErrors = useSelector(e, selectFieldErrors) as GroupGuidanceErrors;
-  const error = useSelector(e, selectEditorError);
-  const theirs = useSelector(e, selectTheirs);
-  const dirty = useSelector(e, selectDirty);
-  const blocker = useBlocker(dirty && status !== 'saving');
-  const wasSaving = useRef(false);
-  useEffect(() => {
-    if (wasSaving.current && status === 'editing' && !dirty && error === null) {
-      toast.send({
-        type: 'toast.show',
-        message: 'The announcements were saved.',
-        toastType: 'success',
-      });
-      onDone();
-    }
-    wasSaving.current = status === 'saving';
-  }, [status, dirty, error, onDone, toast]);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (ev: BeforeUnloadEvent) => ev.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
-
-  const group = draft ? groupFromData(draft) : null;
+  const draft = useSelector(editor, selectDraft);
+  const name = draft ? groupFromData(draft).name : null;
   const options = [...announcements.entries()].sort(([, a], [, b]) => a.name.localeCompare(b.name));
   const nameOf = (gid: string | undefined) =>
     gid === undefined ? 'none' : (announcements.get(gid)?.name ?? 'a deleted announcement');
   const slotId = (slot: GuidanceSlot) => `${uid}-${slot}`;
 
-  function submit(event: FormEvent) {
+  function submit(event: FormEvent, form: EditorFormProps) {
     event.preventDefault();
-    if (status === 'saving') return;
-    e.send({ type: 'editor.save' });
-    const found = e.getSnapshot().context.fieldErrors as GroupGuidanceErrors;
+    if (form.busy) return;
+    const found = form.save() as GroupGuidanceErrors;
     const first = GUIDANCE_SLOTS.find((s) => found[s] !== undefined);
     if (first) document.getElementById(slotId(first))?.focus();
   }
 
   return (
-    <Screen title={group ? `Guidance of ${group.name || 'the group'}` : 'Group guidance'}>
-      {status === 'loading' && (
-        <p className="screen-status" role="status">
-          Loading the group…
-        </p>
-      )}
-      {status === 'loadFailed' && (
-        <div className="form-error" role="alert">
-          {error}{' '}
-          <button type="button" className="button" onClick={() => e.send({ type: 'editor.retry' })}>
-            Try again
-          </button>
-        </div>
-      )}
-      {theirs && (
-        <div className="form-error" role="alert" data-testid="group-guidance-conflict">
-          <p>
-            {status === 'conflict'
-              ? 'Another admin saved this group first.'
-              : 'Another admin just saved this group.'}{' '}
-            Their choice:{' '}
-            {GUIDANCE_SLOTS.map(
-              (s) =>
-                `${GUIDANCE_SLOT_LABELS[s].toLowerCase()}: ${nameOf(groupFromData(theirs.values).guidance[s])}`,
-            ).join('; ')}
-            .
-          </p>
-          <button
-            type="button"
-            className="button"
-            onClick={() => e.send({ type: 'editor.reload' })}
-          >
-            Use their version
-          </button>{' '}
-          {status === 'conflict' && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => e.send({ type: 'editor.overwrite' })}
+    <Screen title={name !== null ? `Guidance of ${name || 'the group'}` : 'Group guidance'}>
+      <EditorFrame
+        editor={editor}
+        what="this group"
+        leaveWhat="this group’s announcements"
+        testId="group-guidance"
+        describeTheirs={(values) =>
+          `Their choice: ${GUIDANCE_SLOTS.map(
+            (s) =>
+              `${GUIDANCE_SLOT_LABELS[s].toLowerCase()}: ${nameOf(groupFromData(values).guidance[s])}`,
+          ).join('; ')}.`
+        }
+        savedMessage="The announcements were saved."
+        onSaved={onDone}
+      >
+        {(form) => {
+          const group = groupFromData(form.draft);
+          const errors = form.errors as GroupGuidanceErrors;
+          return (
+            <form
+              className="group-form"
+              noValidate
+              onSubmit={(event) => submit(event, form)}
+              aria-busy={form.busy}
             >
-              Keep mine and overwrite
-            </button>
-          )}
-        </div>
-      )}
-      {group && (
-        <form className="group-form" noValidate onSubmit={submit} aria-busy={status === 'saving'}>
-          {!announcementsLoading && options.length === 0 && (
-            <p className="group-form__hint">
-              There are no announcements yet.{' '}
-              <Link to={paths.adminGuidanceCreate.build()}>Create one</Link> first.
-            </p>
-          )}
-          {GUIDANCE_SLOTS.map((slot) => {
-            const chosen = group.guidance[slot] ?? '';
-            return (
-              <div className="field" key={slot}>
-                <label htmlFor={slotId(slot)}>{GUIDANCE_SLOT_LABELS[slot]}</label>
-                <select
-                  id={slotId(slot)}
-                  value={chosen}
-                  disabled={announcementsLoading}
-                  aria-invalid={fieldErrors[slot] ? true : undefined}
-                  aria-describedby={fieldErrors[slot] ? `${slotId(slot)}-error` : undefined}
-                  onChange={(ev) => {
-                    const next = ev.currentTarget.value;
-                    const guidance = { ...group.guidance };
-                    if (next === '') delete guidance[slot];
-                    else guidance[slot] = next;
-                    e.send({ type: 'editor.change', values: groupToData({ ...group, guidance }) });
-                  }}
-                >
-                  <option value="">{announcementsLoading ? 'Loading…' : 'No announcement'}</option>
-                  {chosen !== '' && !announcements.has(chosen) && !announcementsLoading && (
-                    <option value={chosen}>(deleted announcement)</option>
-                  )}
-                  {options.map(([gid, g]) => (
-                    <option key={gid} value={gid}>
-                      {g.name || gid}
-                    </option>
-                  ))}
-                </select>
-                {fieldErrors[slot] !== undefined && (
-                  <p id={`${slotId(slot)}-error`} className="field__error">
-                    {fieldErrors[slot]}
-                  </p>
-                )}
+              {!announcementsLoading && options.length === 0 && (
+                <p className="group-form__hint">
+                  There are no announcements yet.{' '}
+                  <Link to={paths.adminGuidanceCreate.build()}>Create one</Link> first.
+                </p>
+              )}
+              {GUIDANCE_SLOTS.map((slot) => {
+                const chosen = group.guidance[slot] ?? '';
+                return (
+                  <div className="field" key={slot}>
+                    <label htmlFor={slotId(slot)}>{GUIDANCE_SLOT_LABELS[slot]}</label>
+                    <select
+                      id={slotId(slot)}
+                      value={chosen}
+                      disabled={announcementsLoading}
+                      aria-invalid={errors[slot] ? true : undefined}
+                      aria-describedby={errors[slot] ? `${slotId(slot)}-error` : undefined}
+                      onChange={(ev) => {
+                        const next = ev.currentTarget.value;
+                        const guidance = { ...group.guidance };
+                        if (next === '') delete guidance[slot];
+                        else guidance[slot] = next;
+                        form.change(groupToData({ ...group, guidance }));
+                      }}
+                    >
+                      <option value="">
+                        {announcementsLoading ? 'Loading…' : 'No announcement'}
+                      </option>
+                      {chosen !== '' && !announcements.has(chosen) && !announcementsLoading && (
+                        <option value={chosen}>(deleted announcement)</option>
+                      )}
+                      {options.map(([gid, g]) => (
+                        <option key={gid} value={gid}>
+                          {g.name || gid}
+                        </option>
+                      ))}
+                    </select>
+                    {errors[slot] !== undefined && (
+                      <p id={`${slotId(slot)}-error`} className="field__error">
+                        {errors[slot]}
+                      </p>
+                    )}
+                  </div>
+                );
+              })}
+              {form.formError !== null && (
+                <p className="form-error" role="alert">
+                  {form.formError}
+                </p>
+              )}
+              <div className="group-form__actions">
+                <button type="submit" className="button button--primary" disabled={form.busy}>
+                  {form.busy ? 'Saving…' : 'Save'}
+                </button>
+                <button type="button" className="button" onClick={onDone} disabled={form.busy}>
+                  Cancel
+                </button>
               </div>
-            );
-          })}
-          {status === 'editing' && error !== null && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="group-form__actions">
-            <button type="submit" className="button button--primary" disabled={status === 'saving'}>
-              {status === 'saving' ? 'Saving…' : 'Save'}
-            </button>
-            <button
-              type="button"
-              className="button"
-              onClick={onDone}
-              disabled={status === 'saving'}
-            >
-              Cancel
-            </button>
-          </div>
-        </form>
-      )}
-      {blocker.state === 'blocked' && (
-        <ConfirmDialog
-          title="Leave without saving?"
-          cancelLabel="Stay"
-          action={{
-            label: 'Leave',
-            busyLabel: 'Leaving…',
-            run: () => {
-              blocker.proceed();
-              return Promise.resolve();
-            },
-          }}
-          onClose={() => {
-            if (blocker.state === 'blocked') blocker.reset();
-          }}
-        >
-          Your changes to this group’s announcements are not saved.
-        </ConfirmDialog>
-      )}
+            </form>
+          );
+        }}
+      </EditorFrame>
     </Screen>
   );
 }

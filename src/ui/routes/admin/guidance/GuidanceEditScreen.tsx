@@ -1,29 +1,22 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { createActor, fromPromise } from 'xstate';
 import {
   editorMachine,
   type Revisioned,
   type SaveRequest,
 } from '../../../../machines/editor.machine';
-import {
-  selectDirty,
-  selectDraft,
-  selectEditorError,
-  selectEditorStatus,
-  selectFieldErrors,
-  selectTheirs,
-} from '../../../../machines/editor.selectors';
+import { selectDraft } from '../../../../machines/editor.selectors';
 import { ask } from '../../../../machines/syncCommand';
 import type { MapCommandResults } from '../../../../machines/syncMap.machine';
 import { humanMessage, toSyncFailure } from '../../../../sync/errors';
 import type { JsonObject } from '../../../../sync/ports';
-import { useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Screen } from '../../../components/Screen';
 import type { MapActor } from '../../../sync/containers';
+import { EditorFrame, type EditorActor } from '../EditorFrame';
+import { useRunningEditor } from '../useRunningEditor';
 import { updateGuidance } from './commands';
 import {
   guidanceDraft,
@@ -31,8 +24,6 @@ import {
   KIND_LABELS,
   validateGuidance,
   type AudioFile,
-  type Guidance,
-  type GuidanceErrors,
 } from './guidance';
 import { GuidanceForm } from './GuidanceForm';
 import './guidance.css';
@@ -111,31 +102,11 @@ export function Component() {
     return actor;
   }, [mapActor, id, opened]);
 
-  // Someone else's save arrives through the map: the editor follows it, or keeps it aside while dirty.
+  // Someone else's save arrives through the map.
   const stored = items.find((i) => i.key === id);
-  const storedRevision = stored?.revision;
-  const storedRef = useRef(stored);
-  useEffect(() => {
-    storedRef.current = stored;
-  });
-  useEffect(() => {
-    const item = storedRef.current;
-    if (!editor || !item || storedRevision === undefined) return;
-    const base = editor.getSnapshot().context.base;
-    if (base === null || base.revision === storedRevision) return;
-    editor.send({
-      type: 'editor.remoteChanged',
-      current: { values: guidanceDraft(guidanceFromData(item.data)), revision: storedRevision },
-    });
-  }, [editor, storedRevision]);
-
-  useEffect(() => {
-    if (!editor) return;
-    editor.start();
-    return () => {
-      editor.stop();
-    };
-  }, [editor]);
+  useRunningEditor(editor, stored?.revision, () =>
+    stored ? guidanceDraft(guidanceFromData(stored.data)) : null,
+  );
 
   return editor ? (
     <Editor
@@ -155,10 +126,8 @@ export function Component() {
   );
 }
 
-type EditorActor = ReturnType<typeof createActor<typeof editorMachine>>;
-
 function Editor({
-  editor: e,
+  editor,
   languages,
   languagesError,
   onRetryLanguages,
@@ -172,118 +141,42 @@ function Editor({
   audio: ReadonlyMap<string, AudioFile>;
   onDone: () => void;
 }) {
-  const toast = useToastActor();
-  const status = useSelector(e, selectEditorStatus);
-  const draft = useSelector(e, selectDraft);
-  const fieldErrors = useSelector(e, selectFieldErrors) as GuidanceErrors;
-  const error = useSelector(e, selectEditorError);
-  const theirs = useSelector(e, selectTheirs);
-  const dirty = useSelector(e, selectDirty);
-  const blocker = useBlocker(dirty && status !== 'saving');
-  const wasSaving = useRef(false);
-  useEffect(() => {
-    // A save that went through (back to editing, nothing unsaved) returns to the list.
-    if (wasSaving.current && status === 'editing' && !dirty && error === null) {
-      toast.send({
-        type: 'toast.show',
-        message: 'The announcement was saved.',
-        toastType: 'success',
-      });
-      onDone();
-    }
-    wasSaving.current = status === 'saving';
-  }, [status, dirty, error, onDone, toast]);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (ev: BeforeUnloadEvent) => ev.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
-
-  const value: Guidance | null = draft ? guidanceFromData(draft) : null;
-  const their = theirs ? guidanceFromData(theirs.values) : null;
+  const draft = useSelector(editor, selectDraft);
+  const name = draft ? guidanceFromData(draft).name : '';
   return (
-    <Screen title={value ? `Edit ${value.name || 'guidance'}` : 'Edit guidance'}>
-      {status === 'loading' && (
-        <p className="screen-status" role="status">
-          Loading the announcement…
-        </p>
-      )}
-      {status === 'loadFailed' && (
-        <div className="form-error" role="alert">
-          {error}{' '}
-          <button type="button" className="button" onClick={() => e.send({ type: 'editor.retry' })}>
-            Try again
-          </button>
-        </div>
-      )}
-      {their && (
-        <div className="form-error" role="alert" data-testid="guidance-conflict">
-          <p>
-            {status === 'conflict'
-              ? 'Another admin saved this announcement first.'
-              : 'Another admin just saved this announcement.'}{' '}
-            Their version: {their.name}, {KIND_LABELS[their.kind].toLowerCase()}
-            {their.kind === 'tts'
+    <Screen title={name ? `Edit ${name}` : 'Edit guidance'}>
+      <EditorFrame
+        editor={editor}
+        what="this announcement"
+        testId="guidance"
+        describeTheirs={(values) => {
+          const their = guidanceFromData(values);
+          const what =
+            their.kind === 'tts'
               ? `: “${their.text.slice(0, 80)}${their.text.length > 80 ? '…' : ''}”`
-              : `: ${audio.get(their.audioId)?.name ?? 'a deleted file'}`}
-          </p>
-          <button
-            type="button"
-            className="button"
-            onClick={() => e.send({ type: 'editor.reload' })}
-          >
-            Use their version
-          </button>{' '}
-          {status === 'conflict' && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => e.send({ type: 'editor.overwrite' })}
-            >
-              Keep mine and overwrite
-            </button>
-          )}
-        </div>
-      )}
-      {value && (
-        <GuidanceForm
-          value={value}
-          errors={fieldErrors}
-          languages={languages}
-          languagesError={languagesError}
-          onRetryLanguages={onRetryLanguages}
-          audio={audio}
-          busy={status === 'saving'}
-          submitLabel="Save"
-          formError={status === 'editing' ? error : null}
-          onChange={(g) => e.send({ type: 'editor.change', values: guidanceDraft(g) })}
-          onSubmit={() => {
-            e.send({ type: 'editor.save' });
-            return e.getSnapshot().context.fieldErrors;
-          }}
-          onCancel={onDone}
-        />
-      )}
-      {blocker.state === 'blocked' && (
-        <ConfirmDialog
-          title="Leave without saving?"
-          cancelLabel="Stay"
-          action={{
-            label: 'Leave',
-            busyLabel: 'Leaving…',
-            run: () => {
-              blocker.proceed();
-              return Promise.resolve();
-            },
-          }}
-          onClose={() => {
-            if (blocker.state === 'blocked') blocker.reset();
-          }}
-        >
-          Your changes to this announcement are not saved.
-        </ConfirmDialog>
-      )}
+              : `: ${audio.get(their.audioId)?.name ?? 'a deleted file'}`;
+          return `Their version: ${their.name}, ${KIND_LABELS[their.kind].toLowerCase()}${what}`;
+        }}
+        savedMessage="The announcement was saved."
+        onSaved={onDone}
+      >
+        {(form) => (
+          <GuidanceForm
+            value={guidanceFromData(form.draft)}
+            errors={form.errors}
+            languages={languages}
+            languagesError={languagesError}
+            onRetryLanguages={onRetryLanguages}
+            audio={audio}
+            busy={form.busy}
+            submitLabel="Save"
+            formError={form.formError}
+            onChange={(g) => form.change(guidanceDraft(g))}
+            onSubmit={form.save}
+            onCancel={onDone}
+          />
+        )}
+      </EditorFrame>
     </Screen>
   );
 }

@@ -17,7 +17,7 @@ import { useNow } from '../../../components/clock';
 import { Screen } from '../../../components/Screen';
 import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
 import { calendarFromData } from '../../../../domain/calendar';
-import { DocumentEditorFrame, type EditorFormProps } from '../DocumentEditorFrame';
+import { EditorFrame, type EditorFormProps } from '../EditorFrame';
 import { groupObjects } from '../group/group';
 import { useGroups } from '../group/useGroups';
 import { useDocumentEditor } from '../useDocumentEditor';
@@ -57,13 +57,13 @@ export function Component() {
         them get the group’s closed announcement and closed forwarding rules.
       </p>
       {editor ? (
-        <DocumentEditorFrame
+        <EditorFrame
           editor={editor}
           what={WHAT}
           testId="schedule"
           describeTheirs={(values) => {
             const s = scheduleFromData(values);
-            return `${summariseWeek(s)} (${s.timeZone || 'no time zone'})`;
+            return `Their version: ${summariseWeek(s)} (${s.timeZone || 'no time zone'}).`;
           }}
           savedMessage="The business hours were saved."
           onSaved={onSaved}
@@ -75,7 +75,7 @@ export function Component() {
               onCancel={() => void navigate(paths.adminGroup.build(id))}
             />
           )}
-        </DocumentEditorFrame>
+        </EditorFrame>
       ) : (
         <p className="screen-status" role="status">
           Loading {WHAT}…

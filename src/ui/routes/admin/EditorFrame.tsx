@@ -13,7 +13,10 @@ import {
 import type { JsonObject } from '../../../sync/ports';
 import { useToastActor } from '../../app/actors';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import type { EditorActor } from './useDocumentEditor';
+import type { createActor } from 'xstate';
+import type { editorMachine } from '../../../machines/editor.machine';
+
+export type EditorActor = ReturnType<typeof createActor<typeof editorMachine>>;
 
 export interface EditorFormProps {
   /** What the person is editing (the machine's draft). */
@@ -29,14 +32,16 @@ export interface EditorFormProps {
 }
 
 /**
- * Everything around a document form that every editor screen shares: loading and load failure with
+ * Everything around a form that every screen editing through the editor machine shares (a group,
+ * its announcements, an announcement, business hours, holidays): loading and load failure with
  * a retry, someone else's version (on a refused save, or pushed while there are unsaved changes)
  * with "use theirs" and "keep mine and overwrite", a toast and `onSaved` after a save, and the
  * question before leaving with unsaved changes (in the app and when closing the tab).
  */
-export function DocumentEditorFrame({
+export function EditorFrame({
   editor,
   what,
+  leaveWhat = what,
   testId,
   describeTheirs,
   savedMessage,
@@ -44,10 +49,13 @@ export function DocumentEditorFrame({
   children,
 }: {
   editor: EditorActor;
-  /** "these business hours", for messages. */
+  /** "these business hours", "this group": for messages. */
   what: string;
+  /** What leaving would lose, if not `what`: "this group’s announcements". */
+  leaveWhat?: string;
   /** `data-testid` prefix for the conflict banner (`{testId}-conflict`). */
   testId: string;
+  /** Their version in a sentence, after "Another admin saved … first.": "Their version: …". */
   describeTheirs: (values: JsonObject) => ReactNode;
   savedMessage: string;
   onSaved: () => void;
@@ -102,7 +110,7 @@ export function DocumentEditorFrame({
             {status === 'conflict'
               ? `Another admin saved ${what} first.`
               : `Another admin just saved ${what}.`}{' '}
-            Theirs: {describeTheirs(theirs.values)}
+            {describeTheirs(theirs.values)}
           </p>
           <button
             type="button"
@@ -152,7 +160,7 @@ export function DocumentEditorFrame({
             if (blocker.state === 'blocked') blocker.reset();
           }}
         >
-          Your changes to {what} are not saved.
+          Your changes to {leaveWhat} are not saved.
         </ConfirmDialog>
       )}
     </>
