@@ -88,6 +88,14 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
         else done(null, chunk);
       },
     });
+    // A person who cancels after the last byte left their browser must not find the file stored:
+    // a connection closed before the answer is a cancelled upload, checked again before committing.
+    let gone = false;
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) gone = true;
+    });
+    const cancelled = () =>
+      new HttpError(400, 'audio_truncated', 'The upload was cancelled; nothing was kept');
     try {
       await pipeline(ctx.req, limit, createWriteStream(temp, { flags: 'wx' }));
       if (size === 0) throw new HttpError(400, 'not_audio', 'The file is empty');
@@ -108,6 +116,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
           'This audio file is incomplete or damaged (it may have been cut off during the upload)',
         );
       }
+      if (gone) throw cancelled();
       await rename(temp, fileOf(id, kind));
       const item = {
         name,

@@ -163,6 +163,31 @@ describe('/api/audio', () => {
     expect(s.files()).toEqual([]);
   });
 
+  it('keeps nothing when the client cancels after sending the last byte, before the answer', async () => {
+    const s = await start();
+    const url = new URL(`${s.t.url}/api/audio?name=late-cancel.wav`);
+    const body = wavFile(30);
+    await new Promise<void>((resolve) => {
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'POST',
+        headers: { Cookie: s.admin, 'Content-Length': String(body.length) },
+      });
+      req.on('error', () => resolve());
+      req.on('response', () => resolve());
+      // The whole body leaves, then the person cancels (the browser closes the connection).
+      req.end(body, () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.files()).toEqual([]);
+    expect(s.sync.internal!.mapItems('audio').size).toBe(0);
+  });
+
   it('refuses an agent, and a file over the size limit', async () => {
     const s = await start();
     expect((await s.upload(s.agent, 'a.wav', wavFile(0.5))).status).toBe(403);
