@@ -3,7 +3,7 @@
  * machine: the edit starts from the stored revision; the save is a compare-and-set (the SDK's
  * `mutate`, If-Match on that revision) that declines when someone else saved first, and the
  * machine then holds both versions for the person to choose; someone else's save while nothing is
- * unsaved is simply taken. Screens put their own form inside {@link DocumentEditorFrame}.
+ * unsaved is simply taken. Screens put their own form inside `EditorFrame`.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { createActor, fromPromise, waitFor } from 'xstate';
