@@ -61,6 +61,108 @@ describe('parseIcs', () => {
     expect(result.repeating).toEqual(['New Year']);
   });
 
+  it.each([
+    [
+      'an all-day day',
+      ['DTSTART;VALUE=DATE:20261225', 'DTEND;VALUE=DATE:20261226'],
+      '2026-12-25',
+      '2026-12-25',
+    ],
+    [
+      'an all-day day without VALUE=DATE',
+      ['DTSTART:20261225', 'DTEND:20261226'],
+      '2026-12-25',
+      '2026-12-25',
+    ],
+    [
+      'Outlook’s all-day, midnight to midnight',
+      [
+        'DTSTART;TZID=W. Europe Standard Time:20261225T000000',
+        'DTEND;TZID=W. Europe Standard Time:20261226T000000',
+        'X-MICROSOFT-CDO-ALLDAYEVENT:TRUE',
+      ],
+      '2026-12-25',
+      '2026-12-25',
+    ],
+    [
+      'two days, midnight to midnight',
+      ['DTSTART:20261225T000000', 'DTEND:20261227T000000'],
+      '2026-12-25',
+      '2026-12-26',
+    ],
+    [
+      'an evening into the next day',
+      ['DTSTART:20261224T180000', 'DTEND:20261225T120000'],
+      '2026-12-24',
+      '2026-12-25',
+    ],
+    ['a time in UTC, no end', ['DTSTART:20261225T230000Z'], '2026-12-25', '2026-12-25'],
+    [
+      'an end before the start',
+      ['DTSTART;VALUE=DATE:20261225', 'DTEND;VALUE=DATE:20261220'],
+      '2026-12-25',
+      '2026-12-25',
+    ],
+    [
+      'DURATION of a day',
+      ['DTSTART;VALUE=DATE:20261225', 'DURATION:P1D'],
+      '2026-12-25',
+      '2026-12-25',
+    ],
+    [
+      'DURATION of two weeks',
+      ['DTSTART;VALUE=DATE:20261225', 'DURATION:P2W'],
+      '2026-12-25',
+      '2027-01-07',
+    ],
+    [
+      'DURATION of a working day',
+      ['DTSTART:20261225T090000', 'DURATION:PT8H'],
+      '2026-12-25',
+      '2026-12-25',
+    ],
+    [
+      'DURATION past midnight',
+      ['DTSTART:20261224T220000', 'DURATION:PT4H'],
+      '2026-12-24',
+      '2026-12-25',
+    ],
+    [
+      'DURATION of a day from midnight',
+      ['DTSTART:20261225T000000', 'DURATION:P1D'],
+      '2026-12-25',
+      '2026-12-25',
+    ],
+  ])('reads %s', (_, props, start, end) => {
+    const result = parseIcs(ics('BEGIN:VEVENT', ...props, 'SUMMARY:Closed', 'END:VEVENT'));
+    expect(result.skipped).toEqual([]);
+    expect(result.holidays).toEqual([{ label: 'Closed', start, end }]);
+  });
+
+  it('joins a line folded inside a UTF-8 character when given the file’s bytes', () => {
+    const encoder = new TextEncoder();
+    const head = encoder.encode(
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20270714\r\n',
+    );
+    const title = encoder.encode('Fête nationale');
+    // Cut between the two bytes of “ê” (0xC3 0xAA), as an exporter folding by octets may.
+    const cut = title.indexOf(0xaa);
+    const tail = encoder.encode('\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n');
+    const bytes = new Uint8Array([
+      ...head,
+      ...encoder.encode('SUMMARY:'),
+      ...title.subarray(0, cut),
+      0x0d,
+      0x0a,
+      0x20,
+      ...title.subarray(cut),
+      ...tail,
+    ]);
+    expect(parseIcs(bytes).holidays).toEqual([
+      { label: 'Fête nationale', start: '2027-07-14', end: '2027-07-14' },
+    ]);
+  });
+
   it('skips events it cannot use, saying why', () => {
     const result = parseIcs(
       ics(
@@ -79,6 +181,11 @@ describe('parseIcs', () => {
         'SUMMARY:Called off',
         'STATUS:CANCELLED',
         'END:VEVENT',
+        'BEGIN:VEVENT',
+        'DTSTART;VALUE=DATE:20261231',
+        'DURATION:-P1D',
+        'SUMMARY:Backwards',
+        'END:VEVENT',
       ),
     );
     expect(result.holidays).toEqual([]);
@@ -87,6 +194,7 @@ describe('parseIcs', () => {
       { label: 'Bad date', reason: 'its start “20261331” is not a date' },
       { label: '(no title)', reason: 'it has no title' },
       { label: 'Called off', reason: 'it is cancelled' },
+      { label: 'Backwards', reason: 'its duration “-P1D” is not a length of time' },
     ]);
   });
 

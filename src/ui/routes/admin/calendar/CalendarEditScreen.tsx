@@ -182,7 +182,8 @@ function CalendarForm({
     try {
       if (file.size > 1024 * 1024)
         throw new IcsError('This file is over 1 MB; export fewer events.');
-      const result = parseIcs(await file.text());
+      // Bytes, not text: a line folded inside a UTF-8 character is joined before decoding.
+      const result = parseIcs(new Uint8Array(await file.arrayBuffer()));
       // What would overlap a holiday already here (or an earlier one in the file) is left out.
       const fresh: Holiday[] = [];
       for (const h of result.holidays) {
