@@ -1,9 +1,11 @@
 /**
  * Holidays as an admin meets them, in Chromium against the real server: a single day typed in, a
  * range picked in the month view with the keyboard, an end before its start and an overlap refused
- * next to their fields, an .ics import with its preview (one event left out for overlapping), a
- * file that is not iCalendar refused; saved, they show on the group's page (next holiday) and after
- * a reload; a second admin's earlier save produces the conflict choice; an agent cannot write them.
+ * next to their fields, an .ics import with its preview (one event left out for overlapping; an
+ * Outlook all-day event and a title folded inside a character read right), a file that is not
+ * iCalendar refused, none of it stored; leaving with unsaved changes asks first; saved, they show
+ * on the group's page (next holiday) and after a reload; a second admin's earlier save produces the
+ * conflict choice; an agent is turned away from the screen and refused by the service.
  * Dates are in next year, so the test reads the same whenever it runs.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -66,6 +68,13 @@ const ICS = [
   `DTEND;VALUE=DATE:${Y}0406`,
   'SUMMARY:Easter Monday',
   'END:VEVENT',
+  // Outlook writes all-day events as midnight to midnight.
+  'BEGIN:VEVENT',
+  `DTSTART;TZID=GMT Standard Time:${Y}1226T000000`,
+  `DTEND;TZID=GMT Standard Time:${Y}1227T000000`,
+  'X-MICROSOFT-CDO-ALLDAYEVENT:TRUE',
+  'SUMMARY:Boxing Day',
+  'END:VEVENT',
   'BEGIN:VEVENT',
   `DTSTART;VALUE=DATE:${Y}1225`,
   `DTEND;VALUE=DATE:${Y}1226`,
@@ -74,6 +83,13 @@ const ICS = [
   'END:VCALENDAR',
   '',
 ].join('\r\n');
+
+/** The file's bytes with the line `SUMMARY:New Year’s Day` folded inside the ’ (three bytes). */
+function icsFoldedInsideACharacter(): Buffer {
+  const bytes = Buffer.from(ICS);
+  const at = bytes.indexOf(Buffer.from('’')) + 1;
+  return Buffer.concat([bytes.subarray(0, at), Buffer.from('\r\n '), bytes.subarray(at)]);
+}
 
 describe('holidays', () => {
   it('starts empty, on this month', async () => {
@@ -103,6 +119,7 @@ describe('holidays', () => {
     await page.getByRole('button', { name: 'Add holiday' }).click();
     await page.getByText(`${Y}-12-25 is already a holiday (Christmas Day).`).waitFor();
     expect(await rows(page)).toHaveLength(1);
+    expect(await stored()).toEqual([]);
     await page.getByRole('button', { name: 'Clear' }).click();
   });
 
@@ -144,20 +161,38 @@ describe('holidays', () => {
         'This file is not an iCalendar (.ics) file: it does not start with BEGIN:VCALENDAR.',
       )
       .waitFor();
+    expect(await page.getByTestId('ics-preview').count()).toBe(0);
+    expect(await rows(page)).toHaveLength(2);
     await page.getByLabel('iCalendar file (.ics)').setInputFiles({
       name: 'public-holidays.ics',
       mimeType: 'text/calendar',
-      buffer: Buffer.from(ICS),
+      buffer: icsFoldedInsideACharacter(),
     });
     const preview = page.getByTestId('ics-preview');
     await preview.waitFor();
     expect(await preview.textContent()).toContain(
-      'From public-holidays.ics: 2 to add, 1 left out.',
+      'From public-holidays.ics: 3 to add, 1 left out.',
     );
+    expect(await preview.textContent()).toContain(`New Year’s Day: 1 Jan ${Y}`);
+    expect(await preview.textContent()).toContain(`Boxing Day: 26 Dec ${Y}`);
+    expect(await preview.textContent()).not.toContain(`26 Dec ${Y} to`);
     expect(await preview.textContent()).toContain('Left out Christmas (from the file)');
     expect(await rows(page)).toHaveLength(2);
-    await page.getByRole('button', { name: 'Add 2 holidays' }).click();
-    await expect.poll(async () => (await rows(page)).length).toBe(4);
+    await page.getByRole('button', { name: 'Add 3 holidays' }).click();
+    await expect.poll(async () => (await rows(page)).length).toBe(5);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('asks before leaving with unsaved changes; staying keeps them', async () => {
+    const { page } = ada;
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Your changes to these holidays are not saved.');
+    await page.getByRole('button', { name: 'Stay' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).toBe(`${server.url}/admin/calendar/${groupId}/edit`);
+    expect(await rows(page)).toHaveLength(5);
   });
 
   it('saves; the group’s page shows the next holiday, and a reload shows them all', async () => {
@@ -172,16 +207,27 @@ describe('holidays', () => {
       ['New Year’s Day', `${Y}-01-01`, `${Y}-01-01`],
       ['Easter Monday', `${Y}-04-05`, `${Y}-04-05`],
       ['Christmas Day', `${Y}-12-25`, `${Y}-12-25`],
+      ['Boxing Day', `${Y}-12-26`, `${Y}-12-26`],
       ['Between the years', `${Y}-12-28`, `${Y}-12-31`],
     ]);
     await page.goto(`${server.url}/admin/calendar/${groupId}/edit`);
-    await expect.poll(async () => (await rows(page)).length).toBe(4);
+    await expect.poll(async () => (await rows(page)).length).toBe(5);
+    // The month view opens on this month; Page Down reaches December with the days named.
+    await page.getByRole('gridcell', { name: /, today$/ }).focus();
+    for (
+      let i = 0;
+      i < 24 && !(await page.getByRole('grid', { name: `December ${Y}` }).count());
+      i++
+    )
+      await page.keyboard.press('PageDown');
+    await page.getByRole('gridcell', { name: `26 Dec ${Y}, Boxing Day` }).waitFor();
+    await page.getByRole('gridcell', { name: `30 Dec ${Y}, Between the years` }).waitFor();
   });
 
   it('a second admin’s earlier save produces the conflict choice; overwrite keeps mine', async () => {
     const { page } = ada;
     await page.getByRole('button', { name: 'Delete Easter Monday' }).click();
-    await expect.poll(async () => (await rows(page)).length).toBe(3);
+    await expect.poll(async () => (await rows(page)).length).toBe(4);
     const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
     const doc = await sdk.document({ id: `calendar:${groupId}`, mode: 'open_existing' });
     const theirs = (doc.data as { holidays: unknown[] }).holidays;
@@ -195,20 +241,32 @@ describe('holidays', () => {
     expect(await page.getByTestId('calendar-conflict').textContent()).toContain('Founders’ Day');
     await page.getByRole('button', { name: 'Save holidays' }).click();
     await page.getByText('Another admin saved these holidays first.').waitFor();
-    expect(await rows(page)).toHaveLength(3);
+    expect(await rows(page)).toHaveLength(4);
     await page.getByRole('button', { name: 'Keep mine and overwrite' }).click();
     await page.getByText('The holidays were saved.').waitFor();
     expect((await stored()).map((h) => h.label)).toEqual([
       'New Year’s Day',
       'Christmas Day',
+      'Boxing Day',
       'Between the years',
     ]);
   });
 
-  it('an agent cannot write holidays through the SDK', async () => {
+  it('an agent is turned away from the screen and cannot write holidays through the SDK', async () => {
+    const tomPage = await signedInPage(
+      browser,
+      server.url,
+      'Tom Agent',
+      'tom@example.com',
+      `/admin/calendar/${groupId}/edit`,
+    );
+    await tomPage.page.getByText('Only admins can open the admin area.').waitFor();
+    await tomPage.page.waitForURL((url) => !url.pathname.startsWith('/admin'));
+    expect(await tomPage.page.getByLabel('Holiday name').count()).toBe(0);
+    await tomPage.context.close();
     const tom = await sdkClientFor(server.url, 'Tom Agent', 'tom@example.com');
     const doc = await tom.document({ id: `calendar:${groupId}`, mode: 'open_existing' });
     await expect(doc.set({ holidays: [] })).rejects.toMatchObject({ status: 403, code: 54007 });
-    expect(await stored()).toHaveLength(3);
+    expect(await stored()).toHaveLength(4);
   });
 });
