@@ -1,10 +1,10 @@
 /**
  * Accessibility of every route of the seed (src/ui/app/paths.ts), as an admin with some data on the
- * team (a contact, a ring group with a forwarding rule, an announcement, an audio file), in Chromium
- * against the real server: each screen is opened, axe-core runs on the whole page (the shell, the
- * side nav and the softphone included) with the WCAG 2.0 and 2.1 A and AA rules, and must report
- * nothing. A line per route shows its count. The test only visits and checks: screens may change
- * freely underneath it.
+ * team (a contact, a ring group with a forwarding rule and holidays, an announcement, an audio
+ * file), in Chromium against the real server: each screen is opened, axe-core runs on the whole
+ * page (the shell, the side nav and the softphone included) with the WCAG 2.0 and 2.1 A and AA
+ * rules, and must report nothing. A line per route shows its count. The test only visits and
+ * checks: screens may change freely underneath it.
  */
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -67,7 +67,25 @@ async function seedData(cookie: string): Promise<void> {
       mode: 'create_new',
       data: { timeZone: 'Europe/London', week: { mon: [{ from: '09:00', to: '17:00' }] } },
     });
-    await sdk.document({ id: `calendar:${GROUP}`, mode: 'create_new', data: { holidays: [] } });
+    // Holidays in this month, so the month view shows marked days (one of them today).
+    const today = new Date().toISOString().slice(0, 10);
+    const month = today.slice(0, 7);
+    const [from, to] = Number(today.slice(8)) <= 14 ? ['20', '22'] : ['03', '05'];
+    await sdk.document({
+      id: `calendar:${GROUP}`,
+      mode: 'create_new',
+      data: {
+        holidays: [
+          { id: 'hol-axe1', label: 'Founders’ Day', start: today, end: today },
+          {
+            id: 'hol-axe2',
+            label: 'Team retreat',
+            start: `${month}-${from}`,
+            end: `${month}-${to}`,
+          },
+        ],
+      },
+    });
     const forwarding = await sdk.list({ id: `forwarding:${GROUP}`, mode: 'create_new' });
     await forwarding.push({
       when: 'noAnswer',
@@ -263,6 +281,30 @@ describe('axe-core finds no WCAG 2 A/AA violations', () => {
     });
     report('/users (extension refused)', users);
     expect(users.violations, describeViolations(users.violations)).toEqual([]);
+  });
+
+  it('with the holidays screen busy: a range picked, a refused holiday, an import preview', async () => {
+    const checked = await check(admin, paths.adminCalendarEdit.build(GROUP), async (page) => {
+      await page
+        .getByRole('gridcell', { name: /Team retreat$/ })
+        .first()
+        .click();
+      await page.getByLabel('Last day').fill('1999-01-01');
+      await page.getByRole('button', { name: 'Add holiday' }).click();
+      await page.getByText(/is before the first/).waitFor();
+      await page.getByLabel('iCalendar file (.ics)').setInputFiles({
+        name: 'more.ics',
+        mimeType: 'text/calendar',
+        buffer: Buffer.from(
+          'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20990101\r\nSUMMARY:Far away\r\n' +
+            'RRULE:FREQ=YEARLY\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nSUMMARY:No date\r\nEND:VEVENT\r\n' +
+            'END:VCALENDAR\r\n',
+        ),
+      });
+      await page.getByTestId('ics-preview').waitFor();
+    });
+    report('/admin/calendar/{id}/edit (busy)', checked);
+    expect(checked.violations, describeViolations(checked.violations)).toEqual([]);
   });
 
   it('on /login, signed out', async () => {

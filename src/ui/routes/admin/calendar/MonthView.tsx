@@ -141,9 +141,13 @@ export function MonthView({
                     onPick(day, e.shiftKey);
                   }}
                 >
-                  <span className="month__number" aria-hidden="true">
-                    {Number(day.slice(8, 10))}
-                  </span>
+                  {/* The number is drawn by CSS (attr): the cell's visible text is then only the
+                      holiday's name, which its accessible name contains (WCAG 2.5.3, label in name). */}
+                  <span
+                    className="month__number"
+                    data-day={Number(day.slice(8, 10))}
+                    aria-hidden="true"
+                  />
                   {holiday && (
                     <span className="month__label" aria-hidden="true">
                       {holiday.label}
