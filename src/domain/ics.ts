@@ -7,7 +7,15 @@
  * midnight). A repeating event (RRULE) is imported once, for its first date, and reported so.
  * Pure: text or bytes in, holidays out.
  */
-import { addDays, daysBetween, isDate, MAX_LABEL_LENGTH } from './calendar';
+import {
+  addDays,
+  daysBetween,
+  isDate,
+  MAX_HOLIDAYS,
+  MAX_LABEL_LENGTH,
+  validateHoliday,
+} from './calendar';
+import type { Holiday } from './hours.types';
 
 const daysFrom = (a: string, b: string) => daysBetween(a, b) - 1;
 const DAY = 86_400;
@@ -214,4 +222,38 @@ function take(props: Property[], result: IcsResult): void {
     return skip(`its title is over ${MAX_LABEL_LENGTH} characters`);
   if (get('RRULE')) result.repeating.push(summary);
   result.holidays.push({ label: summary, start, end });
+}
+
+/** What an import would do to the holidays already there: what it adds, and what it leaves out. */
+export interface ImportPlan {
+  add: IcsHoliday[];
+  skipped: IcsSkipped[];
+  repeating: string[];
+}
+
+/**
+ * The file's holidays checked against those already there (and each other, in file order): one
+ * that overlaps is left out with the reason, and so is any beyond {@link MAX_HOLIDAYS} in all.
+ * What the file itself left out comes first.
+ */
+export function planImport(existing: readonly Holiday[], file: IcsResult): ImportPlan {
+  const plan: ImportPlan = { add: [], skipped: [...file.skipped], repeating: [] };
+  const taken: Holiday[] = [...existing];
+  for (const h of file.holidays) {
+    const errors = validateHoliday(h, taken);
+    const reason = errors.start ?? errors.end ?? errors.label;
+    if (reason) plan.skipped.push({ label: h.label, reason });
+    else if (taken.length >= MAX_HOLIDAYS)
+      plan.skipped.push({
+        label: h.label,
+        reason: `a group keeps at most ${MAX_HOLIDAYS} holidays`,
+      });
+    else {
+      plan.add.push(h);
+      taken.push({ id: `import-${taken.length}`, ...h });
+    }
+  }
+  // Only what is added is said to repeat.
+  plan.repeating = file.repeating.filter((label) => plan.add.some((h) => h.label === label));
+  return plan;
 }

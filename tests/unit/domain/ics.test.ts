@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IcsError, parseIcs } from '../../../src/domain/ics';
+import { MAX_HOLIDAYS } from '../../../src/domain/calendar';
+import { IcsError, parseIcs, planImport } from '../../../src/domain/ics';
 
 const ics = (...lines: string[]) =>
   [
@@ -206,5 +207,52 @@ describe('parseIcs', () => {
     expect(() => parseIcs('BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTART:20261225\n')).toThrow(
       'This file is cut off',
     );
+  });
+});
+
+describe('planImport', () => {
+  const christmas = { id: 'x', label: 'Christmas', start: '2026-12-25', end: '2026-12-25' };
+
+  it('adds what is free, leaving out what overlaps a holiday there or earlier in the file', () => {
+    const plan = planImport([christmas], {
+      holidays: [
+        { label: 'Christmas Eve', start: '2026-12-24', end: '2026-12-24' },
+        { label: 'Christmas week', start: '2026-12-21', end: '2026-12-27' },
+        { label: 'Eve again', start: '2026-12-24', end: '2026-12-24' },
+        { label: 'New Year', start: '2027-01-01', end: '2027-01-01' },
+      ],
+      skipped: [{ label: 'No date', reason: 'it has no start date' }],
+      repeating: ['Christmas week', 'New Year'],
+    });
+    expect(plan.add.map((h) => h.label)).toEqual(['Christmas Eve', 'New Year']);
+    expect(plan.skipped).toEqual([
+      { label: 'No date', reason: 'it has no start date' },
+      {
+        label: 'Christmas week',
+        reason: '2026-12-25 is already a holiday (Christmas).',
+      },
+      { label: 'Eve again', reason: '2026-12-24 is already a holiday (Christmas Eve).' },
+    ]);
+    // Only what is added is said to repeat.
+    expect(plan.repeating).toEqual(['New Year']);
+  });
+
+  it('leaves out what goes beyond the most a group keeps', () => {
+    const existing = Array.from({ length: MAX_HOLIDAYS - 1 }, (_, i) => {
+      const day = new Date(Date.UTC(2000, 0, 1 + i)).toISOString().slice(0, 10);
+      return { id: `h${i}`, label: `H${i}`, start: day, end: day };
+    });
+    const plan = planImport(existing, {
+      holidays: [
+        { label: 'Last one', start: '2030-01-01', end: '2030-01-01' },
+        { label: 'One too many', start: '2030-01-02', end: '2030-01-02' },
+      ],
+      skipped: [],
+      repeating: [],
+    });
+    expect(plan.add.map((h) => h.label)).toEqual(['Last one']);
+    expect(plan.skipped).toEqual([
+      { label: 'One too many', reason: `a group keeps at most ${MAX_HOLIDAYS} holidays` },
+    ]);
   });
 });

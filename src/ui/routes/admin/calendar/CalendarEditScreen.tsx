@@ -13,7 +13,7 @@ import {
 } from '../../../../domain/calendar';
 import { describeDate, wallClock } from '../../../../domain/hours';
 import type { Holiday } from '../../../../domain/hours.types';
-import { IcsError, parseIcs, type IcsResult } from '../../../../domain/ics';
+import { IcsError, parseIcs, planImport, type ImportPlan } from '../../../../domain/ics';
 import type { JsonObject } from '../../../../sync/ports';
 import { paths } from '../../../app/paths';
 import { useNow } from '../../../components/clock';
@@ -122,7 +122,7 @@ function CalendarForm({
   const [addErrors, setAddErrors] = useState<HolidayErrors>({});
   const [imported, setImported] = useState<{
     file: string;
-    result: IcsResult;
+    result: ImportPlan;
     fresh: Holiday[];
   } | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
@@ -185,19 +185,11 @@ function CalendarForm({
       // Bytes, not text: a line folded inside a UTF-8 character is joined before decoding.
       const result = parseIcs(new Uint8Array(await file.arrayBuffer()));
       // What would overlap a holiday already here (or an earlier one in the file) is left out.
-      const fresh: Holiday[] = [];
-      for (const h of result.holidays) {
-        const clash = validateHoliday(h, [...holidays, ...fresh]);
-        if (clash.start || clash.end || clash.label) {
-          result.skipped.push({
-            label: h.label,
-            reason: (clash.start ?? clash.end ?? clash.label)!,
-          });
-        } else fresh.push({ id: newHolidayId(), ...h });
-      }
-      if (fresh.length === 0 && result.skipped.length === 0)
+      const plan = planImport(holidays, result);
+      if (plan.add.length === 0 && plan.skipped.length === 0)
         throw new IcsError('This file has no events to import.');
-      setImported({ file: file.name, result, fresh });
+      const fresh = plan.add.map((h) => ({ id: newHolidayId(), ...h }));
+      setImported({ file: file.name, result: plan, fresh });
     } catch (error) {
       setImportError(
         error instanceof IcsError
