@@ -4,7 +4,7 @@
  * press (typing, Space, Enter, a letter in a select). Create a ring group with two members, give it
  * forwarding rules and reorder and delete them, write an announcement and choose it for the group,
  * set its business hours (two ranges on Monday, copied to the weekdays) and add a holiday picked in
- * the month view with the arrow keys.
+ * the month view with the arrow keys, hear an announcement's preview, and upload an audio file.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { apiSignIn } from '../model/support/app';
+import { wavFile } from '../support/audio-fixtures';
 import { signedInPage, snapshotDist, type Person } from './support/live';
 
 let server: RunningServer;
@@ -155,6 +156,10 @@ describe('admin flows with the keyboard alone', () => {
     await page.getByRole('heading', { name: 'New guidance' }).waitFor();
     await typeInto(page, page.getByLabel('Name'), 'Closed message');
     await typeInto(page, page.getByLabel('Text', { exact: true }), 'We are closed.');
+    // Hear it as callers will: the server's rendering, played in the page.
+    await expect.poll(() => page.getByLabel('Language').isEnabled()).toBe(true);
+    await activate(page, page.getByRole('button', { name: 'Preview' }));
+    await page.getByTestId('guidance-preview').waitFor();
     await activate(page, page.getByRole('button', { name: 'Create announcement' }));
     await page.getByTestId('guidance-row').filter({ hasText: 'Closed message' }).waitFor();
 
@@ -219,6 +224,29 @@ describe('admin flows with the keyboard alone', () => {
     await page.getByTestId('holiday-row').filter({ hasText: 'Away day' }).waitFor();
     await activate(page, page.getByRole('button', { name: 'Save holidays' }));
     await page.getByTestId('group-detail').waitFor();
-    expect(await page.getByTestId('group-next-holiday').textContent()).toContain('Away day');
+    await expect
+      .poll(() => page.getByTestId('group-next-holiday').textContent())
+      .toContain('Away day');
+  });
+  it('uploads an audio file: the file picker opened from the keyboard, Upload pressed', async () => {
+    const { page } = ada;
+    await activate(
+      page,
+      page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audio' }),
+    );
+    await activate(page, page.getByRole('link', { name: 'Upload audio' }));
+    // Enter on "Choose a file…" opens the system's file picker, where the person picks the file.
+    const chooser = page.waitForEvent('filechooser');
+    await activate(page, page.getByRole('button', { name: 'Choose a file…' }));
+    await (
+      await chooser
+    ).setFiles({
+      name: 'Queue music.wav',
+      mimeType: 'audio/wav',
+      buffer: wavFile(3),
+    });
+    await page.getByTestId('picked').waitFor();
+    await activate(page, page.getByRole('button', { name: 'Upload', exact: true }));
+    await page.getByTestId('audio-row').filter({ hasText: 'Queue music.wav' }).waitFor();
   });
 });

@@ -64,7 +64,9 @@ describe('business hours', () => {
     expect(await page.getByTestId('group-open-now').textContent()).toBe(
       'Closed now, with no opening hours ahead',
     );
-    expect(await page.getByTestId('group-next-holiday').textContent()).toBe('None planned');
+    await expect
+      .poll(() => page.getByTestId('group-next-holiday').textContent())
+      .toBe('None planned');
   });
 
   it('refuses an unknown zone and overlapping ranges next to their fields, and saves nothing', async () => {

@@ -20,6 +20,7 @@ export function GroupHours({ groupId }: { groupId: string }) {
   const calendarDoc = useSyncDocument(names.calendar, { mode: 'open_existing' });
   const scheduleStatus = useContainerSelector(scheduleDoc, selectDocumentStatus, 'opening');
   const scheduleData = useContainerSelector(scheduleDoc, selectDocumentData, null);
+  const calendarStatus = useContainerSelector(calendarDoc, selectDocumentStatus, 'opening');
   const calendarData = useContainerSelector(calendarDoc, selectDocumentData, null);
   const schedule = useMemo(() => scheduleFromData(scheduleData), [scheduleData]);
   const calendar = useMemo(() => calendarFromData(calendarData), [calendarData]);
@@ -46,11 +47,15 @@ export function GroupHours({ groupId }: { groupId: string }) {
         </dd>
         <dt>Next holiday</dt>
         <dd data-testid="group-next-holiday">
-          {holiday
-            ? holiday.start === holiday.end
-              ? `${holiday.label}, ${describeDate(holiday.start)}`
-              : `${holiday.label}, ${describeDate(holiday.start)} to ${describeDate(holiday.end)}`
-            : 'None planned'}
+          {calendarStatus === 'opening'
+            ? 'Loading the holidays…'
+            : calendarStatus !== 'ready'
+              ? 'The holidays could not be loaded.'
+              : holiday
+                ? holiday.start === holiday.end
+                  ? `${holiday.label}, ${describeDate(holiday.start)}`
+                  : `${holiday.label}, ${describeDate(holiday.start)} to ${describeDate(holiday.end)}`
+                : 'None planned'}
         </dd>
       </dl>
     );
