@@ -24,7 +24,7 @@ import { openAppDatabase } from './store/db';
 import { createSessionStore } from './store/sessions';
 import { createUserStore } from './store/users';
 import { createSyncService, type SyncService } from './sync/service';
-import { createDirectory, mirrorSignIns, PRESENCE_MAP } from './users/directory';
+import { createDirectory, HOLDS_MAP, mirrorSignIns, PRESENCE_MAP } from './users/directory';
 import { groupNumberClash, groupNumbers, GROUPS_MAP } from './users/extensions';
 import { createAccessPolicy } from './users/policy';
 import { presenceSettingsFromEnv } from './users/presence';
@@ -52,7 +52,7 @@ export interface AppOptions {
   /** Replaces the embedded Sync service (tests). */
   sync?: SyncService;
   /** Voice service settings for tests (ring timeout, token lifetime). */
-  voice?: { ringTimeoutMs?: number; tokenTtlSeconds?: number };
+  voice?: { ringTimeoutMs?: number; tokenTtlSeconds?: number; parkTimeoutMs?: number };
   /** The clock, in epoch milliseconds (tests). */
   now?: () => number;
   /** Where unexpected errors are reported; defaults to stderr. */
@@ -115,6 +115,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   directory.reconcile(team.list());
   // Only the server writes call history; the list exists from the start so every screen can open it.
   sync.internal?.ensureList('calls');
+  // Parked calls live in this process: after a restart none is parked, whatever the map said.
+  sync.internal?.ensureMap(HOLDS_MAP);
+  for (const key of sync.internal?.mapItems(HOLDS_MAP).keys() ?? [])
+    sync.internal?.removeMapItem(HOLDS_MAP, key);
   const auth = createAuth(mirrorSignIns(userStore, directory), sessions);
   const voice: VoiceService = createVoiceService({
     dataDir: config.dataDir,
@@ -130,10 +134,16 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       sync.internal?.pushListItem('calls', { ...item, callSid: id, callee, reason });
     },
     onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
+    // /hold lists what the service has parked; nobody else writes it (policy.ts).
+    onParked: ({ callId, ...hold }) => sync.internal?.setMapItem(HOLDS_MAP, callId, hold),
+    onUnparked: (callId) => void sync.internal?.removeMapItem(HOLDS_MAP, callId),
     ...(config.voiceRtpPorts ? { media: { portRange: config.voiceRtpPorts } } : {}),
     ...(voiceSettings.ringTimeoutMs === undefined
       ? {}
       : { ringTimeoutMs: voiceSettings.ringTimeoutMs }),
+    ...(voiceSettings.parkTimeoutMs === undefined
+      ? {}
+      : { parkTimeoutMs: voiceSettings.parkTimeoutMs }),
   });
   auth.onSessionEnded(({ sessionRef, identity, lastOne }) => {
     sync.revokeSession?.(sessionRef);

@@ -31,6 +31,10 @@ export type ErrorCode =
   | 'audio_unplayable'
   | 'unknown_language'
   | 'speech_unavailable'
+  | 'no_such_call'
+  | 'not_your_call'
+  | 'not_answered'
+  | 'held_by_them'
   | 'sign_in_code_required'
   | 'bad_sign_in_code'
   | 'internal_error';

@@ -4,6 +4,8 @@ import type { User, UserStore } from '../store/users';
 /** Sync map names the app reserves; the browser reads them (src/ui/routes/users). */
 export const USERS_MAP = 'users';
 export const PRESENCE_MAP = 'presence';
+/** Calls parked on the server, for /hold: written by the voice service only. */
+export const HOLDS_MAP = 'holds';
 
 /** What the `users` map holds per identity: no picture URL or timestamps, only what the team sees. */
 export function directoryEntry(user: User): {

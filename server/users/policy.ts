@@ -1,5 +1,5 @@
 import type { AccessAttempt } from '../sync/policy';
-import { PRESENCE_MAP, USERS_MAP } from './directory';
+import { HOLDS_MAP, PRESENCE_MAP, USERS_MAP } from './directory';
 
 export type Role = 'admin' | 'agent';
 
@@ -7,20 +7,21 @@ export type Role = 'admin' | 'agent';
 const ADMIN_MAPS = new Set(['groups', 'guidance', 'audio']);
 const ADMIN_PREFIXES = ['schedule:', 'calendar:', 'forwarding:'];
 /** Objects only the server writes: people read them, nobody can forge them. */
-const SERVER_OBJECTS = new Set([USERS_MAP, 'calls']);
+const SERVER_OBJECTS = new Set([USERS_MAP, 'calls', HOLDS_MAP]);
 const SETTINGS_PREFIX = 'settings:';
 
 /**
  * Who may read and write what, enforced by the Sync service for every client request (the table is in
  * docs/sync-service.md, "Who may do what"):
- * - `users` and `calls`: read by the team, written only by the server (roles through the admin API,
- *   call history by the voice service), so neither can be forged from a browser;
+ * - `users`, `calls` and `holds`: read by the team, written only by the server (roles through the
+ *   admin API, call history and parked calls by the voice service), so none can be forged from a
+ *   browser;
  * - `presence`: read by the team; each person writes only the item keyed by their own identity, and
  *   nobody removes or re-ttls the map;
  * - `groups`, `guidance`, `audio`, `schedule:*`, `calendar:*`, `forwarding:*`: read by the team,
  *   created, changed and removed by admins only;
  * - `settings:{identity}`: read and written by that person only;
- * - everything else (`contacts`, `holds`, …): open to everyone on the team.
+ * - everything else (`contacts`, …): open to everyone on the team.
  * Someone no longer on the team (a token not yet expired) may do nothing at all.
  */
 export function createAccessPolicy(
@@ -39,7 +40,9 @@ export function createAccessPolicy(
     if (SERVER_OBJECTS.has(name) && (attempt.kind === 'map' || attempt.kind === 'list')) {
       return name === USERS_MAP
         ? 'the users directory is kept by the server; admins change roles on the Users screen'
-        : 'call history is written by the server as calls end';
+        : name === HOLDS_MAP
+          ? 'calls are parked and picked up through the phone; the server keeps this list'
+          : 'call history is written by the server as calls end';
     }
     if (isAdminObject(name) && role !== 'admin') {
       return 'only admins change ring groups, announcements, audio, hours, holidays and forwarding';

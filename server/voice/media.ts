@@ -44,6 +44,8 @@ export class MediaLeg {
   /** RTP packets received, for tests and stats. */
   packetsIn = 0;
   packetsOut = 0;
+  /** What the server is playing into the leg now: a sound, silence, or nothing (bridged or idle). */
+  playing: 'sound' | 'silence' | null = null;
   private readonly track = new MediaStreamTrack({ kind: 'audio' });
   private readonly listeners = new Set<(packet: RtpPacket) => void>();
   private readonly stateListeners = new Set<(state: LegState) => void>();
@@ -110,14 +112,30 @@ export class MediaLeg {
     await this.pc.setRemoteDescription({ type: 'answer', sdp: answerSdp });
   }
 
-  /** Plays `tone` (or silence when null) into the leg until stopped or another sound starts. */
-  play(tone: Tone | null): void {
+  /**
+   * Plays into the leg until stopped or another sound starts: a `tone`'s cadence, a recording
+   * (PCMU bytes, looped), or silence when null (which keeps packets flowing, so the browser's
+   * stats and its media timeout see a live call).
+   */
+  play(sound: Tone | Buffer | null): void {
     this.stopPlaying();
     this.sourceChanged();
     let frame = 0;
     const silence = Buffer.alloc(FRAME_SAMPLES, PCMU_SILENCE);
+    const frames = Buffer.isBuffer(sound) ? Math.floor(sound.length / FRAME_SAMPLES) : 0;
+    this.playing = sound === null ? 'silence' : 'sound';
     this.player = setInterval(() => {
-      const payload = tone === null ? silence : toneFrame(tone, frame);
+      const payload =
+        sound === null
+          ? silence
+          : Buffer.isBuffer(sound)
+            ? frames === 0
+              ? silence
+              : sound.subarray(
+                  (frame % frames) * FRAME_SAMPLES,
+                  (frame % frames) * FRAME_SAMPLES + FRAME_SAMPLES,
+                )
+            : toneFrame(sound, frame);
       frame++;
       this.seq = (this.seq + 1) & 0xffff;
       this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
@@ -137,6 +155,7 @@ export class MediaLeg {
   stopPlaying(): void {
     if (this.player) clearInterval(this.player);
     this.player = null;
+    this.playing = null;
   }
 
   /** Tells the sender that packets now come from another source, so sequence and time run on. */

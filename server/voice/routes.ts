@@ -2,7 +2,7 @@ import type { Auth } from '../auth/sessions';
 import { HttpError, sendJson } from '../http/errors';
 import type { Router } from '../http/router';
 import { SDK_SOUNDS, toneWav } from './audio';
-import { SIGNAL_PATH, type VoiceService } from './service';
+import { CallControlError, SIGNAL_PATH, type VoiceService } from './service';
 
 export interface VoiceRouteDeps {
   auth: Auth;
@@ -19,6 +19,8 @@ export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
  * SDK on this server (signalling on /signal, sounds from /api/voice/sounds, no Insights).
  * GET /api/voice/registration: `{ registered }`, whether the service can ring the signed-in person.
  * GET /api/voice/sounds/{name}.wav[?level=0..100]: the SDK's ringtone, dial and DTMF sounds, made here.
+ * POST /api/voice/calls/{callSid}/hold, …/resume, …/park: hold, resume or park one of the signed-in
+ * person's own calls (`callSid` as their browser knows it); 204, or 200 with the parked call.
  */
 export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void {
   const ttl = deps.tokenTtlSeconds ?? 3600;
@@ -52,6 +54,32 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
     const { user } = deps.auth.requireSession(ctx);
     sendJson(ctx.res, 200, { registered: deps.voice.isRegistered(user.identity) });
   });
+
+  // Hold, resume and park: the SDK has no such primitive, so the page asks the server, which owns
+  // the media legs. The session names the person; the service checks the call is theirs.
+  const CALL_SID = /^[A-Za-z0-9-]{1,64}$/;
+  const control = (action: 'hold' | 'resume' | 'park') =>
+    router.on('POST', `/api/voice/calls/:sid/${action}`, (ctx) => {
+      const { user } = deps.auth.requireSession(ctx);
+      const callSid = ctx.params.sid ?? '';
+      if (!CALL_SID.test(callSid))
+        throw new HttpError(400, 'bad_request', 'That is not a call id.');
+      try {
+        if (action === 'park') {
+          sendJson(ctx.res, 200, { parked: deps.voice.park(user.identity, callSid) });
+          return;
+        }
+        deps.voice.hold(user.identity, callSid, action === 'hold');
+      } catch (err) {
+        if (err instanceof CallControlError) throw new HttpError(err.status, err.code, err.message);
+        throw err;
+      }
+      ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
+      ctx.res.end();
+    });
+  control('hold');
+  control('resume');
+  control('park');
 
   const cache = new Map<string, Buffer>();
   router.on('GET', '/api/voice/sounds/:file', (ctx) => {

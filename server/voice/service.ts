@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { loadOrCreateSecret } from '../lib/access-token';
-import { TONES } from './audio';
+import { holdMusic, TONES } from './audio';
 import { answerLeg, bridge, offerLeg, type MediaLeg, type MediaOptions } from './media';
 import { frame, MAX_FRAME_BYTES, parseFrame, type ClientMessage } from './protocol';
 import { mintVoiceToken, verifyVoiceToken } from './token';
@@ -20,6 +20,14 @@ export const SIGNAL_PATH = '/signal';
 export type Destination =
   { kind: 'person'; identity: string; name: string } | { kind: 'unknown'; reason: string };
 
+/** One step in a call's life after it was answered, for the history row's trail. */
+export interface TrailStep {
+  action: 'held' | 'resumed' | 'parked' | 'pickedUp' | 'rangBack';
+  /** Who did it (for `rangBack`, who the call rang back to). */
+  by: string;
+  at: number;
+}
+
 /** One finished call, as the server writes it to the `calls` list. */
 export interface CallRecord {
   id: string;
@@ -28,12 +36,24 @@ export interface CallRecord {
   to: string;
   user: string;
   callee: string | null;
+  /** The person who had the call last (a picker after a park), or null if nobody answered. */
+  handledBy: string | null;
+  trail: TrailStep[];
   startedAt: number;
   answeredAt: number | null;
   endedAt: number;
   duration: number;
   outcome: 'answered' | 'missed' | 'rejected' | 'busy' | 'failed' | 'abandoned';
   reason: string;
+}
+
+/** A call waiting in the park, as /hold lists it (the `holds` map item). */
+export interface ParkedCall {
+  callId: string;
+  /** Who waits: their display name. */
+  caller: string;
+  parkedBy: string;
+  parkedAt: number;
 }
 
 export interface VoiceServiceOptions {
@@ -52,15 +72,33 @@ export interface VoiceServiceOptions {
   onCallEnded?: (record: CallRecord) => void;
   /** Told when someone's number of live calls changes (presence). */
   onBusyChanged?: (identity: string, busy: boolean) => void;
+  /** Told when a call is parked, and when it leaves the park (picked up, rung back, hung up). */
+  onParked?: (call: ParkedCall) => void;
+  onUnparked?: (callId: string) => void;
   media?: MediaOptions;
   /** How long a call rings before it is missed. */
   ringTimeoutMs?: number;
+  /** How long a call stays parked before it rings the person who parked it (default 3 minutes). */
+  parkTimeoutMs?: number;
+  /** What a held or parked caller hears (PCMU at 8 kHz); the built-in music when absent. */
+  holdMusic?: Buffer;
   /** Server heartbeat period; the SDK reconnects after 15 s of silence. */
   heartbeatMs?: number;
   /** Prints every signalling frame (SWITCHBOARD_VOICE_LOG=1), SDPs shortened. */
   logFrames?: boolean;
   /** Inbound frames per second per socket, and burst. */
   rate?: { perSecond: number; burst: number };
+}
+
+/** Why a hold, resume or park was refused: an HTTP status, a stable code and a sentence. */
+export class CallControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: 'no_such_call' | 'not_your_call' | 'not_answered' | 'held_by_them',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface VoiceService {
@@ -73,12 +111,24 @@ export interface VoiceService {
   isRegistered(identity: string): boolean;
   /** Whether the person is in a call now (ringing out, or answered), as `onBusyChanged` reports. */
   isOnCall(identity: string): boolean;
+  /**
+   * Puts the other party on hold (they hear music, `identity` hears silence) or takes them off it.
+   * `callSid` is the call's id as `identity`'s browser knows it. Throws {@link CallControlError}.
+   */
+  hold(identity: string, callSid: string, on: boolean): void;
+  /**
+   * Parks the call: `identity`'s side hangs up, the other party waits with music, and the call is
+   * listed on /hold for anyone to pick up by dialling `park:<callId>`. Returns the parked call.
+   */
+  park(identity: string, callSid: string): ParkedCall;
+  /** Calls in the park now. */
+  parked(): ParkedCall[];
   /** Live calls, for tests and diagnostics. */
   activeCalls(): { id: string; from: string; to: string; state: CallState }[];
   close(): Promise<void>;
 }
 
-type CallState = 'setting-up' | 'ringing' | 'answered' | 'ended';
+type CallState = 'setting-up' | 'ringing' | 'answered' | 'parked' | 'ended';
 
 interface Conn {
   ws: WebSocket;
@@ -95,31 +145,75 @@ interface Conn {
   closed: boolean;
 }
 
+type SideName = 'caller' | 'callee';
+
+/**
+ * One end of a call as a browser holds it: who, on which socket, the id their SDK knows the call
+ * by, the token a reconnecting SDK presents, and the server's media leg to them. A side is vacant
+ * (`identity` null) while the call is parked there.
+ */
+interface Side {
+  identity: string | null;
+  name: string;
+  conn: Conn | null;
+  sid: string;
+  /** An outgoing SDK call's own first id: errors before it heard `sid` go there. */
+  tempSid: string | null;
+  /** Whether the SDK has heard `sid` (in `ringing` or `answer`). */
+  knowsSid: boolean;
+  token: string;
+  leg: MediaLeg | null;
+}
+
+/** A ring in progress on one side: the first ring of a call, or a parked call ringing back. */
+interface Ring {
+  side: SideName;
+  purpose: 'call' | 'ringBack';
+  identity: string;
+  name: string;
+  sid: string;
+  token: string;
+  leg: MediaLeg;
+  forks: Set<Conn>;
+  timer: NodeJS.Timeout | null;
+}
+
 interface Call {
   id: string;
-  tempSid: string;
-  calleeSid: string;
-  caller: string;
-  callerConn: Conn | null;
-  callerToken: string;
-  calleeToken: string;
+  /** Who placed the call and what they dialled; never change. */
+  from: string;
   to: string;
+  /** Who the call was for. */
   callee: string | null;
-  calleeName: string;
-  calleeConn: Conn | null;
-  forks: Set<Conn>;
-  callerLeg: MediaLeg | null;
-  calleeLeg: MediaLeg | null;
+  caller: Side;
+  calleeSide: Side;
+  ring: Ring | null;
   unbridge: (() => void) | null;
   state: CallState;
+  /** The side that put the other on hold, while it is held. */
+  heldBy: SideName | null;
+  park: { side: SideName; by: string; at: number; timer: NodeJS.Timeout | null } | null;
+  /** Set while a picker's media is being set up, so a second picker is turned away at once. */
+  claimed: boolean;
+  trail: TrailStep[];
   startedAt: number;
   answeredAt: number | null;
-  ringTimer: NodeJS.Timeout | null;
-  /** Set while a leg's socket is gone and the SDK may reconnect to it. */
-  lostTimers: Map<'caller' | 'callee', NodeJS.Timeout>;
+  /** Set while a side's socket is gone and the SDK may reconnect to it. */
+  lostTimers: Map<SideName, NodeJS.Timeout>;
 }
 
 const sid = (prefix: string): string => `${prefix}${randomBytes(16).toString('hex')}`;
+const other = (side: SideName): SideName => (side === 'caller' ? 'callee' : 'caller');
+const vacant = (): Side => ({
+  identity: null,
+  name: '',
+  conn: null,
+  sid: '',
+  tempSid: null,
+  knowsSid: false,
+  token: '',
+  leg: null,
+});
 
 const CODE_TEXT = {
   offline: 31480,
@@ -131,18 +225,27 @@ const CODE_TEXT = {
   reconnect: 31209,
 } as const;
 
+/** Dialled to pick up a parked call: `park:<callId>`. */
+export const PARK_PREFIX = 'park:';
+export const TAKEN_SENTENCE = 'A colleague already picked up this call.';
+export const GONE_SENTENCE = 'This call is no longer on hold: the caller hung up.';
+
 export function createVoiceService(options: VoiceServiceOptions): VoiceService {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((m: string) => console.error(m));
   const secret = loadOrCreateSecret(options.dataDir, 'voice-secret');
   const ringTimeoutMs = options.ringTimeoutMs ?? 30_000;
+  const parkTimeoutMs = options.parkTimeoutMs ?? 180_000;
+  const music = options.holdMusic ?? holdMusic();
   const rate = options.rate ?? { perSecond: 20, burst: 60 };
   const conns = new Set<Conn>();
   const calls = new Map<string, Call>();
-  /** Every sid a call is known by (temporary, caller's, callee's) → the call. */
+  /** Every sid a call is known by (temporary, caller's, callee's, a picker's) → the call. */
   const bySid = new Map<string, Call>();
   /** Ended calls' sids for a minute, so late hangups from their own people are not errors. */
   const ended = new Map<string, { people: Set<string>; at: number }>();
+  /** Parked calls picked up in the last minute, by call id: who took them. */
+  const pickedUp = new Map<string, { by: string; at: number }>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const busyCount = new Map<string, number>();
   const logFrames = options.logFrames ?? process.env.SWITCHBOARD_VOICE_LOG === '1';
@@ -156,6 +259,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     for (const conn of conns) if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send('\n');
     const cutoff = now() - 60_000;
     for (const [key, value] of ended) if (value.at < cutoff) ended.delete(key);
+    for (const [key, value] of pickedUp) if (value.at < cutoff) pickedUp.delete(key);
   }, options.heartbeatMs ?? 5000);
   heartbeat.unref();
 
@@ -195,56 +299,93 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     [...conns].filter((c) => c.identity === identity && !c.closed);
   const registeredSocketsOf = (identity: string): Conn[] =>
     socketsOf(identity).filter((c) => c.registered && c.incoming);
+  const nameOf = (identity: string): string => options.nameOf?.(identity) ?? identity;
+
+  /** Tells a side's browser something about its call (the SDK's `messageReceived`). */
+  function tell(side: Side, content: Record<string, unknown>): void {
+    if (!side.knowsSid) return;
+    send(side.conn, 'message', {
+      callsid: side.sid,
+      content: JSON.stringify(content),
+      contenttype: 'application/json',
+      messagetype: 'user-defined-message',
+      voiceeventsid: sid('KX'),
+    });
+  }
 
   // ---- calls ----
+
+  type Notice = { code: number; message: string } | 'hangup' | 'none';
+
+  /** Ends a side's SDK call: a plain hangup, or one carrying the error that says why. */
+  function hangUpSide(side: Side, notice: Notice): void {
+    if (notice === 'none' || !side.conn) return;
+    if (notice === 'hangup')
+      send(side.conn, 'hangup', { callsid: side.knowsSid ? side.sid : (side.tempSid ?? side.sid) });
+    else send(side.conn, 'hangup', { callsid: side.tempSid ?? side.sid, error: notice });
+  }
+
+  function sideNamed(call: Call, name: SideName): Side {
+    return name === 'caller' ? call.caller : call.calleeSide;
+  }
+
+  function setSide(call: Call, name: SideName, side: Side): void {
+    if (name === 'caller') call.caller = side;
+    else call.calleeSide = side;
+  }
+
+  /** A side in the call now (answered or parked), counted as on a call. */
+  const occupants = (call: Call): Side[] =>
+    [call.caller, call.calleeSide].filter((s) => s.identity !== null);
+
+  function stopRing(call: Call, cancelForks: boolean): void {
+    const ring = call.ring;
+    if (!ring) return;
+    call.ring = null;
+    if (ring.timer) clearTimeout(ring.timer);
+    if (cancelForks) for (const fork of ring.forks) send(fork, 'cancel', { callsid: ring.sid });
+    ring.forks.clear();
+    void ring.leg.close();
+  }
 
   function endCall(
     call: Call,
     outcome: CallRecord['outcome'],
     reason: string,
-    notify: {
-      caller?: { code: number; message: string } | 'hangup' | 'none';
-      callee?: 'hangup' | 'cancel' | 'none';
-    },
+    notify: { caller?: Notice; callee?: Notice },
   ): void {
     if (call.state === 'ended') return;
-    const wasLive = call.state !== 'setting-up' || call.forks.size > 0;
     call.state = 'ended';
-    if (call.ringTimer) clearTimeout(call.ringTimer);
     for (const timer of call.lostTimers.values()) clearTimeout(timer);
+    leavePark(call);
     call.unbridge?.();
-    const callerSid =
-      call.answeredAt === null && call.forks.size === 0 && !call.callerLeg ? call.tempSid : call.id;
-    const caller = notify.caller ?? 'hangup';
-    if (caller === 'hangup') send(call.callerConn, 'hangup', { callsid: callerSid });
-    else if (caller !== 'none')
-      send(call.callerConn, 'hangup', { callsid: call.tempSid, error: caller });
-    const callee = notify.callee ?? 'none';
-    if (callee === 'cancel')
-      for (const fork of call.forks) send(fork, 'cancel', { callsid: call.calleeSid });
-    if (callee === 'hangup') send(call.calleeConn, 'hangup', { callsid: call.calleeSid });
-    call.forks.clear();
-    void call.callerLeg?.close();
-    void call.calleeLeg?.close();
+    stopRing(call, true);
+    hangUpSide(call.caller, notify.caller ?? 'hangup');
+    hangUpSide(call.calleeSide, notify.callee ?? 'none');
+    void call.caller.leg?.close();
+    void call.calleeSide.leg?.close();
     calls.delete(call.id);
-    const people = new Set([call.caller, ...(call.callee ? [call.callee] : [])]);
-    for (const s of [call.id, call.tempSid, call.calleeSid]) {
+    const people = new Set<string>([call.from, ...(call.callee ? [call.callee] : [])]);
+    for (const s of occupants(call)) people.add(s.identity!);
+    for (const s of bySidsOf(call)) {
       bySid.delete(s);
       ended.set(s, { people, at: now() });
     }
-    if (wasLive) {
-      setBusy(call.caller, -1);
-      if (call.answeredAt !== null && call.callee) setBusy(call.callee, -1);
-    }
+    // Everyone in the call counted as on a call: the caller from the invite, each other side from
+    // its answer or pick-up.
+    for (const s of occupants(call)) setBusy(s.identity!, -1);
     const endedAt = now();
+    const handler = call.answeredAt === null ? null : lastHandler(call);
     try {
       options.onCallEnded?.({
         id: call.id,
         direction: 'outbound',
-        from: call.caller,
+        from: call.from,
         to: call.to,
-        user: call.caller,
+        user: call.from,
         callee: call.callee,
+        handledBy: handler,
+        trail: call.trail,
         startedAt: call.startedAt,
         answeredAt: call.answeredAt,
         endedAt,
@@ -255,6 +396,21 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     } catch (err) {
       log(`voice: recording call ${call.id} failed: ${String(err)}`);
     }
+  }
+
+  /** The last person who took the call on the callee's end (a picker, or whoever it rang back to). */
+  function lastHandler(call: Call): string | null {
+    for (let i = call.trail.length - 1; i >= 0; i--) {
+      const step = call.trail[i]!;
+      if (step.action === 'pickedUp' || step.action === 'rangBack') return step.by;
+    }
+    return call.callee;
+  }
+
+  function bySidsOf(call: Call): string[] {
+    const out: string[] = [];
+    for (const [s, c] of bySid) if (c === call) out.push(s);
+    return out;
   }
 
   function failBeforeRinging(conn: Conn, tempSid: string, code: number, message: string): void {
@@ -275,6 +431,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return;
     }
     const to = (msg.params.get('To') ?? '').trim();
+    if (to.startsWith(PARK_PREFIX)) {
+      await pickUp(conn, msg, to.slice(PARK_PREFIX.length));
+      return;
+    }
     const startedAt = now();
     const record = (
       outcome: CallRecord['outcome'],
@@ -289,6 +449,8 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
           to,
           user: caller,
           callee,
+          handledBy: null,
+          trail: [],
           startedAt,
           answeredAt: null,
           endedAt: now(),
@@ -335,30 +497,37 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return;
     }
 
+    const id = sid('CA');
     const call: Call = {
-      id: sid('CA'),
-      tempSid: msg.callsid,
-      calleeSid: sid('CA'),
-      caller,
-      callerConn: conn,
-      callerToken: randomBytes(16).toString('hex'),
-      calleeToken: randomBytes(16).toString('hex'),
+      id,
+      from: caller,
       to,
       callee: dest.identity,
-      calleeName: name,
-      calleeConn: null,
-      forks: new Set(),
-      callerLeg: null,
-      calleeLeg: null,
+      caller: {
+        identity: caller,
+        name: nameOf(caller),
+        conn,
+        sid: id,
+        tempSid: msg.callsid,
+        knowsSid: false,
+        token: randomBytes(16).toString('hex'),
+        leg: null,
+      },
+      calleeSide: vacant(),
+      ring: null,
       unbridge: null,
       state: 'setting-up',
+      heldBy: null,
+      park: null,
+      claimed: false,
+      trail: [],
       startedAt,
       answeredAt: null,
-      ringTimer: null,
       lostTimers: new Map(),
     };
     calls.set(call.id, call);
-    for (const s of [call.id, call.tempSid, call.calleeSid]) bySid.set(s, call);
+    bySid.set(call.id, call);
+    bySid.set(msg.callsid, call);
     setBusy(caller, 1);
 
     let callerLeg: MediaLeg;
@@ -377,51 +546,120 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       });
       return;
     }
-    call.callerLeg = callerLeg;
-    call.calleeLeg = calleeLeg;
     if (call.state === 'ended') {
       void callerLeg.close();
       void calleeLeg.close();
       return;
     }
+    call.caller.leg = callerLeg;
     // Early media: the caller's audio connects now and hears ringback until the callee answers.
     send(conn, 'ringing', { callsid: call.id, sdp: callerLeg.localSdp });
+    call.caller.knowsSid = true;
     callerLeg.play(TONES.ringback);
-    const targetsNow = registeredSocketsOf(dest.identity);
-    if (targetsNow.length === 0) {
+    if (registeredSocketsOf(dest.identity).length === 0) {
+      void calleeLeg.close();
       endCall(call, 'missed', `${name} is offline.`, {
         caller: { code: CODE_TEXT.offline, message: `${name} is offline.` },
       });
       return;
     }
     call.state = 'ringing';
-    const parameters = {
-      CallSid: call.calleeSid,
-      AccountSid: 'AC00000000000000000000000000000000',
-      From: `client:${caller}`,
-      To: `client:${dest.identity}`,
-      ApiVersion: '2010-04-01',
-      Params: new URLSearchParams({
-        CallerIdentity: caller,
-        CallerName: options.nameOf?.(caller) ?? caller,
-      }).toString(),
-    };
-    for (const target of targetsNow) {
-      call.forks.add(target);
-      send(target, 'invite', {
-        callsid: call.calleeSid,
-        sdp: calleeLeg.localSdp,
-        parameters,
-        reconnect: call.calleeToken,
+    const started = startRing(call, 'callee', 'call', dest.identity, name, calleeLeg, caller);
+    if (!started) {
+      endCall(call, 'missed', `${name} is offline.`, {
+        caller: { code: CODE_TEXT.offline, message: `${name} is offline.` },
       });
     }
-    call.ringTimer = setTimeout(() => {
-      endCall(call, 'missed', `${name} did not answer.`, {
-        caller: { code: CODE_TEXT.noAnswer, message: `${name} did not answer.` },
-        callee: 'cancel',
+  }
+
+  /**
+   * Rings `identity` on `side` of the call with `leg` (offered to them), as a call from `fromIdentity`.
+   * False when they have no phone to ring.
+   */
+  function startRing(
+    call: Call,
+    side: SideName,
+    purpose: Ring['purpose'],
+    identity: string,
+    name: string,
+    leg: MediaLeg,
+    fromIdentity: string,
+  ): boolean {
+    const targets = registeredSocketsOf(identity);
+    if (targets.length === 0) {
+      void leg.close();
+      return false;
+    }
+    const ring: Ring = {
+      side,
+      purpose,
+      identity,
+      name,
+      sid: sid('CA'),
+      token: randomBytes(16).toString('hex'),
+      leg,
+      forks: new Set(targets),
+      timer: null,
+    };
+    call.ring = ring;
+    bySid.set(ring.sid, call);
+    const parameters = {
+      CallSid: ring.sid,
+      AccountSid: 'AC00000000000000000000000000000000',
+      From: `client:${fromIdentity}`,
+      To: `client:${identity}`,
+      ApiVersion: '2010-04-01',
+      Params: new URLSearchParams({
+        CallerIdentity: fromIdentity,
+        CallerName: nameOf(fromIdentity),
+        ...(purpose === 'ringBack' ? { RingBack: '1' } : {}),
+      }).toString(),
+    };
+    for (const target of targets)
+      send(target, 'invite', {
+        callsid: ring.sid,
+        sdp: leg.localSdp,
+        parameters,
+        reconnect: ring.token,
       });
-    }, ringTimeoutMs);
-    call.ringTimer.unref();
+    ring.timer = setTimeout(() => ringUnanswered(call, ring), ringTimeoutMs);
+    ring.timer.unref();
+    return true;
+  }
+
+  /** A ring nobody answered in time (or everybody declined): the call ends with why. */
+  function ringUnanswered(call: Call, ring: Ring, declined = false): void {
+    if (call.ring !== ring) return;
+    if (ring.purpose === 'call') {
+      const reason = declined ? `${ring.name} declined the call.` : `${ring.name} did not answer.`;
+      endCall(call, declined ? 'rejected' : 'missed', reason, {
+        caller: { code: declined ? CODE_TEXT.declined : CODE_TEXT.noAnswer, message: reason },
+      });
+      return;
+    }
+    // A parked call rang back and nobody took it: it is not left waiting for ever.
+    endCall(
+      call,
+      'answered',
+      `The call was parked too long and ${ring.name} did not take it back.`,
+      parkedEnd(call),
+    );
+  }
+
+  /** `notices` with nothing sent to `side` (the side that ended the call itself). */
+  function except(
+    notices: { caller: Notice; callee: Notice },
+    side: SideName,
+  ): { caller: Notice; callee: Notice } {
+    return { ...notices, [side]: 'none' as const };
+  }
+
+  /** How to notify the sides when a call ends while parked: the waiting side hears a hangup. */
+  function parkedEnd(call: Call): { caller: Notice; callee: Notice } {
+    return {
+      caller: call.caller.identity ? 'hangup' : 'none',
+      callee: call.calleeSide.identity ? 'hangup' : 'none',
+    };
   }
 
   async function answerCall(
@@ -429,42 +667,158 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     msg: Extract<ClientMessage, { type: 'answer' }>,
   ): Promise<void> {
     const call = bySid.get(msg.callsid);
-    if (
-      !call ||
-      call.calleeSid !== msg.callsid ||
-      !call.forks.has(conn) ||
-      call.state !== 'ringing'
-    ) {
+    const ring = call?.ring;
+    if (!call || !ring || ring.sid !== msg.callsid || !ring.forks.has(conn)) {
       unknownCall(conn, msg.callsid);
       return;
     }
-    call.state = 'answered';
-    call.calleeConn = conn;
-    if (call.ringTimer) clearTimeout(call.ringTimer);
-    for (const fork of call.forks)
-      if (fork !== conn) send(fork, 'cancel', { callsid: call.calleeSid });
-    call.forks = new Set([conn]);
+    // The ring is over: other tabs stop ringing, and its leg now belongs to the side.
+    call.ring = null;
+    if (ring.timer) clearTimeout(ring.timer);
+    for (const fork of ring.forks) if (fork !== conn) send(fork, 'cancel', { callsid: ring.sid });
+    ring.forks.clear();
+    const side: Side = {
+      identity: ring.identity,
+      name: ring.name,
+      conn,
+      sid: ring.sid,
+      tempSid: null,
+      knowsSid: true,
+      token: ring.token,
+      leg: ring.leg,
+    };
+    setSide(call, ring.side, side);
+    setBusy(ring.identity, 1);
+    if (ring.purpose === 'call') call.state = 'answered';
     try {
-      await call.calleeLeg!.accept(msg.sdp);
+      await ring.leg.accept(msg.sdp);
     } catch (err) {
       log(
-        `voice: callee answer for ${call.id} refused: ${err instanceof Error ? err.message : String(err)}`,
+        `voice: answer for ${call.id} refused: ${err instanceof Error ? err.message : String(err)}`,
       );
-      endCall(call, 'failed', 'The call could not be connected (answer refused).', {
-        caller: { code: 31000, message: 'The call could not be connected.' },
-        callee: 'hangup',
+      endCall(
+        call,
+        ring.purpose === 'call' ? 'failed' : 'answered',
+        'The call could not be connected (answer refused).',
+        ring.purpose === 'call'
+          ? {
+              caller: { code: 31000, message: 'The call could not be connected.' },
+              callee: 'hangup',
+            }
+          : parkedEnd(call),
+      );
+      return;
+    }
+    if (call.state === 'ended') return;
+    if (ring.purpose === 'call') {
+      call.answeredAt = now();
+      connect(call);
+      send(call.caller.conn, 'answer', {
+        callsid: call.caller.sid,
+        sdp: call.caller.leg!.localSdp,
+        reconnect: call.caller.token,
       });
       return;
     }
-    if (call.state !== 'answered') return;
-    call.answeredAt = now();
-    if (call.callee) setBusy(call.callee, 1);
-    call.unbridge = bridge(call.callerLeg!, call.calleeLeg!);
-    send(call.callerConn, 'answer', {
-      callsid: call.id,
-      sdp: call.callerLeg!.localSdp,
-      reconnect: call.callerToken,
-    });
+    // A parked call rang back and was taken: out of the park, talking again.
+    leavePark(call);
+    call.trail.push({ action: 'rangBack', by: ring.identity, at: now() });
+    call.state = 'answered';
+    connect(call);
+    tell(sideNamed(call, other(ring.side)), { event: 'resumed', by: ring.name });
+  }
+
+  /** Bridges the two sides' audio. */
+  function connect(call: Call): void {
+    call.unbridge?.();
+    call.unbridge = bridge(call.caller.leg!, call.calleeSide.leg!);
+  }
+
+  function leavePark(call: Call): void {
+    if (!call.park) return;
+    if (call.park.timer) clearTimeout(call.park.timer);
+    call.park = null;
+    options.onUnparked?.(call.id);
+  }
+
+  /** `conn` dialled `park:<callId>`: the first such dial takes the parked call, any later one is told. */
+  async function pickUp(
+    conn: Conn,
+    msg: Extract<ClientMessage, { type: 'invite' }>,
+    callId: string,
+  ): Promise<void> {
+    const picker = conn.identity!;
+    const call = calls.get(callId);
+    if (!call || call.state !== 'parked' || call.claimed || !call.park) {
+      const taken = pickedUp.get(callId);
+      const reason = taken
+        ? taken.by === picker
+          ? 'You already picked up this call.'
+          : TAKEN_SENTENCE
+        : call?.claimed
+          ? TAKEN_SENTENCE
+          : call && call.state === 'parked'
+            ? 'This call is ringing back to whoever parked it.'
+            : call
+              ? 'This call is no longer on hold.'
+              : GONE_SENTENCE;
+      failBeforeRinging(conn, msg.callsid, CODE_TEXT.notFound, reason);
+      return;
+    }
+    if ((busyCount.get(picker) ?? 0) > 0) {
+      failBeforeRinging(
+        conn,
+        msg.callsid,
+        CODE_TEXT.busy,
+        'Finish or park your own call before picking up another.',
+      );
+      return;
+    }
+    call.claimed = true;
+    const vacated = call.park.side;
+    let leg: MediaLeg;
+    try {
+      leg = await answerLeg(msg.sdp, options.media);
+    } catch (err) {
+      call.claimed = false;
+      log(`voice: media for a pick-up of ${call.id} failed: ${String(err)}`);
+      failBeforeRinging(
+        conn,
+        msg.callsid,
+        31000,
+        'The server could not set up audio for this call.',
+      );
+      return;
+    }
+    if (call.state !== 'parked' || conn.closed) {
+      void leg.close();
+      call.claimed = false;
+      failBeforeRinging(conn, msg.callsid, CODE_TEXT.notFound, GONE_SENTENCE);
+      return;
+    }
+    const side: Side = {
+      identity: picker,
+      name: nameOf(picker),
+      conn,
+      sid: sid('CA'),
+      tempSid: msg.callsid,
+      knowsSid: true,
+      token: randomBytes(16).toString('hex'),
+      leg,
+    };
+    setSide(call, vacated, side);
+    bySid.set(side.sid, call);
+    bySid.set(msg.callsid, call);
+    call.claimed = false;
+    stopRing(call, true);
+    leavePark(call);
+    pickedUp.set(call.id, { by: picker, at: now() });
+    call.trail.push({ action: 'pickedUp', by: picker, at: now() });
+    call.state = 'answered';
+    setBusy(picker, 1);
+    connect(call);
+    send(conn, 'answer', { callsid: side.sid, sdp: leg.localSdp, reconnect: side.token });
+    tell(sideNamed(call, other(vacated)), { event: 'resumed', by: side.name });
   }
 
   function unknownCall(conn: Conn, callsid: string): void {
@@ -473,144 +827,252 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     sendError(conn, 31100, 'No such call for this device', { callsid });
   }
 
-  /** Which side of `call` this socket is on, or null when it has no business with it. */
-  function sideOf(call: Call, conn: Conn, callsid: string): 'caller' | 'callee' | null {
-    if (conn === call.callerConn && (callsid === call.id || callsid === call.tempSid))
-      return 'caller';
-    if (callsid === call.calleeSid && (conn === call.calleeConn || call.forks.has(conn)))
-      return 'callee';
+  /** Which side of `call` this socket is on for `callsid`, a fork of its ring, or null. */
+  function sideOf(call: Call, conn: Conn, callsid: string): SideName | 'ring' | null {
+    for (const name of ['caller', 'callee'] as const) {
+      const side = sideNamed(call, name);
+      if (side.conn === conn && (callsid === side.sid || callsid === side.tempSid)) return name;
+    }
+    if (call.ring && callsid === call.ring.sid && call.ring.forks.has(conn)) return 'ring';
     return null;
   }
 
   function hangup(conn: Conn, callsid: string, rejecting: boolean): void {
     const call = bySid.get(callsid);
-    const side = call ? sideOf(call, conn, callsid) : null;
-    if (!call || !side) {
+    const where = call ? sideOf(call, conn, callsid) : null;
+    if (!call || !where) {
       unknownCall(conn, callsid);
       return;
     }
-    if (side === 'caller') {
-      if (call.state === 'answered')
-        endCall(call, 'answered', 'The caller hung up.', { caller: 'none', callee: 'hangup' });
-      else
-        endCall(call, 'abandoned', 'The caller hung up before an answer.', {
-          caller: 'none',
-          callee: 'cancel',
-        });
+    if (where === 'ring') {
+      const ring = call.ring!;
+      ring.forks.delete(conn);
+      // An unanswered fork going away (destroy) is not a decision by the person.
+      if (!rejecting && ring.forks.size > 0) return;
+      ringUnanswered(call, ring, ring.purpose === 'call');
       return;
     }
-    if (call.state === 'answered' && conn === call.calleeConn) {
-      endCall(call, 'answered', `${call.calleeName} hung up.`, {
-        caller: 'hangup',
-        callee: 'none',
-      });
+    const side = sideNamed(call, where);
+    if (call.state === 'setting-up' || call.state === 'ringing') {
+      endCall(call, 'abandoned', 'The caller hung up before an answer.', { caller: 'none' });
       return;
     }
-    if (call.state === 'ringing') {
-      if (!rejecting) {
-        // An unanswered fork going away (destroy) is not a rejection by the person.
-        call.forks.delete(conn);
-        if (call.forks.size > 0) return;
-      }
-      const reason = `${call.calleeName} declined the call.`;
-      call.forks.delete(conn);
-      endCall(call, 'rejected', reason, {
-        caller: { code: CODE_TEXT.declined, message: reason },
-        callee: 'cancel',
-      });
+    const who = side.identity === call.from && where === 'caller' ? 'The caller' : side.name;
+    if (call.state === 'parked') {
+      endCall(call, 'answered', `${who} hung up while parked.`, except(parkedEnd(call), where));
+      return;
     }
+    endCall(call, 'answered', `${who} hung up.`, {
+      caller: where === 'caller' ? 'none' : 'hangup',
+      callee: where === 'callee' ? 'none' : 'hangup',
+    });
   }
 
   function reconnectLeg(conn: Conn, msg: Extract<ClientMessage, { type: 'invite' }>): void {
     const call = bySid.get(msg.callsid);
-    const side =
-      call &&
-      msg.reconnect === call.callerToken &&
-      msg.callsid === call.id &&
-      conn.identity === call.caller
-        ? 'caller'
-        : call &&
-            msg.reconnect === call.calleeToken &&
-            msg.callsid === call.calleeSid &&
-            conn.identity === call.callee
-          ? 'callee'
-          : null;
-    if (!call || !side || call.state === 'ended') {
+    let found: SideName | 'ring' | null = null;
+    if (call && call.state !== 'ended') {
+      for (const name of ['caller', 'callee'] as const) {
+        const side = sideNamed(call, name);
+        if (
+          side.identity === conn.identity &&
+          msg.reconnect === side.token &&
+          msg.callsid === side.sid
+        )
+          found = name;
+      }
+      if (
+        !found &&
+        call.ring &&
+        msg.reconnect === call.ring.token &&
+        msg.callsid === call.ring.sid &&
+        conn.identity === call.ring.identity
+      )
+        found = 'ring';
+    }
+    if (!call || !found) {
       send(conn, 'hangup', {
         callsid: msg.callsid,
         error: { code: CODE_TEXT.reconnect, message: 'This call has ended.' },
       });
       return;
     }
-    const timer = call.lostTimers.get(side);
-    if (timer) clearTimeout(timer);
-    call.lostTimers.delete(side);
-    if (side === 'caller') {
-      call.callerConn = conn;
-      send(conn, 'answer', {
-        callsid: call.id,
-        sdp: call.callerLeg?.localSdp ?? '',
-        reconnect: call.callerToken,
-      });
-    } else {
-      if (call.state !== 'answered') {
-        // A ringing callee's socket came back: it keeps ringing there.
-        call.forks.add(conn);
-        return;
-      }
-      call.calleeConn = conn;
-      send(conn, 'answer', {
-        callsid: call.calleeSid,
-        sdp: call.calleeLeg?.localSdp ?? '',
-        reconnect: call.calleeToken,
-      });
+    if (found === 'ring') {
+      // A ringing callee's socket came back: it keeps ringing there.
+      call.ring!.forks.add(conn);
+      return;
     }
+    const timer = call.lostTimers.get(found);
+    if (timer) clearTimeout(timer);
+    call.lostTimers.delete(found);
+    const side = sideNamed(call, found);
+    side.conn = conn;
+    send(conn, 'answer', {
+      callsid: side.sid,
+      sdp: side.leg?.localSdp ?? '',
+      reconnect: side.token,
+    });
   }
 
   /** A socket went away: its calls end now, or after the SDK's reconnect window. */
   function socketLost(conn: Conn, graceful: boolean): void {
     for (const call of [...calls.values()]) {
-      if (call.callerConn === conn) {
-        call.callerConn = null;
-        const end = () =>
-          call.state === 'answered'
-            ? endCall(call, 'answered', 'The caller was disconnected.', {
-                caller: 'none',
-                callee: 'hangup',
-              })
-            : endCall(call, 'abandoned', 'The caller was disconnected.', {
-                caller: 'none',
-                callee: 'cancel',
-              });
+      if (call.ring?.forks.has(conn)) {
+        const ring = call.ring;
+        ring.forks.delete(conn);
+        if (ring.forks.size === 0 && registeredSocketsOf(ring.identity).length === 0) {
+          if (ring.purpose === 'call') {
+            const reason = `${ring.name} went offline.`;
+            endCall(call, 'missed', reason, {
+              caller: { code: CODE_TEXT.offline, message: reason },
+            });
+          } else ringUnanswered(call, ring);
+        }
+      }
+      for (const name of ['caller', 'callee'] as const) {
+        const side = sideNamed(call, name);
+        if (side.conn !== conn || call.state === 'ended') continue;
+        side.conn = null;
+        const who = name === 'caller' && side.identity === call.from ? 'The caller' : side.name;
+        const end = () => {
+          if (call.state === 'setting-up' || call.state === 'ringing')
+            endCall(call, 'abandoned', `${who} was disconnected.`, { caller: 'none' });
+          else endCall(call, 'answered', `${who} was disconnected.`, except(parkedEnd(call), name));
+        };
         if (graceful || conn.reconnectTimeout === 0) end();
         else {
           const t = setTimeout(end, conn.reconnectTimeout * 1000);
           t.unref();
-          call.lostTimers.set('caller', t);
-        }
-      }
-      if (call.forks.has(conn) && call.state === 'ringing') {
-        call.forks.delete(conn);
-        if (call.forks.size === 0 && registeredSocketsOf(call.callee ?? '').length === 0) {
-          const reason = `${call.calleeName} went offline.`;
-          endCall(call, 'missed', reason, { caller: { code: CODE_TEXT.offline, message: reason } });
-        }
-      }
-      if (call.calleeConn === conn && call.state === 'answered') {
-        call.calleeConn = null;
-        const end = () =>
-          endCall(call, 'answered', `${call.calleeName} was disconnected.`, {
-            caller: 'hangup',
-            callee: 'none',
-          });
-        if (graceful || conn.reconnectTimeout === 0) end();
-        else {
-          const t = setTimeout(end, conn.reconnectTimeout * 1000);
-          t.unref();
-          call.lostTimers.set('callee', t);
+          call.lostTimers.set(name, t);
         }
       }
     }
+  }
+
+  // ---- hold and park ----
+
+  /** The call `identity` has as `callSid`, and their side of it; refused otherwise. */
+  function ownCall(identity: string, callSid: string): { call: Call; side: SideName } {
+    const call = bySid.get(callSid);
+    if (call && call.state !== 'ended')
+      for (const name of ['caller', 'callee'] as const) {
+        const side = sideNamed(call, name);
+        if (side.identity === identity && (side.sid === callSid || side.tempSid === callSid))
+          return { call, side: name };
+      }
+    if (call && call.state !== 'ended')
+      throw new CallControlError(403, 'not_your_call', 'This call is not yours.');
+    throw new CallControlError(404, 'no_such_call', 'This call has ended.');
+  }
+
+  function hold(identity: string, callSid: string, on: boolean): void {
+    const { call, side } = ownCall(identity, callSid);
+    if (call.state !== 'answered')
+      throw new CallControlError(
+        409,
+        'not_answered',
+        'Only a call in progress can be put on hold.',
+      );
+    if (on) {
+      if (call.heldBy === side) return;
+      if (call.heldBy !== null)
+        throw new CallControlError(
+          409,
+          'held_by_them',
+          'The other side has put this call on hold; it can be held once they resume it.',
+        );
+      call.unbridge?.();
+      call.unbridge = null;
+      call.heldBy = side;
+      sideNamed(call, other(side)).leg?.play(music);
+      sideNamed(call, side).leg?.play(null);
+      call.trail.push({ action: 'held', by: identity, at: now() });
+      tell(sideNamed(call, other(side)), { event: 'held', by: sideNamed(call, side).name });
+      return;
+    }
+    if (call.heldBy === null) return;
+    if (call.heldBy !== side)
+      throw new CallControlError(
+        409,
+        'held_by_them',
+        'The other side put this call on hold; only they can resume it.',
+      );
+    call.heldBy = null;
+    connect(call);
+    call.trail.push({ action: 'resumed', by: identity, at: now() });
+    tell(sideNamed(call, other(side)), { event: 'resumed', by: sideNamed(call, side).name });
+  }
+
+  function park(identity: string, callSid: string): ParkedCall {
+    const { call, side } = ownCall(identity, callSid);
+    if (call.state !== 'answered')
+      throw new CallControlError(409, 'not_answered', 'Only a call in progress can be parked.');
+    if (call.heldBy !== null && call.heldBy !== side)
+      throw new CallControlError(
+        409,
+        'held_by_them',
+        'The other side has put this call on hold; it can be parked once they resume it.',
+      );
+    const parker = sideNamed(call, side);
+    const waiting = sideNamed(call, other(side));
+    call.unbridge?.();
+    call.unbridge = null;
+    call.heldBy = null;
+    waiting.leg?.play(music);
+    // The parker's phone is free at once: their leg ends, the waiting side stays with the music.
+    hangUpSide(parker, 'hangup');
+    void parker.leg?.close();
+    for (const s of [parker.sid, parker.tempSid]) {
+      if (s === null) continue;
+      bySid.delete(s);
+      ended.set(s, { people: new Set([identity]), at: now() });
+    }
+    setSide(call, side, vacant());
+    setBusy(identity, -1);
+    call.state = 'parked';
+    const at = now();
+    const timer = setTimeout(() => parkTimedOut(call, identity, parker.name), parkTimeoutMs);
+    timer.unref();
+    call.park = { side, by: identity, at, timer };
+    call.trail.push({ action: 'parked', by: identity, at });
+    tell(waiting, { event: 'held', by: parker.name });
+    const entry: ParkedCall = {
+      callId: call.id,
+      caller: waiting.name,
+      parkedBy: identity,
+      parkedAt: at,
+    };
+    options.onParked?.(entry);
+    return entry;
+  }
+
+  /** Parked too long: the call leaves /hold and rings the person who parked it. */
+  function parkTimedOut(call: Call, parkerIdentity: string, parkerName: string): void {
+    if (call.state !== 'parked' || !call.park || call.claimed) return;
+    const side = call.park.side;
+    const waiting = sideNamed(call, other(side));
+    leavePark(call);
+    const unavailable = (why: string) =>
+      endCall(call, 'answered', `The call was parked too long and ${why}.`, parkedEnd(call));
+    if ((busyCount.get(parkerIdentity) ?? 0) > 0) {
+      unavailable(`${parkerName} was on another call`);
+      return;
+    }
+    offerLeg(options.media).then(
+      (leg) => {
+        if (call.state !== 'parked') {
+          void leg.close();
+          return;
+        }
+        const from = waiting.identity ?? call.from;
+        if (!startRing(call, side, 'ringBack', parkerIdentity, parkerName, leg, from))
+          unavailable(`${parkerName} was offline`);
+      },
+      (err: unknown) => {
+        log(`voice: ringing back ${call.id} failed: ${String(err)}`);
+        unavailable('could not be rung back');
+      },
+    );
   }
 
   // ---- sockets ----
@@ -812,10 +1274,25 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     },
     isRegistered: (identity) => registeredSocketsOf(identity).length > 0,
     isOnCall: (identity) => (busyCount.get(identity) ?? 0) > 0,
+    hold,
+    park,
+    parked: () =>
+      [...calls.values()].flatMap((c) =>
+        c.park && c.state === 'parked'
+          ? [
+              {
+                callId: c.id,
+                caller: sideNamed(c, other(c.park.side)).name,
+                parkedBy: c.park.by,
+                parkedAt: c.park.at,
+              },
+            ]
+          : [],
+      ),
     activeCalls() {
       return [...calls.values()].map((c) => ({
         id: c.id,
-        from: c.caller,
+        from: c.from,
         to: c.to,
         state: c.state,
       }));
@@ -823,11 +1300,15 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     async close() {
       closed = true;
       clearInterval(heartbeat);
-      for (const call of [...calls.values()])
-        endCall(call, call.state === 'answered' ? 'answered' : 'abandoned', 'The server stopped.', {
-          caller: 'hangup',
-          callee: call.state === 'answered' ? 'hangup' : 'cancel',
-        });
+      for (const call of [...calls.values()]) {
+        const answered = call.state === 'answered' || call.state === 'parked';
+        endCall(
+          call,
+          answered ? 'answered' : 'abandoned',
+          'The server stopped.',
+          answered ? parkedEnd(call) : { caller: 'hangup' },
+        );
+      }
       for (const conn of [...conns]) {
         dropConn(conn, true);
         conn.ws.terminate();

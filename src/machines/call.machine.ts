@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import {
   addressOf,
   endReasonForCode,
@@ -29,6 +29,13 @@ export interface CallContext extends CallInput {
   error: VoiceError | null;
   /** Keypad digits sent so far, for the keypad's display. */
   digits: string;
+  /** Why the last hold, resume or park was refused, in a sentence; cleared by the next one. */
+  problem: string | null;
+}
+
+/** A call control the server carries out (the SDK has none): hold, resume, park. */
+export interface CallControlInput extends CallRef {
+  action: 'hold' | 'resume' | 'park';
 }
 
 /** What the adapter sends, one per SDK `Call` event (`ringing`, `accept`, `cancel`, …). */
@@ -39,7 +46,10 @@ export type CallAdapterEvent =
   | { type: 'call.disconnected' }
   | { type: 'call.reconnecting' }
   | { type: 'call.reconnected' }
-  | { type: 'call.error'; code: number; message: string };
+  | { type: 'call.error'; code: number; message: string }
+  /** The server says the other side put us on hold (or parked us), or took us off it. */
+  | { type: 'call.heldByThem' }
+  | { type: 'call.resumedByThem' };
 
 /** What the UI sends. */
 export type CallUserEvent =
@@ -48,7 +58,10 @@ export type CallUserEvent =
   | { type: 'call.hangUp' }
   | { type: 'call.mute' }
   | { type: 'call.unmute' }
-  | { type: 'call.digits'; digits: string };
+  | { type: 'call.digits'; digits: string }
+  | { type: 'call.hold' }
+  | { type: 'call.resume' }
+  | { type: 'call.park' };
 
 export type CallEvent = CallAdapterEvent | CallUserEvent;
 
@@ -69,7 +82,9 @@ export const isValidDigits = (digits: string): boolean => /^[0-9*#wW]+$/.test(di
  * events ({@link CallUserEvent}) come from the UI. Provided actions, each with `{ callId }`:
  * `placeCall` (+ `to`, `params`: `device.connect`), `acceptCall`, `rejectCall`, `ignoreCall` (stop
  * ringing here, say nothing to the caller), `hangUpCall`, `setMuted` (+ `muted`), `sendDigits` (+
- * `digits`). Delay `RING_TIMEOUT`. Time comes only from `input.now`.
+ * `digits`). Actor `controlCall` ({@link CallControlInput}): asks the server to hold, resume or
+ * park the call, rejecting with a sentence when it refuses. Delay `RING_TIMEOUT`. Time comes only
+ * from `input.now`.
  *
  * Invariants: `answeredAt` is set exactly when the call has been open; `endedAt` and `endReason`
  * exactly in `ended`. A disconnect ends the call with the reason of the last SDK error when there
@@ -77,6 +92,10 @@ export const isValidDigits = (digits: string): boolean => /^[0-9*#wW]+$/.test(di
  * answer". A cancel ends an incoming call whenever it comes: the caller can hang up while we are
  * still answering, or (over a slow uplink) after our media opened but before the service had our
  * answer. Tag `live` marks every state before `ended`; `ringing` the states where a ringtone plays.
+ *
+ * Hold and park live on the server's media legs (the SDK has neither): on hold, the other side hears
+ * music and we hear silence; park hands the other side to /hold and ends the call here, so parking
+ * ends with reason `parked` whether the server's answer or its hangup of our leg comes first.
  */
 export const callMachine = setup({
   types: {
@@ -84,7 +103,18 @@ export const callMachine = setup({
     events: {} as CallEvent,
     input: {} as CallInput,
   },
+  actors: {
+    controlCall: fromPromise<void, CallControlInput>(async () => {}),
+  },
   actions: {
+    recordProblem: assign(({ event }) => {
+      const error = (event as unknown as { error?: unknown }).error;
+      return {
+        problem:
+          error instanceof Error && error.message !== '' ? error.message : 'The server refused.',
+      };
+    }),
+    clearProblem: assign({ problem: null }),
     placeCall: (_, _params: CallRef & { to: string; params: Record<string, string> }) => {},
     acceptCall: (_, _params: CallRef) => {},
     rejectCall: (_, _params: CallRef) => {},
@@ -122,6 +152,7 @@ export const callMachine = setup({
     endReason: null,
     error: null,
     digits: '',
+    problem: null,
   }),
   initial: 'routing',
   states: {
@@ -290,6 +321,72 @@ export const callMachine = setup({
                     type: 'setMuted',
                     params: ({ context }) => ({ callId: context.callId, muted: false }),
                   },
+                },
+              },
+            },
+          },
+        },
+        hold: {
+          initial: 'off',
+          states: {
+            off: { on: { 'call.hold': { target: 'holding', actions: 'clearProblem' } } },
+            holding: {
+              description: 'Asking the server to put the other side on hold.',
+              invoke: {
+                id: 'hold',
+                src: 'controlCall',
+                input: ({ context }) => ({ callId: context.callId, action: 'hold' as const }),
+                onDone: 'onHold',
+                onError: { target: 'off', actions: 'recordProblem' },
+              },
+            },
+            onHold: {
+              description: 'The other side hears hold music; we hear silence.',
+              on: { 'call.resume': { target: 'resuming', actions: 'clearProblem' } },
+            },
+            resuming: {
+              description: 'Asking the server to connect us again.',
+              invoke: {
+                id: 'resume',
+                src: 'controlCall',
+                input: ({ context }) => ({ callId: context.callId, action: 'resume' as const }),
+                onDone: 'off',
+                onError: { target: 'onHold', actions: 'recordProblem' },
+              },
+            },
+          },
+        },
+        them: {
+          initial: 'present',
+          states: {
+            present: { on: { 'call.heldByThem': 'holdingUs' } },
+            holdingUs: {
+              description: 'They put us on hold (or parked us): we hear their hold music.',
+              on: { 'call.resumedByThem': 'present' },
+            },
+          },
+        },
+        park: {
+          initial: 'idle',
+          states: {
+            idle: { on: { 'call.park': { target: 'parking', actions: 'clearProblem' } } },
+            parking: {
+              description:
+                'Asking the server to park the call on /hold; its hangup of our leg may come before its answer.',
+              invoke: {
+                id: 'park',
+                src: 'controlCall',
+                input: ({ context }) => ({ callId: context.callId, action: 'park' as const }),
+                onDone: {
+                  target: '#call.ended',
+                  actions: { type: 'endWith', params: { reason: 'parked' } },
+                },
+                onError: { target: 'idle', actions: 'recordProblem' },
+              },
+              on: {
+                'call.disconnected': {
+                  target: '#call.ended',
+                  actions: { type: 'endWith', params: { reason: 'parked' } },
                 },
               },
             },

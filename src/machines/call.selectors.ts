@@ -24,6 +24,19 @@ export const selectCallRemote = (s: CallSnapshot): Remote => s.context.remote;
 export const selectCallLive = (s: CallSnapshot): boolean => s.hasTag('live');
 export const selectCallMuted = (s: CallSnapshot): boolean =>
   s.matches({ open: { audio: 'muted' } });
+export type HoldStatus = 'off' | 'holding' | 'onHold' | 'resuming';
+/** Whether we hold the other side: asking, holding, or asking to resume. */
+export function selectCallHold(s: CallSnapshot): HoldStatus {
+  for (const h of ['holding', 'onHold', 'resuming'] as const)
+    if (s.matches({ open: { hold: h } })) return h;
+  return 'off';
+}
+/** Whether they put us on hold (or parked us). */
+export const selectCallHeldByThem = (s: CallSnapshot): boolean =>
+  s.matches({ open: { them: 'holdingUs' } });
+export const selectCallParking = (s: CallSnapshot): boolean =>
+  s.matches({ open: { park: 'parking' } });
+export const selectCallProblem = (s: CallSnapshot): string | null => s.context.problem;
 export const selectCallDigits = (s: CallSnapshot): string => s.context.digits;
 export const selectCallEndReason = (s: CallSnapshot): CallEndReason | null => s.context.endReason;
 /** Why the call ended, in a sentence; null while it is live. */
@@ -66,6 +79,11 @@ export interface CallSummary {
   status: CallStatus;
   remote: Remote;
   muted: boolean;
+  hold: HoldStatus;
+  heldByThem: boolean;
+  parking: boolean;
+  /** Why the last hold, resume or park was refused. */
+  problem: string | null;
   digits: string;
   /** Epoch ms (the provided clock) when answered / ended, or null. */
   answeredAt: number | null;
@@ -80,6 +98,10 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
     status: selectCallStatus(s),
     remote: s.context.remote,
     muted: selectCallMuted(s),
+    hold: selectCallHold(s),
+    heldByThem: selectCallHeldByThem(s),
+    parking: selectCallParking(s),
+    problem: s.context.problem,
     digits: s.context.digits,
     answeredAt: s.context.answeredAt,
     endedAt: s.context.endedAt,
@@ -97,6 +119,10 @@ export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
     a.remote.number === b.remote.number &&
     a.remote.displayName === b.remote.displayName &&
     a.muted === b.muted &&
+    a.hold === b.hold &&
+    a.heldByThem === b.heldByThem &&
+    a.parking === b.parking &&
+    a.problem === b.problem &&
     a.digits === b.digits &&
     a.answeredAt === b.answeredAt &&
     a.endedAt === b.endedAt &&

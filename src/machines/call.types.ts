@@ -37,6 +37,7 @@ export interface VoiceError {
 export type CallEndReason =
   | 'hungUpByYou'
   | 'hungUpByThem'
+  | 'parked'
   | 'cancelled'
   | 'missed'
   | 'rejected'
@@ -76,6 +77,7 @@ export function endReasonForCode(code: number): CallEndReason {
 const END_REASON_TEXT: Readonly<Record<CallEndReason, string>> = {
   hungUpByYou: 'You hung up.',
   hungUpByThem: 'The other side hung up.',
+  parked: 'You parked the call: it waits on the Hold screen for anyone to pick up.',
   cancelled: 'The caller hung up before you answered.',
   missed: 'Missed call.',
   rejected: 'You declined the call.',

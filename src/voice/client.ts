@@ -4,7 +4,11 @@
  * into machine events. The only place that touches an SDK `Device` or `Call`.
  */
 import { createActor, fromPromise, toPromise, type ActorRefFrom } from 'xstate';
-import { callMachine, type CallAdapterEvent } from '../machines/call.machine';
+import {
+  callMachine,
+  type CallAdapterEvent,
+  type CallControlInput,
+} from '../machines/call.machine';
 import { selectCallSummary, type CallSummary } from '../machines/call.selectors';
 import { deviceMachine, type CallActor } from '../machines/device.machine';
 import { selectCalls, selectDeviceStatus, type DeviceStatus } from '../machines/device.selectors';
@@ -32,6 +36,11 @@ export interface VoiceRuntimeDeps {
   now: () => number;
   /** A colleague's display name, for incoming calls. */
   nameOf?: (identity: string) => string | null;
+  /**
+   * `POST /api/voice/calls/{callSid}/{action}`: the server holds, resumes or parks the call; rejects
+   * with an Error whose message a person can read.
+   */
+  controlCall?: (callSid: string, action: 'hold' | 'resume' | 'park') => Promise<void>;
   /** Web Locks, or null where the browser has none (then every tab is the owner). */
   locks?: LockManager | null;
   /** Opens the channel the person's tabs share (BroadcastChannel), or null where there is none. */
@@ -85,6 +94,25 @@ export function soundAt(url: string, volume: number): string {
   const u = new URL(url);
   u.searchParams.set('level', String(level));
   return u.toString();
+}
+
+/** The server's message on a call (`{"event":"held"|"resumed"}`) as a call event, or null. */
+export function heldEvent(content: unknown): CallAdapterEvent | null {
+  let data: unknown = content;
+  if (typeof content === 'string') {
+    try {
+      data = JSON.parse(content) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (typeof data !== 'object' || data === null) return null;
+  const event = (data as { event?: unknown }).event;
+  return event === 'held'
+    ? { type: 'call.heldByThem' }
+    : event === 'resumed'
+      ? { type: 'call.resumedByThem' }
+      : null;
 }
 
 /** The SDK's TransportError: a message could not be sent because no socket is open. */
@@ -167,6 +195,11 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       if (prefs && appliedVolume !== prefs.ringtoneVolume) void applyToSdk();
     });
     on('reject', () => calls.delete(callId));
+    // The server's word about the other side: they put us on hold (or parked us), or came back.
+    on('messageReceived', (message: { content?: unknown }) => {
+      const event = heldEvent(message.content);
+      if (event) send(event);
+    });
   }
 
   /** Puts the person's audio choices on the SDK Device; what could not be applied, in sentences. */
@@ -255,6 +288,14 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
   }
 
   const providedCall = callMachine.provide({
+    actors: {
+      controlCall: fromPromise<void, CallControlInput>(async ({ input }) => {
+        const callSid = calls.get(input.callId)?.parameters.CallSid;
+        if (!callSid) throw new Error('This call is not connected yet.');
+        if (!deps.controlCall) throw new Error('Hold and park are not available here.');
+        await deps.controlCall(callSid, input.action);
+      }),
+    },
     actions: {
       placeCall: (_, { callId, to, params }) => {
         if (!sdk) {

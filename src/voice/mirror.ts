@@ -7,7 +7,7 @@
  * to its call machines. Audio stays in the owner tab; the Device is never duplicated. Messages are
  * checked on arrival: a message of the wrong shape is counted and ignored, never applied.
  */
-import type { CallStatus, CallSummary } from '../machines/call.selectors';
+import type { CallStatus, CallSummary, HoldStatus } from '../machines/call.selectors';
 import type { CallDirection, CallUserEvent } from '../machines/call.machine';
 import type { Remote } from '../machines/call.types';
 
@@ -62,7 +62,17 @@ const STATUSES: readonly CallStatus[] = [
   'ended',
 ];
 const DIRECTIONS: readonly CallDirection[] = ['incoming', 'outgoing'];
-const SIMPLE_COMMANDS = ['call.accept', 'call.reject', 'call.hangUp', 'call.mute', 'call.unmute'];
+const SIMPLE_COMMANDS = [
+  'call.accept',
+  'call.reject',
+  'call.hangUp',
+  'call.mute',
+  'call.unmute',
+  'call.hold',
+  'call.resume',
+  'call.park',
+];
+const HOLDS: readonly HoldStatus[] = ['off', 'holding', 'onHold', 'resuming'];
 const MAX_CALLS = 20;
 const MAX_TEXT = 500;
 const DIGITS = /^[0-9*#w]{1,32}$/;
@@ -85,6 +95,7 @@ function parseSummary(v: unknown): CallSummary | null {
   if (!isRecord(v)) return null;
   const remote = parseRemote(v.remote);
   const { callId, direction, status, muted, digits, answeredAt, endedAt, endText } = v;
+  const { hold, heldByThem, parking, problem } = v;
   if (
     remote === null ||
     !isText(callId) ||
@@ -92,6 +103,10 @@ function parseSummary(v: unknown): CallSummary | null {
     !DIRECTIONS.includes(direction as CallDirection) ||
     !STATUSES.includes(status as CallStatus) ||
     typeof muted !== 'boolean' ||
+    !HOLDS.includes(hold as HoldStatus) ||
+    typeof heldByThem !== 'boolean' ||
+    typeof parking !== 'boolean' ||
+    !textOrNull(problem) ||
     !isText(digits) ||
     !timeOrNull(answeredAt) ||
     !timeOrNull(endedAt) ||
@@ -104,6 +119,10 @@ function parseSummary(v: unknown): CallSummary | null {
     status: status as CallStatus,
     remote,
     muted,
+    hold: hold as HoldStatus,
+    heldByThem,
+    parking,
+    problem,
     digits,
     answeredAt,
     endedAt,

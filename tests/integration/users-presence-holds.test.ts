@@ -1,12 +1,10 @@
 /**
  * The reserved maps over the real SDK and the real server process: the `users` directory is
  * server-written and read-only to browsers, `presence` items are each person's own and lapse with
- * their ttl, and the hold pick-up claim has exactly one winner under the service's 412 semantics.
+ * their ttl. (Parked calls and their pick-up race: tests/integration/voice/park.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient, SyncMap } from 'twilio-sync';
-import { mapPort } from '../../src/sync/adapters';
-import { claimHold } from '../../src/ui/routes/hold/claim';
 import { startServer, type RunningServer } from '../support/server';
 import { clientWithToken, shutdownClients, signIn, token, waitFor } from './sync/support';
 
@@ -117,31 +115,4 @@ describe('users, presence and holds over the SDK', () => {
     await waitFor(() => removed.includes('carol@example.com'), 5000, 'directory removal');
     await carol.client.shutdown();
   });
-
-  it('two simultaneous pick-ups of one parked call: exactly one wins, every time', async () => {
-    const adaHolds = await ada.client.map('holds');
-    const bobHolds = await bob.client.map('holds');
-    for (let round = 0; round < 8; round++) {
-      const callId = `CA-race-${round}`;
-      await adaHolds.set(callId, {
-        caller: `+1555010${round}`,
-        parkedBy: 'ada@example.com',
-        parkedAt: Date.now(),
-      });
-      // Both clients hold the item's current revision before either clicks.
-      await bobHolds.get(callId);
-      const outcomes = await Promise.all([
-        claimHold(mapPort(adaHolds), callId, 'ada@example.com'),
-        claimHold(mapPort(bobHolds), callId, 'bob@example.com'),
-      ]);
-      expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
-      expect(outcomes.filter((o) => o === 'taken')).toHaveLength(1);
-      expect(await entries(adaHolds)).not.toHaveProperty(callId);
-    }
-    // The loser really lost on the revision precondition, not by arriving late.
-    const conflicts = server
-      .output()
-      .match(/PUT \/v3\/Maps\/MP[0-9a-f]{32}\/Items\/CA-race-\d -> 412/g);
-    expect(conflicts?.length ?? 0).toBeGreaterThan(0);
-  }, 60_000);
 });

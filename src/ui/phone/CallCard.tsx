@@ -67,7 +67,9 @@ export function CallCardView({
   elsewhere?: boolean;
   state?: string;
 }) {
-  const { status, remote, direction, muted, digits, endText } = summary;
+  const { status, remote, direction, muted, digits, endText, hold, heldByThem, parking, problem } =
+    summary;
+  const inCall = status === 'open' || status === 'reconnecting';
   const now = useNow(1000, status === 'open' || status === 'reconnecting');
   const duration = summaryDuration(summary, now);
   const [keypad, setKeypad] = useState(false);
@@ -103,6 +105,30 @@ export function CallCardView({
           </span>
         )}
       </p>
+      {inCall && hold !== 'off' && (
+        <p className="call-card__hold" data-testid="call-hold">
+          {hold === 'holding'
+            ? 'Putting them on hold…'
+            : hold === 'resuming'
+              ? 'Taking them off hold…'
+              : 'On hold: they hear music, and you hear nothing from them.'}
+        </p>
+      )}
+      {inCall && heldByThem && (
+        <p className="call-card__hold" data-testid="call-held-by-them">
+          {name} put you on hold. Stay on the line.
+        </p>
+      )}
+      {inCall && parking && (
+        <p className="call-card__hold" data-testid="call-parking">
+          Parking the call…
+        </p>
+      )}
+      {inCall && problem && (
+        <p className="call-card__problem" role="alert" data-testid="call-problem">
+          {problem}
+        </p>
+      )}
       {elsewhere && status !== 'ended' && (
         <p className="call-card__elsewhere">The sound is in your other Switchboard tab.</p>
       )}
@@ -148,6 +174,24 @@ export function CallCardView({
               onClick={() => setKeypad((k) => !k)}
             >
               Keypad
+            </button>
+            <button
+              type="button"
+              className="button"
+              aria-pressed={hold === 'onHold' || hold === 'resuming'}
+              disabled={hold === 'holding' || hold === 'resuming' || parking}
+              onClick={() => onCommand({ type: hold === 'off' ? 'call.hold' : 'call.resume' })}
+            >
+              {hold === 'off' || hold === 'holding' ? 'Hold' : 'Resume'}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={parking || hold === 'holding' || hold === 'resuming'}
+              title="Park the call on the Hold screen, where anyone can pick it up"
+              onClick={() => onCommand({ type: 'call.park' })}
+            >
+              Park
             </button>
           </>
         )}

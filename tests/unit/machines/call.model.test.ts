@@ -2,6 +2,7 @@ import { getShortestPaths } from '@xstate/graph';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createActor,
+  fromPromise,
   getNextSnapshot,
   SimulatedClock,
   type EventObject,
@@ -38,11 +39,42 @@ const candidates: ModelEvent[] = [
   { type: 'call.digits', digits: '1#' },
   { type: 'call.digits', digits: 'x' },
   { type: RING_TIMEOUT },
+  { type: 'call.hold' },
+  { type: 'call.resume' },
+  { type: 'call.park' },
+  { type: 'call.heldByThem' },
+  { type: 'call.resumedByThem' },
+  // The server's answers to hold, resume and park (the invoked controlCall settling).
+  ...(['hold', 'resume', 'park'] as const).flatMap((id) => [
+    { type: `xstate.done.actor.${id}`, output: undefined },
+    { type: `xstate.error.actor.${id}`, error: new Error(`No ${id} (test)`) },
+  ]),
 ];
-/** Digits once only: each send lengthens `digits`, which would make the model endless. */
+/** How many of the open call's parallel regions are away from their first state. */
+function regionsAway(s: Snap): number {
+  if (!s.matches('open')) return 0;
+  const v = (s.value as { open: Record<string, string> }).open;
+  const home: Record<string, string> = {
+    audio: 'unmuted',
+    hold: 'off',
+    them: 'present',
+    park: 'idle',
+    link: 'connected',
+  };
+  return Object.entries(home).filter(([region, first]) => v[region] !== first).length;
+}
+
+/**
+ * Digits once only: each send lengthens `digits`, which would make the model endless. The open
+ * call's five regions are walked one at a time (at most one away from its first state): every
+ * state and transition is still reached, without walking every product of them.
+ */
 const eventsFor = (s: Snap): ModelEvent[] =>
   candidates.filter(
-    (e) => s.can(e as never) && !(e.type === 'call.digits' && s.context.digits !== ''),
+    (e) =>
+      s.can(e as never) &&
+      !(e.type === 'call.digits' && s.context.digits !== '') &&
+      regionsAway(getNextSnapshot(callMachine, s, e as never)) <= 1,
   );
 
 const inputFor = (direction: CallDirection, now: () => number): CallInput => ({
@@ -61,6 +93,7 @@ const view = (s: Snap) =>
     s.context.endReason,
     s.context.error,
     s.context.digits,
+    s.context.problem,
     s.context.answeredAt !== null,
     s.context.endedAt !== null,
   ]);
@@ -80,6 +113,8 @@ function live(direction: CallDirection) {
       setMuted: () => sent.push('setMuted'),
       sendDigits: () => sent.push('sendDigits'),
     },
+    // The server's answer never comes by itself: the walk sends it as the done or error event.
+    actors: { controlCall: fromPromise(() => new Promise<void>(() => {})) },
   });
   const actor = createActor(machine, {
     clock,

@@ -34,7 +34,9 @@ describe('stateValueText', () => {
     expect(stateValueText(call.getSnapshot().value)).toBe('incoming.ringing');
     call.send({ type: 'call.accept' });
     call.send({ type: 'call.accepted' });
-    expect(stateValueText(call.getSnapshot().value)).toBe('open.audio.unmuted open.link.connected');
+    expect(stateValueText(call.getSnapshot().value)).toBe(
+      'open.audio.unmuted open.hold.off open.them.present open.park.idle open.link.connected',
+    );
     call.stop();
     const device = createActor(deviceMachine, { input: { owner: false, now: () => 0 } }).start();
     expect(stateValueText(device.getSnapshot().value)).toBe('follower');

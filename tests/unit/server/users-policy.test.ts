@@ -121,8 +121,16 @@ describe("Switchboard's access policy", () => {
     );
   });
 
-  it('leaves contacts, holds and unreserved objects open to everyone on the team', () => {
-    expect(verdict('bob@x.io', req('DELETE', '/v3/Maps/holds/Items/CA1'))).toBe('allowed');
+  it('keeps parked calls for the server: nobody writes holds, everyone reads them', () => {
+    for (const who of ['ada@x.io', 'bob@x.io']) {
+      expect(verdict(who, req('DELETE', '/v3/Maps/holds/Items/CA1'))).toBe(
+        'calls are parked and picked up through the phone; the server keeps this list',
+      );
+      expect(verdict(who, req('GET', '/v3/Maps/holds/Items'))).toBe('allowed');
+    }
+  });
+
+  it('leaves contacts and unreserved objects open to everyone on the team', () => {
     expect(verdict('bob@x.io', req('PUT', '/v3/Maps/contacts/Items/c1', { data: {} }))).toBe(
       'allowed',
     );

@@ -94,7 +94,7 @@ vi.mock('../../../src/voice/sdk', () => ({
   loadVoiceSdk: () => Promise.resolve({ Device: FakeDevice, Call: FakeCall }),
 }));
 
-const { startVoiceRuntime } = await import('../../../src/voice/client');
+const { heldEvent, startVoiceRuntime } = await import('../../../src/voice/client');
 
 const running: Array<{ stop(): void }> = [];
 afterEach(() => {
@@ -286,5 +286,14 @@ describe("voice runtime: the person's audio choices", () => {
       'The chosen ringtone device is not available; the default one is used.',
     ]);
     expect(await runtime.audio.apply({ ...prefs, microphoneId: 'mic-1' })).toEqual([]);
+  });
+});
+
+describe("voice runtime: the server's word about the other side", () => {
+  it('reads held and resumed from the message content, and nothing else', () => {
+    expect(heldEvent('{"event":"held","by":"Bob"}')).toEqual({ type: 'call.heldByThem' });
+    expect(heldEvent({ event: 'resumed' })).toEqual({ type: 'call.resumedByThem' });
+    for (const other of ['{"event":"parked"}', 'held', '{', null, 42, '[]', { event: 1 }])
+      expect(heldEvent(other)).toBeNull();
   });
 });

@@ -1,50 +1,31 @@
-import { useSelector } from '@xstate/react';
-import { useMemo, useState } from 'react';
-import { selectUser } from '../../../machines/session.selectors';
-import { ask } from '../../../machines/syncCommand';
+import { useEffect, useMemo, useState } from 'react';
 import {
   selectMapError,
   selectMapItems,
   selectMapStatus,
 } from '../../../machines/syncMap.selectors';
-import { humanMessage, toSyncFailure } from '../../../sync/errors';
 import type { MapItem } from '../../../sync/ports';
-import { useSessionActor, useToastActor } from '../../app/actors';
 import { useNow } from '../../components/clock';
 import { Screen } from '../../components/Screen';
 import { HOLDS_MAP, USERS_MAP } from '../../presence/maps';
-import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/containers';
+import { useDial } from '../../phone/PhoneProvider';
+import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
-import { claimHold, TAKEN_MESSAGE, type ClaimTarget } from './claim';
 import { formatWaiting, holdFrom, type Hold } from './hold';
 import './hold.css';
 
 const NO_ITEMS: readonly MapItem[] = [];
 
-/** The claim's two commands, sent through the holds map actor (validated like any command). */
-function claimTarget(map: MapActor): ClaimTarget {
-  return {
-    mutate: (key, mutator, metadata) =>
-      ask(map, { type: 'map.mutate', key, mutator, ...metadata }, 'map'),
-    remove: (key) => ask(map, { type: 'map.remove', key }, 'map'),
-  };
-}
-
-export const pickedUpMessage = (caller: string): string =>
-  `Picked up ${caller}. Audio connects when the softphone arrives.`;
-
 /**
- * /hold on the `holds` map: every parked call, longest waiting first, with who parked it and a
- * running timer. Pick up claims the call with a revision precondition (claim.ts): of colleagues
- * clicking at once exactly one gets it, the others are told kindly, and the call leaves everyone's
- * list.
+ * /hold on the `holds` map, which the voice service keeps: every parked call, longest waiting first,
+ * with who parked it and a running timer. Pick up dials `park:<callId>` from this tab's phone; the
+ * server gives the call to the first picker (the row then leaves everyone's list) and tells any
+ * later one, in their call card, that a colleague took it.
  */
 export function Component() {
   const availability = useSyncAvailability();
-  const session = useSessionActor();
-  const me = useSelector(session, selectUser);
-  const toast = useToastActor();
+  const dial = useDial();
   const holds = useSyncMap(HOLDS_MAP, { pageSize: 100, loadAll: true });
   const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
   const status = useContainerSelector(holds, selectMapStatus, 'opening');
@@ -71,29 +52,18 @@ export function Component() {
   const failed = availability.state === 'failed' || status === 'failed';
   const loading = !failed && status !== 'ready';
 
-  async function pickUp(hold: Hold) {
-    if (!holds || !me || pending.has(hold.callId)) return;
+  // A pick-up that did not take the call (a colleague was first, our phone was busy) says why in
+  // the call card; the row's button is ready again after a moment.
+  useEffect(() => {
+    if (pending.size === 0) return;
+    const timer = setTimeout(() => setPending(new Set()), 5000);
+    return () => clearTimeout(timer);
+  }, [pending]);
+
+  function pickUp(hold: Hold) {
+    if (!dial || pending.has(hold.callId)) return;
     setPending((p) => new Set(p).add(hold.callId));
-    try {
-      const outcome = await claimHold(claimTarget(holds), hold.callId, me.identity);
-      toast.send(
-        outcome === 'won'
-          ? { type: 'toast.show', message: pickedUpMessage(hold.caller), toastType: 'success' }
-          : { type: 'toast.show', message: TAKEN_MESSAGE, toastType: 'info' },
-      );
-    } catch (e) {
-      toast.send({
-        type: 'toast.show',
-        message: `The call could not be picked up. ${humanMessage(toSyncFailure(e))}`,
-        toastType: 'error',
-      });
-    } finally {
-      setPending((p) => {
-        const next = new Set(p);
-        next.delete(hold.callId);
-        return next;
-      });
-    }
+    dial(`park:${hold.callId}`, hold.caller);
   }
 
   return (
@@ -118,10 +88,14 @@ export function Component() {
           <p>Calls parked by anyone on the team show up here at once.</p>
         </div>
       )}
+      {!loading && !failed && parked.length > 0 && !dial && (
+        <p className="screen-status" role="status" data-testid="hold-no-phone">
+          Your phone is not ready here, so calls cannot be picked up in this tab yet.
+        </p>
+      )}
       {!loading && !failed && parked.length > 0 && (
         <ul className="hold__list" aria-label="Calls on hold" data-testid="hold-list">
           {parked.map((hold) => {
-            const claimedElsewhere = hold.claimedBy !== null && hold.claimedBy !== me?.identity;
             const busy = pending.has(hold.callId);
             return (
               <li
@@ -145,11 +119,11 @@ export function Component() {
                 <button
                   type="button"
                   className="button button--primary"
-                  disabled={busy || claimedElsewhere || !holds}
+                  disabled={busy || !dial}
                   aria-label={`Pick up ${hold.caller}`}
-                  onClick={() => void pickUp(hold)}
+                  onClick={() => pickUp(hold)}
                 >
-                  {busy ? 'Picking up…' : claimedElsewhere ? 'Being picked up…' : 'Pick up'}
+                  {busy ? 'Picking up…' : 'Pick up'}
                 </button>
               </li>
             );

@@ -1,0 +1,292 @@
+/**
+ * Hold, park and pick up at the signalling level, against the real server: each person is a raw
+ * PStream socket with a real WebRTC peer (werift, the server's own media code playing the browser's
+ * part), so what each side hears is read from the RTP it receives: music (not silence) for the one
+ * held, silence for the holder, the picker's audio after a pick-up. The REST controls refuse calls
+ * that are not yours; of two pick-ups at once exactly one wins; a parked caller who hangs up leaves
+ * /hold; a call parked too long rings back; history keeps the trail; nobody writes `holds` but the
+ * server.
+ */
+import type { SyncMap } from 'twilio-sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PCMU_SILENCE, TONES } from '../../../server/voice/audio';
+import { answerLeg, offerLeg, type MediaLeg } from '../../../server/voice/media';
+import { startServer, type RunningServer } from '../../support/server';
+import { client, shutdownClients, waitFor } from '../sync/support';
+import { listening, voiceToken, type Frame, type RawSignal } from './support';
+
+let server: RunningServer;
+type Person = RawSignal & { identity: string; cookie: string };
+let ann: Person;
+let bob: Person;
+let cat: Person;
+let dan: Person;
+let holds: SyncMap;
+const legs: MediaLeg[] = [];
+
+async function person(email: string): Promise<Person> {
+  const { cookie } = await voiceToken(server.url, email);
+  const s = await listening(server.url, email);
+  return Object.assign(s, { cookie });
+}
+
+beforeAll(async () => {
+  server = await startServer({
+    env: { SWITCHBOARD_VOICE_PARK_SECONDS: '5', SWITCHBOARD_VOICE_RING_SECONDS: '8' },
+  });
+  ann = await person('ann@example.com');
+  bob = await person('bob@example.com');
+  cat = await person('cat@example.com');
+  dan = await person('dan@example.com');
+  holds = await (await client(server.url, 'cat@example.com')).map('holds');
+}, 60_000);
+
+afterAll(async () => {
+  for (const leg of legs) await leg.close();
+  for (const p of [ann, bob, cat, dan]) p?.close();
+  await shutdownClients();
+  await server?.stop();
+  server?.cleanup();
+});
+
+/** What a leg hears over the next `ms`: packets, and how many carried sound (not μ-law silence). */
+async function listen(leg: MediaLeg, ms = 600): Promise<{ packets: number; sounding: number }> {
+  let packets = 0;
+  let sounding = 0;
+  const off = leg.onRtp((p) => {
+    packets++;
+    if (p.payload.some((b) => b !== PCMU_SILENCE && b !== 0x7f)) sounding++;
+  });
+  await new Promise((r) => setTimeout(r, ms));
+  off();
+  return { packets, sounding };
+}
+
+async function hears(leg: MediaLeg, what: 'sound' | 'silence'): Promise<void> {
+  await waitFor(
+    async () => {
+      const heard = await listen(leg);
+      return heard.packets > 10 && (what === 'sound' ? heard.sounding > 5 : heard.sounding === 0);
+    },
+    10_000,
+    `hearing ${what}`,
+  );
+}
+
+async function control(
+  who: Person,
+  callSid: string,
+  action: 'hold' | 'resume' | 'park',
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}/api/voice/calls/${callSid}/${action}`, {
+    method: 'POST',
+    headers: { cookie: who.cookie, origin: server.url },
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+let seq = 0;
+
+/** `from` dials `to`; `to` answers. Both legs play their own tone so each can be heard. */
+async function connected(
+  from: Person,
+  to: Person,
+): Promise<{ fromSid: string; toSid: string; fromLeg: MediaLeg; toLeg: MediaLeg }> {
+  const fromLeg = await offerLeg();
+  legs.push(fromLeg);
+  const mark = to.frames.length;
+  const markFrom = from.frames.length;
+  const temp = `TJ-${++seq}-${Date.now()}`;
+  from.send('invite', {
+    callsid: temp,
+    sdp: fromLeg.localSdp,
+    preflight: false,
+    twilio: { accountsid: null, params: `To=${encodeURIComponent(to.identity)}` },
+  });
+  const invite = await to.next((f) => f.type === 'invite', mark, 10_000);
+  const toLeg = await answerLeg(String(invite.payload.sdp));
+  legs.push(toLeg);
+  to.send('answer', { callsid: invite.payload.callsid, sdp: toLeg.localSdp });
+  const answer = await from.next((f) => f.type === 'answer', markFrom, 10_000);
+  await fromLeg.accept(String(answer.payload.sdp));
+  fromLeg.play(TONES.busy);
+  toLeg.play(TONES.busy);
+  return {
+    fromSid: String(answer.payload.callsid),
+    toSid: String(invite.payload.callsid),
+    fromLeg,
+    toLeg,
+  };
+}
+
+const messageOf = (f: Frame) => JSON.parse(String(f.payload.content)) as { event: string };
+
+async function pickUp(who: Person, callId: string): Promise<{ frame: Frame; leg: MediaLeg }> {
+  const leg = await offerLeg();
+  legs.push(leg);
+  const mark = who.frames.length;
+  const temp = `TJ-pick-${++seq}`;
+  who.send('invite', {
+    callsid: temp,
+    sdp: leg.localSdp,
+    preflight: false,
+    twilio: { accountsid: null, params: `To=${encodeURIComponent(`park:${callId}`)}` },
+  });
+  const frame = await who.next(
+    (f) => (f.type === 'answer' || f.type === 'hangup') && f.payload.callsid !== undefined,
+    mark,
+    10_000,
+  );
+  if (frame.type === 'answer') {
+    await leg.accept(String(frame.payload.sdp));
+    leg.play(TONES.busy);
+  }
+  return { frame, leg };
+}
+
+async function holdKeys(): Promise<string[]> {
+  const page = await holds.getItems({ pageSize: 100 });
+  return page.items.map((i) => i.key);
+}
+
+describe('hold', () => {
+  it('the held side hears music, the holder silence; resume connects them again', async () => {
+    const { fromSid, toSid, fromLeg, toLeg } = await connected(ann, bob);
+    await hears(fromLeg, 'sound');
+    const mark = ann.frames.length;
+    expect((await control(bob, toSid, 'hold')).status).toBe(204);
+    const held = await ann.next((f) => f.type === 'message', mark);
+    expect(held.payload.callsid).toBe(fromSid);
+    expect(messageOf(held).event).toBe('held');
+    // Bob's tone no longer reaches Ann (they are not bridged): what she hears is the music.
+    await hears(fromLeg, 'sound');
+    await hears(toLeg, 'silence');
+    // Only Bob can take Ann off hold; Ann cannot hold Bob back meanwhile.
+    expect(await control(ann, fromSid, 'resume')).toMatchObject({
+      status: 409,
+      body: { error: { code: 'held_by_them' } },
+    });
+    expect((await control(bob, toSid, 'resume')).status).toBe(204);
+    expect(messageOf(await ann.next((f) => f.type === 'message', mark + 1)).event).toBe('resumed');
+    await hears(toLeg, 'sound');
+    ann.send('hangup', { callsid: fromSid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid);
+  });
+
+  it('refuses a call that is not yours, one that has ended, and a malformed id', async () => {
+    const { fromSid, toSid } = await connected(ann, bob);
+    expect(await control(cat, toSid, 'park')).toMatchObject({
+      status: 403,
+      body: { error: { code: 'not_your_call', message: 'This call is not yours.' } },
+    });
+    expect(await control(cat, toSid, 'hold')).toMatchObject({ status: 403 });
+    ann.send('hangup', { callsid: fromSid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid);
+    expect(await control(bob, toSid, 'park')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'no_such_call', message: 'This call has ended.' } },
+    });
+    expect((await control(bob, 'CA..%2F..', 'hold')).status).toBe(400);
+    expect(await holdKeys()).toEqual([]);
+  });
+});
+
+describe('park and pick up', () => {
+  it('parks: Bob is free, Ann waits with music on /hold; of two pick-ups at once one wins', async () => {
+    const { fromSid, toSid, fromLeg } = await connected(ann, bob);
+    const markBob = bob.frames.length;
+    const parked = await control(bob, toSid, 'park');
+    expect(parked.status).toBe(200);
+    const entry = parked.body.parked as { callId: string; caller: string; parkedBy: string };
+    expect(entry).toMatchObject({ caller: 'ann', parkedBy: 'bob@example.com' });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, markBob);
+    await waitFor(async () => (await holdKeys()).includes(entry.callId), 5000, 'the hold row');
+    await hears(fromLeg, 'sound');
+    expect(messageOf(await ann.next((f) => f.type === 'message')).event).toBe('held');
+
+    const [c, d] = await Promise.all([pickUp(cat, entry.callId), pickUp(dan, entry.callId)]);
+    const won = [c, d].filter((r) => r.frame.type === 'answer');
+    const lost = [c, d].filter((r) => r.frame.type === 'hangup');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.frame.payload.error).toEqual({
+      code: 31404,
+      message: 'A colleague already picked up this call.',
+    });
+    await waitFor(async () => !(await holdKeys()).includes(entry.callId), 5000, 'the row gone');
+    // The winner and Ann hear each other.
+    await hears(won[0]!.leg, 'sound');
+    const winner = won[0] === c ? cat : dan;
+    const winnerSid = String(won[0]!.frame.payload.callsid);
+    // A late pick-up is told the same.
+    const late = await pickUp(won[0] === c ? dan : cat, entry.callId);
+    expect(late.frame.payload.error).toMatchObject({ code: 31404 });
+    winner.send('hangup', { callsid: winnerSid });
+    await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid);
+    const history = await (await client(server.url, 'ann@example.com')).list('calls');
+    await waitFor(
+      async () => {
+        const items = (await history.getItems({ order: 'desc', pageSize: 5 })).items;
+        const row = items.find((i) => (i.data as { callSid?: string }).callSid === entry.callId);
+        if (!row) return false;
+        expect(row.data).toMatchObject({
+          from: 'ann@example.com',
+          callee: 'bob@example.com',
+          handledBy: winner.identity,
+          outcome: 'answered',
+        });
+        expect((row.data as { trail: { action: string }[] }).trail.map((s) => s.action)).toEqual([
+          'parked',
+          'pickedUp',
+        ]);
+        return true;
+      },
+      5000,
+      'the history row',
+    );
+  });
+
+  it('a parked caller who hangs up leaves /hold for everyone, and a pick-up then is told', async () => {
+    const { fromSid, toSid } = await connected(ann, bob);
+    const { body } = await control(bob, toSid, 'park');
+    const callId = (body.parked as { callId: string }).callId;
+    await waitFor(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
+    ann.send('hangup', { callsid: fromSid });
+    await waitFor(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
+    const late = await pickUp(cat, callId);
+    expect(late.frame.payload.error).toEqual({
+      code: 31404,
+      message: 'This call is no longer on hold: the caller hung up.',
+    });
+  });
+
+  it('a call parked too long leaves /hold and rings whoever parked it back', async () => {
+    const { toSid, fromLeg } = await connected(ann, bob);
+    const mark = bob.frames.length;
+    const { body } = await control(bob, toSid, 'park');
+    const callId = (body.parked as { callId: string }).callId;
+    await waitFor(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
+    const invite = await bob.next((f) => f.type === 'invite', mark, 12_000);
+    await waitFor(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
+    const params = new URLSearchParams(
+      String((invite.payload.parameters as { Params: string }).Params),
+    );
+    expect(params.get('RingBack')).toBe('1');
+    expect(params.get('CallerName')).toBe('ann');
+    const leg = await answerLeg(String(invite.payload.sdp));
+    legs.push(leg);
+    bob.send('answer', { callsid: invite.payload.callsid, sdp: leg.localSdp });
+    leg.play(TONES.busy);
+    await hears(fromLeg, 'sound');
+    await hears(leg, 'sound');
+    bob.send('hangup', { callsid: invite.payload.callsid });
+  });
+
+  it('nobody but the server writes the holds map', async () => {
+    await expect(
+      holds.set('CA-forged', { caller: 'x', parkedBy: 'cat@example.com', parkedAt: Date.now() }),
+    ).rejects.toMatchObject({ status: 403, code: 54007 });
+    expect(await holdKeys()).toEqual([]);
+  });
+});
