@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   callFromData,
   callOf,
+  describeTrail,
   filterFrom,
   formatDuration,
   passes,
@@ -47,6 +48,23 @@ describe('call history items', () => {
       outcome: null,
       from: '',
     });
+  });
+
+  it('reads the trail of a parked call, leaving out holds and anything malformed', () => {
+    const call = callFromData(3, {
+      handledBy: 'cat@x.io',
+      trail: [
+        { action: 'held', by: 'bob@x.io', at: 1 },
+        { action: 'parked', by: 'bob@x.io', at: 2 },
+        { action: 'pickedUp', by: 'cat@x.io', at: 3 },
+        { action: 'pickedUp', by: 4 },
+        'parked',
+        null,
+      ],
+    });
+    expect(call.handledBy).toBe('cat@x.io');
+    expect(describeTrail(call.trail)).toBe('Parked by bob@x.io · Picked up by cat@x.io');
+    expect(callFromData(4, { trail: 'parked' }).trail).toEqual([]);
   });
 
   it('parses each list item once', () => {

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
-import { directionFor, formatDuration, type Call } from './call';
+import { describeTrail, directionFor, formatDuration, type Call } from './call';
 
 const ROW_HEIGHT = 64;
 /** Ask for the next page when the last rendered row is this close to the end. */
@@ -60,7 +60,8 @@ const CallRow = memo(function CallRow({
       <span className="call-row__who">
         <span className="call-row__number">{other || 'Unknown number'}</span>
         <span className="call-row__via">
-          {[call.user, call.group].filter(Boolean).join(' · ') || '\u00a0'}
+          {[call.user, call.group, describeTrail(call.trail)].filter(Boolean).join(' · ') ||
+            '\u00a0'}
         </span>
       </span>
       <span className="call-row__when">

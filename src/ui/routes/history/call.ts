@@ -24,6 +24,40 @@ export interface Call {
   /** Seconds. */
   duration: number | null;
   outcome: Outcome | null;
+  /** Who had the call last (a picker after a park), or ''. */
+  handledBy: string;
+  /** What happened after the answer: parked, picked up, rung back (holds are left out). */
+  trail: TrailStep[];
+}
+
+export interface TrailStep {
+  action: 'parked' | 'pickedUp' | 'rangBack';
+  by: string;
+}
+
+const TRAIL_ACTIONS: readonly string[] = ['parked', 'pickedUp', 'rangBack'];
+
+function trailOf(value: unknown): TrailStep[] {
+  if (!Array.isArray(value)) return [];
+  const steps: TrailStep[] = [];
+  for (const step of value.slice(0, 50)) {
+    if (typeof step !== 'object' || step === null) continue;
+    const { action, by } = step as { action?: unknown; by?: unknown };
+    if (typeof action === 'string' && TRAIL_ACTIONS.includes(action) && typeof by === 'string')
+      steps.push({ action: action as TrailStep['action'], by });
+  }
+  return steps;
+}
+
+const TRAIL_TEXT: Record<TrailStep['action'], string> = {
+  parked: 'Parked by',
+  pickedUp: 'Picked up by',
+  rangBack: 'Rang back to',
+};
+
+/** The trail as a person reads it: "Parked by bob@… · Picked up by cat@…". */
+export function describeTrail(trail: readonly TrailStep[]): string {
+  return trail.map((step) => `${TRAIL_TEXT[step.action]} ${step.by}`).join(' · ');
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -67,6 +101,8 @@ export function callFromData(index: number, data: JsonObject): Call {
       typeof data.outcome === 'string' && OUTCOMES.includes(data.outcome)
         ? (data.outcome as Outcome)
         : null,
+    handledBy: text(data.handledBy),
+    trail: trailOf(data.trail),
   };
 }
 
