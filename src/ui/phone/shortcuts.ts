@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../../sync/ports';
 
-export const SHORTCUT_ACTIONS = ['answer', 'hangUp', 'mute', 'dial'] as const;
+export const SHORTCUT_ACTIONS = ['answer', 'hangUp', 'mute', 'hold', 'park', 'dial'] as const;
 export type ShortcutAction = (typeof SHORTCUT_ACTIONS)[number];
 export type Shortcuts = Record<ShortcutAction, string>;
 
@@ -14,6 +14,8 @@ export const SHORTCUT_LABELS: Record<ShortcutAction, string> = {
   answer: 'Answer the ringing call',
   hangUp: 'Hang up (or reject a ringing call)',
   mute: 'Mute or unmute',
+  hold: 'Hold or resume the call',
+  park: 'Park the call on the Hold screen',
   dial: 'Go to the dial box',
 };
 
@@ -21,6 +23,8 @@ export const DEFAULT_SHORTCUTS: Shortcuts = {
   answer: 'Alt+A',
   hangUp: 'Alt+H',
   mute: 'Alt+M',
+  hold: 'Alt+O',
+  park: 'Alt+P',
   dial: 'Alt+D',
 };
 

@@ -22,14 +22,22 @@ export function commandFor(
     return incoming ? { callId: incoming.callId, command: { type: 'call.reject' } } : null;
   }
   const open = calls.find((c) => c.status === 'open' || c.status === 'reconnecting');
-  return open
-    ? { callId: open.callId, command: { type: open.muted ? 'call.unmute' : 'call.mute' } }
-    : null;
+  if (!open) return null;
+  if (action === 'hold') {
+    if (open.parking || open.hold === 'holding' || open.hold === 'resuming') return null;
+    return {
+      callId: open.callId,
+      command: { type: open.hold === 'off' ? 'call.hold' : 'call.resume' },
+    };
+  }
+  if (action === 'park')
+    return open.parking ? null : { callId: open.callId, command: { type: 'call.park' } };
+  return { callId: open.callId, command: { type: open.muted ? 'call.unmute' : 'call.mute' } };
 }
 
 /**
  * The person's keyboard shortcuts (from their settings document), anywhere in the app: answer,
- * hang up or reject, mute, and go to the dial box. `calls` are the calls this panel shows (its own
+ * hang up or reject, mute, hold or resume, park, and go to the dial box. `calls` are the calls this panel shows (its own
  * or, in a follower tab, the owner tab's) and `send` applies a command to one of them.
  */
 export function useShortcuts(

@@ -69,4 +69,19 @@ describe('keyboard shortcuts', () => {
     expect(commandFor('mute', [ringing])).toBeNull();
     expect(commandFor('answer', [call({ status: 'ended' })])).toBeNull();
   });
+
+  it('holds, resumes and parks the open call, and does nothing while a request is on its way', () => {
+    const open = call({ callId: 'CA2', status: 'open' });
+    expect(commandFor('hold', [open])).toEqual({ callId: 'CA2', command: { type: 'call.hold' } });
+    expect(commandFor('hold', [{ ...open, hold: 'onHold' }])).toEqual({
+      callId: 'CA2',
+      command: { type: 'call.resume' },
+    });
+    expect(commandFor('hold', [{ ...open, hold: 'holding' }])).toBeNull();
+    expect(commandFor('park', [open])).toEqual({ callId: 'CA2', command: { type: 'call.park' } });
+    expect(commandFor('park', [{ ...open, parking: true }])).toBeNull();
+    expect(commandFor('park', [call({})])).toBeNull();
+    expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+O')).toBe('hold');
+    expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+P')).toBe('park');
+  });
 });
