@@ -6,6 +6,8 @@
  *     how many simultaneous calls stay within loss and jitter limits (lightweight clients);
  * (c) audio latency: a tone burst through a call bridged by the server against the same burst between
  *     two bare RTCPeerConnections (the difference is what the server adds).
+ * Issue 11 adds: pick-up latency (dial of park:<id> to audio at the picker) against the call setup of
+ * the same run, and server CPU per parked call (music) against per bridged call.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -95,6 +97,56 @@ async function serverCallSetup(caller: Phone, callee: Phone, to: string): Promis
     `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
   );
   await callee.page.waitForFunction(
+    `(() => { const c = window.__phone.calls; return c[c.length - 1].status() === 'closed'; })()`,
+  );
+  return ms;
+}
+
+/** Parks the last call of `phone` through the API (as the Park button does); the parked call's id. */
+async function park(phone: Phone): Promise<string> {
+  return phone.page.evaluate<string>(`(async () => {
+    const c = window.__phone.calls;
+    const sid = c[c.length - 1].parameters.CallSid;
+    const res = await fetch('/api/voice/calls/' + sid + '/park', { method: 'POST' });
+    if (!res.ok) throw new Error('park refused: ' + res.status + ' ' + (await res.text()));
+    return (await res.json()).parked.callId;
+  })()`);
+}
+
+/**
+ * Pick-up: Ann calls Bob, Bob answers and parks the call; then ms from Cat's dial of `park:<id>`
+ * (the Pick up click) to Cat's call open with inbound audio.
+ */
+async function pickUpLatency(caller: Phone, parker: Phone, picker: Phone): Promise<number> {
+  await parker.page.evaluate(`window.__phone.device.once('incoming', (call) => call.accept())`);
+  await caller.page.evaluate(`(async () => {
+    const phone = window.__phone;
+    const call = await phone.device.connect({ params: { To: ${JSON.stringify(parker.name)} } });
+    phone.watchCall(call, 'outgoing');
+    await new Promise((r) => call.on('accept', r));
+  })()`);
+  await inboundPackets(parker.page);
+  const callId = await park(parker);
+  const ms = await picker.page.evaluate<number>(`(async () => {
+    const t0 = ${NOW};
+    const phone = window.__phone;
+    const call = await phone.device.connect({ params: { To: ${JSON.stringify(`park:${callId}`)} } });
+    phone.watchCall(call, 'outgoing');
+    await new Promise((r) => call.on('accept', r));
+    for (;;) {
+      const pc = call._mediaHandler && call._mediaHandler.version && call._mediaHandler.version.pc;
+      if (pc) {
+        let packets = 0;
+        (await pc.getStats()).forEach((s) => { if (s.type === 'inbound-rtp' && s.kind === 'audio') packets = s.packetsReceived || 0; });
+        if (packets > 0) return ${NOW} - t0;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })()`);
+  await caller.page.evaluate(
+    `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
+  );
+  await picker.page.waitForFunction(
     `(() => { const c = window.__phone.calls; return c[c.length - 1].status() === 'closed'; })()`,
   );
   return ms;
@@ -329,7 +381,8 @@ export async function benchVoice(): Promise<string> {
   try {
     const ann = await openPhone(browser, server.url, 'Ann');
     const bob = await openPhone(browser, server.url, 'Bob');
-    for (const p of [ann, bob]) await p.waitForEvent('device:registered');
+    const cat = await openPhone(browser, server.url, 'Cat');
+    for (const p of [ann, bob, cat]) await p.waitForEvent('device:registered');
     const bare = await browser.newContext({ permissions: ['microphone'] });
     const barePage = await bare.newPage();
     await barePage.goto(`${server.url}/login`);
@@ -337,11 +390,14 @@ export async function benchVoice(): Promise<string> {
     // (a) interleaved, after one warm-up of each.
     await serverCallSetup(ann, bob, 'Bob');
     await directSetup(barePage);
+    await pickUpLatency(ann, bob, cat);
     const viaServer: number[] = [];
     const direct: number[] = [];
+    const pickUps: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       viaServer.push(await serverCallSetup(ann, bob, 'Bob'));
       direct.push(await directSetup(barePage));
+      pickUps.push(await pickUpLatency(ann, bob, cat));
     }
 
     // (c) one call through the server carrying a tone from Ann to Bob, and the same tone between two
@@ -407,6 +463,15 @@ export async function benchVoice(): Promise<string> {
     await new Promise((r) => setTimeout(r, 1000));
     const busy = await cpuOver(pid, CPU_SECONDS);
     const perCall = Math.max(0, busy - idle) / CALLS / CPU_SECONDS;
+    // The same calls parked: each keeps one leg, playing hold music to its caller.
+    for (const [, b] of pairs) await park(b);
+    await new Promise((r) => setTimeout(r, 1000));
+    const parkedBusy = await cpuOver(pid, CPU_SECONDS);
+    const perParked = Math.max(0, parkedBusy - idle) / CALLS / CPU_SECONDS;
+    for (const [a] of pairs)
+      await a.page.evaluate(
+        `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
+      );
     // Each bridged call: two legs, audio both ways, 50 packets/s per direction per leg (PCMU 20 ms),
     // about 200 bytes each with SRTP: 200 packets/s in and 200 out.
     const fwd = (await forwarderCpu(200 * CALLS, 200, CPU_SECONDS)) / CALLS / CPU_SECONDS;
@@ -421,6 +486,8 @@ export async function benchVoice(): Promise<string> {
     }
     const carried = steps.filter(withinLimits).reduce((n, s) => Math.max(n, s.calls), 0);
 
+    const p50 = median(pickUps);
+    const p95 = percentile(pickUps, 95);
     const a50 = median(viaServer);
     const a95 = percentile(viaServer, 95);
     const d50 = median(direct);
@@ -444,6 +511,15 @@ export async function benchVoice(): Promise<string> {
       '',
       `- Target ≤ 3× at p50: ${a50 / d50 <= 3 ? 'met' : 'NOT met'}; at p95: ${a95 / d95 <= 3 ? 'met' : 'NOT met'}`,
       '',
+      "Pick-up from /hold: Ann calls Bob, Bob parks the call through the API, then from the picker dialling `park:<id>` (what Pick up does) to the picker's call `open` with inbound audio; interleaved with the setups above, against their call setup.",
+      '',
+      '| | pick-up | call setup (same run) | ratio |',
+      '| --- | --- | --- | --- |',
+      `| p50 (ms) | ${fmt(p50)} | ${fmt(a50)} | ${fmt(p50 / a50, 2)}× |`,
+      `| p95 (ms) | ${fmt(p95)} | ${fmt(a95)} | ${fmt(p95 / a95, 2)}× |`,
+      '',
+      `- Target ≤ 1.5× at p50: ${p50 / a50 <= 1.5 ? 'met' : 'NOT met'}; at p95: ${p95 / a95 <= 1.5 ? 'met' : 'NOT met'}`,
+      '',
       `(b) Media cost: server CPU per bridged call (${CALLS} calls up for ${CPU_SECONDS} s, minus the same time idle), against a plain Node UDP forwarder copying the same packet rate (200 packets/s in and out per call, 200 bytes).`,
       '',
       '| | server (werift B2BUA) | UDP forwarder (floor) | ratio |',
@@ -451,6 +527,12 @@ export async function benchVoice(): Promise<string> {
       `| CPU per call (% of one core) | ${fmt(perCall * 100, 2)} | ${fmt(fwd * 100, 2)} | ${fmt(perCall / Math.max(fwd, 1e-6), 1)}× |`,
       '',
       `- Calls two cores could carry at this CPU cost alone: about ${Math.floor(2 / Math.max(perCall, 1e-6))}.`,
+      '',
+      `Parked calls: the same ${CALLS} calls parked (one leg each, the server playing hold music into it and receiving the caller's audio), measured the same way.`,
+      '',
+      '| | parked with music | bridged | ratio |',
+      '| --- | --- | --- | --- |',
+      `| CPU per call (% of one core) | ${fmt(perParked * 100, 2)} | ${fmt(perCall * 100, 2)} | ${fmt(perParked / Math.max(perCall, 1e-6), 2)}× |`,
       '',
       `Capacity: simultaneous calls between lightweight clients (tests/bench/voice-load.ts in ${LOAD_PROCS} processes: raw signalling sockets and werift peer connections, each side sending PCMU at 50 packets/s), ${LOAD_SECONDS} s measured per step after 2 s settling. Loss from RTP sequence gaps and jitter as RFC 3550 at every receiving leg. The generator runs on the same two cores as the server, so its CPU is listed: each step's figure is a floor of what the server alone could carry.`,
       '',
