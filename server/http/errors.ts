@@ -35,6 +35,9 @@ export type ErrorCode =
   | 'not_your_call'
   | 'not_answered'
   | 'held_by_them'
+  | 'unavailable'
+  | 'transfer_in_progress'
+  | 'no_transfer'
   | 'sign_in_code_required'
   | 'bad_sign_in_code'
   | 'internal_error';

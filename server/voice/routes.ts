@@ -1,4 +1,5 @@
 import type { Auth } from '../auth/sessions';
+import { readJsonBody } from '../http/body';
 import { HttpError, sendJson } from '../http/errors';
 import type { Router } from '../http/router';
 import { SDK_SOUNDS, toneWav } from './audio';
@@ -21,6 +22,7 @@ export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
  * GET /api/voice/sounds/{name}.wav[?level=0..100]: the SDK's ringtone, dial and DTMF sounds, made here.
  * POST /api/voice/calls/{callSid}/hold, …/resume, …/park: hold, resume or park one of the signed-in
  * person's own calls (`callSid` as their browser knows it); 204, or 200 with the parked call.
+ * POST /api/voice/calls/{callSid}/transfer `{ to, mode }`, …/transfer/complete, …/transfer/cancel.
  */
 export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void {
   const ttl = deps.tokenTtlSeconds ?? 3600;
@@ -58,6 +60,15 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   // Hold, resume and park: the SDK has no such primitive, so the page asks the server, which owns
   // the media legs. The session names the person; the service checks the call is theirs.
   const CALL_SID = /^[A-Za-z0-9-]{1,64}$/;
+  /** Runs a call control, turning the service's refusal into the API's error answer. */
+  const answer = (work: () => void): void => {
+    try {
+      work();
+    } catch (err) {
+      if (err instanceof CallControlError) throw new HttpError(err.status, err.code, err.message);
+      throw err;
+    }
+  };
   const control = (action: 'hold' | 'resume' | 'park') =>
     router.on('POST', `/api/voice/calls/:sid/${action}`, (ctx) => {
       const { user } = deps.auth.requireSession(ctx);
@@ -80,6 +91,39 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   control('hold');
   control('resume');
   control('park');
+
+  // Transfer: `{ to, mode: 'blind' | 'consult' }`; then, for a consult, complete or cancel.
+  router.on('POST', '/api/voice/calls/:sid/transfer', async (ctx) => {
+    const { user } = deps.auth.requireSession(ctx);
+    const callSid = ctx.params.sid ?? '';
+    if (!CALL_SID.test(callSid)) throw new HttpError(400, 'bad_request', 'That is not a call id.');
+    const body = await readJsonBody(ctx.req);
+    const { to, mode } = (typeof body === 'object' && body !== null ? body : {}) as {
+      to?: unknown;
+      mode?: unknown;
+    };
+    if (typeof to !== 'string' || to.length > 200)
+      throw new HttpError(400, 'bad_request', 'Say who to transfer the call to.');
+    if (mode !== 'blind' && mode !== 'consult')
+      throw new HttpError(400, 'bad_request', 'mode must be "blind" or "consult".');
+    answer(() => deps.voice.transfer(user.identity, callSid, to, mode));
+    ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
+    ctx.res.end();
+  });
+  for (const step of ['complete', 'cancel'] as const)
+    router.on('POST', `/api/voice/calls/:sid/transfer/${step}`, (ctx) => {
+      const { user } = deps.auth.requireSession(ctx);
+      const callSid = ctx.params.sid ?? '';
+      if (!CALL_SID.test(callSid))
+        throw new HttpError(400, 'bad_request', 'That is not a call id.');
+      answer(() =>
+        step === 'complete'
+          ? deps.voice.completeTransfer(user.identity, callSid)
+          : deps.voice.cancelTransfer(user.identity, callSid),
+      );
+      ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
+      ctx.res.end();
+    });
 
   const cache = new Map<string, Buffer>();
   router.on('GET', '/api/voice/sounds/:file', (ctx) => {

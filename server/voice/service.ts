@@ -22,9 +22,11 @@ export type Destination =
 
 /** One step in a call's life after it was answered, for the history row's trail. */
 export interface TrailStep {
-  action: 'held' | 'resumed' | 'parked' | 'pickedUp' | 'rangBack';
+  action: 'held' | 'resumed' | 'parked' | 'pickedUp' | 'rangBack' | 'transferred';
   /** Who did it (for `rangBack`, who the call rang back to). */
   by: string;
+  /** For `transferred`: who took the call. */
+  to?: string;
   at: number;
 }
 
@@ -94,7 +96,16 @@ export interface VoiceServiceOptions {
 export class CallControlError extends Error {
   constructor(
     readonly status: number,
-    readonly code: 'no_such_call' | 'not_your_call' | 'not_answered' | 'held_by_them',
+    readonly code:
+      | 'no_such_call'
+      | 'not_your_call'
+      | 'not_answered'
+      | 'held_by_them'
+      | 'bad_request'
+      | 'not_found'
+      | 'unavailable'
+      | 'transfer_in_progress'
+      | 'no_transfer',
     message: string,
   ) {
     super(message);
@@ -116,6 +127,17 @@ export interface VoiceService {
    * `callSid` is the call's id as `identity`'s browser knows it. Throws {@link CallControlError}.
    */
   hold(identity: string, callSid: string, on: boolean): void;
+  /**
+   * Transfers the call. `blind`: `identity`'s side hangs up at once and `to` rings; if they do not
+   * take it, it rings `identity` back. `consult`: the other party hears music while `identity`
+   * talks to `to` on the same call; then {@link completeTransfer} hands the call over (or hanging
+   * up does), and {@link cancelTransfer}, or `to` not answering or hanging up, brings `identity`
+   * back to the other party. Refused, changing nothing, when `to` is nobody, yourself, the other
+   * party, or cannot take a call now.
+   */
+  transfer(identity: string, callSid: string, to: string, mode: 'blind' | 'consult'): void;
+  completeTransfer(identity: string, callSid: string): void;
+  cancelTransfer(identity: string, callSid: string): void;
   /**
    * Parks the call: `identity`'s side hangs up, the other party waits with music, and the call is
    * listed on /hold for anyone to pick up by dialling `park:<callId>`. Returns the parked call.
@@ -168,7 +190,12 @@ interface Side {
 /** A ring in progress on one side: the first ring of a call, or a parked call ringing back. */
 interface Ring {
   side: SideName;
-  purpose: 'call' | 'ringBack';
+  /**
+   * `call`: the first ring; `ringBack`: a parked or unanswered transfer back to who left it;
+   * `transfer`: a blind transfer's target on the side its transferrer left; `consult`: an attended
+   * transfer's target, while the transferrer stays on their side.
+   */
+  purpose: 'call' | 'ringBack' | 'transfer' | 'consult';
   identity: string;
   name: string;
   sid: string;
@@ -195,6 +222,18 @@ interface Call {
   park: { side: SideName; by: string; at: number; timer: NodeJS.Timeout | null } | null;
   /** Set while a picker's media is being set up, so a second picker is turned away at once. */
   claimed: boolean;
+  /** A transfer under way: who asked (on which side), to whom, and the consulted party once in. */
+  transfer: {
+    mode: 'blind' | 'consult';
+    side: SideName;
+    by: string;
+    byName: string;
+    target: string;
+    targetName: string;
+    party: Side | null;
+  } | null;
+  /** Who had the call's answering end last (the callee, a picker, a transfer's target). */
+  handledBy: string | null;
   trail: TrailStep[];
   startedAt: number;
   answeredAt: number | null;
@@ -360,6 +399,13 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     leavePark(call);
     call.unbridge?.();
     stopRing(call, true);
+    const party = call.transfer?.party ?? null;
+    call.transfer = null;
+    if (party) {
+      hangUpSide(party, 'hangup');
+      void party.leg?.close();
+      setBusy(party.identity!, -1);
+    }
     hangUpSide(call.caller, notify.caller ?? 'hangup');
     hangUpSide(call.calleeSide, notify.callee ?? 'none');
     void call.caller.leg?.close();
@@ -375,7 +421,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     // its answer or pick-up.
     for (const s of occupants(call)) setBusy(s.identity!, -1);
     const endedAt = now();
-    const handler = call.answeredAt === null ? null : lastHandler(call);
+    const handler = call.answeredAt === null ? null : call.handledBy;
     try {
       options.onCallEnded?.({
         id: call.id,
@@ -396,15 +442,6 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     } catch (err) {
       log(`voice: recording call ${call.id} failed: ${String(err)}`);
     }
-  }
-
-  /** The last person who took the call on the callee's end (a picker, or whoever it rang back to). */
-  function lastHandler(call: Call): string | null {
-    for (let i = call.trail.length - 1; i >= 0; i--) {
-      const step = call.trail[i]!;
-      if (step.action === 'pickedUp' || step.action === 'rangBack') return step.by;
-    }
-    return call.callee;
   }
 
   function bySidsOf(call: Call): string[] {
@@ -520,6 +557,8 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       heldBy: null,
       park: null,
       claimed: false,
+      transfer: null,
+      handledBy: null,
       trail: [],
       startedAt,
       answeredAt: null,
@@ -637,13 +676,70 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       });
       return;
     }
-    // A parked call rang back and nobody took it: it is not left waiting for ever.
-    endCall(
-      call,
-      'answered',
-      `The call was parked too long and ${ring.name} did not take it back.`,
-      parkedEnd(call),
+    const why = declined ? `${ring.name} declined` : `${ring.name} did not answer`;
+    if (ring.purpose === 'consult') {
+      endConsult(call, `${why}.`);
+      return;
+    }
+    if (ring.purpose === 'transfer' && call.transfer) {
+      // Nobody took the transfer: it comes back to whoever sent it.
+      const t = call.transfer;
+      call.ring = null;
+      if (ring.timer) clearTimeout(ring.timer);
+      ring.forks.clear();
+      void ring.leg.close();
+      call.transfer = null;
+      ringBack(call, t.side, t.by, t.byName, `${why} the transfer`);
+      return;
+    }
+    // A call rung back after a park or a transfer, and nobody took it: it does not wait for ever.
+    endCall(call, 'answered', `Nobody took the call back: ${why}.`, parkedEnd(call));
+  }
+
+  /**
+   * Rings `identity` on the vacant `side` with the call (a park timed out, a transfer nobody took);
+   * the call ends when they are offline or busy.
+   */
+  function ringBack(call: Call, side: SideName, identity: string, name: string, why: string): void {
+    const waiting = sideNamed(call, other(side));
+    const unavailable = (reason: string) =>
+      endCall(call, 'answered', `${why}, and ${reason}.`, parkedEnd(call));
+    if ((busyCount.get(identity) ?? 0) > 0) {
+      unavailable(`${name} was on another call`);
+      return;
+    }
+    offerLeg(options.media).then(
+      (leg) => {
+        if (call.state !== 'parked') {
+          void leg.close();
+          return;
+        }
+        const from = waiting.identity ?? call.from;
+        if (!startRing(call, side, 'ringBack', identity, name, leg, from))
+          unavailable(`${name} was offline`);
+      },
+      (err: unknown) => {
+        log(`voice: ringing back ${call.id} failed: ${String(err)}`);
+        unavailable('the call could not ring back');
+      },
     );
+  }
+
+  /** An attended transfer that did not happen: the transferrer talks to the other party again. */
+  function endConsult(call: Call, reason: string): void {
+    const t = call.transfer;
+    if (!t || call.state !== 'answered') return;
+    if (call.ring?.purpose === 'consult') stopRing(call, true);
+    call.transfer = null;
+    if (t.party) {
+      hangUpSide(t.party, 'hangup');
+      void t.party.leg?.close();
+      setBusy(t.party.identity!, -1);
+    }
+    call.heldBy = null;
+    connect(call);
+    tell(sideNamed(call, t.side), { event: 'consultEnded', reason });
+    tell(sideNamed(call, other(t.side)), { event: 'resumed', by: t.byName });
   }
 
   /** `notices` with nothing sent to `side` (the side that ended the call itself). */
@@ -677,6 +773,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (ring.timer) clearTimeout(ring.timer);
     for (const fork of ring.forks) if (fork !== conn) send(fork, 'cancel', { callsid: ring.sid });
     ring.forks.clear();
+    if (ring.purpose === 'consult') {
+      await consultAnswered(call, ring, conn, msg.sdp);
+      return;
+    }
     const side: Side = {
       identity: ring.identity,
       name: ring.name,
@@ -712,6 +812,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (call.state === 'ended') return;
     if (ring.purpose === 'call') {
       call.answeredAt = now();
+      call.handledBy = ring.identity;
       connect(call);
       send(call.caller.conn, 'answer', {
         callsid: call.caller.sid,
@@ -720,12 +821,55 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       });
       return;
     }
-    // A parked call rang back and was taken: out of the park, talking again.
+    // A call rung back (after a park or an unanswered transfer), or a blind transfer's target: taken.
     leavePark(call);
-    call.trail.push({ action: 'rangBack', by: ring.identity, at: now() });
+    if (ring.purpose === 'transfer' && call.transfer)
+      call.trail.push({
+        action: 'transferred',
+        by: call.transfer.by,
+        to: ring.identity,
+        at: now(),
+      });
+    else call.trail.push({ action: 'rangBack', by: ring.identity, at: now() });
+    call.transfer = null;
+    call.handledBy = ring.identity;
     call.state = 'answered';
     connect(call);
     tell(sideNamed(call, other(ring.side)), { event: 'resumed', by: ring.name });
+  }
+
+  /** An attended transfer's target answered: the transferrer talks to them, the other side waits. */
+  async function consultAnswered(call: Call, ring: Ring, conn: Conn, sdp: string): Promise<void> {
+    const t = call.transfer;
+    const party: Side = {
+      identity: ring.identity,
+      name: ring.name,
+      conn,
+      sid: ring.sid,
+      tempSid: null,
+      knowsSid: true,
+      token: ring.token,
+      leg: ring.leg,
+    };
+    if (!t) {
+      hangUpSide(party, 'hangup');
+      void ring.leg.close();
+      return;
+    }
+    t.party = party;
+    setBusy(ring.identity, 1);
+    try {
+      await ring.leg.accept(sdp);
+    } catch (err) {
+      log(`voice: consult answer for ${call.id} refused: ${String(err)}`);
+      endConsult(call, `The call to ${ring.name} could not be connected.`);
+      return;
+    }
+    if (call.transfer !== t || call.state !== 'answered') return;
+    const mine = sideNamed(call, t.side);
+    call.unbridge?.();
+    call.unbridge = bridge(mine.leg!, ring.leg);
+    tell(mine, { event: 'consultAnswered', name: ring.name });
   }
 
   /** Bridges the two sides' audio. */
@@ -814,6 +958,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     leavePark(call);
     pickedUp.set(call.id, { by: picker, at: now() });
     call.trail.push({ action: 'pickedUp', by: picker, at: now() });
+    call.handledBy = picker;
     call.state = 'answered';
     setBusy(picker, 1);
     connect(call);
@@ -828,12 +973,14 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
   }
 
   /** Which side of `call` this socket is on for `callsid`, a fork of its ring, or null. */
-  function sideOf(call: Call, conn: Conn, callsid: string): SideName | 'ring' | null {
+  function sideOf(call: Call, conn: Conn, callsid: string): SideName | 'ring' | 'party' | null {
     for (const name of ['caller', 'callee'] as const) {
       const side = sideNamed(call, name);
       if (side.conn === conn && (callsid === side.sid || callsid === side.tempSid)) return name;
     }
     if (call.ring && callsid === call.ring.sid && call.ring.forks.has(conn)) return 'ring';
+    const party = call.transfer?.party;
+    if (party && party.conn === conn && callsid === party.sid) return 'party';
     return null;
   }
 
@@ -849,17 +996,31 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       ring.forks.delete(conn);
       // An unanswered fork going away (destroy) is not a decision by the person.
       if (!rejecting && ring.forks.size > 0) return;
-      ringUnanswered(call, ring, ring.purpose === 'call');
+      ringUnanswered(call, ring, ring.purpose !== 'ringBack' || rejecting);
+      return;
+    }
+    if (where === 'party') {
+      endConsult(call, `${call.transfer?.targetName ?? 'They'} hung up.`);
       return;
     }
     const side = sideNamed(call, where);
+    // Hanging up while consulting hands the call over (as on a desk phone), once the target is in.
+    if (call.transfer?.mode === 'consult' && call.transfer.side === where) {
+      if (call.transfer.party) {
+        complete(call);
+        return;
+      }
+      if (call.ring?.purpose === 'consult') stopRing(call, true);
+      call.transfer = null;
+    }
     if (call.state === 'setting-up' || call.state === 'ringing') {
       endCall(call, 'abandoned', 'The caller hung up before an answer.', { caller: 'none' });
       return;
     }
     const who = side.identity === call.from && where === 'caller' ? 'The caller' : side.name;
     if (call.state === 'parked') {
-      endCall(call, 'answered', `${who} hung up while parked.`, except(parkedEnd(call), where));
+      const what = call.park ? 'parked' : 'waiting to be taken';
+      endCall(call, 'answered', `${who} hung up while ${what}.`, except(parkedEnd(call), where));
       return;
     }
     endCall(call, 'answered', `${who} hung up.`, {
@@ -929,6 +1090,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
           } else ringUnanswered(call, ring);
         }
       }
+      if (call.transfer?.party?.conn === conn) {
+        call.transfer.party.conn = null;
+        endConsult(call, `${call.transfer.targetName} was disconnected.`);
+      }
       for (const name of ['caller', 'callee'] as const) {
         const side = sideNamed(call, name);
         if (side.conn !== conn || call.state === 'ended') continue;
@@ -967,6 +1132,12 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
 
   function hold(identity: string, callSid: string, on: boolean): void {
     const { call, side } = ownCall(identity, callSid);
+    if (call.transfer)
+      throw new CallControlError(
+        409,
+        'transfer_in_progress',
+        'A transfer is under way: complete or cancel it first.',
+      );
     if (call.state !== 'answered')
       throw new CallControlError(
         409,
@@ -1005,6 +1176,12 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
 
   function park(identity: string, callSid: string): ParkedCall {
     const { call, side } = ownCall(identity, callSid);
+    if (call.transfer)
+      throw new CallControlError(
+        409,
+        'transfer_in_progress',
+        'A transfer is under way: complete or cancel it first.',
+      );
     if (call.state !== 'answered')
       throw new CallControlError(409, 'not_answered', 'Only a call in progress can be parked.');
     if (call.heldBy !== null && call.heldBy !== side)
@@ -1050,29 +1227,172 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
   function parkTimedOut(call: Call, parkerIdentity: string, parkerName: string): void {
     if (call.state !== 'parked' || !call.park || call.claimed) return;
     const side = call.park.side;
-    const waiting = sideNamed(call, other(side));
     leavePark(call);
-    const unavailable = (why: string) =>
-      endCall(call, 'answered', `The call was parked too long and ${why}.`, parkedEnd(call));
-    if ((busyCount.get(parkerIdentity) ?? 0) > 0) {
-      unavailable(`${parkerName} was on another call`);
+    ringBack(call, side, parkerIdentity, parkerName, 'The call was parked too long');
+  }
+
+  // ---- transfer ----
+
+  function transfer(
+    identity: string,
+    callSid: string,
+    to: string,
+    mode: 'blind' | 'consult',
+  ): void {
+    const { call, side } = ownCall(identity, callSid);
+    if (call.state !== 'answered')
+      throw new CallControlError(
+        409,
+        'not_answered',
+        'Only a call in progress can be transferred.',
+      );
+    if (call.transfer)
+      throw new CallControlError(409, 'transfer_in_progress', 'A transfer is already under way.');
+    if (call.heldBy !== null && call.heldBy !== side)
+      throw new CallControlError(
+        409,
+        'held_by_them',
+        'The other side has put this call on hold; it can be transferred once they resume it.',
+      );
+    const target = to.trim();
+    if (target === '')
+      throw new CallControlError(400, 'bad_request', 'Say who to transfer the call to.');
+    const dest = options.resolve(target, identity);
+    if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
+    const waiting = sideNamed(call, other(side));
+    if (dest.identity === identity)
+      throw new CallControlError(400, 'bad_request', 'You cannot transfer a call to yourself.');
+    if (dest.identity === waiting.identity)
+      throw new CallControlError(400, 'bad_request', `${dest.name} is already on this call.`);
+    if (registeredSocketsOf(dest.identity).length === 0)
+      throw new CallControlError(409, 'unavailable', `${dest.name} is offline.`);
+    if (options.doNotDisturb?.(dest.identity))
+      throw new CallControlError(
+        409,
+        'unavailable',
+        `${dest.name} is not taking calls (do not disturb).`,
+      );
+    if ((busyCount.get(dest.identity) ?? 0) > 0)
+      throw new CallControlError(409, 'unavailable', `${dest.name} is on another call.`);
+    const me = sideNamed(call, side);
+    call.transfer = {
+      mode,
+      side,
+      by: identity,
+      byName: me.name,
+      target: dest.identity,
+      targetName: dest.name,
+      party: null,
+    };
+    call.unbridge?.();
+    call.unbridge = null;
+    call.heldBy = null;
+    waiting.leg?.play(music);
+    tell(waiting, { event: 'held', by: me.name });
+    if (mode === 'consult') {
+      // We hear ringback on our own leg until they answer.
+      me.leg?.play(TONES.ringback);
+      offerLeg(options.media).then(
+        (leg) => {
+          if (call.transfer?.target !== dest.identity || call.state !== 'answered') {
+            void leg.close();
+            return;
+          }
+          if (!startRing(call, side, 'consult', dest.identity, dest.name, leg, identity))
+            endConsult(call, `${dest.name} went offline.`);
+        },
+        (err: unknown) => {
+          log(`voice: consult for ${call.id} failed: ${String(err)}`);
+          endConsult(call, `The call to ${dest.name} could not be set up.`);
+        },
+      );
       return;
     }
+    // Blind: we leave now; the call rings them on our side, and comes back to us if unanswered.
+    hangUpSide(me, 'hangup');
+    void me.leg?.close();
+    retire(me, identity);
+    setSide(call, side, vacant());
+    setBusy(identity, -1);
+    call.state = 'parked';
+    const from = waiting.identity ?? call.from;
     offerLeg(options.media).then(
       (leg) => {
-        if (call.state !== 'parked') {
+        if (call.state !== 'parked' || !call.transfer) {
           void leg.close();
           return;
         }
-        const from = waiting.identity ?? call.from;
-        if (!startRing(call, side, 'ringBack', parkerIdentity, parkerName, leg, from))
-          unavailable(`${parkerName} was offline`);
+        if (!startRing(call, side, 'transfer', dest.identity, dest.name, leg, from)) {
+          const t = call.transfer;
+          call.transfer = null;
+          ringBack(call, t.side, t.by, t.byName, `${dest.name} went offline`);
+        }
       },
       (err: unknown) => {
-        log(`voice: ringing back ${call.id} failed: ${String(err)}`);
-        unavailable('could not be rung back');
+        log(`voice: transfer of ${call.id} failed: ${String(err)}`);
+        const t = call.transfer;
+        call.transfer = null;
+        if (t) ringBack(call, t.side, t.by, t.byName, 'The transfer could not be set up');
       },
     );
+  }
+
+  /** A side that left the call: its ids stop naming the call, and late frames from it are quiet. */
+  function retire(side: Side, identity: string): void {
+    for (const s of [side.sid, side.tempSid]) {
+      if (s === null || s === '') continue;
+      bySid.delete(s);
+      ended.set(s, { people: new Set([identity]), at: now() });
+    }
+  }
+
+  /** Hands a consulted call over: the target takes the transferrer's side, who leaves. */
+  function complete(call: Call): void {
+    const t = call.transfer;
+    if (!t || !t.party) return;
+    const leaving = sideNamed(call, t.side);
+    const party = t.party;
+    call.transfer = null;
+    call.unbridge?.();
+    call.unbridge = null;
+    hangUpSide(leaving, 'hangup');
+    void leaving.leg?.close();
+    retire(leaving, t.by);
+    setBusy(t.by, -1);
+    setSide(call, t.side, party);
+    bySid.set(party.sid, call);
+    call.trail.push({ action: 'transferred', by: t.by, to: party.identity!, at: now() });
+    call.handledBy = party.identity;
+    connect(call);
+    tell(sideNamed(call, other(t.side)), { event: 'resumed', by: party.name });
+  }
+
+  function consultOf(identity: string, callSid: string) {
+    const { call, side } = ownCall(identity, callSid);
+    const t = call.transfer;
+    if (!t || t.side !== side || t.mode !== 'consult')
+      throw new CallControlError(
+        409,
+        'no_transfer',
+        'There is no transfer under way on this call.',
+      );
+    return { call, t };
+  }
+
+  function completeTransfer(identity: string, callSid: string): void {
+    const { call, t } = consultOf(identity, callSid);
+    if (!t.party)
+      throw new CallControlError(
+        409,
+        'no_transfer',
+        `${t.targetName} has not answered yet: wait, or cancel the transfer.`,
+      );
+    complete(call);
+  }
+
+  function cancelTransfer(identity: string, callSid: string): void {
+    const { call, t } = consultOf(identity, callSid);
+    endConsult(call, `You cancelled the transfer to ${t.targetName}.`);
   }
 
   // ---- sockets ----
@@ -1276,6 +1596,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     isOnCall: (identity) => (busyCount.get(identity) ?? 0) > 0,
     hold,
     park,
+    transfer,
+    completeTransfer,
+    cancelTransfer,
     parked: () =>
       [...calls.values()].flatMap((c) =>
         c.park && c.state === 'parked'

@@ -1,0 +1,318 @@
+/**
+ * Transfer at the signalling level, against the real server, each person a raw PStream socket with a
+ * real WebRTC peer (werift) so what each side hears is read from the RTP it receives. Blind: the
+ * transferrer leaves at once, the target rings and talks to the caller; a target who declines sends
+ * the call back to the transferrer. Attended: the caller waits with music while the transferrer talks
+ * to the target on the same call, then completes (the target takes over) or cancels (back to the
+ * caller); a target who declines does the same. Every refusal changes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PCMU_SILENCE, TONES } from '../../../server/voice/audio';
+import { answerLeg, offerLeg, type MediaLeg } from '../../../server/voice/media';
+import { startServer, type RunningServer } from '../../support/server';
+import { client, shutdownClients, signIn, waitFor } from '../sync/support';
+import { listening, voiceToken, type Frame, type RawSignal } from './support';
+
+let server: RunningServer;
+type Person = RawSignal & { identity: string; cookie: string };
+let ann: Person;
+let bob: Person;
+let cat: Person;
+const legs: MediaLeg[] = [];
+
+async function person(email: string): Promise<Person> {
+  const { cookie } = await voiceToken(server.url, email);
+  const s = await listening(server.url, email);
+  return Object.assign(s, { cookie });
+}
+
+beforeAll(async () => {
+  server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '6' } });
+  ann = await person('ann@example.com');
+  bob = await person('bob@example.com');
+  cat = await person('cat@example.com');
+  await signIn(server.url, 'eve@example.com'); // on the team, never registered: offline
+}, 60_000);
+
+afterAll(async () => {
+  for (const leg of legs) await leg.close();
+  for (const p of [ann, bob, cat]) p?.close();
+  await shutdownClients();
+  await server?.stop();
+  server?.cleanup();
+});
+
+/** Packets a leg receives over `ms`, and how many carried sound. */
+async function listen(leg: MediaLeg, ms = 600): Promise<{ packets: number; sounding: number }> {
+  let packets = 0;
+  let sounding = 0;
+  const off = leg.onRtp((p) => {
+    packets++;
+    if (p.payload.some((b) => b !== PCMU_SILENCE && b !== 0x7f)) sounding++;
+  });
+  await new Promise((r) => setTimeout(r, ms));
+  off();
+  return { packets, sounding };
+}
+
+async function hearsSound(leg: MediaLeg): Promise<void> {
+  await waitFor(
+    async () => {
+      const heard = await listen(leg);
+      return heard.packets > 10 && heard.sounding > 5;
+    },
+    10_000,
+    'hearing sound',
+  );
+}
+
+async function post(
+  who: Person,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}/api/voice/calls/${path}`, {
+    method: 'POST',
+    headers: {
+      cookie: who.cookie,
+      origin: server.url,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+let seq = 0;
+
+/** `from` dials `to`, who answers; both legs play a tone. */
+async function connected(from: Person, to: Person) {
+  const fromLeg = await offerLeg();
+  legs.push(fromLeg);
+  const mark = to.frames.length;
+  const markFrom = from.frames.length;
+  from.send('invite', {
+    callsid: `TJ-x${++seq}`,
+    sdp: fromLeg.localSdp,
+    preflight: false,
+    twilio: { accountsid: null, params: `To=${encodeURIComponent(to.identity)}` },
+  });
+  const invite = await to.next((f) => f.type === 'invite', mark, 10_000);
+  const toLeg = await answerTo(to, invite);
+  const answer = await from.next((f) => f.type === 'answer', markFrom, 10_000);
+  await fromLeg.accept(String(answer.payload.sdp));
+  fromLeg.play(TONES.busy);
+  return {
+    fromSid: String(answer.payload.callsid),
+    toSid: String(invite.payload.callsid),
+    fromLeg,
+    toLeg,
+  };
+}
+
+/** Answers an invite with a werift peer that plays a tone. */
+async function answerTo(who: Person, invite: Frame): Promise<MediaLeg> {
+  const leg = await answerLeg(String(invite.payload.sdp));
+  legs.push(leg);
+  who.send('answer', { callsid: invite.payload.callsid, sdp: leg.localSdp });
+  leg.play(TONES.busy);
+  return leg;
+}
+
+const events = (p: Person, from: number) =>
+  p.frames
+    .slice(from)
+    .filter((f) => f.type === 'message')
+    .map((f) => (JSON.parse(String(f.payload.content)) as { event: string }).event);
+
+/** The history row of a call, by its id (the caller side's sid, which Ann's SDK knows). */
+async function trailOf(callSid: string): Promise<Record<string, unknown>> {
+  const history = await (await client(server.url, 'ann@example.com')).list('calls');
+  let found: Record<string, unknown> = {};
+  await waitFor(
+    async () => {
+      const items = (await history.getItems({ order: 'desc', pageSize: 10 })).items;
+      const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
+      if (row) found = row.data as Record<string, unknown>;
+      return row !== undefined;
+    },
+    5000,
+    'the history row',
+  );
+  return found;
+}
+
+describe('blind transfer', () => {
+  it('Bob sends Ann to Cat and leaves; Cat takes her; history says who', async () => {
+    const { fromSid, toSid, fromLeg } = await connected(ann, bob);
+    const [mA, mB, mC] = [ann.frames.length, bob.frames.length, cat.frames.length];
+    expect((await post(bob, `${toSid}/transfer`, { to: 'cat', mode: 'blind' })).status).toBe(204);
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB);
+    const invite = await cat.next((f) => f.type === 'invite', mC);
+    const params = new URLSearchParams(
+      String((invite.payload.parameters as { Params: string }).Params),
+    );
+    expect(params.get('CallerIdentity')).toBe('ann@example.com');
+    const catLeg = await answerTo(cat, invite);
+    await hearsSound(catLeg);
+    await hearsSound(fromLeg);
+    await waitFor(async () => events(ann, mA).join() === 'held,resumed', 5000, 'held, resumed');
+    ann.send('hangup', { callsid: fromSid });
+    await cat.next((f) => f.type === 'hangup', mC + 1);
+    const row = await trailOf(fromSid);
+    expect(row).toMatchObject({ callee: 'bob@example.com', handledBy: 'cat@example.com' });
+    expect(row.trail).toMatchObject([
+      { action: 'transferred', by: 'bob@example.com', to: 'cat@example.com' },
+    ]);
+  });
+
+  it('Cat declines: the call rings Bob back and he talks to Ann again', async () => {
+    const { fromSid, toSid, fromLeg } = await connected(ann, bob);
+    const [mB, mC] = [bob.frames.length, cat.frames.length];
+    expect((await post(bob, `${toSid}/transfer`, { to: 'cat', mode: 'blind' })).status).toBe(204);
+    const invite = await cat.next((f) => f.type === 'invite', mC);
+    cat.send('reject', { callsid: invite.payload.callsid });
+    const back = await bob.next((f) => f.type === 'invite', mB, 10_000);
+    const params = new URLSearchParams(
+      String((back.payload.parameters as { Params: string }).Params),
+    );
+    expect(params.get('RingBack')).toBe('1');
+    await answerTo(bob, back);
+    await hearsSound(fromLeg);
+    ann.send('hangup', { callsid: fromSid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === back.payload.callsid, mB);
+  });
+});
+
+describe('attended transfer', () => {
+  it('Bob talks to Cat while Ann hears music, then completes: Ann and Cat talk, Bob is free', async () => {
+    const { fromSid, toSid, fromLeg, toLeg } = await connected(ann, bob);
+    const [mA, mB, mC] = [ann.frames.length, bob.frames.length, cat.frames.length];
+    expect(await post(bob, `${toSid}/transfer/complete`), 'nothing to complete yet').toMatchObject({
+      status: 409,
+      body: { error: { code: 'no_transfer' } },
+    });
+    expect((await post(bob, `${toSid}/transfer`, { to: 'cat', mode: 'consult' })).status).toBe(204);
+    const invite = await cat.next((f) => f.type === 'invite', mC);
+    const params = new URLSearchParams(
+      String((invite.payload.parameters as { Params: string }).Params),
+    );
+    expect(params.get('CallerIdentity')).toBe('bob@example.com');
+    expect(await post(bob, `${toSid}/transfer/complete`)).toMatchObject({
+      status: 409,
+      body: { error: { message: 'cat has not answered yet: wait, or cancel the transfer.' } },
+    });
+    const catLeg = await answerTo(cat, invite);
+    await waitFor(async () => events(bob, mB).includes('consultAnswered'), 5000, 'answered');
+    await hearsSound(toLeg); // Bob hears Cat
+    await hearsSound(catLeg); // Cat hears Bob
+    await hearsSound(fromLeg); // Ann hears the music
+    // A second transfer, a hold or a park meanwhile is refused.
+    expect(await post(bob, `${toSid}/park`)).toMatchObject({ status: 409 });
+    expect(await post(ann, `${fromSid}/hold`)).toMatchObject({ status: 409 });
+    expect((await post(bob, `${toSid}/transfer/complete`)).status).toBe(204);
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB);
+    await waitFor(async () => events(ann, mA).join() === 'held,resumed', 5000, 'held, resumed');
+    await hearsSound(fromLeg);
+    await hearsSound(catLeg);
+    cat.send('hangup', { callsid: invite.payload.callsid });
+    await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid, mA);
+    const row = await trailOf(fromSid);
+    expect(row).toMatchObject({ handledBy: 'cat@example.com' });
+  });
+
+  it('Bob cancels, or Cat declines: Bob and Ann talk again and Bob is told why', async () => {
+    const { fromSid, toSid, toLeg } = await connected(ann, bob);
+    const [mB, mC] = [bob.frames.length, cat.frames.length];
+    await post(bob, `${toSid}/transfer`, { to: 'cat', mode: 'consult' });
+    const invite = await cat.next((f) => f.type === 'invite', mC);
+    await answerTo(cat, invite);
+    await waitFor(async () => events(bob, mB).includes('consultAnswered'), 5000, 'answered');
+    expect((await post(bob, `${toSid}/transfer/cancel`)).status).toBe(204);
+    await cat.next((f) => f.type === 'hangup' && f.payload.callsid === invite.payload.callsid, mC);
+    await waitFor(async () => events(bob, mB).includes('consultEnded'), 5000, 'ended');
+    await hearsSound(toLeg);
+
+    const mB2 = bob.frames.length;
+    const mC2 = cat.frames.length;
+    await post(bob, `${toSid}/transfer`, { to: 'cat', mode: 'consult' });
+    const again = await cat.next((f) => f.type === 'invite', mC2);
+    cat.send('reject', { callsid: again.payload.callsid });
+    const ended = await bob.next(
+      (f) => f.type === 'message' && String(f.payload.content).includes('consultEnded'),
+      mB2,
+    );
+    expect(JSON.parse(String(ended.payload.content))).toEqual({
+      event: 'consultEnded',
+      reason: 'cat declined.',
+    });
+    await hearsSound(toLeg);
+    ann.send('hangup', { callsid: fromSid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB2);
+  });
+});
+
+describe('refusals change nothing', () => {
+  it('nobody, yourself, the other party, someone offline, a bad body, a call not yours', async () => {
+    const { fromSid, toSid, fromLeg } = await connected(ann, bob);
+    const mC = cat.frames.length;
+    const refused: [Person, string, unknown, number, string][] = [
+      [
+        bob,
+        `${toSid}/transfer`,
+        { to: '', mode: 'blind' },
+        400,
+        'Say who to transfer the call to.',
+      ],
+      [
+        bob,
+        `${toSid}/transfer`,
+        { to: 'bob', mode: 'blind' },
+        400,
+        'You cannot transfer a call to yourself.',
+      ],
+      [
+        bob,
+        `${toSid}/transfer`,
+        { to: 'ann', mode: 'consult' },
+        400,
+        'ann is already on this call.',
+      ],
+      [bob, `${toSid}/transfer`, { to: 'eve', mode: 'blind' }, 409, 'eve is offline.'],
+      [
+        bob,
+        `${toSid}/transfer`,
+        { to: 'Nobody', mode: 'blind' },
+        404,
+        'Nobody here is called "Nobody".',
+      ],
+      [
+        bob,
+        `${toSid}/transfer`,
+        { to: 'cat', mode: 'sideways' },
+        400,
+        'mode must be "blind" or "consult".',
+      ],
+      [bob, `${toSid}/transfer`, { to: 7, mode: 'blind' }, 400, 'Say who to transfer the call to.'],
+      [cat, `${toSid}/transfer`, { to: 'cat', mode: 'blind' }, 403, 'This call is not yours.'],
+      [
+        bob,
+        `${toSid}/transfer/cancel`,
+        undefined,
+        409,
+        'There is no transfer under way on this call.',
+      ],
+    ];
+    for (const [who, path, body, status, message] of refused)
+      expect(await post(who, path, body), JSON.stringify(body)).toMatchObject({
+        status,
+        body: { error: { message } },
+      });
+    // Still talking, and nobody else was rung.
+    await hearsSound(fromLeg);
+    expect(cat.frames.slice(mC).some((f) => f.type === 'invite')).toBe(false);
+    ann.send('hangup', { callsid: fromSid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid);
+  });
+});
