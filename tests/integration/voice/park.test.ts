@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PCMU_SILENCE, TONES } from '../../../server/voice/audio';
 import { answerLeg, offerLeg, type MediaLeg } from '../../../server/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients, waitFor } from '../sync/support';
-import { listening, voiceToken, type Frame, type RawSignal } from './support';
+import { client, shutdownClients } from '../sync/support';
+import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
 
 let server: RunningServer;
 type Person = RawSignal & { identity: string; cookie: string };
@@ -63,7 +63,7 @@ async function listen(leg: MediaLeg, ms = 600): Promise<{ packets: number; sound
 }
 
 async function hears(leg: MediaLeg, what: 'sound' | 'silence'): Promise<void> {
-  await waitFor(
+  await eventually(
     async () => {
       const heard = await listen(leg);
       return heard.packets > 10 && (what === 'sound' ? heard.sounding > 5 : heard.sounding === 0);
@@ -201,7 +201,7 @@ describe('park and pick up', () => {
     const entry = parked.body.parked as { callId: string; caller: string; parkedBy: string };
     expect(entry).toMatchObject({ caller: 'ann', parkedBy: 'bob@example.com' });
     await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, markBob);
-    await waitFor(async () => (await holdKeys()).includes(entry.callId), 5000, 'the hold row');
+    await eventually(async () => (await holdKeys()).includes(entry.callId), 5000, 'the hold row');
     await hears(fromLeg, 'sound');
     expect(messageOf(await ann.next((f) => f.type === 'message')).event).toBe('held');
 
@@ -214,7 +214,7 @@ describe('park and pick up', () => {
       code: 31404,
       message: 'A colleague already picked up this call.',
     });
-    await waitFor(async () => !(await holdKeys()).includes(entry.callId), 5000, 'the row gone');
+    await eventually(async () => !(await holdKeys()).includes(entry.callId), 5000, 'the row gone');
     // The winner and Ann hear each other.
     await hears(won[0]!.leg, 'sound');
     const winner = won[0] === c ? cat : dan;
@@ -225,7 +225,7 @@ describe('park and pick up', () => {
     winner.send('hangup', { callsid: winnerSid });
     await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid);
     const history = await (await client(server.url, 'ann@example.com')).list('calls');
-    await waitFor(
+    await eventually(
       async () => {
         const items = (await history.getItems({ order: 'desc', pageSize: 5 })).items;
         const row = items.find((i) => (i.data as { callSid?: string }).callSid === entry.callId);
@@ -251,9 +251,9 @@ describe('park and pick up', () => {
     const { fromSid, toSid } = await connected(ann, bob);
     const { body } = await control(bob, toSid, 'park');
     const callId = (body.parked as { callId: string }).callId;
-    await waitFor(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
+    await eventually(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
     ann.send('hangup', { callsid: fromSid });
-    await waitFor(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
+    await eventually(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
     const late = await pickUp(cat, callId);
     expect(late.frame.payload.error).toEqual({
       code: 31404,
@@ -266,9 +266,9 @@ describe('park and pick up', () => {
     const mark = bob.frames.length;
     const { body } = await control(bob, toSid, 'park');
     const callId = (body.parked as { callId: string }).callId;
-    await waitFor(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
+    await eventually(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
     const invite = await bob.next((f) => f.type === 'invite', mark, 12_000);
-    await waitFor(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
+    await eventually(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
     const params = new URLSearchParams(
       String((invite.payload.parameters as { Params: string }).Params),
     );

@@ -114,3 +114,17 @@ export async function listening(
   }
   return Object.assign(s, { identity: t.identity });
 }
+
+/** Polls an async check until it holds, or fails naming `what` (each check is awaited). */
+export async function eventually(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

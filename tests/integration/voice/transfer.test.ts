@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PCMU_SILENCE, TONES } from '../../../server/voice/audio';
 import { answerLeg, offerLeg, type MediaLeg } from '../../../server/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients, signIn, waitFor } from '../sync/support';
-import { listening, voiceToken, type Frame, type RawSignal } from './support';
+import { client, shutdownClients, signIn } from '../sync/support';
+import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
 
 let server: RunningServer;
 type Person = RawSignal & { identity: string; cookie: string };
@@ -56,7 +56,7 @@ async function listen(leg: MediaLeg, ms = 600): Promise<{ packets: number; sound
 }
 
 async function hearsSound(leg: MediaLeg): Promise<void> {
-  await waitFor(
+  await eventually(
     async () => {
       const heard = await listen(leg);
       return heard.packets > 10 && heard.sounding > 5;
@@ -130,7 +130,7 @@ const events = (p: Person, from: number) =>
 async function trailOf(callSid: string): Promise<Record<string, unknown>> {
   const history = await (await client(server.url, 'ann@example.com')).list('calls');
   let found: Record<string, unknown> = {};
-  await waitFor(
+  await eventually(
     async () => {
       const items = (await history.getItems({ order: 'desc', pageSize: 10 })).items;
       const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
@@ -157,7 +157,11 @@ describe('blind transfer', () => {
     const catLeg = await answerTo(cat, invite);
     await hearsSound(catLeg);
     await hearsSound(fromLeg);
-    await waitFor(async () => events(ann, mA).join() === 'held,resumed', 5000, 'held, resumed');
+    await eventually(
+      () => Promise.resolve(events(ann, mA).join() === 'held,resumed'),
+      5000,
+      'held, resumed',
+    );
     ann.send('hangup', { callsid: fromSid });
     await cat.next((f) => f.type === 'hangup', mC + 1);
     const row = await trailOf(fromSid);
@@ -204,7 +208,11 @@ describe('attended transfer', () => {
       body: { error: { message: 'cat has not answered yet: wait, or cancel the transfer.' } },
     });
     const catLeg = await answerTo(cat, invite);
-    await waitFor(async () => events(bob, mB).includes('consultAnswered'), 5000, 'answered');
+    await eventually(
+      () => Promise.resolve(events(bob, mB).includes('consultAnswered')),
+      5000,
+      'answered',
+    );
     await hearsSound(toLeg); // Bob hears Cat
     await hearsSound(catLeg); // Cat hears Bob
     await hearsSound(fromLeg); // Ann hears the music
@@ -213,7 +221,11 @@ describe('attended transfer', () => {
     expect(await post(ann, `${fromSid}/hold`)).toMatchObject({ status: 409 });
     expect((await post(bob, `${toSid}/transfer/complete`)).status).toBe(204);
     await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB);
-    await waitFor(async () => events(ann, mA).join() === 'held,resumed', 5000, 'held, resumed');
+    await eventually(
+      () => Promise.resolve(events(ann, mA).join() === 'held,resumed'),
+      5000,
+      'held, resumed',
+    );
     await hearsSound(fromLeg);
     await hearsSound(catLeg);
     cat.send('hangup', { callsid: invite.payload.callsid });
@@ -228,10 +240,18 @@ describe('attended transfer', () => {
     await post(bob, `${toSid}/transfer`, { to: 'cat', mode: 'consult' });
     const invite = await cat.next((f) => f.type === 'invite', mC);
     await answerTo(cat, invite);
-    await waitFor(async () => events(bob, mB).includes('consultAnswered'), 5000, 'answered');
+    await eventually(
+      () => Promise.resolve(events(bob, mB).includes('consultAnswered')),
+      5000,
+      'answered',
+    );
     expect((await post(bob, `${toSid}/transfer/cancel`)).status).toBe(204);
     await cat.next((f) => f.type === 'hangup' && f.payload.callsid === invite.payload.callsid, mC);
-    await waitFor(async () => events(bob, mB).includes('consultEnded'), 5000, 'ended');
+    await eventually(
+      () => Promise.resolve(events(bob, mB).includes('consultEnded')),
+      5000,
+      'ended',
+    );
     await hearsSound(toLeg);
 
     const mB2 = bob.frames.length;
