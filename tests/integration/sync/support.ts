@@ -114,13 +114,14 @@ function sessionRefFor(dataDir: string, identity: string): string {
 }
 
 export async function waitFor<T>(
-  fn: () => T | undefined | false,
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
   timeoutMs = 10_000,
   what = 'condition',
 ): Promise<T> {
   const start = Date.now();
   for (;;) {
-    const v = fn();
+    // Awaited, so an async check is polled too (a pending promise is not an answer).
+    const v = await fn();
     if (v !== undefined && v !== false) return v;
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
