@@ -777,16 +777,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       await consultAnswered(call, ring, conn, msg.sdp);
       return;
     }
-    const side: Side = {
-      identity: ring.identity,
-      name: ring.name,
-      conn,
-      sid: ring.sid,
-      tempSid: null,
-      knowsSid: true,
-      token: ring.token,
-      leg: ring.leg,
-    };
+    const side = answeredSide(ring, conn);
     setSide(call, ring.side, side);
     setBusy(ring.identity, 1);
     if (ring.purpose === 'call') call.state = 'answered';
@@ -838,10 +829,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     tell(sideNamed(call, other(ring.side)), { event: 'resumed', by: ring.name });
   }
 
-  /** An attended transfer's target answered: the transferrer talks to them, the other side waits. */
-  async function consultAnswered(call: Call, ring: Ring, conn: Conn, sdp: string): Promise<void> {
-    const t = call.transfer;
-    const party: Side = {
+  /** The side a ring becomes once `conn` answers it. */
+  function answeredSide(ring: Ring, conn: Conn): Side {
+    return {
       identity: ring.identity,
       name: ring.name,
       conn,
@@ -851,6 +841,12 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       token: ring.token,
       leg: ring.leg,
     };
+  }
+
+  /** An attended transfer's target answered: the transferrer talks to them, the other side waits. */
+  async function consultAnswered(call: Call, ring: Ring, conn: Conn, sdp: string): Promise<void> {
+    const t = call.transfer;
+    const party = answeredSide(ring, conn);
     if (!t) {
       hangUpSide(party, 'hangup');
       void ring.leg.close();
@@ -1199,11 +1195,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     // The parker's phone is free at once: their leg ends, the waiting side stays with the music.
     hangUpSide(parker, 'hangup');
     void parker.leg?.close();
-    for (const s of [parker.sid, parker.tempSid]) {
-      if (s === null) continue;
-      bySid.delete(s);
-      ended.set(s, { people: new Set([identity]), at: now() });
-    }
+    retire(parker, identity);
     setSide(call, side, vacant());
     setBusy(identity, -1);
     call.state = 'parked';

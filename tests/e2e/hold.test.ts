@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, signedInPage, type Person } from './support/live';
+import { inbound, TRACK_PCS } from './support/page-audio';
+import { eventually } from './support/phone';
 
 let server: RunningServer;
 let browser: Browser;
@@ -19,44 +21,7 @@ let ann: Person;
 let bob: Person;
 let cat: Person;
 
-/** Records every RTCPeerConnection the page makes, so the test can read their statistics. */
-const TRACK_PCS = `(() => {
-  const Native = window.RTCPeerConnection;
-  window.__pcs = [];
-  window.RTCPeerConnection = class extends Native {
-    constructor(...args) { super(...args); window.__pcs.push(this); }
-  };
-})();`;
-
-/** The newest peer connection's inbound audio: packets so far and the current level (0..1). */
-async function inbound(page: Page): Promise<{ packets: number; level: number }> {
-  return page.evaluate(async () => {
-    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs;
-    const pc = pcs[pcs.length - 1];
-    if (!pc) return { packets: 0, level: 0 };
-    let packets = 0;
-    let level = 0;
-    (await pc.getStats()).forEach(
-      (s: { type: string; kind?: string; packetsReceived?: number; audioLevel?: number }) => {
-        if (s.type === 'inbound-rtp' && s.kind === 'audio') {
-          packets = s.packetsReceived ?? 0;
-          level = s.audioLevel ?? 0;
-        }
-      },
-    );
-    return { packets, level };
-  });
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+const until = eventually;
 
 /** Audio arriving and audible, or arriving and silent (packets still flowing). */
 async function hears(page: Page, what: 'sound' | 'silence'): Promise<void> {

@@ -9,26 +9,30 @@
  */
 import type { SyncMap } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PCMU_SILENCE, TONES } from '../../../server/voice/audio';
-import { answerLeg, offerLeg, type MediaLeg } from '../../../server/voice/media';
+import { TONES } from '../../../server/voice/audio';
+import { answerLeg, type MediaLeg } from '../../../server/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
-import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
+import {
+  closeLegs,
+  connected,
+  dial,
+  hears,
+  paramsOf,
+  person as personAt,
+  post,
+  type Person,
+} from './media-support';
+import { eventually, type Frame } from './support';
 
 let server: RunningServer;
-type Person = RawSignal & { identity: string; cookie: string };
 let ann: Person;
 let bob: Person;
 let cat: Person;
 let dan: Person;
 let holds: SyncMap;
 const legs: MediaLeg[] = [];
-
-async function person(email: string): Promise<Person> {
-  const { cookie } = await voiceToken(server.url, email);
-  const s = await listening(server.url, email);
-  return Object.assign(s, { cookie });
-}
+const person = (email: string) => personAt(server.url, email);
 
 beforeAll(async () => {
   server = await startServer({
@@ -43,107 +47,19 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const leg of legs) await leg.close();
+  await closeLegs();
   for (const p of [ann, bob, cat, dan]) p?.close();
   await shutdownClients();
   await server?.stop();
   server?.cleanup();
 });
 
-/** What a leg hears over the next `ms`: packets, and how many carried sound (not μ-law silence). */
-async function listen(leg: MediaLeg, ms = 600): Promise<{ packets: number; sounding: number }> {
-  let packets = 0;
-  let sounding = 0;
-  const off = leg.onRtp((p) => {
-    packets++;
-    if (p.payload.some((b) => b !== PCMU_SILENCE && b !== 0x7f)) sounding++;
-  });
-  await new Promise((r) => setTimeout(r, ms));
-  off();
-  return { packets, sounding };
-}
-
-async function hears(leg: MediaLeg, what: 'sound' | 'silence'): Promise<void> {
-  await eventually(
-    async () => {
-      const heard = await listen(leg);
-      return heard.packets > 10 && (what === 'sound' ? heard.sounding > 5 : heard.sounding === 0);
-    },
-    10_000,
-    `hearing ${what}`,
-  );
-}
-
-async function control(
-  who: Person,
-  callSid: string,
-  action: 'hold' | 'resume' | 'park',
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${server.url}/api/voice/calls/${callSid}/${action}`, {
-    method: 'POST',
-    headers: { cookie: who.cookie, origin: server.url },
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-let seq = 0;
-
-/** `from` dials `to`; `to` answers. Both legs play their own tone so each can be heard. */
-async function connected(
-  from: Person,
-  to: Person,
-): Promise<{ fromSid: string; toSid: string; fromLeg: MediaLeg; toLeg: MediaLeg }> {
-  const fromLeg = await offerLeg();
-  legs.push(fromLeg);
-  const mark = to.frames.length;
-  const markFrom = from.frames.length;
-  const temp = `TJ-${++seq}-${Date.now()}`;
-  from.send('invite', {
-    callsid: temp,
-    sdp: fromLeg.localSdp,
-    preflight: false,
-    twilio: { accountsid: null, params: `To=${encodeURIComponent(to.identity)}` },
-  });
-  const invite = await to.next((f) => f.type === 'invite', mark, 10_000);
-  const toLeg = await answerLeg(String(invite.payload.sdp));
-  legs.push(toLeg);
-  to.send('answer', { callsid: invite.payload.callsid, sdp: toLeg.localSdp });
-  const answer = await from.next((f) => f.type === 'answer', markFrom, 10_000);
-  await fromLeg.accept(String(answer.payload.sdp));
-  fromLeg.play(TONES.busy);
-  toLeg.play(TONES.busy);
-  return {
-    fromSid: String(answer.payload.callsid),
-    toSid: String(invite.payload.callsid),
-    fromLeg,
-    toLeg,
-  };
-}
+const control = (who: Person, callSid: string, action: 'hold' | 'resume' | 'park') =>
+  post(server.url, who, `${callSid}/${action}`);
 
 const messageOf = (f: Frame) => JSON.parse(String(f.payload.content)) as { event: string };
 
-async function pickUp(who: Person, callId: string): Promise<{ frame: Frame; leg: MediaLeg }> {
-  const leg = await offerLeg();
-  legs.push(leg);
-  const mark = who.frames.length;
-  const temp = `TJ-pick-${++seq}`;
-  who.send('invite', {
-    callsid: temp,
-    sdp: leg.localSdp,
-    preflight: false,
-    twilio: { accountsid: null, params: `To=${encodeURIComponent(`park:${callId}`)}` },
-  });
-  const frame = await who.next(
-    (f) => (f.type === 'answer' || f.type === 'hangup') && f.payload.callsid !== undefined,
-    mark,
-    10_000,
-  );
-  if (frame.type === 'answer') {
-    await leg.accept(String(frame.payload.sdp));
-    leg.play(TONES.busy);
-  }
-  return { frame, leg };
-}
+const pickUp = (who: Person, callId: string) => dial(who, `park:${callId}`);
 
 async function holdKeys(): Promise<string[]> {
   const page = await holds.getItems({ pageSize: 100 });
@@ -269,9 +185,7 @@ describe('park and pick up', () => {
     await eventually(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
     const invite = await bob.next((f) => f.type === 'invite', mark, 12_000);
     await eventually(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
-    const params = new URLSearchParams(
-      String((invite.payload.parameters as { Params: string }).Params),
-    );
+    const params = paramsOf(invite);
     expect(params.get('RingBack')).toBe('1');
     expect(params.get('CallerName')).toBe('ann');
     const leg = await answerLeg(String(invite.payload.sdp));

@@ -7,24 +7,28 @@
  * caller); a target who declines does the same. Every refusal changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PCMU_SILENCE, TONES } from '../../../server/voice/audio';
-import { answerLeg, offerLeg, type MediaLeg } from '../../../server/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients, signIn } from '../sync/support';
-import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
+import {
+  answerTo,
+  closeLegs,
+  connected,
+  hears,
+  messageEvents as events,
+  paramsOf,
+  person as personAt,
+  post as postAt,
+  type Person,
+} from './media-support';
+import { eventually } from './support';
 
 let server: RunningServer;
-type Person = RawSignal & { identity: string; cookie: string };
 let ann: Person;
 let bob: Person;
 let cat: Person;
-const legs: MediaLeg[] = [];
-
-async function person(email: string): Promise<Person> {
-  const { cookie } = await voiceToken(server.url, email);
-  const s = await listening(server.url, email);
-  return Object.assign(s, { cookie });
-}
+const person = (email: string) => personAt(server.url, email);
+const post = (who: Person, path: string, body?: unknown) => postAt(server.url, who, path, body);
+const hearsSound = (leg: Parameters<typeof hears>[0]) => hears(leg, 'sound');
 
 beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '6' } });
@@ -35,96 +39,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const leg of legs) await leg.close();
+  await closeLegs();
   for (const p of [ann, bob, cat]) p?.close();
   await shutdownClients();
   await server?.stop();
   server?.cleanup();
 });
-
-/** Packets a leg receives over `ms`, and how many carried sound. */
-async function listen(leg: MediaLeg, ms = 600): Promise<{ packets: number; sounding: number }> {
-  let packets = 0;
-  let sounding = 0;
-  const off = leg.onRtp((p) => {
-    packets++;
-    if (p.payload.some((b) => b !== PCMU_SILENCE && b !== 0x7f)) sounding++;
-  });
-  await new Promise((r) => setTimeout(r, ms));
-  off();
-  return { packets, sounding };
-}
-
-async function hearsSound(leg: MediaLeg): Promise<void> {
-  await eventually(
-    async () => {
-      const heard = await listen(leg);
-      return heard.packets > 10 && heard.sounding > 5;
-    },
-    10_000,
-    'hearing sound',
-  );
-}
-
-async function post(
-  who: Person,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${server.url}/api/voice/calls/${path}`, {
-    method: 'POST',
-    headers: {
-      cookie: who.cookie,
-      origin: server.url,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-let seq = 0;
-
-/** `from` dials `to`, who answers; both legs play a tone. */
-async function connected(from: Person, to: Person) {
-  const fromLeg = await offerLeg();
-  legs.push(fromLeg);
-  const mark = to.frames.length;
-  const markFrom = from.frames.length;
-  from.send('invite', {
-    callsid: `TJ-x${++seq}`,
-    sdp: fromLeg.localSdp,
-    preflight: false,
-    twilio: { accountsid: null, params: `To=${encodeURIComponent(to.identity)}` },
-  });
-  const invite = await to.next((f) => f.type === 'invite', mark, 10_000);
-  const toLeg = await answerTo(to, invite);
-  const answer = await from.next((f) => f.type === 'answer', markFrom, 10_000);
-  await fromLeg.accept(String(answer.payload.sdp));
-  fromLeg.play(TONES.busy);
-  return {
-    fromSid: String(answer.payload.callsid),
-    toSid: String(invite.payload.callsid),
-    fromLeg,
-    toLeg,
-  };
-}
-
-/** Answers an invite with a werift peer that plays a tone. */
-async function answerTo(who: Person, invite: Frame): Promise<MediaLeg> {
-  const leg = await answerLeg(String(invite.payload.sdp));
-  legs.push(leg);
-  who.send('answer', { callsid: invite.payload.callsid, sdp: leg.localSdp });
-  leg.play(TONES.busy);
-  return leg;
-}
-
-const events = (p: Person, from: number) =>
-  p.frames
-    .slice(from)
-    .filter((f) => f.type === 'message')
-    .map((f) => (JSON.parse(String(f.payload.content)) as { event: string }).event);
 
 /** The history row of a call, by its id (the caller side's sid, which Ann's SDK knows). */
 async function trailOf(callSid: string): Promise<Record<string, unknown>> {
@@ -150,9 +70,7 @@ describe('blind transfer', () => {
     expect((await post(bob, `${toSid}/transfer`, { to: 'cat', mode: 'blind' })).status).toBe(204);
     await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB);
     const invite = await cat.next((f) => f.type === 'invite', mC);
-    const params = new URLSearchParams(
-      String((invite.payload.parameters as { Params: string }).Params),
-    );
+    const params = paramsOf(invite);
     expect(params.get('CallerIdentity')).toBe('ann@example.com');
     const catLeg = await answerTo(cat, invite);
     await hearsSound(catLeg);
@@ -178,9 +96,7 @@ describe('blind transfer', () => {
     const invite = await cat.next((f) => f.type === 'invite', mC);
     cat.send('reject', { callsid: invite.payload.callsid });
     const back = await bob.next((f) => f.type === 'invite', mB, 10_000);
-    const params = new URLSearchParams(
-      String((back.payload.parameters as { Params: string }).Params),
-    );
+    const params = paramsOf(back);
     expect(params.get('RingBack')).toBe('1');
     await answerTo(bob, back);
     await hearsSound(fromLeg);
@@ -199,9 +115,7 @@ describe('attended transfer', () => {
     });
     expect((await post(bob, `${toSid}/transfer`, { to: 'cat', mode: 'consult' })).status).toBe(204);
     const invite = await cat.next((f) => f.type === 'invite', mC);
-    const params = new URLSearchParams(
-      String((invite.payload.parameters as { Params: string }).Params),
-    );
+    const params = paramsOf(invite);
     expect(params.get('CallerIdentity')).toBe('bob@example.com');
     expect(await post(bob, `${toSid}/transfer/complete`)).toMatchObject({
       status: 409,

@@ -1,0 +1,34 @@
+/**
+ * The audio an app page receives, read from its own peer connections: an init script records every
+ * RTCPeerConnection the page makes, and `inbound` reads the newest one's inbound audio statistics.
+ */
+import type { Page } from 'playwright-core';
+
+/** Add with `page.addInitScript` before the app starts. */
+export const TRACK_PCS = `(() => {
+  const Native = window.RTCPeerConnection;
+  window.__pcs = [];
+  window.RTCPeerConnection = class extends Native {
+    constructor(...args) { super(...args); window.__pcs.push(this); }
+  };
+})();`;
+
+/** The newest peer connection's inbound audio: packets so far and the current level (0..1). */
+export async function inbound(page: Page): Promise<{ packets: number; level: number }> {
+  return page.evaluate(async () => {
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs;
+    const pc = pcs[pcs.length - 1];
+    if (!pc) return { packets: 0, level: 0 };
+    let packets = 0;
+    let level = 0;
+    (await pc.getStats()).forEach(
+      (s: { type: string; kind?: string; packetsReceived?: number; audioLevel?: number }) => {
+        if (s.type === 'inbound-rtp' && s.kind === 'audio') {
+          packets = s.packetsReceived ?? 0;
+          level = s.audioLevel ?? 0;
+        }
+      },
+    );
+    return { packets, level };
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * People with a phone for the voice integration tests: a raw signalling socket plus a real WebRTC
+ * peer (werift, the server's own media code playing the browser's part), so what each side hears is
+ * read from the RTP it receives.
+ */
+import { PCMU_SILENCE, TONES } from '../../../server/voice/audio';
+import { answerLeg, offerLeg, type MediaLeg } from '../../../server/voice/media';
+import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
+
+export type Person = RawSignal & { identity: string; cookie: string };
+
+/** A signed-in, registered person with their session cookie for the API. */
+export async function person(baseUrl: string, email: string): Promise<Person> {
+  const { cookie } = await voiceToken(baseUrl, email);
+  const s = await listening(baseUrl, email);
+  return Object.assign(s, { cookie });
+}
+
+/** Every leg a test made, closed by `closeLegs` after it. */
+const legs: MediaLeg[] = [];
+
+export async function closeLegs(): Promise<void> {
+  for (const leg of legs.splice(0)) await leg.close();
+}
+
+/** What a leg hears over the next `ms`: packets, and how many carried sound (not μ-law silence). */
+export async function listen(
+  leg: MediaLeg,
+  ms = 600,
+): Promise<{ packets: number; sounding: number }> {
+  let packets = 0;
+  let sounding = 0;
+  const off = leg.onRtp((p) => {
+    packets++;
+    if (p.payload.some((b) => b !== PCMU_SILENCE && b !== 0x7f)) sounding++;
+  });
+  await new Promise((r) => setTimeout(r, ms));
+  off();
+  return { packets, sounding };
+}
+
+/** Waits until `leg` receives sound, or packets that are all silence. */
+export async function hears(leg: MediaLeg, what: 'sound' | 'silence'): Promise<void> {
+  await eventually(
+    async () => {
+      const heard = await listen(leg);
+      return heard.packets > 10 && (what === 'sound' ? heard.sounding > 5 : heard.sounding === 0);
+    },
+    10_000,
+    `hearing ${what}`,
+  );
+}
+
+/** `POST /api/voice/calls/{path}` as `who`, with an optional JSON body. */
+export async function post(
+  baseUrl: string,
+  who: Person,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${baseUrl}/api/voice/calls/${path}`, {
+    method: 'POST',
+    headers: {
+      cookie: who.cookie,
+      origin: baseUrl,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+let seq = 0;
+
+/** `who` dials `to` (an `invite` with a werift offer); resolves the frame that answers it. */
+export async function dial(who: Person, to: string): Promise<{ frame: Frame; leg: MediaLeg }> {
+  const leg = await offerLeg();
+  legs.push(leg);
+  const mark = who.frames.length;
+  who.send('invite', {
+    callsid: `TJ-${++seq}-${Date.now()}`,
+    sdp: leg.localSdp,
+    preflight: false,
+    twilio: { accountsid: null, params: `To=${encodeURIComponent(to)}` },
+  });
+  const frame = await who.next(
+    (f) => (f.type === 'answer' || f.type === 'hangup') && f.payload.callsid !== undefined,
+    mark,
+    10_000,
+  );
+  if (frame.type === 'answer') {
+    await leg.accept(String(frame.payload.sdp));
+    leg.play(TONES.busy);
+  }
+  return { frame, leg };
+}
+
+/** Answers an `invite` with a werift peer that plays a tone. */
+export async function answerTo(who: Person, invite: Frame): Promise<MediaLeg> {
+  const leg = await answerLeg(String(invite.payload.sdp));
+  legs.push(leg);
+  who.send('answer', { callsid: invite.payload.callsid, sdp: leg.localSdp });
+  leg.play(TONES.busy);
+  return leg;
+}
+
+/** `from` calls `to`, who answers; both legs play a tone so each can be heard. */
+export async function connected(
+  from: Person,
+  to: Person,
+): Promise<{ fromSid: string; toSid: string; fromLeg: MediaLeg; toLeg: MediaLeg }> {
+  const mark = to.frames.length;
+  const calling = dial(from, to.identity);
+  const invite = await to.next((f) => f.type === 'invite', mark, 10_000);
+  const toLeg = await answerTo(to, invite);
+  const { frame, leg } = await calling;
+  if (frame.type !== 'answer')
+    throw new Error(`the call was not answered: ${JSON.stringify(frame)}`);
+  return {
+    fromSid: String(frame.payload.callsid),
+    toSid: String(invite.payload.callsid),
+    fromLeg: leg,
+    toLeg,
+  };
+}
+
+/** The call parameters (`Params`) of an `invite`. */
+export const paramsOf = (invite: Frame): URLSearchParams =>
+  new URLSearchParams(String((invite.payload.parameters as { Params: string }).Params));
+
+/** The `event` of each call message `p` received from frame `from` on. */
+export const messageEvents = (p: Person, from = 0): string[] =>
+  p.frames
+    .slice(from)
+    .filter((f) => f.type === 'message')
+    .map((f) => (JSON.parse(String(f.payload.content)) as { event: string }).event);
