@@ -1126,20 +1126,26 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     throw new CallControlError(404, 'no_such_call', 'This call has ended.');
   }
 
-  function hold(identity: string, callSid: string, on: boolean): void {
-    const { call, side } = ownCall(identity, callSid);
-    if (call.transfer)
+  /** `identity`'s call in progress with no transfer under way, for a hold or a park; refused otherwise. */
+  function inProgress(
+    identity: string,
+    callSid: string,
+    what: string,
+  ): { call: Call; side: SideName } {
+    const found = ownCall(identity, callSid);
+    if (found.call.transfer)
       throw new CallControlError(
         409,
         'transfer_in_progress',
         'A transfer is under way: complete or cancel it first.',
       );
-    if (call.state !== 'answered')
-      throw new CallControlError(
-        409,
-        'not_answered',
-        'Only a call in progress can be put on hold.',
-      );
+    if (found.call.state !== 'answered')
+      throw new CallControlError(409, 'not_answered', `Only a call in progress can be ${what}.`);
+    return found;
+  }
+
+  function hold(identity: string, callSid: string, on: boolean): void {
+    const { call, side } = inProgress(identity, callSid, 'put on hold');
     if (on) {
       if (call.heldBy === side) return;
       if (call.heldBy !== null)
@@ -1171,15 +1177,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
   }
 
   function park(identity: string, callSid: string): ParkedCall {
-    const { call, side } = ownCall(identity, callSid);
-    if (call.transfer)
-      throw new CallControlError(
-        409,
-        'transfer_in_progress',
-        'A transfer is under way: complete or cancel it first.',
-      );
-    if (call.state !== 'answered')
-      throw new CallControlError(409, 'not_answered', 'Only a call in progress can be parked.');
+    const { call, side } = inProgress(identity, callSid, 'parked');
     if (call.heldBy !== null && call.heldBy !== side)
       throw new CallControlError(
         409,
