@@ -26,6 +26,16 @@
  * - Ann's signalling is cut (the proxy resets it and refuses new sockets): her open call is
  *   reconnecting; when the network is back, reconnected, or, if Bob hung up meanwhile, the service
  *   refuses the reconnect (31209): error, then disconnect.
+ * - Bob holds Ann (hold, then the server's answer; Ann: heldByThem from the server's call message)
+ *   and resumes (resume, the answer; Ann: resumedByThem). While held, Ann's own Hold is refused by
+ *   the service (409): hold, then the error.
+ * - Bob parks the call: park, then the server's hangup of his leg (disconnect) before its answer, or
+ *   its answer before the hangup (his downlink held until the card has ended); Ann: heldByThem, and
+ *   she waits in the park until she hangs up.
+ * - The server cannot be reached when Bob resumes or parks: the error, and nothing changes. Stand-in:
+ *   the page's request is answered 503 by Playwright's route, as an unreachable server would be.
+ * - To keep the plan small, hold and park start only from a plain open call (nothing muted, cut or
+ *   keyed), and while a call is held or parked only the actions that end those states are offered.
  *
  * The plan (tests/model/support/cover.ts) is a transition cover of the chart over these actions.
  * Coverage is measured on the machines themselves, fed the same events as the pages, and printed.
@@ -111,7 +121,14 @@ type Action =
   | 'digitsA'
   | 'digitsB'
   | 'cutA'
-  | 'restoreA';
+  | 'restoreA'
+  | 'holdB'
+  | 'resumeB'
+  | 'holdRefusedA'
+  | 'resumeFailsB'
+  | 'parkB'
+  | 'parkAnswerFirstB'
+  | 'parkFailsB';
 
 const input = (side: Side): CallInput => ({
   direction: side === 'a' ? 'outgoing' : 'incoming',
@@ -126,6 +143,32 @@ const ringingHere = (s: Snap | null) => live(s) && s.matches({ incoming: 'ringin
 const isOpen = (s: Snap | null): s is Snap => live(s) && s.matches('open');
 const isMuted = (s: Snap) => s.matches({ open: { audio: 'muted' } });
 const error = (code: number, message: string): Effect => ({ type: 'call.error', code, message });
+const done = (id: string): Effect => ({ type: `xstate.done.actor.${id}` }) as unknown as Effect;
+const failed = (id: string, message: string): Effect =>
+  ({ type: `xstate.error.actor.${id}`, error: new Error(message) }) as unknown as Effect;
+const UNREACHABLE = 'The server could not be reached (test).';
+const HELD_BY_THEM =
+  'The other side has put this call on hold; it can be held once they resume it.';
+
+/** The open call's hold, them and park regions (null when not open). */
+function regions(s: Snap | null): { hold: string; them: string; park: string } | null {
+  if (!isOpen(s)) return null;
+  const v = (s.value as { open: Record<string, string> }).open;
+  return { hold: v.hold!, them: v.them!, park: v.park! };
+}
+/** An open call with every region at home: not muted, held, parked, reconnecting or keyed. */
+function plain(s: Snap | null): boolean {
+  const r = regions(s);
+  return (
+    r !== null &&
+    r.hold === 'off' &&
+    r.them === 'present' &&
+    r.park === 'idle' &&
+    !isMuted(s!) &&
+    s!.matches({ open: { link: 'connected' } }) &&
+    s!.context.digits === ''
+  );
+}
 const DISCONNECTED: Effect = { type: 'call.disconnected' };
 
 function enabled(w: World): Action[] {
@@ -133,6 +176,18 @@ function enabled(w: World): Action[] {
   if (a === null) return ['dial', 'dialStalled', 'dialNobody'];
   if (w.aStalled || w.bStalled) return live(a) ? ['callerHangsUp'] : [];
   if (w.bPrompt) return ['allowMic', 'blockMic', 'callerHangsUp', 'calleeHangsUp'];
+  // Held or parked: only what ends those states.
+  if (regions(b)?.hold === 'onHold')
+    return ['resumeB', 'resumeFailsB', 'holdRefusedA', 'callerHangsUp', 'calleeHangsUp'];
+  if (regions(a)?.them === 'holdingUs') return ['callerHangsUp'];
+  if (plain(a) && plain(b) && !w.aCut)
+    return [...offered(w), 'holdB', 'parkB', 'parkAnswerFirstB', 'parkFailsB'];
+  return offered(w);
+}
+
+/** The actions of a call without hold or park. */
+function offered(w: World): Action[] {
+  const { a, b } = w;
   const out: Action[] = [];
   if (ringingHere(b) && live(a)) {
     out.push('accept', 'acceptPrompt', 'acceptStalled', 'reject', 'takeOver', 'ringOut');
@@ -233,6 +288,20 @@ function effects(w: World, action: Action): { a: Effect[]; b: Effect[]; set?: Pa
         b: [],
         set: { aCut: false },
       };
+    case 'holdB':
+      return { a: [{ type: 'call.heldByThem' }], b: [{ type: 'call.hold' }, done('hold')] };
+    case 'resumeB':
+      return { a: [{ type: 'call.resumedByThem' }], b: [{ type: 'call.resume' }, done('resume')] };
+    case 'holdRefusedA':
+      return { a: [{ type: 'call.hold' }, failed('hold', HELD_BY_THEM)], b: [] };
+    case 'resumeFailsB':
+      return { a: [], b: [{ type: 'call.resume' }, failed('resume', UNREACHABLE)] };
+    case 'parkB':
+      return { a: [{ type: 'call.heldByThem' }], b: [{ type: 'call.park' }, DISCONNECTED] };
+    case 'parkAnswerFirstB':
+      return { a: [{ type: 'call.heldByThem' }], b: [{ type: 'call.park' }, done('park')] };
+    case 'parkFailsB':
+      return { a: [], b: [{ type: 'call.park' }, failed('park', UNREACHABLE)] };
   }
 }
 
@@ -449,6 +518,67 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
     case 'restoreA':
       ann.proxy.restore();
       return;
+    case 'holdB':
+      return click(bob.page, b, 'Hold');
+    case 'resumeB':
+      return click(bob.page, b, 'Resume');
+    case 'holdRefusedA':
+      await click(ann.page, a, 'Hold');
+      await card(ann.page, a!)
+        .getByTestId('call-problem')
+        .filter({ hasText: HELD_BY_THEM })
+        .waitFor();
+      return;
+    case 'resumeFailsB':
+      return unreachable(b, 'resume', 'Resume');
+    case 'parkFailsB':
+      return unreachable(b, 'park', 'Park');
+    case 'parkB': {
+      // The server's answer waits until its hangup of Bob's leg has ended his card.
+      let release = () => {};
+      const released = new Promise<void>((r) => (release = r));
+      await bob.page.route('**/api/voice/calls/*/park', async (route) => {
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response });
+      });
+      await click(bob.page, b, 'Park');
+      await endedCard(bob.page, b!);
+      release();
+      await bob.page.unroute('**/api/voice/calls/*/park');
+      return;
+    }
+    case 'parkAnswerFirstB':
+      // The hangup of Bob's leg waits in his downlink until the answer has ended his card.
+      bob.proxy.hold('down');
+      await click(bob.page, b, 'Park');
+      await endedCard(bob.page, b!);
+      bob.proxy.release('down');
+      return;
+  }
+}
+
+const endedCard = (page: Page, id: string) =>
+  page.locator(`[data-testid="call-card"][data-call-id="${id}"][data-status="ended"]`).waitFor();
+
+/** `Label` clicked while the server cannot be reached: its request is answered 503 once. */
+async function unreachable(id: string | null, path: string, label: string): Promise<void> {
+  const pattern = `**/api/voice/calls/*/${path}`;
+  await bob.page.route(pattern, (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'upstream_error', message: UNREACHABLE } }),
+    }),
+  );
+  try {
+    await click(bob.page, id, label);
+    await card(bob.page, id!)
+      .getByTestId('call-problem')
+      .filter({ hasText: UNREACHABLE })
+      .waitFor();
+  } finally {
+    await bob.page.unroute(pattern);
   }
 }
 
