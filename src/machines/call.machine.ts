@@ -29,14 +29,24 @@ export interface CallContext extends CallInput {
   error: VoiceError | null;
   /** Keypad digits sent so far, for the keypad's display. */
   digits: string;
-  /** Why the last hold, resume or park was refused, in a sentence; cleared by the next one. */
+  /** Why the last hold, resume, park or transfer was refused (or ended), in a sentence. */
   problem: string | null;
+  /** The transfer under way, and whether its target has answered (a consult). */
+  transfer: (TransferRequest & { answered: boolean }) | null;
 }
 
 /** A call control the server carries out (the SDK has none): hold, resume, park. */
 export interface CallControlInput extends CallRef {
-  action: 'hold' | 'resume' | 'park';
+  action: 'hold' | 'resume' | 'park' | 'transfer' | 'completeTransfer' | 'cancelTransfer';
+  /** For `transfer`: who to, and how. */
+  transfer?: TransferRequest;
 }
+
+/** A transfer asked for: to whom (a name, email or extension), blind or after talking to them. */
+export type TransferRequest = {
+  to: string;
+  mode: 'blind' | 'consult';
+};
 
 /** What the adapter sends, one per SDK `Call` event (`ringing`, `accept`, `cancel`, …). */
 export type CallAdapterEvent =
@@ -49,7 +59,10 @@ export type CallAdapterEvent =
   | { type: 'call.error'; code: number; message: string }
   /** The server says the other side put us on hold (or parked us), or took us off it. */
   | { type: 'call.heldByThem' }
-  | { type: 'call.resumedByThem' };
+  | { type: 'call.resumedByThem' }
+  /** The target of our attended transfer answered; or the consult ended without a transfer. */
+  | { type: 'call.consultAnswered' }
+  | { type: 'call.consultEnded'; reason: string };
 
 /** What the UI sends. */
 export type CallUserEvent =
@@ -61,7 +74,10 @@ export type CallUserEvent =
   | { type: 'call.digits'; digits: string }
   | { type: 'call.hold' }
   | { type: 'call.resume' }
-  | { type: 'call.park' };
+  | { type: 'call.park' }
+  | ({ type: 'call.transfer' } & TransferRequest)
+  | { type: 'call.completeTransfer' }
+  | { type: 'call.cancelTransfer' };
 
 export type CallEvent = CallAdapterEvent | CallUserEvent;
 
@@ -82,8 +98,9 @@ export const isValidDigits = (digits: string): boolean => /^[0-9*#wW]+$/.test(di
  * events ({@link CallUserEvent}) come from the UI. Provided actions, each with `{ callId }`:
  * `placeCall` (+ `to`, `params`: `device.connect`), `acceptCall`, `rejectCall`, `ignoreCall` (stop
  * ringing here, say nothing to the caller), `hangUpCall`, `setMuted` (+ `muted`), `sendDigits` (+
- * `digits`). Actor `controlCall` ({@link CallControlInput}): asks the server to hold, resume or
- * park the call, rejecting with a sentence when it refuses. Delay `RING_TIMEOUT`. Time comes only
+ * `digits`). Actor `controlCall` ({@link CallControlInput}): asks the server to hold, resume, park
+ * or transfer the call (and complete or cancel an attended transfer), rejecting with a sentence
+ * when it refuses. Delay `RING_TIMEOUT`. Time comes only
  * from `input.now`.
  *
  * Invariants: `answeredAt` is set exactly when the call has been open; `endedAt` and `endReason`
@@ -115,6 +132,18 @@ export const callMachine = setup({
       };
     }),
     clearProblem: assign({ problem: null }),
+    startTransfer: assign(({ event }) =>
+      event.type === 'call.transfer'
+        ? { problem: null, transfer: { to: event.to.trim(), mode: event.mode, answered: false } }
+        : {},
+    ),
+    dropTransfer: assign({ transfer: null }),
+    consultAnswered: assign(({ context }) => ({
+      transfer: context.transfer && { ...context.transfer, answered: true },
+    })),
+    consultEnded: assign(({ event }) =>
+      event.type === 'call.consultEnded' ? { transfer: null, problem: event.reason } : {},
+    ),
     placeCall: (_, _params: CallRef & { to: string; params: Record<string, string> }) => {},
     acceptCall: (_, _params: CallRef) => {},
     rejectCall: (_, _params: CallRef) => {},
@@ -138,6 +167,13 @@ export const callMachine = setup({
   guards: {
     incoming: ({ context }) => context.direction === 'incoming',
     validDigits: ({ event }) => event.type === 'call.digits' && isValidDigits(event.digits),
+    validTransfer: ({ event }) =>
+      event.type === 'call.transfer' &&
+      event.to.trim() !== '' &&
+      event.to.length <= 200 &&
+      (event.mode === 'blind' || event.mode === 'consult'),
+    blindTransfer: ({ context }) => context.transfer?.mode === 'blind',
+    consultAnswered: ({ context }) => context.transfer?.answered === true,
   },
   delays: {
     RING_TIMEOUT: RING_TIMEOUT_MS,
@@ -153,6 +189,7 @@ export const callMachine = setup({
     error: null,
     digits: '',
     problem: null,
+    transfer: null,
   }),
   initial: 'routing',
   states: {
@@ -389,6 +426,108 @@ export const callMachine = setup({
                   actions: { type: 'endWith', params: { reason: 'parked' } },
                 },
               },
+            },
+          },
+        },
+        transfer: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                'call.transfer': {
+                  guard: 'validTransfer',
+                  target: 'sending',
+                  actions: 'startTransfer',
+                },
+              },
+            },
+            sending: {
+              description:
+                'Asking the server to transfer. A blind transfer ends here: the server hangs up our leg, before or after its answer.',
+              invoke: {
+                id: 'transfer',
+                src: 'controlCall',
+                input: ({ context }) => ({
+                  callId: context.callId,
+                  action: 'transfer' as const,
+                  transfer: {
+                    to: context.transfer?.to ?? '',
+                    mode: context.transfer?.mode ?? 'blind',
+                  },
+                }),
+                onDone: [
+                  {
+                    guard: 'blindTransfer',
+                    target: '#call.ended',
+                    actions: { type: 'endWith', params: { reason: 'transferred' } },
+                  },
+                  { target: 'consulting' },
+                ],
+                onError: { target: 'idle', actions: ['recordProblem', 'dropTransfer'] },
+              },
+              on: {
+                'call.disconnected': {
+                  guard: 'blindTransfer',
+                  target: '#call.ended',
+                  actions: { type: 'endWith', params: { reason: 'transferred' } },
+                },
+              },
+            },
+            consulting: {
+              description:
+                'The other side hears music; we hear the target ring, then talk to them on this call.',
+              on: {
+                'call.consultAnswered': { actions: 'consultAnswered' },
+                'call.consultEnded': { target: 'idle', actions: 'consultEnded' },
+                'call.completeTransfer': { target: 'completing', actions: 'clearProblem' },
+                'call.cancelTransfer': { target: 'cancelling', actions: 'clearProblem' },
+                'call.hangUp': {
+                  description: 'Hanging up once the target is in hands the call over.',
+                  guard: 'consultAnswered',
+                  target: '#call.ended',
+                  actions: [
+                    { type: 'hangUpCall', params: ({ context }) => ({ callId: context.callId }) },
+                    { type: 'endWith', params: { reason: 'transferred' } },
+                  ],
+                },
+              },
+            },
+            completing: {
+              description: 'Asking the server to hand the call over; it hangs up our leg.',
+              invoke: {
+                id: 'completeTransfer',
+                src: 'controlCall',
+                input: ({ context }) => ({
+                  callId: context.callId,
+                  action: 'completeTransfer' as const,
+                }),
+                onDone: {
+                  target: '#call.ended',
+                  actions: { type: 'endWith', params: { reason: 'transferred' } },
+                },
+                onError: { target: 'consulting', actions: 'recordProblem' },
+              },
+              on: {
+                'call.disconnected': {
+                  target: '#call.ended',
+                  actions: { type: 'endWith', params: { reason: 'transferred' } },
+                },
+              },
+            },
+            cancelling: {
+              description:
+                'Asking the server to drop the target and bring us back to the other side.',
+              invoke: {
+                id: 'cancelTransfer',
+                src: 'controlCall',
+                input: ({ context }) => ({
+                  callId: context.callId,
+                  action: 'cancelTransfer' as const,
+                }),
+                onDone: { target: 'idle', actions: 'dropTransfer' },
+                onError: { target: 'consulting', actions: 'recordProblem' },
+              },
+              on: { 'call.consultEnded': { target: 'idle', actions: 'dropTransfer' } },
             },
           },
         },

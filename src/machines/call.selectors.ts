@@ -36,6 +36,12 @@ export const selectCallHeldByThem = (s: CallSnapshot): boolean =>
   s.matches({ open: { them: 'holdingUs' } });
 export const selectCallParking = (s: CallSnapshot): boolean =>
   s.matches({ open: { park: 'parking' } });
+export type TransferStatus = 'idle' | 'sending' | 'consulting' | 'completing' | 'cancelling';
+export function selectCallTransferStatus(s: CallSnapshot): TransferStatus {
+  for (const t of ['sending', 'consulting', 'completing', 'cancelling'] as const)
+    if (s.matches({ open: { transfer: t } })) return t;
+  return 'idle';
+}
 export const selectCallProblem = (s: CallSnapshot): string | null => s.context.problem;
 export const selectCallDigits = (s: CallSnapshot): string => s.context.digits;
 export const selectCallEndReason = (s: CallSnapshot): CallEndReason | null => s.context.endReason;
@@ -82,8 +88,11 @@ export interface CallSummary {
   hold: HoldStatus;
   heldByThem: boolean;
   parking: boolean;
-  /** Why the last hold, resume or park was refused. */
+  /** Why the last hold, resume, park or transfer was refused (or ended). */
   problem: string | null;
+  transferStatus: TransferStatus;
+  /** Who the transfer under way goes to, how, and whether they answered. */
+  transfer: { to: string; mode: 'blind' | 'consult'; answered: boolean } | null;
   digits: string;
   /** Epoch ms (the provided clock) when answered / ended, or null. */
   answeredAt: number | null;
@@ -102,6 +111,8 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
     heldByThem: selectCallHeldByThem(s),
     parking: selectCallParking(s),
     problem: s.context.problem,
+    transferStatus: selectCallTransferStatus(s),
+    transfer: s.context.transfer,
     digits: s.context.digits,
     answeredAt: s.context.answeredAt,
     endedAt: s.context.endedAt,
@@ -123,6 +134,10 @@ export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
     a.heldByThem === b.heldByThem &&
     a.parking === b.parking &&
     a.problem === b.problem &&
+    a.transferStatus === b.transferStatus &&
+    a.transfer?.to === b.transfer?.to &&
+    a.transfer?.mode === b.transfer?.mode &&
+    a.transfer?.answered === b.transfer?.answered &&
     a.digits === b.digits &&
     a.answeredAt === b.answeredAt &&
     a.endedAt === b.endedAt &&

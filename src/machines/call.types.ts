@@ -38,6 +38,7 @@ export type CallEndReason =
   | 'hungUpByYou'
   | 'hungUpByThem'
   | 'parked'
+  | 'transferred'
   | 'cancelled'
   | 'missed'
   | 'rejected'
@@ -78,6 +79,7 @@ const END_REASON_TEXT: Readonly<Record<CallEndReason, string>> = {
   hungUpByYou: 'You hung up.',
   hungUpByThem: 'The other side hung up.',
   parked: 'You parked the call: it waits on the Hold screen for anyone to pick up.',
+  transferred: 'You transferred the call.',
   cancelled: 'The caller hung up before you answered.',
   missed: 'Missed call.',
   rejected: 'You declined the call.',

@@ -37,10 +37,10 @@ export interface VoiceRuntimeDeps {
   /** A colleague's display name, for incoming calls. */
   nameOf?: (identity: string) => string | null;
   /**
-   * `POST /api/voice/calls/{callSid}/{action}`: the server holds, resumes or parks the call; rejects
-   * with an Error whose message a person can read.
+   * `POST /api/voice/calls/{callSid}/{path}` (with a JSON body for a transfer): the server holds,
+   * resumes, parks or transfers the call; rejects with an Error whose message a person can read.
    */
-  controlCall?: (callSid: string, action: 'hold' | 'resume' | 'park') => Promise<void>;
+  controlCall?: (callSid: string, path: string, body?: unknown) => Promise<void>;
   /** Web Locks, or null where the browser has none (then every tab is the owner). */
   locks?: LockManager | null;
   /** Opens the channel the person's tabs share (BroadcastChannel), or null where there is none. */
@@ -96,7 +96,17 @@ export function soundAt(url: string, volume: number): string {
   return u.toString();
 }
 
-/** The server's message on a call (`{"event":"held"|"resumed"}`) as a call event, or null. */
+/** Where each call control goes, under `/api/voice/calls/{callSid}/`. */
+const CONTROL_PATHS: Record<CallControlInput['action'], string> = {
+  hold: 'hold',
+  resume: 'resume',
+  park: 'park',
+  transfer: 'transfer',
+  completeTransfer: 'transfer/complete',
+  cancelTransfer: 'transfer/cancel',
+};
+
+/** The server's message on a call (`{"event":…}`: held, resumed, consultAnswered, consultEnded) as a call event, or null. */
 export function heldEvent(content: unknown): CallAdapterEvent | null {
   let data: unknown = content;
   if (typeof content === 'string') {
@@ -108,11 +118,20 @@ export function heldEvent(content: unknown): CallAdapterEvent | null {
   }
   if (typeof data !== 'object' || data === null) return null;
   const event = (data as { event?: unknown }).event;
-  return event === 'held'
-    ? { type: 'call.heldByThem' }
-    : event === 'resumed'
-      ? { type: 'call.resumedByThem' }
-      : null;
+  if (event === 'held') return { type: 'call.heldByThem' };
+  if (event === 'resumed') return { type: 'call.resumedByThem' };
+  if (event === 'consultAnswered') return { type: 'call.consultAnswered' };
+  if (event === 'consultEnded') {
+    const reason = (data as { reason?: unknown }).reason;
+    return {
+      type: 'call.consultEnded',
+      reason:
+        typeof reason === 'string' && reason !== '' && reason.length <= 300
+          ? reason
+          : 'The transfer did not happen.',
+    };
+  }
+  return null;
 }
 
 /** The SDK's TransportError: a message could not be sent because no socket is open. */
@@ -293,7 +312,12 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         const callSid = calls.get(input.callId)?.parameters.CallSid;
         if (!callSid) throw new Error('This call is not connected yet.');
         if (!deps.controlCall) throw new Error('Hold and park are not available here.');
-        await deps.controlCall(callSid, input.action);
+        const path = CONTROL_PATHS[input.action];
+        await deps.controlCall(
+          callSid,
+          path,
+          input.action === 'transfer' ? input.transfer : undefined,
+        );
       }),
     },
     actions: {

@@ -7,7 +7,12 @@
  * to its call machines. Audio stays in the owner tab; the Device is never duplicated. Messages are
  * checked on arrival: a message of the wrong shape is counted and ignored, never applied.
  */
-import type { CallStatus, CallSummary, HoldStatus } from '../machines/call.selectors';
+import type {
+  CallStatus,
+  CallSummary,
+  HoldStatus,
+  TransferStatus,
+} from '../machines/call.selectors';
 import type { CallDirection, CallUserEvent } from '../machines/call.machine';
 import type { Remote } from '../machines/call.types';
 
@@ -71,7 +76,25 @@ const SIMPLE_COMMANDS = [
   'call.hold',
   'call.resume',
   'call.park',
+  'call.completeTransfer',
+  'call.cancelTransfer',
 ];
+const TRANSFER_STATUSES: readonly TransferStatus[] = [
+  'idle',
+  'sending',
+  'consulting',
+  'completing',
+  'cancelling',
+];
+
+function parseTransfer(v: unknown): CallSummary['transfer'] | undefined {
+  if (v === null) return null;
+  if (!isRecord(v)) return undefined;
+  const { to, mode, answered } = v;
+  if (!isText(to) || (mode !== 'blind' && mode !== 'consult') || typeof answered !== 'boolean')
+    return undefined;
+  return { to, mode, answered };
+}
 const HOLDS: readonly HoldStatus[] = ['off', 'holding', 'onHold', 'resuming'];
 const MAX_CALLS = 20;
 const MAX_TEXT = 500;
@@ -95,7 +118,8 @@ function parseSummary(v: unknown): CallSummary | null {
   if (!isRecord(v)) return null;
   const remote = parseRemote(v.remote);
   const { callId, direction, status, muted, digits, answeredAt, endedAt, endText } = v;
-  const { hold, heldByThem, parking, problem } = v;
+  const { hold, heldByThem, parking, problem, transferStatus } = v;
+  const transfer = parseTransfer(v.transfer);
   if (
     remote === null ||
     !isText(callId) ||
@@ -107,6 +131,8 @@ function parseSummary(v: unknown): CallSummary | null {
     typeof heldByThem !== 'boolean' ||
     typeof parking !== 'boolean' ||
     !textOrNull(problem) ||
+    !TRANSFER_STATUSES.includes(transferStatus as TransferStatus) ||
+    transfer === undefined ||
     !isText(digits) ||
     !timeOrNull(answeredAt) ||
     !timeOrNull(endedAt) ||
@@ -123,6 +149,8 @@ function parseSummary(v: unknown): CallSummary | null {
     heldByThem,
     parking,
     problem,
+    transferStatus: transferStatus as TransferStatus,
+    transfer,
     digits,
     answeredAt,
     endedAt,
@@ -135,6 +163,13 @@ function parseCommand(v: unknown): MirrorCommand | null {
   if (SIMPLE_COMMANDS.includes(v.type)) return { type: v.type } as MirrorCommand;
   if (v.type === 'call.digits' && typeof v.digits === 'string' && DIGITS.test(v.digits))
     return { type: 'call.digits', digits: v.digits };
+  if (
+    v.type === 'call.transfer' &&
+    isText(v.to) &&
+    v.to.trim() !== '' &&
+    (v.mode === 'blind' || v.mode === 'consult')
+  )
+    return { type: 'call.transfer', to: v.to, mode: v.mode };
   return null;
 }
 

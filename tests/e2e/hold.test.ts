@@ -5,7 +5,9 @@
  * (his phone is free, Ann keeps hearing music) and the call shows on /hold for everyone; Bob and Cat
  * both click Pick up at the same moment, one gets Ann and the other reads that a colleague took it;
  * the row leaves every list and history keeps the trail; a parked caller who hangs up leaves /hold
- * for everyone; a call parked too long rings Bob back.
+ * for everyone; a call parked too long rings Bob back. Transfer: Bob sends Ann to Cat at once (Cat
+ * rings with Ann's name, answers, and they hear each other); a transfer Cat declines comes back to
+ * Bob; Bob talks to Cat first while Ann hears music, then completes, and history says who.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +181,82 @@ describe('hold, park and pick up', () => {
     expect([...ann.errors, ...bob.errors, ...cat.errors].filter((e) => !expected.test(e))).toEqual(
       [],
     );
+  });
+
+  it('blind transfer: Bob sends Ann to Cat and is free; Cat rings with Ann, answers, and they talk', async () => {
+    await annCallsBob();
+    const bobCard = openCard(bob);
+    await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
+    // Nobody named: said beside the field, nothing sent.
+    await bobCard.getByRole('button', { name: 'Transfer now' }).click();
+    await bobCard
+      .getByRole('alert')
+      .filter({ hasText: 'Type who to transfer the call to' })
+      .waitFor();
+    await bobCard.getByLabel('Transfer to').fill('Cat');
+    await bobCard.getByRole('button', { name: 'Transfer now' }).click();
+    await bob.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
+    await ringing.getByRole('button', { name: 'Accept' }).click();
+    await openCard(cat).waitFor();
+    await expect.poll(() => openCard(ann).getByTestId('call-held-by-them').count()).toBe(0);
+    await hears(cat.page, 'sound');
+    await hears(ann.page, 'sound');
+    await cat.page.getByRole('button', { name: 'Hang up' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
+  });
+
+  it('a blind transfer Cat declines comes back to Bob', async () => {
+    await annCallsBob();
+    const bobCard = openCard(bob);
+    await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await bobCard.getByLabel('Transfer to').fill('Cat');
+    await bobCard.getByRole('button', { name: 'Transfer now' }).click();
+    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByRole('button', { name: 'Reject' }).click();
+    const back = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await back.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
+    await back.getByRole('button', { name: 'Accept' }).click();
+    await openCard(bob).waitFor();
+    await hears(ann.page, 'sound');
+    await bob.page.getByRole('button', { name: 'Hang up' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
+  });
+
+  it('attended transfer: Bob talks to Cat while Ann hears music, then completes; history says who', async () => {
+    await annCallsBob();
+    const bobCard = openCard(bob);
+    await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await bobCard.getByLabel('Transfer to').fill('Cat');
+    await bobCard.getByRole('button', { name: 'Talk first' }).click();
+    await bobCard.getByTestId('call-transfer').filter({ hasText: 'Calling Cat…' }).waitFor();
+    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByTestId('call-name').filter({ hasText: 'Bob' }).waitFor();
+    await ringing.getByRole('button', { name: 'Accept' }).click();
+    await bobCard.getByTestId('call-transfer').filter({ hasText: 'Talking to Cat.' }).waitFor();
+    await openCard(ann).getByTestId('call-held-by-them').waitFor();
+    await hears(ann.page, 'sound'); // the music
+    await hears(cat.page, 'sound'); // Bob
+    await bobCard.getByRole('button', { name: 'Complete transfer' }).click();
+    await bob.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+    await expect.poll(() => openCard(ann).getByTestId('call-held-by-them').count()).toBe(0);
+    await hears(ann.page, 'sound');
+    await cat.page.getByRole('button', { name: 'Hang up' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
+    await ann.page.getByRole('link', { name: 'History' }).click();
+    await ann.page
+      .getByTestId('call-row')
+      .filter({ hasText: 'Transferred to cat@example.com by bob@example.com' })
+      .first()
+      .waitFor();
+    await ann.page.getByRole('link', { name: 'Contacts' }).click();
   });
 
   it('nobody writes the holds map but the server', async () => {

@@ -34,6 +34,14 @@
  *   she waits in the park until she hangs up.
  * - The server cannot be reached when Bob resumes or parks: the error, and nothing changes. Stand-in:
  *   the page's request is answered 503 by Playwright's route, as an unreachable server would be.
+ * - Bob transfers Ann to Cat (a raw signalling phone with a werift peer, not a page: only Bob's and
+ *   Ann's machines are walked). Blind: transfer, then the server's hangup of Bob's leg before its
+ *   answer, or the answer first (held as for park); Ann: heldByThem, and resumedByThem when Cat
+ *   answers. A transfer to nobody is refused (404): the error. Attended ("Talk first"): transfer and
+ *   the answer (consulting; Ann: heldByThem); Cat answers (consultAnswered), declines or hangs up
+ *   (consultEnded; Ann: resumedByThem); Bob completes (the hangup first or the answer first), cancels
+ *   (the server's consultEnded first, or its answer first), hangs up (with Cat in: the transfer is
+ *   done; before: the call ends), or the server cannot be reached on complete or cancel.
  * - To keep the plan small, hold and park start only from a plain open call (nothing muted, cut or
  *   keyed), and while a call is held or parked only the actions that end those states are offered.
  *
@@ -67,6 +75,13 @@ import { planPaths, type ActionWorld } from './support/cover';
 import { answerMicPrompt, holdMicPrompt, micPromptsWaiting } from './support/mic-prompt';
 import { readStateLog } from './support/state-log';
 import {
+  answerTo,
+  closeLegs,
+  person as rawPerson,
+  type Person as RawPerson,
+} from '../integration/voice/media-support';
+import type { Frame } from '../integration/voice/support';
+import {
   launchChromiumForVoice,
   openVoicePerson,
   REGISTERED,
@@ -98,6 +113,8 @@ interface World {
   bStalled: boolean;
   /** Bob's microphone prompt is open. */
   bPrompt: boolean;
+  /** Cat, a transfer's target (a raw signalling phone): not called, ringing, or talking. */
+  cat: 'none' | 'ringing' | 'talking';
 }
 
 type Action =
@@ -128,7 +145,22 @@ type Action =
   | 'resumeFailsB'
   | 'parkB'
   | 'parkAnswerFirstB'
-  | 'parkFailsB';
+  | 'parkFailsB'
+  | 'transferBlindB'
+  | 'transferBlindAnswerFirstB'
+  | 'transferFailsB'
+  | 'catAnswers'
+  | 'consultB'
+  | 'catAnswersConsult'
+  | 'catDeclines'
+  | 'catHangsUp'
+  | 'completeB'
+  | 'completeAnswerFirstB'
+  | 'completeFailsB'
+  | 'cancelB'
+  | 'cancelAnswerFirstB'
+  | 'cancelFailsB'
+  | 'hangUpConsultingB';
 
 const input = (side: Side): CallInput => ({
   direction: side === 'a' ? 'outgoing' : 'incoming',
@@ -147,15 +179,26 @@ const done = (id: string): Effect => ({ type: `xstate.done.actor.${id}` }) as un
 const failed = (id: string, message: string): Effect =>
   ({ type: `xstate.error.actor.${id}`, error: new Error(message) }) as unknown as Effect;
 const UNREACHABLE = 'The server could not be reached (test).';
+const HELD: Effect = { type: 'call.heldByThem' };
+const RESUMED: Effect = { type: 'call.resumedByThem' };
+const CANCELLED = 'You cancelled the transfer to cat.';
 const HELD_BY_THEM =
   'The other side has put this call on hold; it can be held once they resume it.';
 
-/** The open call's hold, them and park regions (null when not open). */
-function regions(s: Snap | null): { hold: string; them: string; park: string } | null {
+/** The open call's hold, them, park and transfer regions (null when not open). */
+function regions(
+  s: Snap | null,
+): { hold: string; them: string; park: string; transfer: string } | null {
   if (!isOpen(s)) return null;
   const v = (s.value as { open: Record<string, string> }).open;
-  return { hold: v.hold!, them: v.them!, park: v.park! };
+  return { hold: v.hold!, them: v.them!, park: v.park!, transfer: v.transfer! };
 }
+const TRANSFER = (mode: 'blind' | 'consult', to = 'cat'): Effect => ({
+  type: 'call.transfer',
+  to,
+  mode,
+});
+const consultEnded = (reason: string): Effect => ({ type: 'call.consultEnded', reason });
 /** An open call with every region at home: not muted, held, parked, reconnecting or keyed. */
 function plain(s: Snap | null): boolean {
   const r = regions(s);
@@ -164,6 +207,7 @@ function plain(s: Snap | null): boolean {
     r.hold === 'off' &&
     r.them === 'present' &&
     r.park === 'idle' &&
+    r.transfer === 'idle' &&
     !isMuted(s!) &&
     s!.matches({ open: { link: 'connected' } }) &&
     s!.context.digits === ''
@@ -176,12 +220,38 @@ function enabled(w: World): Action[] {
   if (a === null) return ['dial', 'dialStalled', 'dialNobody'];
   if (w.aStalled || w.bStalled) return live(a) ? ['callerHangsUp'] : [];
   if (w.bPrompt) return ['allowMic', 'blockMic', 'callerHangsUp', 'calleeHangsUp'];
+  // Transferred (Bob gone): Cat rings or talks to Ann.
+  if (!live(b) && w.cat === 'ringing') return ['catAnswers', 'callerHangsUp'];
+  if (!live(b) && w.cat === 'talking') return ['callerHangsUp'];
+  if (regions(b)?.transfer === 'consulting')
+    return w.cat === 'ringing'
+      ? ['catAnswersConsult', 'catDeclines', 'cancelB', 'hangUpConsultingB']
+      : [
+          'completeB',
+          'completeAnswerFirstB',
+          'completeFailsB',
+          'cancelB',
+          'cancelAnswerFirstB',
+          'cancelFailsB',
+          'catHangsUp',
+          'hangUpConsultingB',
+        ];
   // Held or parked: only what ends those states.
   if (regions(b)?.hold === 'onHold')
     return ['resumeB', 'resumeFailsB', 'holdRefusedA', 'callerHangsUp', 'calleeHangsUp'];
   if (regions(a)?.them === 'holdingUs') return ['callerHangsUp'];
   if (plain(a) && plain(b) && !w.aCut)
-    return [...offered(w), 'holdB', 'parkB', 'parkAnswerFirstB', 'parkFailsB'];
+    return [
+      ...offered(w),
+      'holdB',
+      'parkB',
+      'parkAnswerFirstB',
+      'parkFailsB',
+      'transferBlindB',
+      'transferBlindAnswerFirstB',
+      'transferFailsB',
+      'consultB',
+    ];
   return offered(w);
 }
 
@@ -255,7 +325,7 @@ function effects(w: World, action: Action): { a: Effect[]; b: Effect[]; set?: Pa
       return {
         a: [{ type: 'call.hangUp' }],
         b,
-        set: { aStalled: false, bStalled: false, bPrompt: false },
+        set: { aStalled: false, bStalled: false, bPrompt: false, cat: 'none' },
       };
     }
     case 'calleeHangsUp': {
@@ -302,6 +372,53 @@ function effects(w: World, action: Action): { a: Effect[]; b: Effect[]; set?: Pa
       return { a: [{ type: 'call.heldByThem' }], b: [{ type: 'call.park' }, done('park')] };
     case 'parkFailsB':
       return { a: [], b: [{ type: 'call.park' }, failed('park', UNREACHABLE)] };
+    case 'transferBlindB':
+      return { a: [HELD], b: [TRANSFER('blind'), DISCONNECTED], set: { cat: 'ringing' } };
+    case 'transferBlindAnswerFirstB':
+      return { a: [HELD], b: [TRANSFER('blind'), done('transfer')], set: { cat: 'ringing' } };
+    case 'transferFailsB':
+      return { a: [], b: [TRANSFER('blind', 'Nobody Here'), failed('transfer', NOBODY)] };
+    case 'catAnswers':
+      return { a: [RESUMED], b: [], set: { cat: 'talking' } };
+    case 'consultB':
+      return { a: [HELD], b: [TRANSFER('consult'), done('transfer')], set: { cat: 'ringing' } };
+    case 'catAnswersConsult':
+      return { a: [], b: [{ type: 'call.consultAnswered' }], set: { cat: 'talking' } };
+    case 'catDeclines':
+      return { a: [RESUMED], b: [consultEnded('cat declined.')], set: { cat: 'none' } };
+    case 'catHangsUp':
+      return { a: [RESUMED], b: [consultEnded('cat hung up.')], set: { cat: 'none' } };
+    case 'completeB':
+      return { a: [RESUMED], b: [{ type: 'call.completeTransfer' }, DISCONNECTED] };
+    case 'completeAnswerFirstB':
+      return { a: [RESUMED], b: [{ type: 'call.completeTransfer' }, done('completeTransfer')] };
+    case 'completeFailsB':
+      return {
+        a: [],
+        b: [{ type: 'call.completeTransfer' }, failed('completeTransfer', UNREACHABLE)],
+      };
+    case 'cancelB':
+      return {
+        a: [RESUMED],
+        b: [{ type: 'call.cancelTransfer' }, consultEnded(CANCELLED)],
+        set: { cat: 'none' },
+      };
+    case 'cancelAnswerFirstB':
+      return {
+        a: [RESUMED],
+        b: [{ type: 'call.cancelTransfer' }, done('cancelTransfer')],
+        set: { cat: 'none' },
+      };
+    case 'cancelFailsB':
+      return {
+        a: [],
+        b: [{ type: 'call.cancelTransfer' }, failed('cancelTransfer', UNREACHABLE)],
+      };
+    case 'hangUpConsultingB':
+      // Once Cat is in, hanging up hands Ann over; before, it ends the call for Ann too.
+      return w.cat === 'talking'
+        ? { a: [RESUMED], b: [{ type: 'call.hangUp' }] }
+        : { a: [DISCONNECTED], b: [{ type: 'call.hangUp' }], set: { cat: 'none' } };
   }
 }
 
@@ -328,6 +445,7 @@ const INITIAL: World = {
   aStalled: false,
   bStalled: false,
   bPrompt: false,
+  cat: 'none',
 };
 
 const key = (w: World) =>
@@ -338,6 +456,8 @@ const key = (w: World) =>
     w.aStalled,
     w.bStalled,
     w.bPrompt,
+    w.cat,
+    w.b?.context.transfer?.answered ?? null,
   ]);
 
 /** The call machines fed an action's events, recording coverage. */
@@ -374,7 +494,10 @@ function edgesOf(actions: Action[]): Set<string> {
     for (const side of ['a', 'b'] as const) {
       let s = w[side];
       for (const e of effect[side]) {
-        const before = s ? stateValueText(s.value) : '(none)';
+        // A consult's target answered or not takes different transitions from the same state.
+        const before = s
+          ? stateValueText(s.value) + (s.context.transfer?.answered ? ' (target in)' : '')
+          : '(none)';
         s = next(side, s, e);
         edges.add(`${side}: ${before} --${e.type}--> ${stateValueText(s.value)}`);
       }
@@ -411,6 +534,63 @@ let ann: VoicePerson;
 let bob: VoicePerson;
 /** Bob's second tab, while it has taken the phone over. */
 let bobTab: Page | null = null;
+/** Cat, a transfer's target: a raw signalling socket with a werift phone (not a page). */
+let cat: RawPerson;
+/** Cat's frames before this index are dealt with; her call now, if any. */
+let catSeen = 0;
+let catCall: Frame | null = null;
+
+async function catRings(): Promise<void> {
+  catCall = await cat.next((f) => f.type === 'invite', catSeen, 20_000);
+  catSeen = cat.frames.length;
+}
+
+/** Bob's card's Transfer form: `to`, then Transfer now or Talk first. */
+async function transferFromBob(id: string | null, to: string, button: string): Promise<void> {
+  await click(bob.page, id, 'Transfer');
+  await card(bob.page, id!).getByLabel('Transfer to').fill(to);
+  await card(bob.page, id!).getByRole('button', { name: button, exact: true }).click();
+}
+
+/**
+ * Clicks `label` on Bob's card with the server's answer to `path` held back until `settled` holds
+ * (so the server's own message or hangup reaches the page first).
+ */
+async function answerAfter(
+  id: string | null,
+  path: string,
+  label: string,
+  settled: () => Promise<void>,
+): Promise<void> {
+  const pattern = `**/api/voice/calls/*/${path}`;
+  let release = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  await bob.page.route(pattern, async (route) => {
+    const response = await route.fetch();
+    await released;
+    await route.fulfill({ response });
+  });
+  await click(bob.page, id, label);
+  await settled();
+  release();
+  await bob.page.unroute(pattern);
+}
+
+/** Clicks `label` on Bob's card with his downlink held until `settled` holds (the answer first). */
+async function answerFirst(id: string | null, label: string, settled: () => Promise<void>) {
+  bob.proxy.hold('down');
+  try {
+    await click(bob.page, id, label);
+    await settled();
+  } finally {
+    bob.proxy.release('down');
+  }
+}
+
+const transferIdle = (id: string) =>
+  bob.page
+    .locator(`[data-testid="call-card"][data-call-id="${id}"][data-state*="open.transfer.idle"]`)
+    .waitFor();
 let steps = 0;
 let started = 0;
 
@@ -420,6 +600,7 @@ beforeAll(async () => {
   browser = await launchChromiumForVoice();
   ann = await openVoicePerson(browser, server, 'Ann');
   bob = await openVoicePerson(browser, server, 'Bob');
+  cat = await rawPerson(server.url, 'cat@example.com');
 });
 
 afterAll(async () => {
@@ -431,6 +612,8 @@ afterAll(async () => {
   );
   await browser?.close();
   for (const p of [ann, bob]) await p?.proxy.close();
+  cat?.close();
+  await closeLegs();
   await server?.stop();
   server?.cleanup();
 });
@@ -555,6 +738,66 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
       await endedCard(bob.page, b!);
       bob.proxy.release('down');
       return;
+    case 'transferBlindB': {
+      const pattern = '**/api/voice/calls/*/transfer';
+      let release = () => {};
+      const released = new Promise<void>((r) => (release = r));
+      await bob.page.route(pattern, async (route) => {
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response });
+      });
+      await transferFromBob(b, 'cat', 'Transfer now');
+      await endedCard(bob.page, b!);
+      release();
+      await bob.page.unroute(pattern);
+      return catRings();
+    }
+    case 'transferBlindAnswerFirstB':
+      bob.proxy.hold('down');
+      try {
+        await transferFromBob(b, 'cat', 'Transfer now');
+        await endedCard(bob.page, b!);
+      } finally {
+        bob.proxy.release('down');
+      }
+      return catRings();
+    case 'transferFailsB':
+      await transferFromBob(b, 'Nobody Here', 'Transfer now');
+      await card(bob.page, b!).getByTestId('call-problem').filter({ hasText: NOBODY }).waitFor();
+      return;
+    case 'catAnswers':
+      await answerTo(cat, catCall!);
+      return;
+    case 'consultB':
+      await transferFromBob(b, 'cat', 'Talk first');
+      return catRings();
+    case 'catAnswersConsult':
+      await answerTo(cat, catCall!);
+      await card(bob.page, b!).getByText('Talking to cat.').waitFor();
+      return;
+    case 'catDeclines':
+      cat.send('reject', { callsid: catCall!.payload.callsid });
+      return;
+    case 'catHangsUp':
+      cat.send('hangup', { callsid: catCall!.payload.callsid });
+      return;
+    case 'completeB':
+      return answerAfter(b, 'transfer/complete', 'Complete transfer', () =>
+        endedCard(bob.page, b!),
+      );
+    case 'completeAnswerFirstB':
+      return answerFirst(b, 'Complete transfer', () => endedCard(bob.page, b!));
+    case 'completeFailsB':
+      return unreachable(b, 'transfer/complete', 'Complete transfer');
+    case 'cancelB':
+      return answerAfter(b, 'transfer/cancel', 'Cancel transfer', () => transferIdle(b!));
+    case 'cancelAnswerFirstB':
+      return answerFirst(b, 'Cancel transfer', () => transferIdle(b!));
+    case 'cancelFailsB':
+      return unreachable(b, 'transfer/cancel', 'Cancel transfer');
+    case 'hangUpConsultingB':
+      return click(bob.page, b, 'Hang up');
   }
 }
 
@@ -670,6 +913,8 @@ const known = new Set<string>();
 /** Back to no calls and two registered phones, whatever the path left. */
 async function reset(): Promise<void> {
   await settleNetwork(INITIAL);
+  catSeen = cat.frames.length;
+  catCall = null;
   if (bobTab) {
     await bobTab.close();
     bobTab = null;

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import {
   sameCallSummary,
   selectCallSummary,
@@ -69,6 +69,9 @@ export function CallCardView({
 }) {
   const { status, remote, direction, muted, digits, endText, hold, heldByThem, parking, problem } =
     summary;
+  const { transferStatus, transfer } = summary;
+  const [transferring, setTransferring] = useState(false);
+  const transferBusy = transferStatus !== 'idle';
   const inCall = status === 'open' || status === 'reconnecting';
   const now = useNow(1000, status === 'open' || status === 'reconnecting');
   const duration = summaryDuration(summary, now);
@@ -79,6 +82,9 @@ export function CallCardView({
   useEffect(() => {
     if (status === 'ended') setKeypad(false);
   }, [status]);
+  useEffect(() => {
+    if (transferStatus !== 'idle') setTransferring(false);
+  }, [transferStatus]);
 
   return (
     <article
@@ -123,6 +129,40 @@ export function CallCardView({
         <p className="call-card__hold" data-testid="call-parking">
           Parking the call…
         </p>
+      )}
+      {inCall && transferBusy && transfer && (
+        <div className="call-card__transfer" data-testid="call-transfer">
+          <p className="call-card__hold">
+            {transferStatus === 'sending'
+              ? `Transferring to ${transfer.to}…`
+              : transferStatus === 'completing'
+                ? `Handing the call to ${transfer.to}…`
+                : transferStatus === 'cancelling'
+                  ? `Cancelling the transfer to ${transfer.to}…`
+                  : transfer.answered
+                    ? `Talking to ${transfer.to}. ${name} is waiting with music.`
+                    : `Calling ${transfer.to}… ${name} is waiting with music.`}
+          </p>
+          {transferStatus === 'consulting' && (
+            <div className="call-card__actions">
+              <button
+                type="button"
+                className="button button--primary"
+                disabled={!transfer.answered}
+                onClick={() => onCommand({ type: 'call.completeTransfer' })}
+              >
+                Complete transfer
+              </button>
+              <button
+                type="button"
+                className="button"
+                onClick={() => onCommand({ type: 'call.cancelTransfer' })}
+              >
+                Cancel transfer
+              </button>
+            </div>
+          )}
+        </div>
       )}
       {inCall && problem && (
         <p className="call-card__problem" role="alert" data-testid="call-problem">
@@ -179,7 +219,7 @@ export function CallCardView({
               type="button"
               className="button"
               aria-pressed={hold === 'onHold' || hold === 'resuming'}
-              disabled={hold === 'holding' || hold === 'resuming' || parking}
+              disabled={hold === 'holding' || hold === 'resuming' || parking || transferBusy}
               onClick={() => onCommand({ type: hold === 'off' ? 'call.hold' : 'call.resume' })}
             >
               {hold === 'off' || hold === 'holding' ? 'Hold' : 'Resume'}
@@ -187,11 +227,20 @@ export function CallCardView({
             <button
               type="button"
               className="button"
-              disabled={parking || hold === 'holding' || hold === 'resuming'}
+              disabled={parking || hold === 'holding' || hold === 'resuming' || transferBusy}
               title="Park the call on the Hold screen, where anyone can pick it up"
               onClick={() => onCommand({ type: 'call.park' })}
             >
               Park
+            </button>
+            <button
+              type="button"
+              className="button"
+              aria-expanded={transferring}
+              disabled={parking || transferBusy || hold === 'holding' || hold === 'resuming'}
+              onClick={() => setTransferring((t) => !t)}
+            >
+              Transfer
             </button>
           </>
         )}
@@ -214,6 +263,9 @@ export function CallCardView({
           </button>
         )}
       </div>
+      {transferring && inCall && !transferBusy && (
+        <TransferForm onTransfer={(to, mode) => onCommand({ type: 'call.transfer', to, mode })} />
+      )}
       {keypad && (
         <div className="keypad" role="group" aria-label="Keypad">
           <output className="keypad__digits" aria-live="polite">
@@ -232,5 +284,59 @@ export function CallCardView({
         </div>
       )}
     </article>
+  );
+}
+
+/** Who to transfer to, and how: at once (blind), or after talking to them (consult). */
+function TransferForm({
+  onTransfer,
+}: {
+  onTransfer: (to: string, mode: 'blind' | 'consult') => void;
+}) {
+  const [to, setTo] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useId();
+  const send = (mode: 'blind' | 'consult') => {
+    if (to.trim() === '') {
+      setProblem('Type who to transfer the call to: a name, an extension or an email.');
+      return;
+    }
+    setProblem(null);
+    onTransfer(to.trim(), mode);
+  };
+  return (
+    <form
+      className="call-card__transfer-form"
+      aria-label="Transfer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send('blind');
+      }}
+    >
+      <label htmlFor={`${id}-to`}>Transfer to</label>
+      <input
+        id={`${id}-to`}
+        value={to}
+        onChange={(e) => setTo(e.target.value)}
+        placeholder="Name, extension or email"
+        autoComplete="off"
+        maxLength={200}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        autoFocus
+      />
+      <div className="call-card__actions">
+        <button type="submit" className="button button--primary">
+          Transfer now
+        </button>
+        <button type="button" className="button" onClick={() => send('consult')}>
+          Talk first
+        </button>
+      </div>
+      {problem && (
+        <p id={`${id}-problem`} className="call-card__problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
   );
 }

@@ -47,8 +47,12 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
           fetchRegistered: async () =>
             ((await api.request('GET', '/api/voice/registration')) as { registered: boolean })
               .registered,
-          controlCall: async (callSid, action) => {
-            await api.request('POST', `/api/voice/calls/${encodeURIComponent(callSid)}/${action}`);
+          controlCall: async (callSid, path, body) => {
+            await api.request(
+              'POST',
+              `/api/voice/calls/${encodeURIComponent(callSid)}/${path}`,
+              body,
+            );
           },
           now: () => Date.now(),
           locks: typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : null,

@@ -44,8 +44,17 @@ const candidates: ModelEvent[] = [
   { type: 'call.park' },
   { type: 'call.heldByThem' },
   { type: 'call.resumedByThem' },
-  // The server's answers to hold, resume and park (the invoked controlCall settling).
-  ...(['hold', 'resume', 'park'] as const).flatMap((id) => [
+  { type: 'call.transfer', to: 'cat', mode: 'blind' },
+  { type: 'call.transfer', to: 'cat', mode: 'consult' },
+  { type: 'call.transfer', to: '  ', mode: 'blind' },
+  { type: 'call.consultAnswered' },
+  { type: 'call.consultEnded', reason: 'cat declined.' },
+  { type: 'call.completeTransfer' },
+  { type: 'call.cancelTransfer' },
+  // The server's answers to each control (the invoked controlCall settling).
+  ...(
+    ['hold', 'resume', 'park', 'transfer', 'completeTransfer', 'cancelTransfer'] as const
+  ).flatMap((id) => [
     { type: `xstate.done.actor.${id}`, output: undefined },
     { type: `xstate.error.actor.${id}`, error: new Error(`No ${id} (test)`) },
   ]),
@@ -59,6 +68,7 @@ function regionsAway(s: Snap): number {
     hold: 'off',
     them: 'present',
     park: 'idle',
+    transfer: 'idle',
     link: 'connected',
   };
   return Object.entries(home).filter(([region, first]) => v[region] !== first).length;
@@ -94,6 +104,7 @@ const view = (s: Snap) =>
     s.context.error,
     s.context.digits,
     s.context.problem,
+    s.context.transfer,
     s.context.answeredAt !== null,
     s.context.endedAt !== null,
   ]);

@@ -35,7 +35,7 @@ describe('stateValueText', () => {
     call.send({ type: 'call.accept' });
     call.send({ type: 'call.accepted' });
     expect(stateValueText(call.getSnapshot().value)).toBe(
-      'open.audio.unmuted open.hold.off open.them.present open.park.idle open.link.connected',
+      'open.audio.unmuted open.hold.off open.them.present open.park.idle open.transfer.idle open.link.connected',
     );
     call.stop();
     const device = createActor(deviceMachine, { input: { owner: false, now: () => 0 } }).start();

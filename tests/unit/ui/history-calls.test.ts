@@ -65,6 +65,10 @@ describe('call history items', () => {
     expect(call.handledBy).toBe('cat@x.io');
     expect(describeTrail(call.trail)).toBe('Parked by bob@x.io · Picked up by cat@x.io');
     expect(callFromData(4, { trail: 'parked' }).trail).toEqual([]);
+    const moved = callFromData(5, {
+      trail: [{ action: 'transferred', by: 'bob@x.io', to: 'cat@x.io', at: 1 }],
+    });
+    expect(describeTrail(moved.trail)).toBe('Transferred to cat@x.io by bob@x.io');
   });
 
   it('parses each list item once', () => {

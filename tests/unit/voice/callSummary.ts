@@ -11,6 +11,8 @@ export const callSummary = (over: Partial<CallSummary> = {}): CallSummary => ({
   heldByThem: false,
   parking: false,
   problem: null,
+  transferStatus: 'idle',
+  transfer: null,
   digits: '',
   answeredAt: null,
   endedAt: null,

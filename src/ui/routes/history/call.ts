@@ -31,25 +31,31 @@ export interface Call {
 }
 
 export interface TrailStep {
-  action: 'parked' | 'pickedUp' | 'rangBack';
+  action: 'parked' | 'pickedUp' | 'rangBack' | 'transferred';
   by: string;
+  /** For `transferred`: who took the call. */
+  to?: string;
 }
 
-const TRAIL_ACTIONS: readonly string[] = ['parked', 'pickedUp', 'rangBack'];
+const TRAIL_ACTIONS: readonly string[] = ['parked', 'pickedUp', 'rangBack', 'transferred'];
 
 function trailOf(value: unknown): TrailStep[] {
   if (!Array.isArray(value)) return [];
   const steps: TrailStep[] = [];
   for (const step of value.slice(0, 50)) {
     if (typeof step !== 'object' || step === null) continue;
-    const { action, by } = step as { action?: unknown; by?: unknown };
+    const { action, by, to } = step as { action?: unknown; by?: unknown; to?: unknown };
     if (typeof action === 'string' && TRAIL_ACTIONS.includes(action) && typeof by === 'string')
-      steps.push({ action: action as TrailStep['action'], by });
+      steps.push({
+        action: action as TrailStep['action'],
+        by,
+        ...(typeof to === 'string' ? { to } : {}),
+      });
   }
   return steps;
 }
 
-const TRAIL_TEXT: Record<TrailStep['action'], string> = {
+const TRAIL_TEXT: Record<Exclude<TrailStep['action'], 'transferred'>, string> = {
   parked: 'Parked by',
   pickedUp: 'Picked up by',
   rangBack: 'Rang back to',
@@ -57,7 +63,13 @@ const TRAIL_TEXT: Record<TrailStep['action'], string> = {
 
 /** The trail as a person reads it: "Parked by bob@… · Picked up by cat@…". */
 export function describeTrail(trail: readonly TrailStep[]): string {
-  return trail.map((step) => `${TRAIL_TEXT[step.action]} ${step.by}`).join(' · ');
+  return trail
+    .map((step) =>
+      step.action === 'transferred'
+        ? `Transferred to ${step.to ?? 'someone'} by ${step.by}`
+        : `${TRAIL_TEXT[step.action]} ${step.by}`,
+    )
+    .join(' · ');
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
