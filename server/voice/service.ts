@@ -364,6 +364,13 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     else send(side.conn, 'hangup', { callsid: side.tempSid ?? side.sid, error: notice });
   }
 
+  /** Hangs up and closes a side's leg, and counts its person as off the call. */
+  function free(side: Side): void {
+    hangUpSide(side, 'hangup');
+    void side.leg?.close();
+    setBusy(side.identity!, -1);
+  }
+
   function sideNamed(call: Call, name: SideName): Side {
     return name === 'caller' ? call.caller : call.calleeSide;
   }
@@ -401,11 +408,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     stopRing(call, true);
     const party = call.transfer?.party ?? null;
     call.transfer = null;
-    if (party) {
-      hangUpSide(party, 'hangup');
-      void party.leg?.close();
-      setBusy(party.identity!, -1);
-    }
+    if (party) free(party);
     hangUpSide(call.caller, notify.caller ?? 'hangup');
     hangUpSide(call.calleeSide, notify.callee ?? 'none');
     void call.caller.leg?.close();
@@ -684,10 +687,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (ring.purpose === 'transfer' && call.transfer) {
       // Nobody took the transfer: it comes back to whoever sent it.
       const t = call.transfer;
-      call.ring = null;
-      if (ring.timer) clearTimeout(ring.timer);
-      ring.forks.clear();
-      void ring.leg.close();
+      stopRing(call, true);
       call.transfer = null;
       ringBack(call, t.side, t.by, t.byName, `${why} the transfer`);
       return;
@@ -731,11 +731,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (!t || call.state !== 'answered') return;
     if (call.ring?.purpose === 'consult') stopRing(call, true);
     call.transfer = null;
-    if (t.party) {
-      hangUpSide(t.party, 'hangup');
-      void t.party.leg?.close();
-      setBusy(t.party.identity!, -1);
-    }
+    if (t.party) free(t.party);
     call.heldBy = null;
     connect(call);
     tell(sideNamed(call, t.side), { event: 'consultEnded', reason });
@@ -1191,11 +1187,8 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     call.heldBy = null;
     waiting.leg?.play(music);
     // The parker's phone is free at once: their leg ends, the waiting side stays with the music.
-    hangUpSide(parker, 'hangup');
-    void parker.leg?.close();
-    retire(parker, identity);
+    leave(parker);
     setSide(call, side, vacant());
-    setBusy(identity, -1);
     call.state = 'parked';
     const at = now();
     const timer = setTimeout(() => parkTimedOut(call, identity, parker.name), parkTimeoutMs);
@@ -1299,11 +1292,8 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return;
     }
     // Blind: we leave now; the call rings them on our side, and comes back to us if unanswered.
-    hangUpSide(me, 'hangup');
-    void me.leg?.close();
-    retire(me, identity);
+    leave(me);
     setSide(call, side, vacant());
-    setBusy(identity, -1);
     call.state = 'parked';
     const from = waiting.identity ?? call.from;
     offerLeg(options.media).then(
@@ -1327,12 +1317,16 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     );
   }
 
-  /** A side that left the call: its ids stop naming the call, and late frames from it are quiet. */
-  function retire(side: Side, identity: string): void {
+  /**
+   * `side`'s person leaves a call that goes on (a park, a transfer): their leg is hung up and closed,
+   * they are free, and their ids stop naming the call (late frames from them are quiet).
+   */
+  function leave(side: Side): void {
+    free(side);
     for (const s of [side.sid, side.tempSid]) {
       if (s === null || s === '') continue;
       bySid.delete(s);
-      ended.set(s, { people: new Set([identity]), at: now() });
+      ended.set(s, { people: new Set([side.identity!]), at: now() });
     }
   }
 
@@ -1345,10 +1339,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     call.transfer = null;
     call.unbridge?.();
     call.unbridge = null;
-    hangUpSide(leaving, 'hangup');
-    void leaving.leg?.close();
-    retire(leaving, t.by);
-    setBusy(t.by, -1);
+    leave(leaving);
     setSide(call, t.side, party);
     bySid.set(party.sid, call);
     call.trail.push({ action: 'transferred', by: t.by, to: party.identity!, at: now() });

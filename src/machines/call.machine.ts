@@ -91,6 +91,18 @@ export const RING_TIMEOUT_MS = 30_000;
 /** Keypad input the SDK accepts: digits, `*`, `#`, and `w`/`W` for a half-second pause. */
 export const isValidDigits = (digits: string): boolean => /^[0-9*#wW]+$/.test(digits);
 
+/** The input of a `controlCall` that needs nothing but the call. */
+const controlInput =
+  (action: Exclude<CallControlInput['action'], 'transfer'>) =>
+  ({ context }: { context: CallContext }): CallControlInput => ({ callId: context.callId, action });
+
+/** A transition to `ended` for a call handed on (parked or transferred). */
+const endedAs = (reason: 'parked' | 'transferred') =>
+  ({
+    target: '#call.ended',
+    actions: { type: 'endWith', params: { reason } },
+  }) as const;
+
 /**
  * One call, outgoing or incoming, from its first signal to its end.
  *
@@ -372,7 +384,7 @@ export const callMachine = setup({
               invoke: {
                 id: 'hold',
                 src: 'controlCall',
-                input: ({ context }) => ({ callId: context.callId, action: 'hold' as const }),
+                input: controlInput('hold'),
                 onDone: 'onHold',
                 onError: { target: 'off', actions: 'recordProblem' },
               },
@@ -386,7 +398,7 @@ export const callMachine = setup({
               invoke: {
                 id: 'resume',
                 src: 'controlCall',
-                input: ({ context }) => ({ callId: context.callId, action: 'resume' as const }),
+                input: controlInput('resume'),
                 onDone: 'off',
                 onError: { target: 'onHold', actions: 'recordProblem' },
               },
@@ -413,18 +425,12 @@ export const callMachine = setup({
               invoke: {
                 id: 'park',
                 src: 'controlCall',
-                input: ({ context }) => ({ callId: context.callId, action: 'park' as const }),
-                onDone: {
-                  target: '#call.ended',
-                  actions: { type: 'endWith', params: { reason: 'parked' } },
-                },
+                input: controlInput('park'),
+                onDone: endedAs('parked'),
                 onError: { target: 'idle', actions: 'recordProblem' },
               },
               on: {
-                'call.disconnected': {
-                  target: '#call.ended',
-                  actions: { type: 'endWith', params: { reason: 'parked' } },
-                },
+                'call.disconnected': endedAs('parked'),
               },
             },
           },
@@ -456,21 +462,13 @@ export const callMachine = setup({
                   },
                 }),
                 onDone: [
-                  {
-                    guard: 'blindTransfer',
-                    target: '#call.ended',
-                    actions: { type: 'endWith', params: { reason: 'transferred' } },
-                  },
+                  { guard: 'blindTransfer', ...endedAs('transferred') },
                   { target: 'consulting' },
                 ],
                 onError: { target: 'idle', actions: ['recordProblem', 'dropTransfer'] },
               },
               on: {
-                'call.disconnected': {
-                  guard: 'blindTransfer',
-                  target: '#call.ended',
-                  actions: { type: 'endWith', params: { reason: 'transferred' } },
-                },
+                'call.disconnected': { guard: 'blindTransfer', ...endedAs('transferred') },
               },
             },
             consulting: {
@@ -497,21 +495,12 @@ export const callMachine = setup({
               invoke: {
                 id: 'completeTransfer',
                 src: 'controlCall',
-                input: ({ context }) => ({
-                  callId: context.callId,
-                  action: 'completeTransfer' as const,
-                }),
-                onDone: {
-                  target: '#call.ended',
-                  actions: { type: 'endWith', params: { reason: 'transferred' } },
-                },
+                input: controlInput('completeTransfer'),
+                onDone: endedAs('transferred'),
                 onError: { target: 'consulting', actions: 'recordProblem' },
               },
               on: {
-                'call.disconnected': {
-                  target: '#call.ended',
-                  actions: { type: 'endWith', params: { reason: 'transferred' } },
-                },
+                'call.disconnected': endedAs('transferred'),
               },
             },
             cancelling: {
@@ -520,10 +509,7 @@ export const callMachine = setup({
               invoke: {
                 id: 'cancelTransfer',
                 src: 'controlCall',
-                input: ({ context }) => ({
-                  callId: context.callId,
-                  action: 'cancelTransfer' as const,
-                }),
+                input: controlInput('cancelTransfer'),
                 onDone: { target: 'idle', actions: 'dropTransfer' },
                 onError: { target: 'consulting', actions: 'recordProblem' },
               },
