@@ -583,10 +583,11 @@ async function answerAfter(
 }
 
 /** Clicks `label` on Bob's card with his downlink held until `settled` holds (the answer first). */
-async function answerFirst(id: string | null, label: string, settled: () => Promise<void>) {
+/** Does `act` with Bob's downlink held until `settled` holds (the server's answer first). */
+async function answerFirst(act: () => Promise<void>, settled: () => Promise<void>) {
   bob.proxy.hold('down');
   try {
-    await click(bob.page, id, label);
+    await act();
     await settled();
   } finally {
     bob.proxy.release('down');
@@ -731,11 +732,10 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
       );
     case 'parkAnswerFirstB':
       // The hangup of Bob's leg waits in his downlink until the answer has ended his card.
-      bob.proxy.hold('down');
-      await click(bob.page, b, 'Park');
-      await endedCard(bob.page, b!);
-      bob.proxy.release('down');
-      return;
+      return answerFirst(
+        () => click(bob.page, b, 'Park'),
+        () => endedCard(bob.page, b!),
+      );
     case 'transferBlindB':
       await answerAfter(
         'transfer',
@@ -744,13 +744,10 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
       );
       return catRings();
     case 'transferBlindAnswerFirstB':
-      bob.proxy.hold('down');
-      try {
-        await transferFromBob(b, 'cat', 'Transfer now');
-        await endedCard(bob.page, b!);
-      } finally {
-        bob.proxy.release('down');
-      }
+      await answerFirst(
+        () => transferFromBob(b, 'cat', 'Transfer now'),
+        () => endedCard(bob.page, b!),
+      );
       return catRings();
     case 'transferFailsB':
       await transferFromBob(b, 'Nobody Here', 'Transfer now');
@@ -779,7 +776,10 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
         () => endedCard(bob.page, b!),
       );
     case 'completeAnswerFirstB':
-      return answerFirst(b, 'Complete transfer', () => endedCard(bob.page, b!));
+      return answerFirst(
+        () => click(bob.page, b, 'Complete transfer'),
+        () => endedCard(bob.page, b!),
+      );
     case 'completeFailsB':
       return unreachable(b, 'transfer/complete', 'Complete transfer');
     case 'cancelB':
@@ -789,7 +789,10 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
         () => transferIdle(b!),
       );
     case 'cancelAnswerFirstB':
-      return answerFirst(b, 'Cancel transfer', () => transferIdle(b!));
+      return answerFirst(
+        () => click(bob.page, b, 'Cancel transfer'),
+        () => transferIdle(b!),
+      );
     case 'cancelFailsB':
       return unreachable(b, 'transfer/cancel', 'Cancel transfer');
     case 'hangUpConsultingB':

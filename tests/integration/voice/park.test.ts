@@ -9,11 +9,10 @@
  */
 import type { SyncMap } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TONES } from '../../../server/voice/audio';
-import { answerLeg, type MediaLeg } from '../../../server/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
 import {
+  answerTo,
   closeLegs,
   connected,
   dial,
@@ -31,7 +30,6 @@ let bob: Person;
 let cat: Person;
 let dan: Person;
 let holds: SyncMap;
-const legs: MediaLeg[] = [];
 const person = (email: string) => personAt(server.url, email);
 
 beforeAll(async () => {
@@ -46,7 +44,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const leg of legs) await leg.close();
   await closeLegs();
   for (const p of [ann, bob, cat, dan]) p?.close();
   await shutdownClients();
@@ -188,10 +185,7 @@ describe('park and pick up', () => {
     const params = paramsOf(invite);
     expect(params.get('RingBack')).toBe('1');
     expect(params.get('CallerName')).toBe('ann');
-    const leg = await answerLeg(String(invite.payload.sdp));
-    legs.push(leg);
-    bob.send('answer', { callsid: invite.payload.callsid, sdp: leg.localSdp });
-    leg.play(TONES.busy);
+    const leg = await answerTo(bob, invite);
     await hears(fromLeg, 'sound');
     await hears(leg, 'sound');
     bob.send('hangup', { callsid: invite.payload.callsid });

@@ -77,7 +77,18 @@ async function start() {
       body: new Uint8Array(body),
     });
   const files = () => readdirSync(join(dataDir, 'audio'));
-  return { t, sync, admin, agent, upload, files };
+  /** An upload as an admin's browser sends it, byte by byte, for tests that cut it short. */
+  const rawUpload = (name: string, contentLength: number) => {
+    const url = new URL(`${t.url}/api/audio?name=${encodeURIComponent(name)}`);
+    return request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method: 'POST',
+      headers: { Cookie: admin, 'Content-Length': String(contentLength) },
+    });
+  };
+  return { t, sync, admin, agent, upload, files, rawUpload };
 }
 
 describe('/api/audio', () => {
@@ -142,15 +153,8 @@ describe('/api/audio', () => {
 
   it('keeps nothing when the client drops the connection mid-upload', async () => {
     const s = await start();
-    const url = new URL(`${s.t.url}/api/audio?name=x.wav`);
     await new Promise<void>((resolve) => {
-      const req = request({
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method: 'POST',
-        headers: { Cookie: s.admin, 'Content-Length': '100000' },
-      });
+      const req = s.rawUpload('x.wav', 100_000);
       req.on('error', () => resolve());
       req.write(wavFile(1).subarray(0, 4000));
       setTimeout(() => {
@@ -165,16 +169,9 @@ describe('/api/audio', () => {
 
   it('keeps nothing when the client cancels after sending the last byte, before the answer', async () => {
     const s = await start();
-    const url = new URL(`${s.t.url}/api/audio?name=late-cancel.wav`);
     const body = wavFile(30);
     await new Promise<void>((resolve) => {
-      const req = request({
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method: 'POST',
-        headers: { Cookie: s.admin, 'Content-Length': String(body.length) },
-      });
+      const req = s.rawUpload('late-cancel.wav', body.length);
       req.on('error', () => resolve());
       req.on('response', () => resolve());
       // The whole body leaves, then the person cancels (the browser closes the connection).
@@ -192,21 +189,12 @@ describe('/api/audio', () => {
     const s = await start();
     expect((await s.upload(s.agent, 'a.wav', wavFile(0.5))).status).toBe(403);
     // Declared too large: refused before a byte is stored.
-    const url = new URL(`${s.t.url}/api/audio?name=big.wav`);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname + url.search,
-          method: 'POST',
-          headers: { Cookie: s.admin, 'Content-Length': String(65 * 1024 * 1024) },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
+      const req = s.rawUpload('big.wav', 65 * 1024 * 1024);
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
       req.on('error', reject);
       req.write(Buffer.alloc(10));
     });
