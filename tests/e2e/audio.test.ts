@@ -38,7 +38,7 @@ describe('audio files', () => {
     const { page } = ada;
     await page.getByText('No audio files yet.').waitFor();
     await page.getByRole('link', { name: 'Upload audio' }).click();
-    await page.getByLabel('Audio file').setInputFiles({
+    await page.getByLabel('Audio file', { exact: true }).setInputFiles({
       name: 'Welcome.wav',
       mimeType: 'audio/wav',
       buffer: wavFile(65),
@@ -67,7 +67,7 @@ describe('audio files', () => {
       await new Promise((r) => setTimeout(r, 800));
       await route.continue();
     });
-    await page.getByLabel('Audio file').setInputFiles({
+    await page.getByLabel('Audio file', { exact: true }).setInputFiles({
       name: 'Hold.wav',
       mimeType: 'audio/wav',
       buffer: wavFile(5),
@@ -91,7 +91,7 @@ describe('audio files', () => {
     });
     try {
       // 5 MB of audio; every value the bar takes is recorded in the page as it changes.
-      await page.getByLabel('Audio file').setInputFiles({
+      await page.getByLabel('Audio file', { exact: true }).setInputFiles({
         name: 'Long.wav',
         mimeType: 'audio/wav',
         buffer: wavFile(325),
@@ -134,7 +134,7 @@ describe('audio files', () => {
       await held;
       await route.continue().catch(() => undefined);
     });
-    await page.getByLabel('Audio file').setInputFiles({
+    await page.getByLabel('Audio file', { exact: true }).setInputFiles({
       name: 'Slow.wav',
       mimeType: 'audio/wav',
       buffer: wavFile(10),
@@ -155,7 +155,7 @@ describe('audio files', () => {
   it('refuses a file that is not audio, whatever its name says', async () => {
     const { page } = ada;
     await page.goto(`${server.url}/admin/audio/create`);
-    await page.getByLabel('Audio file').setInputFiles({
+    await page.getByLabel('Audio file', { exact: true }).setInputFiles({
       name: 'song.mp3',
       mimeType: 'audio/mpeg',
       buffer: Buffer.from('<html>this is not audio</html>'),
