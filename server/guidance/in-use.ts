@@ -7,7 +7,7 @@ import type { AccessPolicy } from '../sync/policy';
 import type { InternalSync } from '../sync/internal';
 import { GUIDANCE_MAP } from '../audio/routes';
 
-const SLOTS = ['open', 'closed', 'holiday', 'hold'] as const;
+const SLOTS = ['open', 'closed', 'holiday', 'hold', 'voicemail'] as const;
 
 /** The names of the ring groups (`groups` map) that play announcement `id`, sorted. */
 export function groupsPlaying(sync: InternalSync | undefined, id: string): string[] {

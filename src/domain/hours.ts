@@ -242,6 +242,11 @@ function stateOn(schedule: Schedule, calendar: Calendar | null, wc: WallClock): 
   return { open, reason: open ? 'open' : 'closed', holiday: null };
 }
 
+/** Open, closed or a holiday at `instant`, without looking ahead (call routing's question). */
+export function stateAt(schedule: Schedule, calendar: Calendar | null, instant: number): OpenState {
+  return stateOn(schedule, calendar, wallClock(instant, zoneOrUtc(schedule.timeZone)));
+}
+
 /** Open or closed at `instant`, without looking ahead. */
 export function isOpenAt(schedule: Schedule, calendar: Calendar | null, instant: number): boolean {
   return stateOn(schedule, calendar, wallClock(instant, zoneOrUtc(schedule.timeZone))).open;

@@ -5,7 +5,7 @@ import {
   ruleToData,
   validateRule,
   type Rule,
-} from '../../../../src/ui/routes/admin/group/forwarding';
+} from '../../../../src/domain/forwarding';
 
 const groups = new Set(['a', 'b', 'c']);
 const people = new Set(['tom@x.io']);

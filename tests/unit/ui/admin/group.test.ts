@@ -8,7 +8,7 @@ import {
   validateGroup,
   validateGroupGuidance,
   type Group,
-} from '../../../../src/ui/routes/admin/group/group';
+} from '../../../../src/domain/group';
 import { isValidRouteId } from '../../../../src/ui/app/paths';
 
 const people = new Set(['tom@x.io', 'zoe@x.io']);

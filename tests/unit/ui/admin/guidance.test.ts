@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isValidRouteId } from '../../../../src/ui/app/paths';
-import { emptyGroup, type Group } from '../../../../src/ui/routes/admin/group/group';
+import { emptyGroup, type Group } from '../../../../src/domain/group';
 import {
   emptyGuidance,
   groupsUsing,

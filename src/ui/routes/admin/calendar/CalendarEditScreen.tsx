@@ -19,7 +19,7 @@ import { paths } from '../../../app/paths';
 import { useNow } from '../../../components/clock';
 import { Screen } from '../../../components/Screen';
 import { EditorFrame, type EditorFormProps } from '../EditorFrame';
-import { groupObjects } from '../group/group';
+import { groupObjects } from '../../../../domain/group';
 import { useGroups } from '../group/useGroups';
 import { useDocumentEditor } from '../useDocumentEditor';
 import { MonthView, monthTitle, sameDayIn } from './MonthView';

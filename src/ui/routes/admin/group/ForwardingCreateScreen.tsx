@@ -19,7 +19,7 @@ import {
   type RuleErrors,
   type Target,
   type When,
-} from './forwarding';
+} from '../../../../domain/forwarding';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
 
@@ -93,7 +93,13 @@ export function Component() {
   const group = groups.get(id);
 
   const target: Target =
-    kind === 'number' ? { kind, number } : kind === 'user' ? { kind, identity } : { kind, groupId };
+    kind === 'number'
+      ? { kind, number }
+      : kind === 'user'
+        ? { kind, identity }
+        : kind === 'voicemail'
+          ? { kind }
+          : { kind, groupId };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -189,6 +195,7 @@ export function Component() {
               ['user', 'A person'],
               ['group', 'Another ring group'],
               ['number', 'A phone number'],
+              ['voicemail', 'Voicemail'],
             ] as const
           ).map(([k, label]) => (
             <label key={k} className="group-form__choice">

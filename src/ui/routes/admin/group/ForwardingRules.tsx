@@ -4,7 +4,13 @@ import { ask } from '../../../../machines/syncCommand';
 import { humanMessage, toSyncFailure } from '../../../../sync/errors';
 import type { ListItem } from '../../../../sync/ports';
 import { useContainerSelector, useSyncList } from '../../../sync/containers';
-import { describeTarget, ruleFromData, ruleToData, WHEN_LABELS, type Rule } from './forwarding';
+import {
+  describeTarget,
+  ruleFromData,
+  ruleToData,
+  WHEN_LABELS,
+  type Rule,
+} from '../../../../domain/forwarding';
 
 const NO_ITEMS: readonly ListItem[] = [];
 

@@ -12,7 +12,7 @@ import {
   validateGroup,
   type Group,
   type GroupErrors,
-} from './group';
+} from '../../../../domain/group';
 import { GroupForm } from './GroupForm';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';

@@ -16,7 +16,7 @@ import { deleteGroup } from './commands';
 import { ForwardingRules } from './ForwardingRules';
 import { GroupAnnouncements } from './GroupAnnouncements';
 import { GroupHours } from './GroupHours';
-import { STRATEGY_LABELS } from './group';
+import { STRATEGY_LABELS } from '../../../../domain/group';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
 

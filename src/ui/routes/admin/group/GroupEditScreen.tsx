@@ -18,7 +18,12 @@ import type { MapActor } from '../../../sync/containers';
 import { EditorFrame, type EditorActor } from '../EditorFrame';
 import { useRunningEditor } from '../useRunningEditor';
 import { updateGroup } from './commands';
-import { extensionOwners, groupFromData, groupToData, validateGroup } from './group';
+import {
+  extensionOwners,
+  groupFromData,
+  groupToData,
+  validateGroup,
+} from '../../../../domain/group';
 import { GroupForm, type Person } from './GroupForm';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';

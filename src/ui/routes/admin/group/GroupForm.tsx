@@ -6,7 +6,7 @@ import {
   type Group,
   type GroupErrors,
   type Strategy,
-} from './group';
+} from '../../../../domain/group';
 
 export interface Person {
   identity: string;

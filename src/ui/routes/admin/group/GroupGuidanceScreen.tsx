@@ -28,7 +28,7 @@ import {
   validateGroupGuidance,
   type GroupGuidanceErrors,
   type GuidanceSlot,
-} from './group';
+} from '../../../../domain/group';
 import './groups.css';
 import { useGroups } from './useGroups';
 

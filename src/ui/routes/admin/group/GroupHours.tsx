@@ -8,7 +8,7 @@ import {
 } from '../../../../machines/syncDocument.selectors';
 import { useNow } from '../../../components/clock';
 import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
-import { groupObjects } from './group';
+import { groupObjects } from '../../../../domain/group';
 
 /**
  * A group's business hours on its page, live: the week, the zone, whether it is open right now and

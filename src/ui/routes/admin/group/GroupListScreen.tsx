@@ -3,7 +3,7 @@ import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import { LoadFailure } from '../../../sync/LoadFailure';
 import { useSyncAvailability } from '../../../sync/SyncProvider';
-import { STRATEGY_LABELS } from './group';
+import { STRATEGY_LABELS } from '../../../../domain/group';
 import './groups.css';
 import { useGroups } from './useGroups';
 

@@ -9,7 +9,7 @@ import { openWithSdk, type SyncClientLike } from '../../../../sync/client';
 import { humanMessage, SyncFailure, toSyncFailure } from '../../../../sync/errors';
 import type { DocumentPort, JsonObject, ListPort, Opened } from '../../../../sync/ports';
 import type { MapActor } from '../../../sync/containers';
-import { groupObjects, groupToData, type Group } from './group';
+import { groupObjects, groupToData, type Group } from '../../../../domain/group';
 
 /** A write that failed, worded for the admin who tried it. */
 export class GroupWriteError extends Error {

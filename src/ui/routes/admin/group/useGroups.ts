@@ -7,7 +7,7 @@ import {
 import type { MapItem } from '../../../../sync/ports';
 import { USERS_MAP } from '../../../presence/maps';
 import { useContainerSelector, useSyncMap } from '../../../sync/containers';
-import { groupFromData, type Group } from './group';
+import { groupFromData, type Group } from '../../../../domain/group';
 import type { Person } from './GroupForm';
 
 const NO_ITEMS: readonly MapItem[] = [];

@@ -8,7 +8,7 @@ import type { MapCommandResults } from '../../../../machines/syncMap.machine';
 import { humanMessage, SyncFailure, toSyncFailure } from '../../../../sync/errors';
 import type { JsonObject } from '../../../../sync/ports';
 import type { MapActor } from '../../../sync/containers';
-import type { Group } from '../group/group';
+import type { Group } from '../../../../domain/group';
 import { groupsUsing, guidanceFromData, guidanceToData, type Guidance } from './guidance';
 
 /** A write that failed, worded for the admin who tried it. */

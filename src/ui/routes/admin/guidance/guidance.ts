@@ -10,7 +10,7 @@ import {
   GUIDANCE_SLOTS,
   type Group,
   type GuidanceSlot,
-} from '../group/group';
+} from '../../../../domain/group';
 
 export type GuidanceKind = 'tts' | 'audio';
 

@@ -18,7 +18,7 @@ import { Screen } from '../../../components/Screen';
 import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
 import { calendarFromData } from '../../../../domain/calendar';
 import { EditorFrame, type EditorFormProps } from '../EditorFrame';
-import { groupObjects } from '../group/group';
+import { groupObjects } from '../../../../domain/group';
 import { useGroups } from '../group/useGroups';
 import { useDocumentEditor } from '../useDocumentEditor';
 import './schedule.css';

@@ -3,18 +3,28 @@
  * hours (`schedule:{id}`), holidays (`calendar:{id}`) and forwarding rules (`forwarding:{id}`) live in
  * objects of their own, created and removed with it (commands.ts).
  */
-import type { JsonObject } from '../../../../sync/ports';
+import type { JsonObject } from '../sync/ports';
 
 export type Strategy = 'simultaneous' | 'sequential';
 
-/** When a group plays an announcement: open, closed, on a holiday, and to a caller on hold. */
-export type GuidanceSlot = 'open' | 'closed' | 'holiday' | 'hold';
-export const GUIDANCE_SLOTS: readonly GuidanceSlot[] = ['open', 'closed', 'holiday', 'hold'];
+/**
+ * When a group plays an announcement: open (the greeting), closed, on a holiday, to a caller on
+ * hold, and before a voicemail's tone.
+ */
+export type GuidanceSlot = 'open' | 'closed' | 'holiday' | 'hold' | 'voicemail';
+export const GUIDANCE_SLOTS: readonly GuidanceSlot[] = [
+  'open',
+  'closed',
+  'holiday',
+  'hold',
+  'voicemail',
+];
 export const GUIDANCE_SLOT_LABELS: Readonly<Record<GuidanceSlot, string>> = {
   open: 'When open',
   closed: 'When closed',
   holiday: 'On a holiday',
   hold: 'On hold',
+  voicemail: 'Voicemail greeting',
 };
 /** The announcement (a `guidance` map key) chosen for each slot; a slot left out plays nothing. */
 export type GroupGuidance = Partial<Record<GuidanceSlot, string>>;

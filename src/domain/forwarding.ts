@@ -2,14 +2,15 @@
  * Forwarding rules of a ring group (`forwarding:{groupId}` list, applied in `order`): when a call is
  * forwarded and where. Pure: parsing, validation and the loop check over the groups' rules.
  */
-import type { JsonObject } from '../../../../sync/ports';
+import type { JsonObject } from '../sync/ports';
 import { normaliseNumber } from './group';
 
 export type When = 'always' | 'noAnswer' | 'busy' | 'closed' | 'holiday';
 export type Target =
   | { kind: 'number'; number: string }
   | { kind: 'user'; identity: string }
-  | { kind: 'group'; groupId: string };
+  | { kind: 'group'; groupId: string }
+  | { kind: 'voicemail' };
 
 export interface Rule {
   when: When;
@@ -40,6 +41,7 @@ export function ruleFromData(data: JsonObject): Rule | null {
     target = { kind: 'user', identity: t.identity };
   else if (t.kind === 'group' && typeof t.groupId === 'string')
     target = { kind: 'group', groupId: t.groupId };
+  else if (t.kind === 'voicemail') target = { kind: 'voicemail' };
   else return null;
   return {
     when: when as When,
@@ -84,6 +86,8 @@ export function validateRule(
       errors.target = 'Enter a phone number in international form, like +442079460000.';
   } else if (t.kind === 'user') {
     if (!people.has(t.identity)) errors.target = 'Choose someone on the team.';
+  } else if (t.kind === 'voicemail') {
+    // Every group has a voicemail box.
   } else if (!groups.has(t.groupId)) {
     errors.target = 'Choose a ring group.';
   } else if (t.groupId === groupId) {
@@ -119,5 +123,6 @@ export function describeTarget(
 ): string {
   if (target.kind === 'number') return target.number;
   if (target.kind === 'user') return nameOfPerson(target.identity);
+  if (target.kind === 'voicemail') return 'voicemail';
   return `the group ${nameOfGroup(target.groupId)}`;
 }

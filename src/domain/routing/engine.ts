@@ -1,0 +1,362 @@
+/**
+ * Call routing: what happens to a call to a ring group, decided from what admins configured (the
+ * group, its business hours, holidays, announcements and forwarding rules) and who can take a call
+ * now. Pure: no I/O, no clock; the instant and everyone's presence are arguments. Both backends
+ * walk the same plan: the embedded voice service plays it on its media legs, the Twilio backend
+ * writes it as TwiML.
+ *
+ * The plan is a tree decided at the start of the call: announcements lead to one end, a ring has
+ * a branch for nobody answering and one for everyone declining (a backend follows the branch the
+ * call takes). How a call is decided:
+ *
+ * 1. Holiday (the group's calendar) or closed (its schedule; a group with no hours is closed):
+ *    the holiday (else closed) announcement plays, then the first rule for that case applies
+ *    (`holiday`, falling back to `closed`, then `always`); with none, voicemail.
+ * 2. Open: the open announcement (the greeting) plays; an `always` rule forwards at once.
+ *    Otherwise the members who can take a call ring, all at once or in order. Members offline,
+ *    on do-not-disturb or already on a call are skipped; when nobody is left, the `busy` rule
+ *    applies (else `noAnswer`, else voicemail).
+ * 3. Ringing: all at once rings everyone for the group's ring timeout; in order rings each for it.
+ *    A `noAnswer` rule's delay caps the whole ringing (in order, the last member rings for what
+ *    is left). Nobody answering applies `noAnswer` (else voicemail); everyone declining applies
+ *    `busy` (else `noAnswer`, else voicemail).
+ * 4. Forwarding: to a person (rung for the group's ring timeout, voicemail if they do not answer or
+ *    cannot take the call), another group (decided from step 1 for that group, at most
+ *    {@link MAX_HOPS} groups deep; a loop or a deeper chain is cut, with the reason, to the
+ *    current group's voicemail), an external number (dialled where a phone provider exists;
+ *    otherwise the caller goes to voicemail, told why) or voicemail.
+ */
+import { stateAt } from '../hours';
+import type { Calendar, Schedule } from '../hours.types';
+import type { Group, GuidanceSlot } from '../group';
+import type { Rule, Target, When } from '../forwarding';
+
+/** How many groups a call may pass through (the first one included). */
+export const MAX_HOPS = 4;
+
+/** Whether someone can take a call now, as the voice service sees them. */
+export type Availability = 'available' | 'onCall' | 'doNotDisturb' | 'offline';
+
+/** A ring group with everything that decides its calls. */
+export interface GroupSetup {
+  id: string;
+  group: Group;
+  /** Null when the group has no hours document: it is closed. */
+  schedule: Schedule | null;
+  calendar: Calendar | null;
+  /** Its forwarding rules, in any order (applied by `order`). */
+  rules: readonly Rule[];
+}
+
+export interface RoutingInput {
+  /** The group dialled. */
+  groupId: string;
+  /** The instant the call arrives (ms since the epoch). */
+  at: number;
+  setupOf: (groupId: string) => GroupSetup | null;
+  availabilityOf: (identity: string) => Availability;
+  /** Whether external numbers can be dialled (a phone provider is configured). */
+  externalCalls: boolean;
+  /** A person's name for the reasons (their identity when absent). */
+  nameOf?: (identity: string) => string;
+}
+
+/** Which rule applied, for the history and Test this group. */
+export interface AppliedRule {
+  groupId: string;
+  when: When;
+  order: number;
+}
+
+export type Plan =
+  | {
+      kind: 'announce';
+      groupId: string;
+      slot: GuidanceSlot;
+      /** The `guidance` map key to play. */
+      guidanceId: string;
+      then: Plan;
+    }
+  | {
+      kind: 'ring';
+      groupId: string;
+      /** Rung at once; the first to answer takes the call. */
+      identities: string[];
+      seconds: number;
+      /** Why these people ring (a sentence for Test this group). */
+      reason: string;
+      onNoAnswer: Plan;
+      onBusy: Plan;
+    }
+  | { kind: 'forward'; rule: AppliedRule; target: Target; reason: string; then: Plan }
+  | { kind: 'dial'; groupId: string; number: string; seconds: number; onNoAnswer: Plan }
+  | {
+      kind: 'voicemail';
+      /** Whose voicemail (its members hear the message). */
+      groupId: string;
+      /** The group's voicemail announcement, or null for the built-in one. */
+      guidanceId: string | null;
+      reason: string;
+    };
+
+/** The situation the call arrived in, for Test this group. */
+export interface Decision {
+  groupId: string;
+  situation: 'open' | 'closed' | 'holiday';
+  /** The holiday's name on a holiday. */
+  holiday: string | null;
+  plan: Plan;
+  /** Forwarding that was cut (a loop, too many hops), to be logged. */
+  cuts: string[];
+}
+
+const CLOSED: Schedule = { timeZone: 'UTC', week: {} };
+
+/** The first rule (by `order`) for the first of `whens` that has one. */
+function ruleFor(rules: readonly Rule[], whens: readonly When[]): Rule | null {
+  for (const when of whens) {
+    let best: Rule | null = null;
+    for (const r of rules) if (r.when === when && (best === null || r.order < best.order)) best = r;
+    if (best) return best;
+  }
+  return null;
+}
+
+function names(ids: readonly string[]): string {
+  return ids.length <= 1 ? (ids[0] ?? '') : `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)!}`;
+}
+
+/** Decides what happens to a call to `input.groupId` arriving at `input.at`. */
+export function decide(input: RoutingInput): Decision {
+  const cuts: string[] = [];
+  const who = (identity: string): string => input.nameOf?.(identity) ?? identity;
+  const groupName = (id: string): string => input.setupOf(id)?.group.name || id;
+  const first = input.setupOf(input.groupId);
+  if (!first) {
+    return {
+      groupId: input.groupId,
+      situation: 'closed',
+      holiday: null,
+      plan: {
+        kind: 'voicemail',
+        groupId: input.groupId,
+        guidanceId: null,
+        reason: 'No such group.',
+      },
+      cuts: [`${input.groupId} is not a ring group`],
+    };
+  }
+  const state = stateAt(first.schedule ?? CLOSED, first.calendar, input.at);
+  const situation = state.reason;
+
+  function voicemail(setup: GroupSetup, reason: string): Plan {
+    return {
+      kind: 'voicemail',
+      groupId: setup.id,
+      guidanceId: setup.group.guidance.voicemail ?? null,
+      reason,
+    };
+  }
+
+  function announce(setup: GroupSetup, slots: readonly GuidanceSlot[], then: Plan): Plan {
+    for (const slot of slots) {
+      const id = setup.group.guidance[slot];
+      if (id) return { kind: 'announce', groupId: setup.id, slot, guidanceId: id, then };
+    }
+    return then;
+  }
+
+  /** `rule` applied in `setup`, having come through `path` (group ids, first dialled first). */
+  function forward(setup: GroupSetup, rule: Rule, path: readonly string[]): Plan {
+    const applied: AppliedRule = { groupId: setup.id, when: rule.when, order: rule.order };
+    const t = rule.target;
+    const seconds = setup.group.ringTimeout;
+    let then: Plan;
+    let reason: string;
+    if (t.kind === 'voicemail') {
+      reason = 'to voicemail';
+      then = voicemail(setup, 'The forwarding rule sends the call to voicemail.');
+    } else if (t.kind === 'user') {
+      reason = `to ${who(t.identity)}`;
+      const can = input.availabilityOf(t.identity);
+      then =
+        can === 'available'
+          ? {
+              kind: 'ring',
+              groupId: setup.id,
+              identities: [t.identity],
+              seconds,
+              reason: `Ringing ${who(t.identity)}.`,
+              onNoAnswer: voicemail(setup, `${who(t.identity)} did not answer.`),
+              onBusy: voicemail(setup, `${who(t.identity)} declined the call.`),
+            }
+          : voicemail(setup, `${who(t.identity)} cannot take the call (${describe(can)}).`);
+    } else if (t.kind === 'number') {
+      reason = `to ${t.number}`;
+      then = input.externalCalls
+        ? {
+            kind: 'dial',
+            groupId: setup.id,
+            number: t.number,
+            seconds,
+            onNoAnswer: voicemail(setup, `${t.number} did not answer.`),
+          }
+        : voicemail(
+            setup,
+            `Forwarding to ${t.number} needs a phone provider, and none is configured.`,
+          );
+    } else {
+      reason = `to the group ${groupName(t.groupId)}`;
+      const next = input.setupOf(t.groupId);
+      if (path.includes(t.groupId)) {
+        const loop = [...path, t.groupId].map(groupName).join(' → ');
+        cuts.push(`forwarding loop cut: ${loop}`);
+        then = voicemail(
+          setup,
+          `Forwarding to ${groupName(t.groupId)} would loop (${loop}); it was cut.`,
+        );
+      } else if (path.length >= MAX_HOPS) {
+        const chain = [...path, t.groupId].map(groupName).join(' → ');
+        cuts.push(`forwarding chain too long, cut: ${chain}`);
+        then = voicemail(
+          setup,
+          `Forwarding to ${groupName(t.groupId)} would pass through more than ${MAX_HOPS} groups; it was cut.`,
+        );
+      } else if (!next) {
+        cuts.push(`forwarding to a group that no longer exists: ${t.groupId}`);
+        then = voicemail(setup, `The group ${t.groupId} no longer exists.`);
+      } else {
+        then = route(next, [...path, t.groupId]);
+      }
+    }
+    return { kind: 'forward', rule: applied, target: t, reason: `Forwarded ${reason}.`, then };
+  }
+
+  /** Applies the first rule of `whens`, else voicemail with `why`. */
+  function fallBack(
+    setup: GroupSetup,
+    whens: readonly When[],
+    path: readonly string[],
+    why: string,
+  ): Plan {
+    const rule = ruleFor(setup.rules, whens);
+    return rule ? forward(setup, rule, path) : voicemail(setup, why);
+  }
+
+  function route(setup: GroupSetup, path: readonly string[]): Plan {
+    const s = setup === first ? state : stateAt(setup.schedule ?? CLOSED, setup.calendar, input.at);
+    if (s.reason === 'holiday') {
+      const then = fallBack(
+        setup,
+        ['holiday', 'closed', 'always'],
+        path,
+        `Closed for ${s.holiday?.label ?? 'a holiday'}.`,
+      );
+      return announce(setup, ['holiday', 'closed'], then);
+    }
+    if (s.reason === 'closed') {
+      const then = fallBack(setup, ['closed', 'always'], path, 'Outside business hours.');
+      return announce(setup, ['closed'], then);
+    }
+    const always = ruleFor(setup.rules, ['always']);
+    if (always) return announce(setup, ['open'], forward(setup, always, path));
+    return announce(setup, ['open'], ring(setup, path));
+  }
+
+  function ring(setup: GroupSetup, path: readonly string[]): Plan {
+    const g = setup.group;
+    const ready: string[] = [];
+    const skipped: string[] = [];
+    for (const m of g.members) {
+      const can = input.availabilityOf(m);
+      if (can === 'available') ready.push(m);
+      else skipped.push(`${who(m)} (${describe(can)})`);
+    }
+    const noAnswer = ruleFor(setup.rules, ['noAnswer']);
+    const onNoAnswer = (): Plan => fallBack(setup, ['noAnswer'], path, 'Nobody answered.');
+    const onBusy = (): Plan =>
+      fallBack(setup, ['busy', 'noAnswer'], path, 'Everyone declined the call.');
+    if (ready.length === 0) {
+      const why =
+        g.members.length === 0
+          ? 'The group has no members.'
+          : `Nobody can take the call: ${skipped.join(', ')}.`;
+      return fallBack(setup, ['busy', 'noAnswer'], path, why);
+    }
+    const skippedNote = skipped.length > 0 ? ` Skipped: ${skipped.join(', ')}.` : '';
+    const budget = noAnswer ? noAnswer.after : Infinity;
+    if (g.strategy === 'simultaneous') {
+      return {
+        kind: 'ring',
+        groupId: setup.id,
+        identities: ready,
+        seconds: Math.min(g.ringTimeout, budget),
+        reason: `Ringing ${names(ready.map(who))} at once.${skippedNote}`,
+        onNoAnswer: onNoAnswer(),
+        onBusy: onBusy(),
+      };
+    }
+    // In order: each rings for the ring timeout, within the no-answer rule's delay.
+    const turns: { identity: string; seconds: number }[] = [];
+    let left = budget;
+    for (const identity of ready) {
+      if (left <= 0) break;
+      const seconds = Math.min(g.ringTimeout, left);
+      turns.push({ identity, seconds });
+      left -= seconds;
+    }
+    let plan: Plan | null = null;
+    for (let i = turns.length - 1; i >= 0; i--) {
+      const turn = turns[i]!;
+      const last: boolean = plan === null;
+      plan = {
+        kind: 'ring',
+        groupId: setup.id,
+        identities: [turn.identity],
+        seconds: turn.seconds,
+        reason: `Ringing ${who(turn.identity)} (${i + 1} of ${turns.length} in order).${i === 0 ? skippedNote : ''}`,
+        onNoAnswer: last ? onNoAnswer() : plan!,
+        onBusy: last ? onBusy() : plan!,
+      };
+    }
+    return plan!;
+  }
+
+  return {
+    groupId: first.id,
+    situation,
+    holiday: state.holiday?.label ?? null,
+    plan: route(first, [first.id]),
+    cuts,
+  };
+}
+
+function describe(a: Availability): string {
+  return a === 'onCall'
+    ? 'on a call'
+    : a === 'doNotDisturb'
+      ? 'do not disturb'
+      : a === 'offline'
+        ? 'offline'
+        : 'available';
+}
+
+/** The steps of `plan` along one path: the branch a call takes when every ring gets `outcome`. */
+export function pathOf(plan: Plan, outcome: 'noAnswer' | 'busy' = 'noAnswer'): Plan[] {
+  const out: Plan[] = [];
+  let p: Plan | null = plan;
+  while (p) {
+    out.push(p);
+    p =
+      p.kind === 'announce' || p.kind === 'forward'
+        ? p.then
+        : p.kind === 'ring'
+          ? outcome === 'busy'
+            ? p.onBusy
+            : p.onNoAnswer
+          : p.kind === 'dial'
+            ? p.onNoAnswer
+            : null;
+  }
+  return out;
+}
