@@ -33,6 +33,9 @@ import { createTeamStore } from './users/store';
 import { resolveDestination } from './voice/directory';
 import { registerVoiceRoutes } from './voice/routes';
 import { createVoiceService, type VoiceService } from './voice/service';
+import { createVoicemailStore, registerVoicemailRoutes } from './voice/voicemail';
+import { createRouter } from './routing/setup';
+import { groupFromData } from '../src/domain/group';
 import { voiceSettingsFromEnv } from './voice/settings';
 
 export interface App {
@@ -52,7 +55,12 @@ export interface AppOptions {
   /** Replaces the embedded Sync service (tests). */
   sync?: SyncService;
   /** Voice service settings for tests (ring timeout, token lifetime). */
-  voice?: { ringTimeoutMs?: number; tokenTtlSeconds?: number; parkTimeoutMs?: number };
+  voice?: {
+    ringTimeoutMs?: number;
+    tokenTtlSeconds?: number;
+    parkTimeoutMs?: number;
+    voicemailMaxMs?: number;
+  };
   /** The clock, in epoch milliseconds (tests). */
   now?: () => number;
   /** Where unexpected errors are reported; defaults to stderr. */
@@ -62,6 +70,9 @@ export interface AppOptions {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+/** What a caller hears before the tone when a group has no voicemail greeting of its own. */
+const VOICEMAIL_GREETING =
+  'Nobody can take your call right now. Please leave a message after the tone.';
 
 /**
  * Builds the HTTP server: /api (JSON, same-origin writes, 64 KiB bodies), the embedded Sync
@@ -120,18 +131,55 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   for (const key of sync.internal?.mapItems(HOLDS_MAP).keys() ?? [])
     sync.internal?.removeMapItem(HOLDS_MAP, key);
   const auth = createAuth(mirrorSignIns(userStore, directory), sessions);
+  const historyDays = voiceSettings.historyDays ?? 365;
+  const voicemailStore = createVoicemailStore(config.dataDir);
+  // A voicemail message goes when its history row does: both are kept `historyDays`.
+  const sweepVoicemail = () => {
+    try {
+      voicemailStore.sweep(now(), historyDays * 24 * HOUR_MS);
+    } catch (err) {
+      log(`voicemail: sweep failed: ${String(err)}`);
+    }
+  };
+  sweepVoicemail();
+  const sweeper = setInterval(sweepVoicemail, HOUR_MS);
+  sweeper.unref();
+  const router_ = sync.internal
+    ? createRouter({
+        sync: sync.internal,
+        isRegistered: (identity) => voice.isRegistered(identity),
+        isOnCall: (identity) => voice.isOnCall(identity),
+        doNotDisturb: (identity) =>
+          sync.internal?.documentData(`settings:${identity}`)?.doNotDisturb === true,
+        nameOf: (identity) => userStore.get(identity)?.name ?? identity,
+      })
+    : undefined;
   const voice: VoiceService = createVoiceService({
     dataDir: config.dataDir,
     now,
     log,
-    resolve: (to) => resolveDestination(to, team.list(), groupNumbers(sync.internal)),
+    resolve: (to, caller) =>
+      resolveDestination(to, team.list(), groupNumbers(sync.internal), caller),
+    ...(router_ ? { route: router_ } : {}),
+    announcement: (guidanceId) =>
+      guidanceId === null
+        ? speech.render(VOICEMAIL_GREETING, 'en-us')
+        : announcements.pcmu(guidanceId),
+    voicemail: voicemailStore,
+    ...(voiceSettings.voicemailMaxMs === undefined
+      ? {}
+      : { voicemailMaxMs: voiceSettings.voicemailMaxMs }),
     nameOf: (identity) => userStore.get(identity)?.name ?? null,
     tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
     doNotDisturb: (identity) =>
       sync.internal?.documentData(`settings:${identity}`)?.doNotDisturb === true,
     onCallEnded: (call) => {
       const { id, reason, callee, ...item } = call;
-      sync.internal?.pushListItem('calls', { ...item, callSid: id, callee, reason });
+      sync.internal?.pushListItem(
+        'calls',
+        { ...item, callSid: id, callee, reason },
+        historyDays * 24 * 60 * 60,
+      );
     },
     onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
     // /hold lists what the service has parked; nobody else writes it (policy.ts).
@@ -183,6 +231,14 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     dataDir: config.dataDir,
   });
   registerGuidanceRoutes(router, { auth, speech, announcements });
+  registerVoicemailRoutes(router, {
+    auth,
+    store: voicemailStore,
+    membersOf: (groupId) => {
+      const item = sync.internal?.getMapItem(GROUPS_MAP, groupId);
+      return item ? groupFromData(item).members : [];
+    },
+  });
   registerUserRoutes(router, {
     auth,
     team,
@@ -289,6 +345,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     close() {
       closing ??= (async () => {
         clearInterval(purgeTimer);
+        clearInterval(sweeper);
         const closed = new Promise<void>((resolve) => {
           if (!server.listening) resolve();
           else server.close(() => resolve());

@@ -203,7 +203,7 @@ async function probe(path: string, size: number): Promise<{ head: Buffer; tail: 
 }
 
 /** 200 with the whole file, or 206 for one `bytes=a-b` range (what audio elements ask for); 416 otherwise. */
-function serveRange(ctx: RequestContext, path: string, size: number, type: string): void {
+export function serveRange(ctx: RequestContext, path: string, size: number, type: string): void {
   const { req, res } = ctx;
   const headers: Record<string, string> = {
     'Content-Type': type,

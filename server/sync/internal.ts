@@ -24,7 +24,9 @@ export interface InternalSync {
   /** Creates the list unless it exists (so clients that may not create it can open it). */
   ensureList(name: string): void;
   /** Appends one item to a list, creating the list on first use; returns its index. */
-  pushListItem(list: string, data: Record<string, unknown>): number;
+  pushListItem(list: string, data: Record<string, unknown>, ttlSeconds?: number): number;
+  /** Every live (unexpired) item of a list, in index order (at most `limit`); empty when it does not exist. */
+  listItems(list: string, limit?: number): Record<string, unknown>[];
   /** Any REST request as the server (test hooks only): status and body, errors included. */
   asServer(method: string, path: string, body?: unknown): { status: number; body?: unknown };
   /** Upserts one map item, creating the map on first use. */
@@ -74,10 +76,30 @@ export function createInternalSync(core: Core): InternalSync {
   return {
     ensureMap,
     ensureList,
-    pushListItem(list, data) {
+    pushListItem(list, data, ttlSeconds) {
       ensureList(list);
-      const item = request('POST', ['v3', 'Lists', list, 'Items'], { data }) as { index: number };
+      const body = ttlSeconds === undefined ? { data } : { data, ttl: ttlSeconds };
+      const item = request('POST', ['v3', 'Lists', list, 'Items'], body) as { index: number };
       return item.index;
+    },
+    listItems(list, limit = 10_000) {
+      const out: Record<string, unknown>[] = [];
+      const obj = core.store.q.objectByName.get('list', list);
+      if (!obj) return out;
+      let from: number | undefined;
+      while (out.length < limit) {
+        const rows = core.store.queryItems(obj.sid, 'list', {
+          order: 'asc',
+          limit: Math.min(limits.maxPageSize, limit - out.length),
+          now: core.now(),
+          ...(from !== undefined ? { from } : {}),
+        });
+        for (const row of rows) out.push(JSON.parse(row.data) as Record<string, unknown>);
+        const last = rows.at(-1);
+        if (!last || rows.length < limits.maxPageSize) break;
+        from = last.idx + 1;
+      }
+      return out;
     },
     asServer(method, path, body) {
       try {

@@ -4,18 +4,30 @@ import type { Destination } from './service';
 
 const PHONE_NUMBER = /^\+?[0-9][0-9 ().-]{2,30}$/;
 
+/** Dialled by an admin's Test this group: `test:<groupId>`. */
+export const TEST_PREFIX = 'test:';
+
 /**
  * What a dialled `To` reaches: a colleague by identity (`client:` prefix optional), email, extension
- * or exact name (any case). A ring group's number is known but does not take calls yet (routing
- * comes later), and says so. A phone number reaches nobody: there is no phone provider in the
- * embedded setup.
+ * or exact name (any case); a ring group by its number or extension (routed); an admin's
+ * `test:<groupId>` (the group's routing, as an outside caller). A phone number reaches nobody:
+ * there is no phone provider in the embedded setup.
  */
 export function resolveDestination(
   to: string,
   team: readonly User[],
   groups: readonly GroupNumber[] = [],
+  caller: string | null = null,
 ): Destination {
   const raw = to.trim();
+  if (raw.startsWith(TEST_PREFIX)) {
+    const id = raw.slice(TEST_PREFIX.length);
+    const admin = team.find((u) => u.identity === caller)?.role === 'admin';
+    const group = groups.find((g) => g.id === id);
+    if (!admin) return { kind: 'unknown', reason: 'Only admins can test a ring group.' };
+    if (!group) return { kind: 'unknown', reason: 'That ring group no longer exists.' };
+    return { kind: 'group', groupId: group.id, name: group.name, test: true };
+  }
   const target = raw.replace(/^client:/i, '');
   const lower = target.toLowerCase();
   const number = normaliseNumber(target);
@@ -29,11 +41,7 @@ export function resolveDestination(
     team.find((u) => u.name.trim().toLowerCase() === lower);
   if (person) return { kind: 'person', identity: person.identity, name: person.name };
   const group = number === '' ? undefined : groups.find((g) => g.number === number);
-  if (group)
-    return {
-      kind: 'unknown',
-      reason: `${number} is the ring group ${group.name}, and ring groups do not take calls yet. Call one of its members instead.`,
-    };
+  if (group) return { kind: 'group', groupId: group.id, name: group.name, test: false };
   if (EXTENSION_SHAPE.test(number))
     return {
       kind: 'unknown',

@@ -117,25 +117,34 @@ export class MediaLeg {
    * (PCMU bytes, looped), or silence when null (which keeps packets flowing, so the browser's
    * stats and its media timeout see a live call).
    */
-  play(sound: Tone | Buffer | null): void {
+  play(sound: Tone | Buffer | null, onceThen?: () => void): void {
     this.stopPlaying();
     this.sourceChanged();
     let frame = 0;
     const silence = Buffer.alloc(FRAME_SAMPLES, PCMU_SILENCE);
-    const frames = Buffer.isBuffer(sound) ? Math.floor(sound.length / FRAME_SAMPLES) : 0;
+    const frames = Buffer.isBuffer(sound) ? Math.ceil(sound.length / FRAME_SAMPLES) : 0;
     this.playing = sound === null ? 'silence' : 'sound';
+    let finished = false;
     this.player = setInterval(() => {
-      const payload =
-        sound === null
-          ? silence
-          : Buffer.isBuffer(sound)
-            ? frames === 0
-              ? silence
-              : sound.subarray(
-                  (frame % frames) * FRAME_SAMPLES,
-                  (frame % frames) * FRAME_SAMPLES + FRAME_SAMPLES,
-                )
-            : toneFrame(sound, frame);
+      let payload: Buffer;
+      if (sound === null || finished) payload = silence;
+      else if (Buffer.isBuffer(sound)) {
+        if (frames === 0) payload = silence;
+        else {
+          const at = (frame % frames) * FRAME_SAMPLES;
+          payload = sound.subarray(at, at + FRAME_SAMPLES);
+          // The last frame of a recording that does not fill it is padded with silence.
+          if (payload.length < FRAME_SAMPLES)
+            payload = Buffer.concat([payload, silence.subarray(payload.length)]);
+        }
+      } else payload = toneFrame(sound, frame);
+      if (onceThen && !finished && frame + 1 >= frames) {
+        // Played once: silence from now on, and whoever waits is told (after this frame is sent).
+        finished = true;
+        this.playing = 'silence';
+        this.onStopped = null;
+        queueMicrotask(onceThen);
+      }
       frame++;
       this.seq = (this.seq + 1) & 0xffff;
       this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
@@ -152,10 +161,26 @@ export class MediaLeg {
     this.player.unref();
   }
 
+  /**
+   * Plays a recording (PCMU bytes) once, then silence; resolves true when it played to its end,
+   * false when something else was played, the leg stopped playing or closed first.
+   */
+  playOnce(sound: Buffer): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.play(sound, () => resolve(true));
+      this.onStopped = () => resolve(false);
+    });
+  }
+
+  private onStopped: (() => void) | null = null;
+
   stopPlaying(): void {
     if (this.player) clearInterval(this.player);
     this.player = null;
     this.playing = null;
+    const stopped = this.onStopped;
+    this.onStopped = null;
+    stopped?.();
   }
 
   /** Tells the sender that packets now come from another source, so sequence and time run on. */

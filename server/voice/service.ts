@@ -9,16 +9,40 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { loadOrCreateSecret } from '../lib/access-token';
-import { holdMusic, TONES } from './audio';
+import { holdMusic, toneFrame, TONES } from './audio';
 import { answerLeg, bridge, offerLeg, type MediaLeg, type MediaOptions } from './media';
 import { frame, MAX_FRAME_BYTES, parseFrame, type ClientMessage } from './protocol';
 import { mintVoiceToken, verifyVoiceToken } from './token';
+import type { VoicemailStore } from './voicemail';
+import type { Decision, Plan } from '../../src/domain/routing/engine';
+import type { GuidanceSlot } from '../../src/domain/group';
+import type { When } from '../../src/domain/forwarding';
 
 export const SIGNAL_PATH = '/signal';
 
 /** Who a dialled `To` reaches. */
 export type Destination =
-  { kind: 'person'; identity: string; name: string } | { kind: 'unknown'; reason: string };
+  | { kind: 'person'; identity: string; name: string }
+  /** A ring group: routed by the engine. `test`: an admin's Test this group call. */
+  | { kind: 'group'; groupId: string; name: string; test: boolean }
+  | { kind: 'unknown'; reason: string };
+
+/** One routing decision as it was carried out, for the caller's Test this group and the history. */
+export interface RoutingStep {
+  kind:
+    | 'situation'
+    | 'announce'
+    | 'ring'
+    | 'forward'
+    | 'noAnswer'
+    | 'busy'
+    | 'answered'
+    | 'voicemail'
+    | 'recording'
+    | 'problem';
+  text: string;
+  at: number;
+}
 
 /** One step in a call's life after it was answered, for the history row's trail. */
 export interface TrailStep {
@@ -45,8 +69,16 @@ export interface CallRecord {
   answeredAt: number | null;
   endedAt: number;
   duration: number;
-  outcome: 'answered' | 'missed' | 'rejected' | 'busy' | 'failed' | 'abandoned';
+  outcome: 'answered' | 'missed' | 'rejected' | 'busy' | 'failed' | 'abandoned' | 'voicemail';
   reason: string;
+  /** The ring group dialled, if any. */
+  group: string | null;
+  /** A group call's routing decisions, in order (empty for a call to a person). */
+  routing: RoutingStep[];
+  /** The message left, if the call went to voicemail and the caller spoke. */
+  voicemail: { id: string; seconds: number } | null;
+  /** An admin's Test this group call. */
+  test?: boolean;
 }
 
 /** A call waiting in the park, as /hold lists it (the `holds` map item). */
@@ -64,6 +96,14 @@ export interface VoiceServiceOptions {
   log?: (message: string) => void;
   /** Resolves what was dialled (`To`). */
   resolve: (to: string, caller: string) => Destination;
+  /** Decides a call to a ring group (the routing engine over the stored setup and presence). */
+  route?: (groupId: string, at: number) => Decision;
+  /** An announcement's μ-law audio (a `guidance` key), or the built-in voicemail greeting for null. */
+  announcement?: (guidanceId: string | null) => Promise<Buffer>;
+  /** Where voicemail messages are kept. */
+  voicemail?: VoicemailStore;
+  /** The longest voicemail message (default 2 minutes). */
+  voicemailMaxMs?: number;
   /** Whether a token's app session is still live; checked on every `listen`. */
   tokenLive?: (identity: string, sessionRef: string | null) => boolean;
   /** A person's display name, sent to the callee with the call. */
@@ -196,8 +236,13 @@ interface Ring {
    * transfer's target, while the transferrer stays on their side.
    */
   purpose: 'call' | 'ringBack' | 'transfer' | 'consult';
+  /** Who rings (the first of `people`), and their name. */
   identity: string;
   name: string;
+  /** Everyone ringing: one person, or a ring group's members at once (the first to answer wins). */
+  people: string[];
+  /** Whose phone each ringing socket is. */
+  owners: Map<Conn, string>;
   sid: string;
   token: string;
   leg: MediaLeg;
@@ -239,6 +284,26 @@ interface Call {
   answeredAt: number | null;
   /** Set while a side's socket is gone and the SDK may reconnect to it. */
   lostTimers: Map<SideName, NodeJS.Timeout>;
+  /** A call to a ring group: what the engine decided and how far it got. */
+  route: Route | null;
+}
+
+interface Route {
+  groupId: string;
+  groupName: string;
+  test: boolean;
+  steps: RoutingStep[];
+  /** Whether the caller's SDK has been answered (by an announcement or voicemail). */
+  callerAnswered: boolean;
+  /** The ring under way and where the call goes if nobody takes it. */
+  ringing: Extract<Plan, { kind: 'ring' }> | null;
+  recording: {
+    groupId: string;
+    chunks: Buffer[];
+    stop: () => void;
+    timer: NodeJS.Timeout;
+  } | null;
+  voicemail: { id: string; seconds: number } | null;
 }
 
 const sid = (prefix: string): string => `${prefix}${randomBytes(16).toString('hex')}`;
@@ -264,6 +329,29 @@ const CODE_TEXT = {
   reconnect: 31209,
 } as const;
 
+/** The tone before a voicemail message: half a second at 1 kHz. */
+const VOICEMAIL_TONE = Buffer.concat(
+  Array.from({ length: 25 }, (_, i) =>
+    toneFrame({ frequencies: [1000], onMs: 500, offMs: 0, level: 0.3 }, i),
+  ),
+);
+
+const SLOT_WORDS: Record<GuidanceSlot, string> = {
+  open: 'greeting',
+  closed: 'closed',
+  holiday: 'holiday',
+  hold: 'on-hold',
+  voicemail: 'voicemail',
+};
+
+const WHEN_WORDS: Record<When, string> = {
+  always: 'always',
+  noAnswer: 'when nobody answers',
+  busy: 'when everyone is busy',
+  closed: 'outside business hours',
+  holiday: 'on a holiday',
+};
+
 /** Dialled to pick up a parked call: `park:<callId>`. */
 export const PARK_PREFIX = 'park:';
 export const TAKEN_SENTENCE = 'A colleague already picked up this call.';
@@ -275,6 +363,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
   const secret = loadOrCreateSecret(options.dataDir, 'voice-secret');
   const ringTimeoutMs = options.ringTimeoutMs ?? 30_000;
   const parkTimeoutMs = options.parkTimeoutMs ?? 180_000;
+  const voicemailMaxMs = options.voicemailMaxMs ?? 120_000;
   const music = options.holdMusic ?? holdMusic();
   const rate = options.rate ?? { perSecond: 20, burst: 60 };
   const conns = new Set<Conn>();
@@ -423,6 +512,21 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     // Everyone in the call counted as on a call: the caller from the invite, each other side from
     // its answer or pick-up.
     for (const s of occupants(call)) setBusy(s.identity!, -1);
+    // A message being left is kept (the caller hanging up is how a message ends).
+    const message = call.route ? finishRecording(call) : null;
+    let finalOutcome = outcome;
+    let finalReason = reason;
+    if (message && call.answeredAt === null) {
+      finalOutcome = 'voicemail';
+      finalReason = `Left a voicemail (${message.seconds} s).`;
+    } else if (
+      (call.route?.steps.at(-1)?.kind === 'voicemail' ||
+        call.route?.steps.at(-1)?.kind === 'recording') &&
+      (outcome === 'abandoned' || outcome === 'voicemail')
+    ) {
+      finalOutcome = 'missed';
+      finalReason = 'The caller hung up without leaving a message.';
+    }
     const endedAt = now();
     const handler = call.answeredAt === null ? null : call.handledBy;
     try {
@@ -439,8 +543,12 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         answeredAt: call.answeredAt,
         endedAt,
         duration: call.answeredAt === null ? 0 : Math.round((endedAt - call.answeredAt) / 1000),
-        outcome,
-        reason,
+        outcome: finalOutcome,
+        reason: finalReason,
+        group: call.route?.groupId ?? null,
+        routing: call.route?.steps ?? [],
+        voicemail: message,
+        ...(call.route?.test ? { test: true } : {}),
       });
     } catch (err) {
       log(`voice: recording call ${call.id} failed: ${String(err)}`);
@@ -455,6 +563,53 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
 
   function failBeforeRinging(conn: Conn, tempSid: string, code: number, message: string): void {
     send(conn, 'hangup', { callsid: tempSid, error: { code, message } });
+  }
+
+  /** A call `conn`'s person places (their SDK's id `tempSid`), registered and counted as on a call. */
+  function newCall(
+    conn: Conn,
+    tempSid: string,
+    to: string,
+    callee: string | null,
+    startedAt: number,
+  ): Call {
+    const id = sid('CA');
+    const caller = conn.identity!;
+    const call: Call = {
+      id,
+      from: caller,
+      to,
+      callee,
+      caller: {
+        identity: caller,
+        name: nameOf(caller),
+        conn,
+        sid: id,
+        tempSid,
+        knowsSid: false,
+        token: randomBytes(16).toString('hex'),
+        leg: null,
+      },
+      calleeSide: vacant(),
+      ring: null,
+      unbridge: null,
+      state: 'setting-up',
+      heldBy: null,
+      park: null,
+      claimed: false,
+      transfer: null,
+      handledBy: null,
+      trail: [],
+      startedAt,
+      answeredAt: null,
+      lostTimers: new Map(),
+      route: null,
+    };
+    calls.set(call.id, call);
+    bySid.set(call.id, call);
+    bySid.set(tempSid, call);
+    setBusy(caller, 1);
+    return call;
   }
 
   async function placeCall(
@@ -497,6 +652,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
           duration: 0,
           outcome,
           reason,
+          group: null,
+          routing: [],
+          voicemail: null,
         });
       } catch (err) {
         log(`voice: recording a failed call failed: ${String(err)}`);
@@ -510,6 +668,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (dest.kind === 'unknown') {
       failBeforeRinging(conn, msg.callsid, CODE_TEXT.notFound, dest.reason);
       record('failed', dest.reason, null);
+      return;
+    }
+    if (dest.kind === 'group') {
+      await placeGroupCall(conn, msg, to, dest, startedAt);
       return;
     }
     const name = dest.name;
@@ -537,40 +699,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return;
     }
 
-    const id = sid('CA');
-    const call: Call = {
-      id,
-      from: caller,
-      to,
-      callee: dest.identity,
-      caller: {
-        identity: caller,
-        name: nameOf(caller),
-        conn,
-        sid: id,
-        tempSid: msg.callsid,
-        knowsSid: false,
-        token: randomBytes(16).toString('hex'),
-        leg: null,
-      },
-      calleeSide: vacant(),
-      ring: null,
-      unbridge: null,
-      state: 'setting-up',
-      heldBy: null,
-      park: null,
-      claimed: false,
-      transfer: null,
-      handledBy: null,
-      trail: [],
-      startedAt,
-      answeredAt: null,
-      lostTimers: new Map(),
-    };
-    calls.set(call.id, call);
-    bySid.set(call.id, call);
-    bySid.set(msg.callsid, call);
-    setBusy(caller, 1);
+    const call = newCall(conn, msg.callsid, to, dest.identity, startedAt);
 
     let callerLeg: MediaLeg;
     let calleeLeg: MediaLeg;
@@ -622,12 +751,17 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     call: Call,
     side: SideName,
     purpose: Ring['purpose'],
-    identity: string,
+    identity: string | readonly string[],
     name: string,
     leg: MediaLeg,
     fromIdentity: string,
+    extra: { timeoutMs?: number; params?: Record<string, string> } = {},
   ): boolean {
-    const targets = registeredSocketsOf(identity);
+    const people = typeof identity === 'string' ? [identity] : [...identity];
+    const owners = new Map<Conn, string>();
+    for (const person of people)
+      for (const conn of registeredSocketsOf(person)) owners.set(conn, person);
+    const targets = [...owners.keys()];
     if (targets.length === 0) {
       void leg.close();
       return false;
@@ -635,8 +769,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     const ring: Ring = {
       side,
       purpose,
-      identity,
+      identity: people[0]!,
       name,
+      people,
+      owners,
       sid: sid('CA'),
       token: randomBytes(16).toString('hex'),
       leg,
@@ -649,22 +785,22 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       CallSid: ring.sid,
       AccountSid: 'AC00000000000000000000000000000000',
       From: `client:${fromIdentity}`,
-      To: `client:${identity}`,
       ApiVersion: '2010-04-01',
       Params: new URLSearchParams({
         CallerIdentity: fromIdentity,
         CallerName: nameOf(fromIdentity),
         ...(purpose === 'ringBack' ? { RingBack: '1' } : {}),
+        ...extra.params,
       }).toString(),
     };
     for (const target of targets)
       send(target, 'invite', {
         callsid: ring.sid,
         sdp: leg.localSdp,
-        parameters,
+        parameters: { ...parameters, To: `client:${owners.get(target)!}` },
         reconnect: ring.token,
       });
-    ring.timer = setTimeout(() => ringUnanswered(call, ring), ringTimeoutMs);
+    ring.timer = setTimeout(() => ringUnanswered(call, ring), extra.timeoutMs ?? ringTimeoutMs);
     ring.timer.unref();
     return true;
   }
@@ -672,6 +808,19 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
   /** A ring nobody answered in time (or everybody declined): the call ends with why. */
   function ringUnanswered(call: Call, ring: Ring, declined = false): void {
     if (call.ring !== ring) return;
+    const plan = call.route?.ringing;
+    if (ring.purpose === 'call' && plan) {
+      // A ring group's ring: the engine said where the call goes next.
+      stopRing(call, true);
+      call.route!.ringing = null;
+      step(
+        call,
+        declined ? 'busy' : 'noAnswer',
+        declined ? 'Declined.' : `Nobody answered in ${plan.seconds} s.`,
+      );
+      void runPlan(call, declined ? plan.onBusy : plan.onNoAnswer);
+      return;
+    }
     if (ring.purpose === 'call') {
       const reason = declined ? `${ring.name} declined the call.` : `${ring.name} did not answer.`;
       endCall(call, declined ? 'rejected' : 'missed', reason, {
@@ -725,6 +874,231 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     );
   }
 
+  // ---- calls to ring groups ----
+
+  /** A call to a ring group: the caller's audio is set up, then the engine's plan is carried out. */
+  async function placeGroupCall(
+    conn: Conn,
+    msg: Extract<ClientMessage, { type: 'invite' }>,
+    to: string,
+    dest: Extract<Destination, { kind: 'group' }>,
+    startedAt: number,
+  ): Promise<void> {
+    if (!options.route) {
+      failBeforeRinging(
+        conn,
+        msg.callsid,
+        CODE_TEXT.notFound,
+        'Ring groups cannot take calls here.',
+      );
+      return;
+    }
+    const call = newCall(conn, msg.callsid, to, null, startedAt);
+    call.route = {
+      groupId: dest.groupId,
+      groupName: dest.name,
+      test: dest.test,
+      steps: [],
+      callerAnswered: false,
+      ringing: null,
+      recording: null,
+      voicemail: null,
+    };
+    let leg: MediaLeg;
+    try {
+      leg = await answerLeg(msg.sdp, options.media);
+    } catch (err) {
+      log(
+        `voice: media for ${call.id} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      endCall(call, 'failed', 'The call could not be connected (media).', {
+        caller: { code: 31000, message: 'The server could not set up audio for this call.' },
+      });
+      return;
+    }
+    if (call.state === 'ended') {
+      void leg.close();
+      return;
+    }
+    call.caller.leg = leg;
+    send(conn, 'ringing', { callsid: call.id, sdp: leg.localSdp });
+    call.caller.knowsSid = true;
+    call.state = 'ringing';
+    let decision: Decision;
+    try {
+      decision = options.route(dest.groupId, now());
+    } catch (err) {
+      log(`voice: routing ${call.id} failed: ${String(err)}`);
+      endCall(call, 'failed', 'The call could not be routed.', {
+        caller: { code: 31000, message: 'The call could not be routed. Try again.' },
+      });
+      return;
+    }
+    for (const cut of decision.cuts) log(`voice: routing ${call.id} to ${dest.name}: ${cut}`);
+    step(
+      call,
+      'situation',
+      decision.situation === 'open'
+        ? `${dest.name} is open.`
+        : decision.situation === 'holiday'
+          ? `${dest.name} is closed for ${decision.holiday ?? 'a holiday'}.`
+          : `${dest.name} is closed (outside business hours).`,
+    );
+    await runPlan(call, decision.plan);
+  }
+
+  /** Notes a routing decision and tells the caller (Test this group shows them as they come). */
+  function step(call: Call, kind: RoutingStep['kind'], text: string): void {
+    if (!call.route) return;
+    call.route.steps.push({ kind, text, at: now() });
+    tell(call.caller, { event: 'routing', kind, text });
+  }
+
+  /** The caller's SDK is answered: something plays to them (an announcement, voicemail). */
+  function answerCaller(call: Call): void {
+    if (!call.route || call.route.callerAnswered) return;
+    call.route.callerAnswered = true;
+    send(call.caller.conn, 'answer', {
+      callsid: call.caller.sid,
+      sdp: call.caller.leg!.localSdp,
+      reconnect: call.caller.token,
+    });
+  }
+
+  /** An announcement's audio, or null (said as a step) when it cannot be played. */
+  async function announcementAudio(call: Call, guidanceId: string | null): Promise<Buffer | null> {
+    if (!options.announcement) return null;
+    try {
+      return await options.announcement(guidanceId);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      log(`voice: announcement ${guidanceId ?? '(voicemail)'} for ${call.id}: ${why}`);
+      step(call, 'problem', `The announcement could not be played: ${why}.`);
+      return null;
+    }
+  }
+
+  const stillRouting = (call: Call): boolean =>
+    call.state === 'ringing' && call.route !== null && call.caller.leg !== null;
+
+  /** Carries out one node of the engine's plan, and what follows it. */
+  async function runPlan(call: Call, plan: Plan): Promise<void> {
+    if (!stillRouting(call)) return;
+    if (plan.kind === 'announce') {
+      step(call, 'announce', `Playing the ${SLOT_WORDS[plan.slot]} announcement.`);
+      answerCaller(call);
+      const audio = await announcementAudio(call, plan.guidanceId);
+      if (!stillRouting(call)) return;
+      if (audio) await call.caller.leg!.playOnce(audio);
+      await runPlan(call, plan.then);
+      return;
+    }
+    if (plan.kind === 'forward') {
+      step(
+        call,
+        'forward',
+        `${plan.reason.replace(/\.$/, '')} (rule: ${WHEN_WORDS[plan.rule.when]}).`,
+      );
+      await runPlan(call, plan.then);
+      return;
+    }
+    if (plan.kind === 'ring') {
+      ringMembers(call, plan);
+      return;
+    }
+    if (plan.kind === 'dial') {
+      // Not planned here (no phone provider): the engine sends such forwarding to voicemail.
+      await runPlan(call, plan.onNoAnswer);
+      return;
+    }
+    await takeMessage(call, plan);
+  }
+
+  function ringMembers(call: Call, plan: Extract<Plan, { kind: 'ring' }>): void {
+    step(call, 'ring', plan.reason);
+    call.caller.leg!.play(TONES.ringback);
+    offerLeg(options.media).then(
+      (leg) => {
+        if (!stillRouting(call)) {
+          void leg.close();
+          return;
+        }
+        call.route!.ringing = plan;
+        const started = startRing(
+          call,
+          'callee',
+          'call',
+          plan.identities,
+          plan.identities.length === 1 ? nameOf(plan.identities[0]!) : call.route!.groupName,
+          leg,
+          call.from,
+          {
+            timeoutMs: plan.seconds * 1000,
+            params: { Group: call.route!.groupName, ...(call.route!.test ? { Test: '1' } : {}) },
+          },
+        );
+        if (!started) {
+          call.route!.ringing = null;
+          step(call, 'noAnswer', 'Nobody could be rung (gone offline).');
+          void runPlan(call, plan.onNoAnswer);
+        }
+      },
+      (err: unknown) => {
+        log(`voice: ringing for ${call.id} failed: ${String(err)}`);
+        step(call, 'problem', 'The phones could not be rung.');
+        void runPlan(call, plan.onNoAnswer);
+      },
+    );
+  }
+
+  /** Voicemail: the greeting, a tone, then what the caller says until they hang up (or the limit). */
+  async function takeMessage(
+    call: Call,
+    plan: Extract<Plan, { kind: 'voicemail' }>,
+  ): Promise<void> {
+    const route = call.route!;
+    step(call, 'voicemail', `${plan.reason} Voicemail: the caller can leave a message.`);
+    answerCaller(call);
+    const leg = call.caller.leg!;
+    const greeting = await announcementAudio(call, plan.guidanceId);
+    if (!stillRouting(call)) return;
+    if (greeting) await leg.playOnce(greeting);
+    if (!stillRouting(call)) return;
+    await leg.playOnce(VOICEMAIL_TONE);
+    if (!stillRouting(call) || route.recording) return;
+    const chunks: Buffer[] = [];
+    const stop = leg.onRtp((packet) => {
+      if (packet.header.payloadType === 0) chunks.push(Buffer.from(packet.payload));
+    });
+    const timer = setTimeout(() => {
+      endCall(call, 'voicemail', 'The message reached the time limit.', { caller: 'hangup' });
+    }, voicemailMaxMs);
+    timer.unref();
+    route.recording = { groupId: plan.groupId, chunks, stop, timer };
+    step(call, 'recording', 'Recording the message.');
+  }
+
+  /** Stops a message being recorded and keeps it; null when nothing worth keeping was said. */
+  function finishRecording(call: Call): { id: string; seconds: number } | null {
+    const route = call.route;
+    const rec = route?.recording;
+    if (!route || !rec) return route?.voicemail ?? null;
+    route.recording = null;
+    rec.stop();
+    clearTimeout(rec.timer);
+    if (!options.voicemail) return null;
+    try {
+      route.voicemail = options.voicemail.save(Buffer.concat(rec.chunks), {
+        groupId: rec.groupId,
+        callId: call.id,
+        at: now(),
+      });
+    } catch (err) {
+      log(`voice: keeping the voicemail of ${call.id} failed: ${String(err)}`);
+    }
+    return route.voicemail;
+  }
+
   /** An attended transfer that did not happen: the transferrer talks to the other party again. */
   function endConsult(call: Call, reason: string): void {
     const t = call.transfer;
@@ -775,7 +1149,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     }
     const side = answeredSide(ring, conn);
     setSide(call, ring.side, side);
-    setBusy(ring.identity, 1);
+    setBusy(side.identity!, 1);
     if (ring.purpose === 'call') call.state = 'answered';
     try {
       await ring.leg.accept(msg.sdp);
@@ -799,8 +1173,15 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (call.state === 'ended') return;
     if (ring.purpose === 'call') {
       call.answeredAt = now();
-      call.handledBy = ring.identity;
+      call.handledBy = side.identity;
       connect(call);
+      if (call.route) {
+        call.callee = side.identity;
+        call.route.ringing = null;
+        step(call, 'answered', `${side.name} answered.`);
+        if (call.route.callerAnswered) return;
+        call.route.callerAnswered = true;
+      }
       send(call.caller.conn, 'answer', {
         callsid: call.caller.sid,
         sdp: call.caller.leg!.localSdp,
@@ -827,9 +1208,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
 
   /** The side a ring becomes once `conn` answers it. */
   function answeredSide(ring: Ring, conn: Conn): Side {
+    const identity = ring.owners.get(conn) ?? ring.identity;
     return {
-      identity: ring.identity,
-      name: ring.name,
+      identity,
+      name: ring.people.length === 1 ? ring.name : nameOf(identity),
       conn,
       sid: ring.sid,
       tempSid: null,
@@ -986,6 +1368,16 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (where === 'ring') {
       const ring = call.ring!;
       ring.forks.delete(conn);
+      if (ring.people.length > 1 && rejecting) {
+        // One member of a ring group declines: their other tabs stop, the others ring on.
+        const person = ring.owners.get(conn);
+        for (const fork of [...ring.forks])
+          if (ring.owners.get(fork) === person) {
+            ring.forks.delete(fork);
+            send(fork, 'cancel', { callsid: ring.sid });
+          }
+        if (ring.forks.size > 0) return;
+      }
       // An unanswered fork going away (destroy) is not a decision by the person.
       if (!rejecting && ring.forks.size > 0) return;
       ringUnanswered(call, ring, ring.purpose !== 'ringBack' || rejecting);
@@ -1039,7 +1431,8 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         call.ring &&
         msg.reconnect === call.ring.token &&
         msg.callsid === call.ring.sid &&
-        conn.identity === call.ring.identity
+        conn.identity !== null &&
+        call.ring.people.includes(conn.identity)
       )
         found = 'ring';
     }
@@ -1053,6 +1446,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (found === 'ring') {
       // A ringing callee's socket came back: it keeps ringing there.
       call.ring!.forks.add(conn);
+      call.ring!.owners.set(conn, conn.identity!);
       return;
     }
     const timer = call.lostTimers.get(found);
@@ -1073,8 +1467,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       if (call.ring?.forks.has(conn)) {
         const ring = call.ring;
         ring.forks.delete(conn);
-        if (ring.forks.size === 0 && registeredSocketsOf(ring.identity).length === 0) {
-          if (ring.purpose === 'call') {
+        const anyone = ring.people.some((p) => registeredSocketsOf(p).length > 0);
+        if (ring.forks.size === 0 && (!anyone || call.route?.ringing)) {
+          if (ring.purpose === 'call' && call.route?.ringing) ringUnanswered(call, ring);
+          else if (ring.purpose === 'call') {
             const reason = `${ring.name} went offline.`;
             endCall(call, 'missed', reason, {
               caller: { code: CODE_TEXT.offline, message: reason },
@@ -1242,6 +1638,12 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       throw new CallControlError(400, 'bad_request', 'Say who to transfer the call to.');
     const dest = options.resolve(target, identity);
     if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
+    if (dest.kind === 'group')
+      throw new CallControlError(
+        409,
+        'unavailable',
+        `Calls cannot be transferred to a ring group yet; transfer to one of ${dest.name}'s members.`,
+      );
     const waiting = sideNamed(call, other(side));
     if (dest.identity === identity)
       throw new CallControlError(400, 'bad_request', 'You cannot transfer a call to yourself.');

@@ -4,6 +4,10 @@ export interface VoiceSettings {
   ringTimeoutMs?: number;
   tokenTtlSeconds?: number;
   parkTimeoutMs?: number;
+  /** The longest voicemail message. */
+  voicemailMaxMs?: number;
+  /** How long call history rows (and their voicemail messages) are kept, in days. */
+  historyDays?: number;
 }
 
 function whole(env: Env, name: string, min: number, max: number): number | undefined {
@@ -20,13 +24,20 @@ function whole(env: Env, name: string, min: number, max: number): number | undef
  * SWITCHBOARD_VOICE_RING_SECONDS (how long a call rings before it is missed, default 30) and
  * SWITCHBOARD_VOICE_TOKEN_TTL (seconds a voice token lives, default 3600; the SDK renews it 10 s
  * before it ends) and SWITCHBOARD_VOICE_PARK_SECONDS (how long a call stays parked before it rings
- * whoever parked it, default 180). Throws a readable error when invalid.
+ * whoever parked it, default 180), SWITCHBOARD_VOICEMAIL_SECONDS (the longest voicemail message,
+ * default 120) and SWITCHBOARD_HISTORY_DAYS (how long call history and voicemail are kept, default
+ * 365). Throws a readable error when invalid.
  */
 export function voiceSettingsFromEnv(env: Env): VoiceSettings {
   const ring = whole(env, 'SWITCHBOARD_VOICE_RING_SECONDS', 3, 600);
   const ttl = whole(env, 'SWITCHBOARD_VOICE_TOKEN_TTL', 15, 86_400);
   const park = whole(env, 'SWITCHBOARD_VOICE_PARK_SECONDS', 5, 3600);
+  const voicemail = whole(env, 'SWITCHBOARD_VOICEMAIL_SECONDS', 5, 600);
+  // A year at most: a history row's ttl, as Sync allows (31 536 000 s).
+  const days = whole(env, 'SWITCHBOARD_HISTORY_DAYS', 1, 365);
   return {
+    ...(voicemail === undefined ? {} : { voicemailMaxMs: voicemail * 1000 }),
+    ...(days === undefined ? {} : { historyDays: days }),
     ...(park === undefined ? {} : { parkTimeoutMs: park * 1000 }),
     ...(ring === undefined ? {} : { ringTimeoutMs: ring * 1000 }),
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),

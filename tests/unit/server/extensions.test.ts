@@ -90,12 +90,31 @@ describe('resolveDestination with extensions and groups', () => {
     expect(resolveDestination('client:100', team, groups)).toMatchObject({ identity: 'ada@x.io' });
   });
 
-  it('says a ring group does not take calls yet, naming it', () => {
-    const dest = resolveDestination('200', team, groups);
-    expect(dest.kind).toBe('unknown');
-    expect(dest.kind === 'unknown' && dest.reason).toMatch(
-      /200 is the ring group Sales, and ring groups do not take calls yet/,
-    );
+  it("reaches a ring group by its number, to be routed", () => {
+    expect(resolveDestination('2 00', team, groups)).toEqual({
+      kind: 'group',
+      groupId: 'grp-a',
+      name: 'Sales',
+      test: false,
+    });
+  });
+
+  it("lets only admins test a group, and only one that exists", () => {
+    const admins = [{ ...person('ada@x.io', 'Ada', '100'), role: 'admin' as const }, team[1]!];
+    expect(resolveDestination('test:grp-a', admins, groups, 'ada@x.io')).toEqual({
+      kind: 'group',
+      groupId: 'grp-a',
+      name: 'Sales',
+      test: true,
+    });
+    expect(resolveDestination('test:grp-a', admins, groups, 'bob@x.io')).toEqual({
+      kind: 'unknown',
+      reason: 'Only admins can test a ring group.',
+    });
+    expect(resolveDestination('test:grp-zz', admins, groups, 'ada@x.io')).toEqual({
+      kind: 'unknown',
+      reason: 'That ring group no longer exists.',
+    });
   });
 
   it('an extension nobody has is a number nobody answers', () => {

@@ -1,0 +1,76 @@
+/**
+ * What the routing engine (src/domain/routing/engine.ts) needs, read from the embedded Sync
+ * service: a group's item in `groups`, its `schedule:{id}` and `calendar:{id}` documents and its
+ * `forwarding:{id}` list, read tolerantly (what a screen would show). Who can take a call comes
+ * from the voice service (registered, on a call), the person's do-not-disturb and their presence.
+ */
+import { calendarFromData } from '../../src/domain/calendar';
+import { ruleFromData } from '../../src/domain/forwarding';
+import { groupFromData } from '../../src/domain/group';
+import {
+  decide,
+  type Availability,
+  type Decision,
+  type GroupSetup,
+} from '../../src/domain/routing/engine';
+import { scheduleFromData } from '../../src/domain/schedule';
+import type { InternalSync } from '../sync/internal';
+import { GROUPS_MAP } from '../users/extensions';
+
+/** A group's forwarding rules beyond this many are not read (the screens add them one by one). */
+const MAX_RULES = 100;
+
+/** A group's setup, or null when there is no such group. */
+export function groupSetup(sync: InternalSync, id: string): GroupSetup | null {
+  const item = sync.getMapItem(GROUPS_MAP, id);
+  if (!item) return null;
+  const schedule = sync.documentData(`schedule:${id}`);
+  const calendar = sync.documentData(`calendar:${id}`);
+  const rules = sync.listItems(`forwarding:${id}`, MAX_RULES).flatMap((data) => {
+    const rule = ruleFromData(data);
+    return rule ? [rule] : [];
+  });
+  return {
+    id,
+    group: groupFromData(item),
+    schedule: schedule ? scheduleFromData(schedule) : null,
+    calendar: calendar ? calendarFromData(calendar) : null,
+    rules,
+  };
+}
+
+export interface RouterDeps {
+  sync: InternalSync;
+  isRegistered: (identity: string) => boolean;
+  isOnCall: (identity: string) => boolean;
+  doNotDisturb: (identity: string) => boolean;
+  nameOf: (identity: string) => string;
+}
+
+/** The engine over the stored setup and who can take a call now. */
+export function createRouter(deps: RouterDeps): (groupId: string, at: number) => Decision {
+  const availabilityOf = (identity: string): Availability =>
+    !deps.isRegistered(identity)
+      ? 'offline'
+      : deps.doNotDisturb(identity)
+        ? 'doNotDisturb'
+        : deps.isOnCall(identity)
+          ? 'onCall'
+          : 'available';
+  return (groupId, at) => {
+    // Each group is read once per decision, however often forwarding comes back to it.
+    const cache = new Map<string, GroupSetup | null>();
+    const setupOf = (id: string): GroupSetup | null => {
+      if (!cache.has(id)) cache.set(id, groupSetup(deps.sync, id));
+      return cache.get(id)!;
+    };
+    return decide({
+      groupId,
+      at,
+      setupOf,
+      availabilityOf,
+      externalCalls: false,
+      nameOf: deps.nameOf,
+    });
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Voicemail messages: what a caller said after the tone, kept as a WAV file under the data folder
+ * (`voicemail/<id>.wav`) beside a small JSON file naming the ring group it was left for (only its
+ * members and admins may hear it). A message lives as long as its call's history row: both are
+ * kept for the history retention ({@link VoicemailStore.sweep} removes older files).
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveRange } from '../audio/routes';
+import type { Auth } from '../auth/sessions';
+import { HttpError } from '../http/errors';
+import type { Router } from '../http/router';
+import { pcmuWav } from '../guidance/pcm';
+import { SAMPLE_RATE } from './audio';
+
+export interface VoicemailMeta {
+  groupId: string;
+  callId: string;
+  at: number;
+  seconds: number;
+}
+
+export interface VoicemailStore {
+  /** Keeps a message (μ-law at 8 kHz); returns its id. Messages shorter than a second are not kept. */
+  save(pcmu: Buffer, meta: Omit<VoicemailMeta, 'seconds'>): { id: string; seconds: number } | null;
+  /** Where the message's WAV file is and whose it is, or null when there is no such message. */
+  find(id: string): { path: string; meta: VoicemailMeta } | null;
+  /** Removes messages kept longer than `maxAgeMs`; returns how many went. */
+  sweep(now: number, maxAgeMs: number): number;
+}
+
+const ID = /^vm-[a-z0-9]{16}$/;
+const MIN_BYTES = SAMPLE_RATE; // one second
+
+export function createVoicemailStore(dataDir: string): VoicemailStore {
+  const dir = join(dataDir, 'voicemail');
+  mkdirSync(dir, { recursive: true });
+  const file = (id: string, ext: string) => join(dir, `${id}.${ext}`);
+
+  return {
+    save(pcmu, meta) {
+      if (pcmu.length < MIN_BYTES) return null;
+      const id = `vm-${randomBytes(8).toString('hex')}`;
+      const seconds = Math.round(pcmu.length / SAMPLE_RATE);
+      const full: VoicemailMeta = { ...meta, seconds };
+      // Written aside then renamed, so a crash never leaves half a message under its name.
+      const temp = file(id, 'wav.tmp');
+      writeFileSync(temp, pcmuWav(pcmu));
+      writeFileSync(file(id, 'json'), JSON.stringify(full));
+      renameSync(temp, file(id, 'wav'));
+      return { id, seconds };
+    },
+    find(id) {
+      if (!ID.test(id)) return null;
+      try {
+        const meta = JSON.parse(readFileSync(file(id, 'json'), 'utf8')) as VoicemailMeta;
+        statSync(file(id, 'wav'));
+        return { path: file(id, 'wav'), meta };
+      } catch {
+        return null;
+      }
+    },
+    sweep(now, maxAgeMs) {
+      let removed = 0;
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        try {
+          if (now - statSync(path).mtimeMs <= maxAgeMs && !name.endsWith('.tmp')) continue;
+          rmSync(path, { force: true });
+          if (name.endsWith('.wav')) removed++;
+        } catch {
+          // Gone meanwhile: nothing to remove.
+        }
+      }
+      return removed;
+    },
+  };
+}
+
+/**
+ * GET /api/voicemail/{id}: a message's WAV (with ranges, for the history's player), to admins and
+ * the members of the group it was left for; anyone else gets the same 404 as for no message.
+ */
+export function registerVoicemailRoutes(
+  router: Router,
+  deps: {
+    auth: Auth;
+    store: VoicemailStore;
+    membersOf: (groupId: string) => readonly string[];
+  },
+): void {
+  router.on('GET', '/api/voicemail/:id', async (ctx) => {
+    const user = deps.auth.requireUser(ctx);
+    const found = deps.store.find(ctx.params.id ?? '');
+    const allowed =
+      found !== null &&
+      (user.role === 'admin' || deps.membersOf(found.meta.groupId).includes(user.identity));
+    if (!found || !allowed) throw new HttpError(404, 'not_found', 'No such voicemail message');
+    const { size } = await stat(found.path).catch(() => {
+      throw new HttpError(404, 'not_found', 'No such voicemail message');
+    });
+    ctx.res.setHeader('Cache-Control', 'private, no-store');
+    serveRange(ctx, found.path, size, 'audio/wav');
+  });
+}

@@ -1,0 +1,306 @@
+/**
+ * Calls to ring groups against the real server: the routing engine decides from what an admin
+ * stored through the real Sync SDK (the group, its hours, holidays, announcements and forwarding),
+ * and the voice service carries it out with real media: members ring at once (the first to answer
+ * wins, the others stop) or in order (the next after the ring timeout); closed hours play the
+ * closed announcement (heard as sound on the caller's leg) and forward to a colleague; a holiday
+ * takes a voicemail that its group's members (and admins) can play back, nobody else; an admin's
+ * Test this group call is told each decision; history keeps the group and the decisions.
+ */
+import type { SyncClient, SyncList } from 'twilio-sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../support/server';
+import { client, shutdownClients } from '../sync/support';
+import { answerTo, closeLegs, dial, hears, person as personAt, type Person } from './media-support';
+import { eventually, type Frame } from './support';
+
+let server: RunningServer;
+let ada: Person;
+let ann: Person;
+let bob: Person;
+let cat: Person;
+let sync: SyncClient;
+let history: SyncList;
+const person = (email: string) => personAt(server.url, email);
+
+const ALL_WEEK = Object.fromEntries(
+  ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [
+    d,
+    [{ start: '00:00', end: '24:00' }],
+  ]),
+);
+const today = () => new Date().toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '30' } });
+  // The first to sign in is the admin.
+  ada = await person('ada@example.com');
+  ann = await person('ann@example.com');
+  bob = await person('bob@example.com');
+  cat = await person('cat@example.com');
+  sync = await client(server.url, 'ada@example.com');
+  history = await (await client(server.url, 'cat@example.com')).list('calls');
+}, 60_000);
+
+afterAll(async () => {
+  await closeLegs();
+  for (const p of [ada, ann, bob, cat]) p?.close();
+  await shutdownClients();
+  await server?.stop();
+  server?.cleanup();
+});
+
+interface GroupSpec {
+  id: string;
+  number: string;
+  members: string[];
+  strategy?: 'simultaneous' | 'sequential';
+  ringTimeout?: number;
+  week?: Record<string, { start: string; end: string }[]>;
+  holidays?: { id: string; label: string; start: string; end: string }[];
+  guidance?: Record<string, string>;
+  rules?: Record<string, unknown>[];
+}
+
+/** Stores a group as the admin screens do: schedule, calendar, forwarding, then the group. */
+async function makeGroup(g: GroupSpec): Promise<void> {
+  await sync
+    .document({ id: `schedule:${g.id}`, mode: 'create_new' })
+    .then((d) => d.set({ timeZone: 'UTC', week: g.week ?? ALL_WEEK }));
+  await sync
+    .document({ id: `calendar:${g.id}`, mode: 'create_new' })
+    .then((d) => d.set({ holidays: g.holidays ?? [] }));
+  const rules = await sync.list({ id: `forwarding:${g.id}`, mode: 'create_new' });
+  for (const r of g.rules ?? []) await rules.push(r);
+  await (
+    await sync.map('groups')
+  ).set(g.id, {
+    name: g.id,
+    number: g.number,
+    members: g.members,
+    strategy: g.strategy ?? 'simultaneous',
+    ringTimeout: g.ringTimeout ?? 20,
+    ...(g.guidance ? { guidance: g.guidance } : {}),
+  });
+}
+
+async function historyRow(callSid: string): Promise<Record<string, unknown>> {
+  let found: Record<string, unknown> | null = null;
+  await eventually(
+    async () => {
+      const items = (await history.getItems({ order: 'desc', pageSize: 10 })).items;
+      const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
+      found = row ? (row.data as Record<string, unknown>) : null;
+      return found !== null;
+    },
+    8000,
+    'the history row',
+  );
+  return found!;
+}
+
+const routingTexts = (p: Person, from = 0): string[] =>
+  p.frames
+    .slice(from)
+    .filter((f) => f.type === 'message')
+    .map((f) => JSON.parse(String(f.payload.content)) as { event: string; text?: string })
+    .filter((m) => m.event === 'routing')
+    .map((m) => m.text!);
+
+const invited = (p: Person, mark: number, timeoutMs = 10_000): Promise<Frame> =>
+  p.next((f) => f.type === 'invite', mark, timeoutMs);
+
+/** Starts `who`'s call to `to` without waiting for the answer (a group call may ring first). */
+function placing(who: Person, to: string) {
+  return dial(who, to);
+}
+
+describe('a call to a ring group', () => {
+  it('rings the members at once: the first to answer takes it and the other stops ringing', async () => {
+    await makeGroup({ id: 'grp-sales', number: '500', members: [ann.identity, bob.identity] });
+    const [annMark, bobMark] = [ann.frames.length, bob.frames.length];
+    const calling = placing(cat, '500');
+    const [toAnn, toBob] = await Promise.all([invited(ann, annMark), invited(bob, bobMark)]);
+    expect(toAnn.payload.callsid).toBe(toBob.payload.callsid);
+    const params = new URLSearchParams(
+      String((toAnn.payload.parameters as { Params: string }).Params),
+    );
+    expect(params.get('Group')).toBe('grp-sales');
+    const bobLeg = await answerTo(bob, toBob);
+    await ann.next(
+      (f) => f.type === 'cancel' && f.payload.callsid === toAnn.payload.callsid,
+      annMark,
+    );
+    const { frame, leg } = await calling;
+    expect(frame.type).toBe('answer');
+    await hears(leg, 'sound');
+    await hears(bobLeg, 'sound');
+    const callSid = String(frame.payload.callsid);
+    cat.send('hangup', { callsid: callSid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toBob.payload.callsid);
+    const row = await historyRow(callSid);
+    expect(row).toMatchObject({
+      group: 'grp-sales',
+      callee: bob.identity,
+      handledBy: bob.identity,
+      outcome: 'answered',
+    });
+    expect((row.routing as { text: string }[]).map((s) => s.text)).toEqual([
+      'grp-sales is open.',
+      'Ringing ann and bob at once.',
+      'bob answered.',
+    ]);
+  });
+
+  it('rings in order: the next member rings once the first has rung for the ring timeout', async () => {
+    await makeGroup({
+      id: 'grp-order',
+      number: '501',
+      members: [ann.identity, bob.identity],
+      strategy: 'sequential',
+      ringTimeout: 5,
+    });
+    const [annMark, bobMark] = [ann.frames.length, bob.frames.length];
+    const calling = placing(cat, '501');
+    const first = await invited(ann, annMark);
+    const rangAt = Date.now();
+    // Bob is not rung while Ann's turn lasts.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(bob.frames.slice(bobMark).some((f) => f.type === 'invite')).toBe(false);
+    await ann.next(
+      (f) => f.type === 'cancel' && f.payload.callsid === first.payload.callsid,
+      annMark,
+      10_000,
+    );
+    const second = await invited(bob, bobMark);
+    expect(Date.now() - rangAt).toBeGreaterThanOrEqual(4500);
+    await answerTo(bob, second);
+    const { frame } = await calling;
+    expect(frame.type).toBe('answer');
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    const row = await historyRow(String(frame.payload.callsid));
+    expect((row.routing as { kind: string }[]).map((s) => s.kind)).toEqual([
+      'situation',
+      'ring',
+      'noAnswer',
+      'ring',
+      'answered',
+    ]);
+  });
+
+  it('closed: the closed announcement plays to the caller, then the closed rule forwards to a colleague', async () => {
+    await (
+      await sync.map('guidance')
+    ).set('gdn-closed', {
+      name: 'Closed',
+      kind: 'tts',
+      text: 'We are closed.',
+      language: 'en-us',
+    });
+    await makeGroup({
+      id: 'grp-closed',
+      number: '502',
+      members: [ann.identity],
+      week: {},
+      guidance: { closed: 'gdn-closed' },
+      rules: [
+        { when: 'closed', after: 20, target: { kind: 'user', identity: bob.identity }, order: 0 },
+      ],
+    });
+    const [annMark, bobMark] = [ann.frames.length, bob.frames.length];
+    const { frame, leg } = await placing(cat, '502');
+    // Answered at once: the announcement plays into the call.
+    expect(frame.type).toBe('answer');
+    await hears(leg, 'sound');
+    const toBob = await invited(bob, bobMark, 15_000);
+    expect(ann.frames.slice(annMark).some((f) => f.type === 'invite')).toBe(false);
+    await answerTo(bob, toBob);
+    await eventually(
+      async () => routingTexts(cat).includes('bob answered.'),
+      5000,
+      'the answer told',
+    );
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    const row = await historyRow(String(frame.payload.callsid));
+    expect(row).toMatchObject({ group: 'grp-closed', handledBy: bob.identity });
+    expect((row.routing as { text: string }[]).map((s) => s.text)).toEqual([
+      'grp-closed is closed (outside business hours).',
+      'Playing the closed announcement.',
+      'Forwarded to bob (rule: outside business hours).',
+      'Ringing bob.',
+      'bob answered.',
+    ]);
+  });
+
+  it('a holiday takes a voicemail, which the group’s members and admins can play and nobody else', async () => {
+    await makeGroup({
+      id: 'grp-holiday',
+      number: '503',
+      members: [ann.identity],
+      holidays: [{ id: 'h1', label: 'Founders Day', start: today(), end: today() }],
+    });
+    const { frame, leg } = await placing(cat, '503');
+    expect(frame.type).toBe('answer');
+    const callSid = String(frame.payload.callsid);
+    // The greeting (heard) and the tone, then the caller speaks (their leg plays a tone) a while.
+    await hears(leg, 'sound');
+    await eventually(
+      async () => routingTexts(cat).includes('Recording the message.'),
+      15_000,
+      'the recording',
+    );
+    await new Promise((r) => setTimeout(r, 2500));
+    cat.send('hangup', { callsid: callSid });
+    const row = await historyRow(callSid);
+    expect(row).toMatchObject({ group: 'grp-holiday', outcome: 'voicemail' });
+    const vm = row.voicemail as { id: string; seconds: number };
+    expect(vm.seconds).toBeGreaterThanOrEqual(1);
+    const play = (who: Person) =>
+      fetch(`${server.url}/api/voicemail/${vm.id}`, { headers: { cookie: who.cookie } });
+    const asAnn = await play(ann);
+    expect(asAnn.status).toBe(200);
+    expect(asAnn.headers.get('content-type')).toBe('audio/wav');
+    const wav = Buffer.from(await asAnn.arrayBuffer());
+    expect(wav.subarray(0, 4).toString()).toBe('RIFF');
+    expect((await play(ada)).status).toBe(200);
+    expect((await play(cat)).status).toBe(404);
+    expect((await play(bob)).status).toBe(404);
+    const forged = await fetch(`${server.url}/api/voicemail/..%2f..%2fapp.db`, {
+      headers: { cookie: ann.cookie },
+    });
+    expect(forged.status).toBe(404);
+  }, 30_000);
+
+  it("an admin's Test this group call is told each decision as it is made; an agent's is refused", async () => {
+    await makeGroup({ id: 'grp-test', number: '504', members: [ann.identity] });
+    const mark = ada.frames.length;
+    const annMark = ann.frames.length;
+    const calling = placing(ada, 'test:grp-test');
+    const toAnn = await invited(ann, annMark);
+    await eventually(
+      async () => routingTexts(ada, mark).includes('Ringing ann at once.'),
+      5000,
+      'the ring decision',
+    );
+    ann.send('hangup', { callsid: toAnn.payload.callsid, reject: true });
+    const refused = await placing(bob, 'test:grp-test');
+    expect(refused.frame.payload.error).toMatchObject({
+      message: expect.stringContaining('Only admins can test a ring group.'),
+    });
+    const { frame } = await calling;
+    expect(frame.type).toBe('answer');
+    await eventually(
+      async () => routingTexts(ada, mark).some((t) => t.includes('Voicemail')),
+      5000,
+      'voicemail after the decline',
+    );
+    expect(routingTexts(ada, mark).slice(0, 3)).toEqual([
+      'grp-test is open.',
+      'Ringing ann at once.',
+      'Declined.',
+    ]);
+    ada.send('hangup', { callsid: frame.payload.callsid });
+    const row = await historyRow(String(frame.payload.callsid));
+    expect(row).toMatchObject({ test: true, group: 'grp-test', outcome: 'missed' });
+  });
+});
