@@ -216,7 +216,7 @@ describe('a call to a ring group', () => {
     expect(ann.frames.slice(annMark).some((f) => f.type === 'invite')).toBe(false);
     await answerTo(bob, toBob);
     await eventually(
-      async () => routingTexts(cat).includes('bob answered.'),
+      () => Promise.resolve(routingTexts(cat).includes('bob answered.')),
       5000,
       'the answer told',
     );
@@ -245,7 +245,7 @@ describe('a call to a ring group', () => {
     // The greeting (heard) and the tone, then the caller speaks (their leg plays a tone) a while.
     await hears(leg, 'sound');
     await eventually(
-      async () => routingTexts(cat).includes('Recording the message.'),
+      () => Promise.resolve(routingTexts(cat).includes('Recording the message.')),
       15_000,
       'the recording',
     );
@@ -278,7 +278,7 @@ describe('a call to a ring group', () => {
     const calling = placing(ada, 'test:grp-test');
     const toAnn = await invited(ann, annMark);
     await eventually(
-      async () => routingTexts(ada, mark).includes('Ringing ann at once.'),
+      () => Promise.resolve(routingTexts(ada, mark).includes('Ringing ann at once.')),
       5000,
       'the ring decision',
     );
@@ -290,7 +290,7 @@ describe('a call to a ring group', () => {
     const { frame } = await calling;
     expect(frame.type).toBe('answer');
     await eventually(
-      async () => routingTexts(ada, mark).some((t) => t.includes('Voicemail')),
+      () => Promise.resolve(routingTexts(ada, mark).some((t) => t.includes('Voicemail'))),
       5000,
       'voicemail after the decline',
     );
