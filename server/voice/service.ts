@@ -71,8 +71,9 @@ export interface CallRecord {
   duration: number;
   outcome: 'answered' | 'missed' | 'rejected' | 'busy' | 'failed' | 'abandoned' | 'voicemail';
   reason: string;
-  /** The ring group dialled, if any. */
+  /** The ring group dialled, if any, and its name then. */
   group: string | null;
+  groupName: string | null;
   /** A group call's routing decisions, in order (empty for a call to a person). */
   routing: RoutingStep[];
   /** The message left, if the call went to voicemail and the caller spoke. */
@@ -546,6 +547,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         outcome: finalOutcome,
         reason: finalReason,
         group: call.route?.groupId ?? null,
+        groupName: call.route?.groupName ?? null,
         routing: call.route?.steps ?? [],
         voicemail: message,
         ...(call.route?.test ? { test: true } : {}),
@@ -653,6 +655,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
           outcome,
           reason,
           group: null,
+          groupName: null,
           routing: [],
           voicemail: null,
         });

@@ -33,7 +33,18 @@ export interface CallContext extends CallInput {
   problem: string | null;
   /** The transfer under way, and whether its target has answered (a consult). */
   transfer: (TransferRequest & { answered: boolean }) | null;
+  /** A call to a ring group: the server's routing decisions so far, oldest first (at most 50). */
+  routing: RoutingNote[];
 }
+
+/** One routing decision the server told us of (`kind` as the server names it, `text` to show). */
+export interface RoutingNote {
+  kind: string;
+  text: string;
+}
+
+/** How many routing decisions a call keeps. */
+export const MAX_ROUTING_NOTES = 50;
 
 /** A call control the server carries out (the SDK has none): hold, resume, park. */
 export interface CallControlInput extends CallRef {
@@ -62,7 +73,9 @@ export type CallAdapterEvent =
   | { type: 'call.resumedByThem' }
   /** The target of our attended transfer answered; or the consult ended without a transfer. */
   | { type: 'call.consultAnswered' }
-  | { type: 'call.consultEnded'; reason: string };
+  | { type: 'call.consultEnded'; reason: string }
+  /** The server's routing decision on our call to a ring group (announcement, who rings, …). */
+  | { type: 'call.routed'; kind: string; text: string };
 
 /** What the UI sends. */
 export type CallUserEvent =
@@ -150,6 +163,11 @@ export const callMachine = setup({
         : {},
     ),
     dropTransfer: assign({ transfer: null }),
+    noteRouting: assign(({ context, event }) =>
+      event.type === 'call.routed' && context.routing.length < MAX_ROUTING_NOTES
+        ? { routing: [...context.routing, { kind: event.kind, text: event.text }] }
+        : {},
+    ),
     consultAnswered: assign(({ context }) => ({
       transfer: context.transfer && { ...context.transfer, answered: true },
     })),
@@ -202,7 +220,10 @@ export const callMachine = setup({
     digits: '',
     problem: null,
     transfer: null,
+    routing: [],
   }),
+  // A group call's routing is news whatever the call is doing; it changes no state.
+  on: { 'call.routed': { actions: 'noteRouting' } },
   initial: 'routing',
   states: {
     routing: {

@@ -1,5 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
-import type { callMachine, CallDirection } from './call.machine';
+import type { callMachine, CallDirection, RoutingNote } from './call.machine';
 import { describeEndReason, type CallEndReason, type Remote } from './call.types';
 
 type CallSnapshot = SnapshotFrom<typeof callMachine>;
@@ -43,6 +43,8 @@ export function selectCallTransferStatus(s: CallSnapshot): TransferStatus {
   return 'idle';
 }
 export const selectCallProblem = (s: CallSnapshot): string | null => s.context.problem;
+/** A ring group call's routing decisions so far (the same array until one is added). */
+export const selectCallRouting = (s: CallSnapshot): readonly RoutingNote[] => s.context.routing;
 export const selectCallDigits = (s: CallSnapshot): string => s.context.digits;
 export const selectCallEndReason = (s: CallSnapshot): CallEndReason | null => s.context.endReason;
 /** Why the call ended, in a sentence; null while it is live. */
@@ -98,6 +100,10 @@ export interface CallSummary {
   answeredAt: number | null;
   endedAt: number | null;
   endText: string | null;
+  /** A ring group call's latest routing decision, in words (outgoing). */
+  routingNote: string | null;
+  /** The ring group an incoming call came through. */
+  group: string | null;
 }
 
 export function selectCallSummary(s: CallSnapshot): CallSummary {
@@ -117,6 +123,8 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
     answeredAt: s.context.answeredAt,
     endedAt: s.context.endedAt,
     endText: selectCallEndText(s),
+    routingNote: s.context.routing.at(-1)?.text ?? null,
+    group: s.context.direction === 'incoming' ? (s.context.params.Group ?? null) : null,
   };
 }
 
@@ -141,7 +149,9 @@ export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
     a.digits === b.digits &&
     a.answeredAt === b.answeredAt &&
     a.endedAt === b.endedAt &&
-    a.endText === b.endText
+    a.endText === b.endText &&
+    a.routingNote === b.routingNote &&
+    a.group === b.group
   );
 }
 

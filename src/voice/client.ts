@@ -121,6 +121,12 @@ export function heldEvent(content: unknown): CallAdapterEvent | null {
   if (event === 'held') return { type: 'call.heldByThem' };
   if (event === 'resumed') return { type: 'call.resumedByThem' };
   if (event === 'consultAnswered') return { type: 'call.consultAnswered' };
+  if (event === 'routing') {
+    const { kind, text } = data as { kind?: unknown; text?: unknown };
+    if (typeof kind !== 'string' || typeof text !== 'string' || text === '' || text.length > 500)
+      return null;
+    return { type: 'call.routed', kind: kind.slice(0, 40), text };
+  }
   if (event === 'consultEnded') {
     const reason = (data as { reason?: unknown }).reason;
     return {

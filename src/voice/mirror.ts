@@ -119,6 +119,9 @@ function parseSummary(v: unknown): CallSummary | null {
   const remote = parseRemote(v.remote);
   const { callId, direction, status, muted, digits, answeredAt, endedAt, endText } = v;
   const { hold, heldByThem, parking, problem, transferStatus } = v;
+  // Absent from an older tab's summary: read as none.
+  const routingNote = v.routingNote ?? null;
+  const group = v.group ?? null;
   const transfer = parseTransfer(v.transfer);
   if (
     remote === null ||
@@ -136,7 +139,9 @@ function parseSummary(v: unknown): CallSummary | null {
     !isText(digits) ||
     !timeOrNull(answeredAt) ||
     !timeOrNull(endedAt) ||
-    !textOrNull(endText)
+    !textOrNull(endText) ||
+    !textOrNull(routingNote) ||
+    !textOrNull(group)
   )
     return null;
   return {
@@ -155,6 +160,8 @@ function parseSummary(v: unknown): CallSummary | null {
     answeredAt,
     endedAt,
     endText,
+    routingNote,
+    group,
   };
 }
 

@@ -101,6 +101,11 @@ export function CallCardView({
           {name}
         </strong>
         {detail && <span className="call-card__detail">{detail}</span>}
+        {summary.group && (
+          <span className="call-card__detail" data-testid="call-group">
+            via {summary.group}
+          </span>
+        )}
       </header>
       <p className="call-card__status" role="status" data-testid="call-status">
         {STATUS_TEXT[status]}
@@ -111,6 +116,11 @@ export function CallCardView({
           </span>
         )}
       </p>
+      {summary.routingNote && status !== 'ended' && (
+        <p className="call-card__hold" data-testid="call-routing">
+          {summary.routingNote}
+        </p>
+      )}
       {inCall && hold !== 'off' && (
         <p className="call-card__hold" data-testid="call-hold">
           {hold === 'holding'

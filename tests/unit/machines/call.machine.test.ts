@@ -3,6 +3,7 @@ import { createActor, SimulatedClock } from 'xstate';
 import {
   callMachine,
   isValidDigits,
+  MAX_ROUTING_NOTES,
   RING_TIMEOUT_MS,
   type CallDirection,
 } from '../../../src/machines/call.machine';
@@ -12,6 +13,7 @@ import {
   selectCallEndMessage,
   selectCallEndReason,
   selectCallMuted,
+  selectCallRouting,
   selectCallStatus,
 } from '../../../src/machines/call.selectors';
 import {
@@ -288,5 +290,24 @@ describe('call error codes', () => {
     expect(isValidDigits('0123456789*#wW')).toBe(true);
     expect(isValidDigits('1-2')).toBe(false);
     expect(isValidDigits('')).toBe(false);
+  });
+});
+
+describe("call machine: a ring group call's routing", () => {
+  it('keeps the decisions in order whatever the call is doing, at most 50, and changes no state', () => {
+    const c = startCall('outgoing', remoteFromAddress('500'));
+    c.actor.send({ type: 'call.routed', kind: 'situation', text: 'Sales is open.' });
+    expect(c.status()).toBe('connecting');
+    c.actor.send({ type: 'call.accepted' });
+    c.actor.send({ type: 'call.routed', kind: 'ring', text: 'Ringing Ann at once.' });
+    expect(c.status()).toBe('open');
+    expect(selectCallRouting(c.snap())).toEqual([
+      { kind: 'situation', text: 'Sales is open.' },
+      { kind: 'ring', text: 'Ringing Ann at once.' },
+    ]);
+    for (let i = 0; i < 60; i++) c.actor.send({ type: 'call.routed', kind: 'ring', text: `${i}` });
+    expect(selectCallRouting(c.snap())).toHaveLength(MAX_ROUTING_NOTES);
+    c.actor.send({ type: 'call.hangUp' });
+    expect(c.status()).toBe('ended');
   });
 });

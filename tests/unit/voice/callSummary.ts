@@ -17,5 +17,7 @@ export const callSummary = (over: Partial<CallSummary> = {}): CallSummary => ({
   answeredAt: null,
   endedAt: null,
   endText: null,
+  routingNote: null,
+  group: null,
   ...over,
 });

@@ -296,4 +296,19 @@ describe("voice runtime: the server's word about the other side", () => {
     for (const other of ['{"event":"parked"}', 'held', '{', null, 42, '[]', { event: 1 }])
       expect(heldEvent(other)).toBeNull();
   });
+
+  it('reads a ring group routing decision, refusing malformed ones', () => {
+    expect(heldEvent('{"event":"routing","kind":"ring","text":"Ringing Ann."}')).toEqual({
+      type: 'call.routed',
+      kind: 'ring',
+      text: 'Ringing Ann.',
+    });
+    for (const bad of [
+      { event: 'routing', kind: 'ring' },
+      { event: 'routing', kind: 1, text: 'x' },
+      { event: 'routing', kind: 'ring', text: '' },
+      { event: 'routing', kind: 'ring', text: 'x'.repeat(501) },
+    ])
+      expect(heldEvent(bad)).toBeNull();
+  });
 });

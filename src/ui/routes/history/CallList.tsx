@@ -17,6 +17,7 @@ const OUTCOME_LABEL = {
   rejected: 'Declined',
   busy: 'Busy',
   failed: 'Failed',
+  voicemail: 'Voicemail',
 } as const;
 
 /** Who "Call back" reaches from this row: the other party as seen by `me`. */
@@ -38,11 +39,13 @@ const CallRow = memo(function CallRow({
   top,
   me,
   onCall,
+  canHear,
 }: {
   call: Call;
   top: number;
   me: string | null;
   onCall: ((to: string) => void) | null;
+  canHear: (groupId: string) => boolean;
 }) {
   const direction = directionFor(call, me);
   const other = direction === 'inbound' ? call.from : call.callee || call.to;
@@ -60,8 +63,9 @@ const CallRow = memo(function CallRow({
       <span className="call-row__who">
         <span className="call-row__number">{other || 'Unknown number'}</span>
         <span className="call-row__via">
-          {[call.user, call.group, describeTrail(call.trail)].filter(Boolean).join(' · ') ||
-            '\u00a0'}
+          {[call.user, call.groupName || call.group, describeTrail(call.trail)]
+            .filter(Boolean)
+            .join(' · ') || '\u00a0'}
         </span>
       </span>
       <span className="call-row__when">
@@ -70,6 +74,17 @@ const CallRow = memo(function CallRow({
       <span className="call-row__duration">{formatDuration(call.duration) ?? ''}</span>
       <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
         {call.outcome ? OUTCOME_LABEL[call.outcome] : 'Unknown'}
+      </span>
+      <span className="call-row__voicemail">
+        {call.voicemail && canHear(call.group) && (
+          <audio
+            controls
+            preload="none"
+            src={`/api/voicemail/${call.voicemail.id}`}
+            aria-label={`Voicemail from ${other || 'an unknown caller'}, ${call.voicemail.seconds} seconds`}
+            data-testid="voicemail-player"
+          />
+        )}
       </span>
       <span title={onCall ? undefined : PHONE_NOT_READY}>
         <button
@@ -97,8 +112,11 @@ export function CallList({
   onNearEnd,
   me = null,
   onCall = null,
+  canHear = () => false,
 }: {
   calls: Call[];
+  /** Whether the signed-in person may play a voicemail left for this group (its members, admins). */
+  canHear?: (groupId: string) => boolean;
   /** The signed-in identity: a call between colleagues reads inbound or outbound from here. */
   me?: string | null;
   /** Places a call (click to call), or null while the phone cannot. */
@@ -136,7 +154,14 @@ export function CallList({
         {rows.map((row) => {
           const call = calls[row.index];
           return call ? (
-            <CallRow key={row.key} call={call} top={row.start} me={me} onCall={onCall} />
+            <CallRow
+              key={row.key}
+              call={call}
+              top={row.start}
+              me={me}
+              onCall={onCall}
+              canHear={canHear}
+            />
           ) : null;
         })}
       </ul>

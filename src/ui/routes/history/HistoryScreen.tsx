@@ -8,9 +8,16 @@ import {
   selectListLoadingPage,
   selectListStatus,
 } from '../../../machines/syncList.selectors';
-import type { ListItem } from '../../../sync/ports';
+import type { ListItem, MapItem } from '../../../sync/ports';
+import { selectMapItems } from '../../../machines/syncMap.selectors';
+import { groupFromData } from '../../../domain/group';
 import { Screen } from '../../components/Screen';
-import { useContainerSelector, useSyncList, type ListActor } from '../../sync/containers';
+import {
+  useContainerSelector,
+  useSyncList,
+  useSyncMap,
+  type ListActor,
+} from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { callOf, filterFrom, FILTERS, passes, type Filter } from './call';
@@ -22,6 +29,7 @@ import { useSelector } from '@xstate/react';
 import './history.css';
 
 const NO_ITEMS: readonly ListItem[] = [];
+const NO_GROUPS: readonly MapItem[] = [];
 
 const selectPageFailed = (snapshot: SnapshotFrom<ListActor>) =>
   snapshot.matches({ ready: 'pageFailed' });
@@ -67,6 +75,21 @@ export function Component() {
     [items, filter, myIdentity],
   );
   const loadMore = useCallback(() => calls?.send({ type: 'list.loadMore' }), [calls]);
+  // Voicemail plays for the group's members and admins (the server refuses anyone else).
+  const groups = useSyncMap('groups', { pageSize: 100, loadAll: true });
+  const groupItems = useContainerSelector(groups, selectMapItems, NO_GROUPS);
+  const admin = me?.role === 'admin';
+  const canHear = useCallback(
+    (groupId: string) =>
+      admin ||
+      groupItems.some(
+        (g) =>
+          g.key === groupId &&
+          myIdentity !== null &&
+          groupFromData(g.data).members.includes(myIdentity),
+      ),
+    [admin, groupItems, myIdentity],
+  );
 
   const firstLoad =
     status === 'opening' || (status === 'ready' && loadingPage && items.length === 0);
@@ -118,6 +141,7 @@ export function Component() {
             onNearEnd={loadMore}
             me={myIdentity}
             onCall={dial}
+            canHear={canHear}
           />
           <p className="history__more" role="status" data-testid="history-more">
             {loadingPage

@@ -6,7 +6,7 @@ import type { JsonObject, ListItem } from '../../../sync/ports';
 
 export type Direction = 'inbound' | 'outbound';
 export type Outcome =
-  'answered' | 'missed' | 'forwarded' | 'abandoned' | 'rejected' | 'busy' | 'failed';
+  'answered' | 'missed' | 'forwarded' | 'abandoned' | 'rejected' | 'busy' | 'failed' | 'voicemail';
 
 export interface Call {
   index: number;
@@ -16,7 +16,12 @@ export interface Call {
   user: string;
   /** The colleague who was called (calls between people), or ''. */
   callee: string;
+  /** The ring group dialled (its id), or ''. */
   group: string;
+  /** That group's name when the call was made, or ''. */
+  groupName: string;
+  /** The message the caller left, if any: its id (for /api/voicemail/{id}) and length. */
+  voicemail: { id: string; seconds: number } | null;
   /** Epoch ms, or null when absent or unreadable. */
   startedAt: number | null;
   answeredAt: number | null;
@@ -91,7 +96,20 @@ const OUTCOMES: readonly string[] = [
   'rejected',
   'busy',
   'failed',
+  'voicemail',
 ];
+
+function voicemailOf(value: unknown): Call['voicemail'] {
+  if (typeof value !== 'object' || value === null) return null;
+  const { id, seconds } = value as { id?: unknown; seconds?: unknown };
+  return typeof id === 'string' &&
+    /^vm-[a-z0-9]{16}$/.test(id) &&
+    typeof seconds === 'number' &&
+    Number.isFinite(seconds) &&
+    seconds >= 0
+    ? { id, seconds }
+    : null;
+}
 
 export function callFromData(index: number, data: JsonObject): Call {
   const duration = data.duration;
@@ -104,6 +122,8 @@ export function callFromData(index: number, data: JsonObject): Call {
     user: text(data.user),
     callee: text(data.callee),
     group: text(data.group),
+    groupName: text(data.groupName),
+    voicemail: voicemailOf(data.voicemail),
     startedAt: time(data.startedAt),
     answeredAt: time(data.answeredAt),
     endedAt: time(data.endedAt),

@@ -16,6 +16,7 @@ import { deleteGroup } from './commands';
 import { ForwardingRules } from './ForwardingRules';
 import { GroupAnnouncements } from './GroupAnnouncements';
 import { GroupHours } from './GroupHours';
+import { GroupTest } from './GroupTest';
 import { STRATEGY_LABELS } from '../../../../domain/group';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
@@ -107,6 +108,7 @@ export function Component() {
             nameOfPerson={nameOfPerson}
             nameOfGroup={(g) => groups.get(g)?.name ?? g}
           />
+          <GroupTest groupId={id} name={group.name} />
           <div className="group-detail__actions">
             <Link className="button button--primary" to={paths.adminGroupEdit.build(id)}>
               Edit
