@@ -1,0 +1,275 @@
+/**
+ * Ring groups as callers and the team meet them, in Chromium against the real server (fake
+ * microphones, the audio each page receives read from its own peer connections). Ada (admin) sets
+ * the groups up through the Sync SDK, as the admin screens do. Cat calls a group open all week:
+ * Ann and Bob ring at once ("via Sales"), Bob answers and Ann's ringing stops; in order, Ann rings
+ * first, and Bob only once her ring timeout has passed; closed hours play the closed announcement
+ * (Cat's audio level shows it before anyone rings) and forward to Bob; a holiday takes Cat's
+ * voicemail, which Ann (a member) plays back from /history and Bob (not a member) does not get;
+ * Ada's Test this group lists each decision as it is made.
+ */
+import type { Browser, Page } from 'playwright-core';
+import type { SyncClient } from 'twilio-sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium';
+import { startServer, type RunningServer } from '../support/server';
+import { sdkClientFor, signedInPage, type Person } from './support/live';
+import { inbound, TRACK_PCS } from './support/page-audio';
+import { eventually } from './support/phone';
+
+let server: RunningServer;
+let browser: Browser;
+let admin: SyncClient;
+let ada: Person;
+let ann: Person;
+let bob: Person;
+let cat: Person;
+
+const ALL_WEEK = Object.fromEntries(
+  ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [
+    d,
+    [{ start: '00:00', end: '24:00' }],
+  ]),
+);
+
+async function hearsSound(page: Page): Promise<void> {
+  const before = (await inbound(page)).packets;
+  await eventually(
+    () => inbound(page),
+    (s) => s.packets > before + 25 && s.level > 0.01,
+  );
+}
+
+async function openPerson(name: string, path: string): Promise<Person> {
+  const person = await signedInPage(
+    browser,
+    server.url,
+    name,
+    `${name.toLowerCase()}@example.com`,
+    path,
+  );
+  await person.page.addInitScript(TRACK_PCS);
+  await person.page.reload();
+  await person.page
+    .getByTestId('phone-status')
+    .and(person.page.locator('[data-status="registered"]'))
+    .waitFor();
+  return person;
+}
+
+interface GroupSpec {
+  id: string;
+  name: string;
+  number: string;
+  members: string[];
+  strategy?: 'simultaneous' | 'sequential';
+  ringTimeout?: number;
+  week?: Record<string, { start: string; end: string }[]>;
+  holidays?: { id: string; label: string; start: string; end: string }[];
+  guidance?: Record<string, string>;
+  rules?: Record<string, unknown>[];
+}
+
+/** Stores a group as the admin screens do: schedule, calendar, forwarding, then the group. */
+async function makeGroup(g: GroupSpec): Promise<void> {
+  const schedule = await admin.document({ id: `schedule:${g.id}`, mode: 'create_new' });
+  await schedule.set({ timeZone: 'UTC', week: g.week ?? ALL_WEEK });
+  const calendar = await admin.document({ id: `calendar:${g.id}`, mode: 'create_new' });
+  await calendar.set({ holidays: g.holidays ?? [] });
+  const rules = await admin.list({ id: `forwarding:${g.id}`, mode: 'create_new' });
+  for (const r of g.rules ?? []) await rules.push(r);
+  await (
+    await admin.map('groups')
+  ).set(g.id, {
+    name: g.name,
+    number: g.number,
+    members: g.members,
+    strategy: g.strategy ?? 'simultaneous',
+    ringTimeout: g.ringTimeout ?? 20,
+    ...(g.guidance ? { guidance: g.guidance } : {}),
+  });
+}
+
+beforeAll(async () => {
+  server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '30' } });
+  browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
+  // The first to sign in is the admin.
+  ada = await openPerson('Ada', '/contacts');
+  admin = await sdkClientFor(server.url, 'Ada', 'ada@example.com');
+  ann = await openPerson('Ann', '/contacts');
+  bob = await openPerson('Bob', '/contacts');
+  cat = await openPerson('Cat', '/contacts');
+}, 90_000);
+
+afterAll(async () => {
+  await admin?.shutdown();
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+const card = (p: Person, status: string) =>
+  p.page.locator(`[data-testid="call-card"][data-status="${status}"]`);
+
+async function dismissAll(person: Person): Promise<void> {
+  const dismiss = person.page.getByRole('button', { name: 'Dismiss' });
+  while ((await dismiss.count()) > 0) await dismiss.first().click();
+}
+
+async function catDials(number: string): Promise<void> {
+  for (const p of [ada, ann, bob, cat]) await dismissAll(p);
+  await cat.page.getByTestId('dial-input').fill(number);
+  await cat.page.getByRole('button', { name: 'Call', exact: true }).click();
+}
+
+async function hangUp(p: Person): Promise<void> {
+  await p.page.getByRole('button', { name: 'Hang up' }).click();
+  await p.page.getByTestId('call-ended').first().waitFor();
+}
+
+describe('calls to ring groups', () => {
+  it('all at once: Ann and Bob ring, Bob answers, Ann stops ringing, Cat and Bob hear each other', async () => {
+    await makeGroup({
+      id: 'grp-sales',
+      name: 'Sales',
+      number: '500',
+      members: ['ann@example.com', 'bob@example.com'],
+    });
+    await catDials('500');
+    await card(ann, 'incoming').getByTestId('call-group').filter({ hasText: 'via Sales' }).waitFor();
+    await card(bob, 'incoming').getByRole('button', { name: 'Accept' }).click();
+    await expect.poll(() => card(ann, 'incoming').count(), { timeout: 10_000 }).toBe(0);
+    await card(cat, 'open').waitFor();
+    await hearsSound(cat.page);
+    await hearsSound(bob.page);
+    await hangUp(cat);
+  });
+
+  it('in order: Ann rings first, Bob only after her ring timeout', async () => {
+    await makeGroup({
+      id: 'grp-order',
+      name: 'Support',
+      number: '501',
+      members: ['ann@example.com', 'bob@example.com'],
+      strategy: 'sequential',
+      ringTimeout: 5,
+    });
+    await catDials('501');
+    await card(ann, 'incoming').waitFor();
+    const annRang = Date.now();
+    expect(await card(bob, 'incoming').count()).toBe(0);
+    await card(bob, 'incoming').waitFor({ timeout: 15_000 });
+    expect(Date.now() - annRang).toBeGreaterThanOrEqual(4000);
+    await expect.poll(() => card(ann, 'incoming').count()).toBe(0);
+    await card(bob, 'incoming').getByRole('button', { name: 'Accept' }).click();
+    await card(cat, 'open').waitFor();
+    await hangUp(cat);
+  });
+
+  it('closed: Cat hears the closed announcement, then the rule forwards her to Bob', async () => {
+    await (await admin.map('guidance')).set('gdn-closed', {
+      name: 'Closed',
+      kind: 'tts',
+      text: 'Thank you for calling. We are closed, but a colleague will take your call.',
+      language: 'en-us',
+    });
+    await makeGroup({
+      id: 'grp-closed',
+      name: 'Night desk',
+      number: '502',
+      members: ['ann@example.com'],
+      week: {},
+      guidance: { closed: 'gdn-closed' },
+      rules: [
+        {
+          when: 'closed',
+          after: 20,
+          target: { kind: 'user', identity: 'bob@example.com' },
+          order: 0,
+        },
+      ],
+    });
+    await catDials('502');
+    await card(cat, 'open')
+      .getByTestId('call-routing')
+      .filter({ hasText: 'Playing the closed announcement.' })
+      .waitFor();
+    // The announcement is what Cat hears: nobody rings yet.
+    await hearsSound(cat.page);
+    expect(await card(bob, 'incoming').count()).toBe(0);
+    expect(await card(ann, 'incoming').count()).toBe(0);
+    await card(bob, 'incoming').getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await card(cat, 'open')
+      .getByTestId('call-routing')
+      .filter({ hasText: 'Bob answered.' })
+      .waitFor();
+    expect(await card(ann, 'incoming').count()).toBe(0);
+    await hangUp(cat);
+  });
+
+  it('a holiday takes a voicemail; Ann (a member) plays it back from /history, Bob gets no player', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    await makeGroup({
+      id: 'grp-holiday',
+      name: 'Accounts',
+      number: '503',
+      members: ['ann@example.com'],
+      holidays: [{ id: 'h1', label: 'Founders Day', start: today, end: today }],
+    });
+    await catDials('503');
+    await card(cat, 'open')
+      .getByTestId('call-routing')
+      .filter({ hasText: 'Recording the message.' })
+      .waitFor({ timeout: 20_000 });
+    // Cat's (fake) microphone speaks for a while.
+    await new Promise((r) => setTimeout(r, 3000));
+    await hangUp(cat);
+    await ann.page.goto(`${server.url}/history`);
+    const row = ann.page.getByTestId('call-row').filter({ hasText: 'Voicemail' }).first();
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toContain('Accounts');
+    const player = row.getByTestId('voicemail-player');
+    const played = await player.evaluate(async (el) => {
+      const audio = el as HTMLAudioElement;
+      audio.muted = true;
+      await audio.play();
+      await new Promise((r) => setTimeout(r, 1200));
+      return { duration: audio.duration, time: audio.currentTime, error: audio.error?.code ?? 0 };
+    });
+    expect(played.error).toBe(0);
+    expect(played.duration).toBeGreaterThan(1);
+    expect(played.time).toBeGreaterThan(0.5);
+    await bob.page.goto(`${server.url}/history`);
+    const bobRow = bob.page.getByTestId('call-row').filter({ hasText: 'Voicemail' }).first();
+    await bobRow.waitFor();
+    expect(await bobRow.getByTestId('voicemail-player').count()).toBe(0);
+    for (const p of [ann, bob]) await p.page.goto(`${server.url}/contacts`);
+  });
+
+  it('Test this group shows each decision as it is made', async () => {
+    await makeGroup({
+      id: 'grp-test',
+      name: 'Front desk',
+      number: '504',
+      members: ['ann@example.com'],
+    });
+    for (const p of [ada, ann, bob, cat]) await dismissAll(p);
+    await ada.page.goto(`${server.url}/admin/group/grp-test`);
+    await ada.page.getByRole('button', { name: 'Test this group' }).click();
+    const steps = ada.page.getByTestId('group-test-steps');
+    await steps.getByText('Front desk is open.').waitFor();
+    await steps.getByText('Ringing Ann at once.').waitFor();
+    await card(ann, 'incoming').getByRole('button', { name: 'Reject' }).click();
+    await steps.getByText('Declined.').waitFor();
+    await steps.getByText(/Everyone declined the call\. Voicemail/).waitFor();
+    await ada.page.getByRole('button', { name: 'End the test call' }).click();
+    await ada.page.getByText('The test call ended.').waitFor();
+    expect(await steps.locator('li').allTextContents()).toEqual([
+      'Front desk is open.',
+      'Ringing Ann at once.',
+      'Declined.',
+      'Everyone declined the call. Voicemail: the caller can leave a message.',
+      ...((await steps.locator('li').count()) > 4 ? ['Recording the message.'] : []),
+    ]);
+  });
+});
