@@ -271,6 +271,67 @@ describe('a call to a ring group', () => {
     expect(forged.status).toBe(404);
   }, 30_000);
 
+  it('a group with no members and no hours still answers: voicemail, never dead air', async () => {
+    // Only the group's item: no schedule, calendar or forwarding list at all.
+    await (
+      await sync.map('groups')
+    ).set('grp-bare', {
+      name: 'Bare',
+      number: '505',
+      members: [],
+      strategy: 'simultaneous',
+      ringTimeout: 20,
+    });
+    const { frame, leg } = await placing(cat, '505');
+    expect(frame.type).toBe('answer');
+    await hears(leg, 'sound');
+    await eventually(
+      () => Promise.resolve(routingTexts(cat).includes('Recording the message.')),
+      15_000,
+      'the recording',
+    );
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    const row = await historyRow(String(frame.payload.callsid));
+    expect((row.routing as { text: string }[]).map((s) => s.text).slice(0, 2)).toEqual([
+      'Bare is closed (outside business hours).',
+      'Outside business hours. Voicemail: the caller can leave a message.',
+    ]);
+  }, 30_000);
+
+  it('a forwarding loop is cut to voicemail, and the server logs why', async () => {
+    const always = (groupId: string) => ({
+      when: 'always',
+      after: 20,
+      target: { kind: 'group', groupId },
+      order: 0,
+    });
+    await makeGroup({ id: 'grp-ping', number: '506', members: [], rules: [always('grp-pong')] });
+    await makeGroup({ id: 'grp-pong', number: '507', members: [], rules: [always('grp-ping')] });
+    const mark = cat.frames.length;
+    const { frame } = await placing(cat, '506');
+    expect(frame.type).toBe('answer');
+    await eventually(
+      () => Promise.resolve(routingTexts(cat, mark).some((t) => t.includes('would loop'))),
+      10_000,
+      'the loop cut',
+    );
+    expect(routingTexts(cat, mark).slice(0, 4)).toEqual([
+      'grp-ping is open.',
+      'Forwarded to the group grp-pong (rule: always).',
+      'Forwarded to the group grp-ping (rule: always).',
+      'Forwarding to grp-ping would loop (grp-ping → grp-pong → grp-ping); it was cut. Voicemail: the caller can leave a message.',
+    ]);
+    await eventually(
+      () =>
+        Promise.resolve(
+          server.output().includes('forwarding loop cut: grp-ping → grp-pong → grp-ping'),
+        ),
+      5000,
+      'the cut in the log',
+    );
+    cat.send('hangup', { callsid: frame.payload.callsid });
+  }, 30_000);
+
   it("an admin's Test this group call is told each decision as it is made; an agent's is refused", async () => {
     await makeGroup({ id: 'grp-test', number: '504', members: [ann.identity] });
     const mark = ada.frames.length;
