@@ -165,6 +165,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       guidanceId === null
         ? speech.render(VOICEMAIL_GREETING, 'en-us')
         : announcements.pcmu(guidanceId),
+    holdAnnouncement: async (groupId) => {
+      const item = sync.internal?.getMapItem(GROUPS_MAP, groupId);
+      const id = item ? groupFromData(item).guidance.hold : undefined;
+      return id ? announcements.pcmu(id) : null;
+    },
     voicemail: voicemailStore,
     ...(voiceSettings.voicemailMaxMs === undefined
       ? {}

@@ -101,6 +101,8 @@ export interface VoiceServiceOptions {
   route?: (groupId: string, at: number) => Decision;
   /** An announcement's μ-law audio (a `guidance` key), or the built-in voicemail greeting for null. */
   announcement?: (guidanceId: string | null) => Promise<Buffer>;
+  /** The announcement a ring group plays to its callers on hold (its `hold` slot), if it has one. */
+  holdAnnouncement?: (groupId: string) => Promise<Buffer | null>;
   /** Where voicemail messages are kept. */
   voicemail?: VoicemailStore;
   /** The longest voicemail message (default 2 minutes). */
@@ -305,6 +307,8 @@ interface Route {
     timer: NodeJS.Timeout;
   } | null;
   voicemail: { id: string; seconds: number } | null;
+  /** The group's on-hold announcement, once loaded (the built-in music until then, or without one). */
+  holdAudio: Buffer | null;
 }
 
 const sid = (prefix: string): string => `${prefix}${randomBytes(16).toString('hex')}`;
@@ -906,7 +910,19 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       ringing: null,
       recording: null,
       voicemail: null,
+      holdAudio: null,
     };
+    // Loaded while the call rings, for when it is held, parked or transferred.
+    options.holdAnnouncement?.(dest.groupId).then(
+      (audio) => {
+        if (!call.route || !audio) return;
+        call.route.holdAudio = audio;
+        // Held or parked before it was ready: the waiting side hears it from now on.
+        const waiting = call.park ? other(call.park.side) : call.heldBy ? other(call.heldBy) : null;
+        if (waiting && call.state !== 'ended') sideNamed(call, waiting).leg?.play(audio);
+      },
+      (err: unknown) => log(`voice: the hold announcement of ${dest.name}: ${String(err)}`),
+    );
     let leg: MediaLeg;
     try {
       leg = await answerLeg(msg.sdp, options.media);
@@ -980,6 +996,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return null;
     }
   }
+
+  /** What a waiting caller hears: their group's on-hold announcement, else the built-in music. */
+  const waitingSound = (call: Call): Buffer => call.route?.holdAudio ?? music;
 
   const stillRouting = (call: Call): boolean =>
     call.state === 'ringing' && call.route !== null && call.caller.leg !== null;
@@ -1552,7 +1571,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       call.unbridge?.();
       call.unbridge = null;
       call.heldBy = side;
-      sideNamed(call, other(side)).leg?.play(music);
+      sideNamed(call, other(side)).leg?.play(waitingSound(call));
       sideNamed(call, side).leg?.play(null);
       call.trail.push({ action: 'held', by: identity, at: now() });
       tell(sideNamed(call, other(side)), { event: 'held', by: sideNamed(call, side).name });
@@ -1584,7 +1603,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     call.unbridge?.();
     call.unbridge = null;
     call.heldBy = null;
-    waiting.leg?.play(music);
+    waiting.leg?.play(waitingSound(call));
     // The parker's phone is free at once: their leg ends, the waiting side stays with the music.
     leave(parker);
     setSide(call, side, vacant());
@@ -1675,7 +1694,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     call.unbridge?.();
     call.unbridge = null;
     call.heldBy = null;
-    waiting.leg?.play(music);
+    waiting.leg?.play(waitingSound(call));
     tell(waiting, { event: 'held', by: me.name });
     if (mode === 'consult') {
       // We hear ringback on our own leg until they answer.

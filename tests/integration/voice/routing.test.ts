@@ -9,9 +9,18 @@
  */
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdMusic } from '../../../server/voice/audio';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
-import { answerTo, closeLegs, dial, hears, person as personAt, type Person } from './media-support';
+import {
+  answerTo,
+  closeLegs,
+  dial,
+  hears,
+  person as personAt,
+  post,
+  type Person,
+} from './media-support';
 import { eventually, type Frame } from './support';
 
 let server: RunningServer;
@@ -270,6 +279,45 @@ describe('a call to a ring group', () => {
     });
     expect(forged.status).toBe(404);
   }, 30_000);
+
+  it("a held caller hears the group's on-hold announcement, not the built-in music", async () => {
+    await (
+      await sync.map('guidance')
+    ).set('gdn-hold', {
+      name: 'Hold',
+      kind: 'tts',
+      text: 'Thank you for holding. Your call matters to us.',
+      language: 'en-us',
+    });
+    await makeGroup({
+      id: 'grp-hold',
+      number: '508',
+      members: [bob.identity],
+      guidance: { hold: 'gdn-hold' },
+    });
+    const bobMark = bob.frames.length;
+    const calling = placing(cat, '508');
+    const toBob = await invited(bob, bobMark);
+    await answerTo(bob, toBob);
+    const { frame, leg } = await calling;
+    expect(frame.type).toBe('answer');
+    const held = await post(server.url, bob, `${String(toBob.payload.callsid)}/hold`);
+    expect(held.status).toBe(204);
+    const music = new Set<string>();
+    const tune = holdMusic();
+    for (let at = 0; at + 160 <= tune.length; at += 160)
+      music.add(tune.subarray(at, at + 160).toString('hex'));
+    // (Held at once, before the announcement was rendered: it replaces the music once ready.)
+    await new Promise((r) => setTimeout(r, 1500));
+    const heard: string[] = [];
+    const off = leg.onRtp((p) => heard.push(Buffer.from(p.payload).toString('hex')));
+    await new Promise((r) => setTimeout(r, 1500));
+    off();
+    const sounding = heard.filter((h) => /[^f7][^f]|[^f][^f7]/.test(h));
+    expect(sounding.length).toBeGreaterThan(10);
+    expect(sounding.filter((h) => music.has(h))).toEqual([]);
+    cat.send('hangup', { callsid: frame.payload.callsid });
+  });
 
   it('a group with no members and no hours still answers: voicemail, never dead air', async () => {
     // Only the group's item: no schedule, calendar or forwarding list at all.
