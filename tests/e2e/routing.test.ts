@@ -8,6 +8,8 @@
  * voicemail, which Ann (a member) plays back from /history and Bob (not a member) does not get;
  * Ada's Test this group lists each decision as it is made.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +33,25 @@ const ALL_WEEK = Object.fromEntries(
     [{ start: '00:00', end: '24:00' }],
   ]),
 );
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's WCAG 2 A/AA violations on the page as it is (their ids). */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol, which the app's Content-Security-Policy does not govern.
+  await page.evaluate(readFileSync(AXE, 'utf8'));
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(d: Document, o: unknown): Promise<{ violations: { id: string }[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map((v) => v.id);
+  });
+}
 
 async function hearsSound(page: Page): Promise<void> {
   const before = (await inbound(page)).packets;
@@ -136,7 +157,10 @@ describe('calls to ring groups', () => {
       members: ['ann@example.com', 'bob@example.com'],
     });
     await catDials('500');
-    await card(ann, 'incoming').getByTestId('call-group').filter({ hasText: 'via Sales' }).waitFor();
+    await card(ann, 'incoming')
+      .getByTestId('call-group')
+      .filter({ hasText: 'via Sales' })
+      .waitFor();
     await card(bob, 'incoming').getByRole('button', { name: 'Accept' }).click();
     await expect.poll(() => card(ann, 'incoming').count(), { timeout: 10_000 }).toBe(0);
     await card(cat, 'open').waitFor();
@@ -167,7 +191,9 @@ describe('calls to ring groups', () => {
   });
 
   it('closed: Cat hears the closed announcement, then the rule forwards her to Bob', async () => {
-    await (await admin.map('guidance')).set('gdn-closed', {
+    await (
+      await admin.map('guidance')
+    ).set('gdn-closed', {
       name: 'Closed',
       kind: 'tts',
       text: 'Thank you for calling. We are closed, but a colleague will take your call.',
@@ -239,6 +265,7 @@ describe('calls to ring groups', () => {
     expect(played.error).toBe(0);
     expect(played.duration).toBeGreaterThan(1);
     expect(played.time).toBeGreaterThan(0.5);
+    expect(await axeViolations(ann.page)).toEqual([]);
     await bob.page.goto(`${server.url}/history`);
     const bobRow = bob.page.getByTestId('call-row').filter({ hasText: 'Voicemail' }).first();
     await bobRow.waitFor();
@@ -264,6 +291,7 @@ describe('calls to ring groups', () => {
     await steps.getByText(/Everyone declined the call\. Voicemail/).waitFor();
     await ada.page.getByRole('button', { name: 'End the test call' }).click();
     await ada.page.getByText('The test call ended.').waitFor();
+    expect(await axeViolations(ada.page)).toEqual([]);
     expect(await steps.locator('li').allTextContents()).toEqual([
       'Front desk is open.',
       'Ringing Ann at once.',
