@@ -19,12 +19,13 @@
  * 3. Ringing: all at once rings everyone for the group's ring timeout; in order rings each for it.
  *    A `noAnswer` rule's delay caps the whole ringing (in order, the last member rings for what
  *    is left). Nobody answering applies `noAnswer` (else voicemail); everyone declining applies
- *    `busy` (else `noAnswer`, else voicemail).
+ *    `busy` (else `noAnswer`, else voicemail). A ring lasts at least a second: a ring timeout or
+ *    delay stored below that (the forms allow 5 s or more, stored data is not checked) counts as 1 s.
  * 4. Forwarding: to a person (rung for the group's ring timeout, voicemail if they do not answer or
  *    cannot take the call), another group (decided from step 1 for that group, at most
  *    {@link MAX_HOPS} groups deep; a loop or a deeper chain is cut, with the reason, to the
  *    current group's voicemail), an external number (dialled where a phone provider exists;
- *    otherwise the caller goes to voicemail, told why) or voicemail.
+ *    otherwise the caller goes to voicemail, told why) or voicemail. Each cut is logged once.
  */
 import { stateAt } from '../hours';
 import type { Calendar, Schedule } from '../hours.types';
@@ -129,6 +130,9 @@ function names(ids: readonly string[]): string {
 /** Decides what happens to a call to `input.groupId` arriving at `input.at`. */
 export function decide(input: RoutingInput): Decision {
   const cuts: string[] = [];
+  const cut = (why: string): void => {
+    if (!cuts.includes(why)) cuts.push(why);
+  };
   const who = (identity: string): string => input.nameOf?.(identity) ?? identity;
   const groupName = (id: string): string => input.setupOf(id)?.group.name || id;
   const first = input.setupOf(input.groupId);
@@ -170,7 +174,7 @@ export function decide(input: RoutingInput): Decision {
   function forward(setup: GroupSetup, rule: Rule, path: readonly string[]): Plan {
     const applied: AppliedRule = { groupId: setup.id, when: rule.when, order: rule.order };
     const t = rule.target;
-    const seconds = setup.group.ringTimeout;
+    const seconds = Math.max(1, setup.group.ringTimeout);
     let then: Plan;
     let reason: string;
     if (t.kind === 'voicemail') {
@@ -210,20 +214,20 @@ export function decide(input: RoutingInput): Decision {
       const next = input.setupOf(t.groupId);
       if (path.includes(t.groupId)) {
         const loop = [...path, t.groupId].map(groupName).join(' → ');
-        cuts.push(`forwarding loop cut: ${loop}`);
+        cut(`forwarding loop cut: ${loop}`);
         then = voicemail(
           setup,
           `Forwarding to ${groupName(t.groupId)} would loop (${loop}); it was cut.`,
         );
       } else if (path.length >= MAX_HOPS) {
         const chain = [...path, t.groupId].map(groupName).join(' → ');
-        cuts.push(`forwarding chain too long, cut: ${chain}`);
+        cut(`forwarding chain too long, cut: ${chain}`);
         then = voicemail(
           setup,
           `Forwarding to ${groupName(t.groupId)} would pass through more than ${MAX_HOPS} groups; it was cut.`,
         );
       } else if (!next) {
-        cuts.push(`forwarding to a group that no longer exists: ${t.groupId}`);
+        cut(`forwarding to a group that no longer exists: ${t.groupId}`);
         then = voicemail(setup, `The group ${t.groupId} no longer exists.`);
       } else {
         then = route(next, [...path, t.groupId]);
@@ -274,8 +278,11 @@ export function decide(input: RoutingInput): Decision {
     }
     const noAnswer = ruleFor(setup.rules, ['noAnswer']);
     const onNoAnswer = (): Plan => fallBack(setup, ['noAnswer'], path, 'Nobody answered.');
-    const onBusy = (): Plan =>
-      fallBack(setup, ['busy', 'noAnswer'], path, 'Everyone declined the call.');
+    // Everyone declining with no busy rule applies the no-answer rule: the same plan, built once.
+    const onBusy = (whenNoAnswer: Plan): Plan =>
+      noAnswer && !ruleFor(setup.rules, ['busy'])
+        ? whenNoAnswer
+        : fallBack(setup, ['busy', 'noAnswer'], path, 'Everyone declined the call.');
     if (ready.length === 0) {
       const why =
         g.members.length === 0
@@ -284,16 +291,18 @@ export function decide(input: RoutingInput): Decision {
       return fallBack(setup, ['busy', 'noAnswer'], path, why);
     }
     const skippedNote = skipped.length > 0 ? ` Skipped: ${skipped.join(', ')}.` : '';
-    const budget = noAnswer ? noAnswer.after : Infinity;
+    const timeout = Math.max(1, g.ringTimeout);
+    const budget = noAnswer ? Math.max(1, noAnswer.after) : Infinity;
     if (g.strategy === 'simultaneous') {
+      const whenNoAnswer = onNoAnswer();
       return {
         kind: 'ring',
         groupId: setup.id,
         identities: ready,
-        seconds: Math.min(g.ringTimeout, budget),
+        seconds: Math.min(timeout, budget),
         reason: `Ringing ${names(ready.map(who))} at once.${skippedNote}`,
-        onNoAnswer: onNoAnswer(),
-        onBusy: onBusy(),
+        onNoAnswer: whenNoAnswer,
+        onBusy: onBusy(whenNoAnswer),
       };
     }
     // In order: each rings for the ring timeout, within the no-answer rule's delay.
@@ -301,22 +310,22 @@ export function decide(input: RoutingInput): Decision {
     let left = budget;
     for (const identity of ready) {
       if (left <= 0) break;
-      const seconds = Math.min(g.ringTimeout, left);
+      const seconds = Math.min(timeout, left);
       turns.push({ identity, seconds });
       left -= seconds;
     }
     let plan: Plan | null = null;
     for (let i = turns.length - 1; i >= 0; i--) {
       const turn = turns[i]!;
-      const last: boolean = plan === null;
+      const whenNoAnswer: Plan = plan ?? onNoAnswer();
       plan = {
         kind: 'ring',
         groupId: setup.id,
         identities: [turn.identity],
         seconds: turn.seconds,
         reason: `Ringing ${who(turn.identity)} (${i + 1} of ${turns.length} in order).${i === 0 ? skippedNote : ''}`,
-        onNoAnswer: last ? onNoAnswer() : plan!,
-        onBusy: last ? onBusy() : plan!,
+        onNoAnswer: whenNoAnswer,
+        onBusy: plan ?? onBusy(whenNoAnswer),
       };
     }
     return plan!;

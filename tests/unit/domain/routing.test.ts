@@ -945,3 +945,78 @@ describe('decide: instants around daylight-saving changes', () => {
     );
   });
 });
+
+/**
+ * Stored data is read tolerantly (`groupFromData`, `ruleFromData`), and the Sync service does not
+ * check it: another client can store a ring timeout or a no-answer delay the forms would refuse.
+ */
+describe('decide: durations the forms would refuse', () => {
+  it('a no-answer delay of 0 s or less, in order: the first member still rings (for 1 s), never a missing plan', () => {
+    for (const after of [0, -5]) {
+      const d = world({
+        sales: {
+          strategy: 'sequential',
+          rules: [rule('noAnswer', toVoicemail, 1, after)],
+        },
+      })('sales', OPEN);
+      expect(d.plan).toEqual(
+        ring(
+          ['ann'],
+          1,
+          'Ringing Ann (1 of 1 in order).',
+          viaVoicemail('noAnswer'),
+          viaVoicemail('noAnswer'),
+        ),
+      );
+    }
+  });
+
+  it('a no-answer delay of 0 s, all at once, or a ring timeout of 0 s or less: rings for 1 s', () => {
+    const atOnce = world({ sales: { rules: [rule('noAnswer', toVoicemail, 1, 0)] } })(
+      'sales',
+      OPEN,
+    );
+    expect(atOnce.plan).toMatchObject({ kind: 'ring', seconds: 1 });
+    for (const ringTimeout of [0, -20]) {
+      const call = world({
+        sales: {
+          ringTimeout,
+          strategy: 'sequential',
+          rules: [rule('closed', { kind: 'user', identity: 'tom' })],
+        },
+      });
+      expect(
+        pathOf(call('sales', OPEN).plan).map((p) => (p.kind === 'ring' ? p.seconds : p.kind)),
+      ).toEqual([1, 1, 'voicemail']);
+      expect(pathOf(call('sales', CLOSED).plan)[1]).toMatchObject({ kind: 'ring', seconds: 1 });
+    }
+  });
+});
+
+describe('decide: cuts', () => {
+  it('a cut reached by both ways a ring ends is logged once, and both ways share the plan', () => {
+    const d = world({
+      a: { rules: [rule('noAnswer', { kind: 'group', groupId: 'b' })] },
+      b: { rules: [rule('always', { kind: 'group', groupId: 'a' })] },
+    })('a', OPEN);
+    expect(d.cuts).toEqual(['forwarding loop cut: A → B → A']);
+    expect(d.plan).toMatchObject({ kind: 'ring' });
+    if (d.plan.kind === 'ring') expect(d.plan.onBusy).toBe(d.plan.onNoAnswer);
+  });
+
+  it('the same cut through two rules is logged once', () => {
+    const d = world(
+      {
+        a: {
+          rules: [
+            rule('noAnswer', { kind: 'group', groupId: 'b' }, 1),
+            rule('busy', { kind: 'group', groupId: 'b' }, 2),
+          ],
+        },
+        b: { rules: [rule('always', { kind: 'group', groupId: 'a' })] },
+      },
+      {},
+    )('a', OPEN);
+    expect(d.cuts).toEqual(['forwarding loop cut: A → B → A']);
+  });
+});
