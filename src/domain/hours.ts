@@ -126,6 +126,50 @@ function offsetAt(instant: number, timeZone: string): number {
   return wallClock(instant, timeZone).wallMs - Math.floor(instant / 1000) * 1000;
 }
 
+const HOUR = 60 * MINUTE;
+/** `clockNow` works out dates of four-digit years only. */
+const YEAR_9000 = Date.UTC(9000, 0, 1);
+/**
+ * Per zone, the last UTC hour `clockNow` read and the zone's offset throughout it (null when it
+ * changes within that hour). Calls arrive in time order, so the hour is mostly the one before.
+ */
+const hourOffsets = new Map<
+  string,
+  { hour: number; offset: number | null; day: number; date: string }
+>();
+
+/**
+ * `wallClock`, for instants that come in time order (call routing's): the offset is read from
+ * `Intl` once per UTC hour and zone, and the wall clock is worked out from it. An hour whose first
+ * and last second have the same offset has it throughout: no zone changes its offset twice within
+ * an hour. An hour with a change, or an instant before 1970, is read from `Intl` as by `wallClock`.
+ */
+function clockNow(instant: number, timeZone: string): WallClock {
+  if (!(instant >= 0 && instant < YEAR_9000)) return wallClock(instant, timeZone);
+  const hour = Math.floor(instant / HOUR);
+  let known = hourOffsets.get(timeZone);
+  if (known?.hour !== hour) {
+    const start = hour * HOUR;
+    const first = offsetAt(start, timeZone);
+    const offset = first === offsetAt(start + HOUR - 1000, timeZone) ? first : null;
+    known = { hour, offset, day: NaN, date: '' };
+    hourOffsets.set(timeZone, known);
+  }
+  if (known.offset === null) return wallClock(instant, timeZone);
+  const wallMs = Math.floor(instant / 1000) * 1000 + known.offset;
+  const days = Math.floor(wallMs / DAY);
+  if (known.day !== days) {
+    known.day = days;
+    known.date = dateOf(days * DAY);
+  }
+  return {
+    date: known.date,
+    weekday: WEEKDAYS[(((days + 3) % 7) + 7) % 7]!,
+    minutes: Math.floor((wallMs - days * DAY) / MINUTE),
+    wallMs,
+  };
+}
+
 /** The first instant in (lo, hi] whose offset differs from the offset at `lo` (to the second). */
 function transitionIn(lo: number, hi: number, timeZone: string): number {
   const before = offsetAt(lo, timeZone);
@@ -242,9 +286,12 @@ function stateOn(schedule: Schedule, calendar: Calendar | null, wc: WallClock): 
   return { open, reason: open ? 'open' : 'closed', holiday: null };
 }
 
-/** Open, closed or a holiday at `instant`, without looking ahead (call routing's question). */
+/**
+ * Open, closed or a holiday at `instant`, without looking ahead (call routing's question: the
+ * instants come in time order, so the zone's offset is read once an hour, `clockNow`).
+ */
 export function stateAt(schedule: Schedule, calendar: Calendar | null, instant: number): OpenState {
-  return stateOn(schedule, calendar, wallClock(instant, zoneOrUtc(schedule.timeZone)));
+  return stateOn(schedule, calendar, clockNow(instant, zoneOrUtc(schedule.timeZone)));
 }
 
 /** Open or closed at `instant`, without looking ahead. */

@@ -4,6 +4,7 @@
  */
 import { benchContacts } from './contacts';
 import { benchLogin } from './login';
+import { benchRouting } from './routing';
 import { benchSync } from './sync';
 import { benchUpload } from './upload';
 import { benchVoice } from './voice';
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<string>> = {
   sync: benchSync,
   voice: benchVoice,
   upload: benchUpload,
+  routing: benchRouting,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -4,6 +4,7 @@ import {
   isTimeZone,
   nextHoliday,
   openNow,
+  stateAt,
   validateSchedule,
   wallClock,
   wallToInstant,
@@ -262,5 +263,36 @@ describe('schedule documents', () => {
     expect(summariseWeek(s)).toBe('Mon–Fri 09:00–17:00; Sat 10:00–12:00, 14:00–16:00');
     expect(summariseWeek(scheduleFromData({ timeZone: 'UTC', week: {} }))).toBe('No opening hours');
     expect(scheduleToData(s).week.sun).toEqual([]);
+  });
+});
+
+describe('stateAt (calls in time order)', () => {
+  it('follows a change in the middle of a UTC hour: Lord Howe, 02:00 → 02:30 at 15:30 UTC', () => {
+    // 4 October 2026: +10:30 becomes +11:00 at 15:30 UTC, when the clock jumps to 02:30.
+    const s: Schedule = {
+      timeZone: 'Australia/Lord_Howe',
+      week: { sun: [{ start: '02:30', end: '03:00' }] },
+    };
+    const steps: [string, boolean][] = [
+      ['2026-10-03T15:00:00Z', false], // 01:30 +10:30
+      ['2026-10-03T15:29:59Z', false], // 01:59:59 +10:30
+      ['2026-10-03T15:30:00Z', true], // 02:30 +11:00
+      ['2026-10-03T15:59:59Z', true],
+      ['2026-10-03T16:00:00Z', false], // 03:00 +11:00
+      ['2026-10-03T16:20:00Z', false],
+    ];
+    for (const [instant, open] of steps) expect(stateAt(s, none, at(instant)).open).toBe(open);
+    // And again out of order, from the cached hour to others and back.
+    for (const [instant, open] of [...steps].reverse())
+      expect(stateAt(s, none, at(instant)).open).toBe(open);
+  });
+
+  it('reads instants before 1970 and far ahead as the wall clock does', () => {
+    const s: Schedule = { timeZone: 'Europe/London', week: weekdays('09:00', '17:00') };
+    // Wednesday 1 January 1969, 10:00 GMT+1 (British Standard Time, all year then).
+    expect(stateAt(s, none, at('1969-01-01T09:30:00Z')).open).toBe(true);
+    expect(stateAt(s, none, at('1969-01-01T07:30:00Z')).open).toBe(false);
+    // Wednesday 1 January 9500.
+    expect(stateAt(s, none, Date.UTC(9500, 0, 1, 10)).open).toBe(true);
   });
 });

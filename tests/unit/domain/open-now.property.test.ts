@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openNow } from '../../../src/domain/hours';
+import { openNow, stateAt } from '../../../src/domain/hours';
 import {
   WEEKDAYS,
   type Calendar,
@@ -145,6 +145,52 @@ describe('openNow against a minute-by-minute oracle', () => {
           expect(answer.until).toBe(expected);
         }
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('stateAt against the oracle', () => {
+  it('agrees on open, closed or holiday (and which), for calls in time order and out of it', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          cases,
+          // Within the hours either side of a change (Lord Howe's is at half past a UTC hour).
+          cases.chain((c) =>
+            fc
+              .constantFrom(...ZONES[c.schedule.timeZone]!)
+              .chain((pivot) =>
+                fc
+                  .integer({ min: -90 * MINUTE, max: 90 * MINUTE })
+                  .map((d) => ({ ...c, instant: Date.parse(pivot) + d })),
+              ),
+          ),
+        ),
+        // Steps from the instant: mostly small and forward (calls in time order, often in the same
+        // hour), sometimes back or by hours, across the changes.
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 10 * MINUTE }),
+            fc.integer({ min: -3 * 3_600_000, max: 3 * 3_600_000 }),
+          ),
+          { minLength: 1, maxLength: 30 },
+        ),
+        ({ schedule: s, calendar: c, instant }, steps) => {
+          let t = instant;
+          for (const step of steps) {
+            t += step;
+            const w = oracleWall(t, s.timeZone);
+            const holiday = c.holidays.find((h) => h.start <= w.date && w.date <= h.end) ?? null;
+            const state = stateAt(s, c, t);
+            expect(state.holiday).toEqual(holiday);
+            expect(state.reason).toBe(
+              holiday ? 'holiday' : oracleOpen(s, c, t) ? 'open' : 'closed',
+            );
+            expect(state.open).toBe(state.reason === 'open');
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
