@@ -90,7 +90,7 @@ describe('resolveDestination with extensions and groups', () => {
     expect(resolveDestination('client:100', team, groups)).toMatchObject({ identity: 'ada@x.io' });
   });
 
-  it("reaches a ring group by its number, to be routed", () => {
+  it('reaches a ring group by its number, to be routed', () => {
     expect(resolveDestination('2 00', team, groups)).toEqual({
       kind: 'group',
       groupId: 'grp-a',
@@ -99,7 +99,7 @@ describe('resolveDestination with extensions and groups', () => {
     });
   });
 
-  it("lets only admins test a group, and only one that exists", () => {
+  it('lets only admins test a group, and only one that exists', () => {
     const admins = [{ ...person('ada@x.io', 'Ada', '100'), role: 'admin' as const }, team[1]!];
     expect(resolveDestination('test:grp-a', admins, groups, 'ada@x.io')).toEqual({
       kind: 'group',
