@@ -33,8 +33,9 @@ export function availabilityFrom(
 ): Availability {
   // No item, or one past its ttl (Twilio deletes it soon after): the browser stopped refreshing it.
   if (!presence || (presence.expiresAt !== null && presence.expiresAt <= now)) return 'offline';
-  if (presence.data.onCall === true || onCallHere) return 'onCall';
+  // Do not disturb is their explicit wish: it holds on a call too (a direct call is then refused).
   if (doNotDisturb) return 'doNotDisturb';
+  if (presence.data.onCall === true || onCallHere) return 'onCall';
   // "Away" is a status colleagues see; only do not disturb stops calls (as on the embedded backend).
   return 'available';
 }

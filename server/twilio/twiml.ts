@@ -53,6 +53,8 @@ export interface Reached {
   forwardedTo: string | null;
   /** Set when the walk ended in voicemail. */
   voicemail: { groupId: string; reason: string } | null;
+  /** Why the walk stopped where it did ("Ringing Alice and Bob at once."), when the plan says. */
+  reason: string;
 }
 
 /** Twilio's `timeout` for a `<Dial>`: 5 to 600 seconds. */
@@ -141,7 +143,7 @@ export async function writePlan(
   plan: Plan | null,
   ctx: TwimlContext,
 ): Promise<Reached> {
-  const reached: Reached = { forwardedTo: null, voicemail: null };
+  const reached: Reached = { forwardedTo: null, voicemail: null, reason: '' };
   let p: Plan | null = plan;
   while (p) {
     switch (p.kind) {
@@ -161,6 +163,7 @@ export async function writePlan(
         p = p.then;
         break;
       case 'ring':
+        reached.reason = p.reason;
         ringClients(
           response,
           ctx,
@@ -177,6 +180,7 @@ export async function writePlan(
         return reached;
       case 'voicemail':
         reached.voicemail = { groupId: p.groupId, reason: p.reason };
+        reached.reason = p.reason;
         speak(
           response,
           p.guidanceId === null

@@ -120,10 +120,9 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
   /** Notes what the plan reached on the call's state. */
   function remember(state: CallState, reached: Reached): void {
     if (reached.forwardedTo !== null) state.forwardedTo = reached.forwardedTo;
-    if (reached.voicemail) {
-      state.reason = reached.voicemail.reason;
-      state.groupId ??= reached.voicemail.groupId;
-    }
+    // Plans carried in an action URL leave out the rings' reasons: the last one given stays.
+    if (reached.reason !== '') state.reason = reached.reason;
+    if (reached.voicemail) state.groupId ??= reached.voicemail.groupId;
   }
 
   async function routeGroup(
@@ -149,7 +148,6 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       await twimlContext(fromBrowser, groupNumber),
     );
     remember(state, reached);
-    if (decision.plan.kind === 'ring') state.reason = decision.plan.reason;
     return response.toString();
   }
 
@@ -317,10 +315,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
         branch,
         await twimlContext(fromBrowser, group ? normaliseNumber(group.number) : null),
       );
-      if (state) {
-        remember(state, reached);
-        if (branch?.kind === 'ring') state.reason = branch.reason;
-      }
+      if (state) remember(state, reached);
       return response.toString();
     }),
   );
