@@ -33,6 +33,8 @@ export interface TwilioApiStandIn {
   maps: Map<string, Map<string, Item>>;
   lists: Map<string, Map<number, Item>>;
   documents: Map<string, Item>;
+  /** Voicemail recordings by sid, served as Twilio's `…/Recordings/{sid}.mp3`. */
+  recordings: Map<string, Buffer>;
   setMapItem(map: string, key: string, data: Json, ttlSeconds?: number): void;
   setDocument(name: string, data: Json): void;
   pushListItem(list: string, data: Json): number;
@@ -69,6 +71,7 @@ export async function startTwilioApi(options: {
   const maps = new Map<string, Map<string, Item>>();
   const lists = new Map<string, Map<number, Item>>();
   const documents = new Map<string, Item>();
+  const recordings = new Map<string, Buffer>();
   let failing: number | null = null;
   let delayMs = 0;
   const auth = `Basic ${Buffer.from(`${options.apiKey}:${options.apiSecret}`).toString('base64')}`;
@@ -146,6 +149,16 @@ export async function startTwilioApi(options: {
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     if (req.headers.authorization !== auth) return error(res, 401, 20003, 'Authenticate');
     if (failing !== null) return error(res, failing, 20500, 'Service unavailable');
+    const recording = new RegExp(
+      `^/api/2010-04-01/Accounts/${options.accountSid}/Recordings/(RE[0-9a-f]{32})\\.mp3$`,
+    ).exec(url.pathname);
+    if (recording && req.method === 'GET') {
+      const audio = recordings.get(recording[1]!);
+      if (!audio) return error(res, 404, 20404, 'Recording not found');
+      res.writeHead(200, { 'Content-Type': 'audio/mpeg', 'Content-Length': audio.length });
+      res.end(audio);
+      return;
+    }
     const prefix = `/sync/v1/Services/${options.serviceSid}/`;
     if (!url.pathname.startsWith(prefix)) return error(res, 404, 20404, 'Not found');
     const parts = url.pathname.slice(prefix.length).split('/').map(decodeURIComponent);
@@ -260,6 +273,7 @@ export async function startTwilioApi(options: {
     maps,
     lists,
     documents,
+    recordings,
     setMapItem(map, key, data, ttlSeconds) {
       let items = maps.get(map);
       if (!items) maps.set(map, (items = new Map()));
