@@ -84,8 +84,12 @@ export function registerTwilioMedia(
 ): TwilioMedia {
   const { config } = deps;
   const doFetch = deps.fetch ?? fetch;
-  /** Versions rendered already (the speech cache has them): no need to wait for them again. */
-  const rendered = new Set<string>();
+  /**
+   * How each announcement item read from Sync reaches callers, worked out once per item: the cache
+   * hands out the same object until it reads the announcement again (a failed render is tried again
+   * then, not on every call meanwhile).
+   */
+  const spokenFor = new WeakMap<JsonObject, Spoken>();
   const warned = new Set<string>();
 
   router.on('GET', `${PATHS.audio}/:file`, async (ctx) => {
@@ -159,28 +163,31 @@ export function registerTwilioMedia(
         }
         return null;
       }
+      const known = spokenFor.get(item);
+      if (known) return known;
       const text = typeof item.text === 'string' ? item.text : '';
       const language = typeof item.language === 'string' ? item.language : '';
-      const version = announcementVersion(item);
-      const key = `${id}:${version}`;
-      if (!rendered.has(key)) {
-        try {
-          await withTimeout(deps.announcements.pcmuOf(item), RENDER_WAIT_MS);
-          rendered.add(key);
-        } catch (err) {
-          deps.log(
-            `announcement ${id} could not be rendered (${err instanceof Error ? err.message : String(err)}): Twilio speaks it`,
-          );
-          return text.trim() === '' ? null : { say: text, language: sayLanguage(language) };
-        }
+      let spoken: Spoken;
+      try {
+        // Rendered once (the speech cache keeps it), before Twilio asks for it.
+        await withTimeout(deps.announcements.pcmuOf(item), RENDER_WAIT_MS);
+        const version = announcementVersion(item);
+        const query = new URLSearchParams({
+          v: version,
+          s: sign(config.authToken, `audio:${id}:${version}`),
+        });
+        spoken = {
+          play: `${config.publicUrl}${PATHS.audio}/${encodeURIComponent(id)}.wav?${query.toString()}`,
+        };
+      } catch (err) {
+        deps.log(
+          `announcement ${id} could not be rendered (${err instanceof Error ? err.message : String(err)}): Twilio speaks it`,
+        );
+        if (text.trim() === '') return null;
+        spoken = { say: text, language: sayLanguage(language) };
       }
-      const query = new URLSearchParams({
-        v: version,
-        s: sign(config.authToken, `audio:${id}:${version}`),
-      });
-      return {
-        play: `${config.publicUrl}${PATHS.audio}/${encodeURIComponent(id)}.wav?${query.toString()}`,
-      };
+      spokenFor.set(item, spoken);
+      return spoken;
     },
     recordingUrl(recordingSid, groupId) {
       const query = new URLSearchParams({

@@ -80,9 +80,17 @@ export function encodeBranches(branches: Branches): string | null {
   const noAnswer = ref(branches.noAnswer);
   const busy = ref(branches.busy);
   const json = JSON.stringify({ t: table, n: noAnswer, b: busy });
-  const token = `1.${deflateRawSync(Buffer.from(json, 'utf8')).toString('base64url')}`;
+  let token = written.get(json);
+  if (token === undefined) {
+    token = `1.${deflateRawSync(Buffer.from(json, 'utf8')).toString('base64url')}`;
+    if (written.size >= 500) written.clear();
+    written.set(json, token);
+  }
   return token.length > MAX_TOKEN_LENGTH ? null : token;
 }
+
+/** Tokens written lately, by their JSON: calls to one group mostly carry the same plan. */
+const written = new Map<string, string>();
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const SLOTS: readonly string[] = ['open', 'closed', 'holiday', 'hold', 'voicemail'];

@@ -18,7 +18,6 @@
  * Twilio's application error.
  */
 import type { ServerResponse } from 'node:http';
-import twilio from 'twilio';
 import { normaliseNumber } from '../../src/domain/group';
 import { decide } from '../../src/domain/routing/engine';
 import { HttpError } from '../http/errors';
@@ -32,6 +31,7 @@ import { decodeBranches, PlanTokenError } from './plan-token';
 import type { RoutingData } from './routing-data';
 import { readSignedForm } from './signature';
 import type { SyncRest } from './sync-rest';
+import { Twiml } from './twiml-writer';
 import {
   dialNumber,
   PATHS,
@@ -91,10 +91,21 @@ const clientIdentity = (address: string): string | null =>
 
 export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps): void {
   const { config, calls, data, now, log } = deps;
-  const VoiceResponse = twilio.twiml.VoiceResponse;
 
-  const nameOf = (identity: string): string =>
-    deps.team().find((u) => u.identity === identity)?.name ?? identity;
+  /** The team, read again at most once a second (every webhook asks; it changes rarely). */
+  let teamRead = { at: -Infinity, people: [] as readonly User[], names: new Map<string, string>() };
+  const team = (): readonly User[] => {
+    const at = now();
+    if (at - teamRead.at > 1000 || at < teamRead.at) {
+      const people = deps.team();
+      teamRead = { at, people, names: new Map(people.map((u) => [u.identity, u.name])) };
+    }
+    return teamRead.people;
+  };
+  const nameOf = (identity: string): string => {
+    team();
+    return teamRead.names.get(identity) ?? identity;
+  };
 
   /** Caller ID for calls to outside numbers from a browser: the group's number if it is ours. */
   const callerIdFor = (groupNumber: string | null): string =>
@@ -141,7 +152,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       nameOf,
     });
     for (const cut of decision.cuts) log(`routing ${groupId}: ${cut}`);
-    const response = new VoiceResponse();
+    const response = new Twiml();
     const reached = await writePlan(
       response,
       decision.plan,
@@ -200,8 +211,8 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
 
   /** A call placed from a browser through the TwiML app. */
   async function outgoing(callSid: string, caller: string, rawTo: string): Promise<string> {
-    const team = deps.team();
-    const me = team.find((u) => u.identity === caller);
+    const people = team();
+    const me = people.find((u) => u.identity === caller);
     const target = rawTo.trim();
     const state = calls.open(callSid, () => ({
       startedAt: now(),
@@ -216,8 +227,8 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     }
     // The caller is on a call until Twilio reports it over (status callback).
     calls.legAnswered(caller, callSid);
-    const response = new VoiceResponse();
-    const dest = resolveDestination(target, team);
+    const response = new Twiml();
+    const dest = resolveDestination(target, people);
     if (dest.kind === 'person') {
       state.to = dest.identity;
       state.callee = dest.identity;
@@ -289,7 +300,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
         throw err;
       }
       const state = calls.get(callSid);
-      const response = new VoiceResponse();
+      const response = new Twiml();
       if (status === 'completed' || status === 'answered' || status === 'canceled') {
         // Talked and hung up (or the caller left while it rang): nothing more to do.
         if (state && state.answeredAt === null && status !== 'canceled') {
@@ -355,7 +366,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     answering(async (ctx, params) => {
       const callSid = callSidOf(params);
       await keepVoicemail(callSid, ctx.url.searchParams.get('group') ?? '', params);
-      const response = new VoiceResponse();
+      const response = new Twiml();
       if (Number(params.RecordingDuration ?? '0') > 0) response.say({}, 'Thank you. Goodbye.');
       response.hangup();
       return response.toString();
