@@ -40,8 +40,8 @@ export interface CallState {
   reason: string;
   /** False for a call this server first heard of when it ended: its outcome is not known. */
   followed: boolean;
-  /** Once written: its index in `calls` and what was written (a late recording updates it). */
-  written: { index: number; data: Record<string, unknown> } | null;
+  /** Once written: its index in `calls`, what was written (a late recording updates it), and when. */
+  written: { index: number; data: Record<string, unknown>; at: number } | null;
   writing: boolean;
 }
 
@@ -50,6 +50,8 @@ export type Outcome =
 
 /** How long a call's state is kept at most (a status callback that never came). */
 const KEEP_MS = 6 * 60 * 60 * 1000;
+/** How long it is kept once its row is written: a recording may still be reported. */
+const KEEP_WRITTEN_MS = 30 * 60 * 1000;
 
 /** What a call's first webhook says; the rest starts empty. */
 export type CallStart = Pick<CallState, 'startedAt' | 'direction' | 'from' | 'to' | 'user'> &
@@ -118,7 +120,12 @@ export function createCallLog(now: () => number = Date.now): CallLog {
     isOnCall: (identity) => busy.has(identity),
     sweep() {
       const cutoff = now() - KEEP_MS;
-      for (const [sid, state] of calls) if (state.startedAt < cutoff) calls.delete(sid);
+      for (const [sid, state] of calls)
+        if (
+          state.startedAt < cutoff ||
+          (state.written && state.written.at < now() - KEEP_WRITTEN_MS)
+        )
+          calls.delete(sid);
       for (const [sid, leg] of legs) if (leg.at < cutoff) legEnded(sid);
     },
     size: () => calls.size,

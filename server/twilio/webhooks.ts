@@ -349,13 +349,13 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     };
     state.voicemail = voicemail;
     if (state.written) {
-      const { index, data: row } = state.written;
+      const { index, data: row, at } = state.written;
       const updated = {
         ...row,
         voicemail,
         outcome: row.outcome === 'abandoned' ? 'missed' : row.outcome,
       };
-      state.written = { index, data: updated };
+      state.written = { index, data: updated, at };
       await deps.rest.updateListItem(CALLS_LIST, index, updated);
     }
   }
@@ -421,7 +421,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     const row = historyItem(state, now(), status);
     try {
       const index = await deps.rest.pushListItem(CALLS_LIST, row);
-      state.written = { index, data: row };
+      state.written = { index, data: row, at: now() };
     } catch (err) {
       log(
         `call ${callSid}: writing its history failed: ${err instanceof Error ? err.message : String(err)}`,
