@@ -20,6 +20,7 @@ import { Router, type RequestContext } from './http/router';
 import { registerSessionRoutes } from './http/routes/session';
 import { registerTokenRoutes } from './http/routes/token';
 import { createStaticHandler } from './http/static';
+import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
 import { openAppDatabase } from './store/db';
 import { createSessionStore } from './store/sessions';
 import { createUserStore } from './store/users';
@@ -32,6 +33,7 @@ import { registerUserRoutes } from './users/routes';
 import { createTeamStore } from './users/store';
 import { resolveDestination } from './voice/directory';
 import { registerVoiceRoutes } from './voice/routes';
+import type twilio from 'twilio';
 import { createVoiceService, type VoiceService } from './voice/service';
 import { createVoicemailStore, registerVoicemailRoutes } from './voice/voicemail';
 import { createRouter } from './routing/setup';
@@ -67,6 +69,8 @@ export interface AppOptions {
   log?: (message: string) => void;
   /** Where lines for the operator go (one-time sign-in codes); defaults to stdout. */
   announce?: (line: string) => void;
+  /** On the Twilio backend: replaces the `twilio` package's HTTP client (tests). */
+  twilioHttpClient?: InstanceType<typeof twilio.RequestClient>;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -91,11 +95,21 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const userStore = createUserStore(db, () => groupNumbers(sync.internal).map((g) => g.number));
   const team = createTeamStore(db);
   sessions.purgeExpired(now());
+  // On Twilio, Sync and calls are Twilio's: no embedded Sync service (server/twilio/).
+  const twilioBackend =
+    config.backend.kind === 'twilio'
+      ? createTwilioBackend(config.backend, {
+          now,
+          log,
+          ...(options.twilioHttpClient ? { httpClient: options.twilioHttpClient } : {}),
+        })
+      : null;
 
   let sync: SyncService;
   try {
     sync =
       options.sync ??
+      twilioBackend?.sync ??
       createSyncService({
         dataDir: config.dataDir,
         accessPolicy: refuseRemovingPlayedGuidance(
@@ -120,12 +134,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     db.close();
     throw err;
   }
-  const directory = createDirectory(sync.internal, log);
+  const directory = twilioBackend?.directory ?? createDirectory(sync.internal, log);
   // People from before extensions get one (the lowest free), then the directory shows everyone's.
   team.assignMissingExtensions(groupNumbers(sync.internal));
   directory.reconcile(team.list());
   // Only the server writes call history; the list exists from the start so every screen can open it.
   sync.internal?.ensureList('calls');
+  twilioBackend?.start();
   // Parked calls live in this process: after a restart none is parked, whatever the map said.
   sync.internal?.ensureMap(HOLDS_MAP);
   for (const key of sync.internal?.mapItems(HOLDS_MAP).keys() ?? [])
@@ -208,7 +223,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
 
   const clientId = config.google.clientId;
   const google = clientId ? createGoogleVerifier({ ...config.google, clientId }) : null;
-  const headers = securityHeaders(extraScriptOrigin(config));
+  const headers = securityHeaders(
+    extraScriptOrigin(config),
+    twilioBackend ? TWILIO_CONNECT_SOURCES : [],
+  );
   const serveStatic = createStaticHandler(config.distDir);
 
   const hosts = createHostPolicy({ listenHost: config.host, publicHosts: config.publicHosts });
@@ -224,6 +242,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   registerVoiceRoutes(router, {
     auth,
     voice,
+    ...(twilioBackend ? { backend: twilioBackend.voice } : {}),
     ...(voiceSettings.tokenTtlSeconds === undefined
       ? {}
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
@@ -243,6 +262,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       const item = sync.internal?.getMapItem(GROUPS_MAP, groupId);
       return item ? groupFromData(item).members : [];
     },
+  });
+  twilioBackend?.register(router, {
+    auth,
+    team: () => team.list(),
+    announcements,
+    directRingSeconds: (voiceSettings.ringTimeoutMs ?? 30_000) / 1000,
   });
   registerUserRoutes(router, {
     auth,
@@ -364,6 +389,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           log(`closing the voice service failed: ${String(err)}`);
         }
         await speech.close();
+        await twilioBackend?.close();
         try {
           await sync.close();
         } catch (err) {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { twilioConfigFromEnv, type TwilioConfig } from '../twilio/config';
 
 export const GOOGLE_SCRIPT_URL = 'https://accounts.google.com/gsi/client';
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
@@ -37,6 +38,11 @@ export interface AppConfig {
   tls: { certFile: string; keyFile: string } | null;
   /** VOICE_RTP_PORTS: the UDP ports call audio may use ("min-max"); any free port when null. */
   voiceRtpPorts: [number, number] | null;
+  /**
+   * SWITCHBOARD_BACKEND: `embedded` (Sync and calls served here) or Twilio's Sync and Voice
+   * (server/twilio/, with its settings).
+   */
+  backend: { kind: 'embedded' } | TwilioConfig;
 }
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -76,6 +82,10 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
   // The passcode is used verbatim: leading or trailing spaces may be part of it.
   const passcode = env.SWITCHBOARD_PASSCODE ? env.SWITCHBOARD_PASSCODE : null;
   const certsFile = nonEmpty(env.SWITCHBOARD_GOOGLE_CERTS_FILE);
+  const twilio = twilioConfigFromEnv(env);
+  const hosts = publicHosts(env.PUBLIC_ORIGIN);
+  // Twilio reaches the webhooks at the public URL: its name is one this server answers to.
+  if (twilio) hosts.push(new URL(twilio.publicUrl).hostname.toLowerCase());
   return {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     port: parsePort(env.PORT),
@@ -92,9 +102,10 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
       tokeninfoUrl: httpUrl(env, 'SWITCHBOARD_GOOGLE_TOKENINFO_URL', GOOGLE_TOKENINFO_URL),
     },
     trustProxy: /^(1|true|yes)$/i.test(env.SWITCHBOARD_TRUST_PROXY ?? ''),
-    publicHosts: publicHosts(env.PUBLIC_ORIGIN),
+    publicHosts: hosts,
     voiceRtpPorts: portRange(env.VOICE_RTP_PORTS),
     tls: tlsFiles(env, cwd),
+    backend: twilio ?? { kind: 'embedded' },
   };
 }
 
@@ -158,8 +169,12 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
-/** Local (name + email) sign-in is offered on loopback, or anywhere once a passcode guards it. */
+/**
+ * Local (name + email) sign-in is offered on loopback, or anywhere once a passcode guards it; never on
+ * Twilio, where people sign in with Google only.
+ */
 export function localSignInOffered(config: AppConfig): boolean {
+  if (config.backend.kind === 'twilio') return false;
   return config.passcode !== null || isLoopbackHost(config.host);
 }
 

@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'no_transfer'
   | 'sign_in_code_required'
   | 'bad_sign_in_code'
+  | 'bad_signature'
   | 'internal_error';
 
 /** Thrown anywhere below a route handler; the app turns it into the JSON error answer. */

@@ -5,15 +5,20 @@ const GSI = 'https://accounts.google.com/gsi/';
 /**
  * The Content-Security-Policy: the app's own origin plus Google Identity Services, nothing else.
  * `extraOrigin` is the origin of SWITCHBOARD_GOOGLE_SCRIPT_URL when tests serve a stand-in GIS
- * script locally.
+ * script locally; `connect` are more places the page talks to (Twilio's Sync and Voice on that
+ * backend).
  */
-export function contentSecurityPolicy(extraOrigin: string | null): string {
+export function contentSecurityPolicy(
+  extraOrigin: string | null,
+  connect: readonly string[] = [],
+): string {
   const extra = extraOrigin ? ` ${extraOrigin}` : '';
+  const more = connect.map((source) => ` ${source}`).join('');
   return [
     "default-src 'self'",
     `script-src 'self' ${GSI}client${extra}`,
     `frame-src ${GSI}${extra}`,
-    `connect-src 'self' ${GSI}${extra}`,
+    `connect-src 'self' ${GSI}${extra}${more}`,
     `style-src 'self' 'unsafe-inline' ${GSI}style${extra}`,
     "img-src 'self' data: https://*.googleusercontent.com",
     // Audio previews and recordings play from object URLs.
@@ -28,9 +33,12 @@ export function contentSecurityPolicy(extraOrigin: string | null): string {
 }
 
 /** Headers sent on every answer, errors and static files included. */
-export function securityHeaders(extraOrigin: string | null): Readonly<Record<string, string>> {
+export function securityHeaders(
+  extraOrigin: string | null,
+  connect: readonly string[] = [],
+): Readonly<Record<string, string>> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(extraOrigin),
+    'Content-Security-Policy': contentSecurityPolicy(extraOrigin, connect),
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',

@@ -22,7 +22,8 @@ export interface SyncService {
   /** Takes a WebSocket upgrade on the service's path; false for any other path (the caller answers it). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   mintToken(identity: string, ttlSeconds?: number, sessionRef?: string): string;
-  clientOptions(origin: string): { twilsock: { uri: string }; cdsUri: string };
+  /** The twilio-sync SDK's client options (where it connects); `{}` keeps Twilio's defaults. */
+  clientOptions(origin: string): Record<string, unknown>;
   close(): Promise<void>;
   /** Server-side writes through the same handlers as clients' (internal.ts); absent on stand-ins. */
   internal?: InternalSync;

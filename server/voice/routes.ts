@@ -10,6 +10,15 @@ export interface VoiceRouteDeps {
   voice: VoiceService;
   /** Lifetime of a voice token; the SDK asks for a new one 10 s before it ends. */
   tokenTtlSeconds?: number;
+  /** Calls carried by another backend (Twilio's Voice): its tokens and Device options. */
+  backend?: VoiceBackend;
+}
+
+/** Another voice backend's answers to the token and registration questions. */
+export interface VoiceBackend {
+  /** The whole `GET /api/voice/token` answer; `origin` is the page's. */
+  credentials(identity: string, ttlSeconds: number, origin: string): Record<string, unknown>;
+  registered(identity: string): boolean;
 }
 
 /** The SDK's sound names, in the order it asks for them. */
@@ -28,6 +37,10 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   const ttl = deps.tokenTtlSeconds ?? 3600;
   router.on('GET', '/api/voice/token', (ctx) => {
     const { user, sessionRef } = deps.auth.requireSession(ctx);
+    if (deps.backend) {
+      sendJson(ctx.res, 200, deps.backend.credentials(user.identity, ttl, ctx.origin.origin));
+      return;
+    }
     const { host, protocol } = ctx.origin;
     sendJson(ctx.res, 200, {
       identity: user.identity,
@@ -54,7 +67,11 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   // asks here when it comes back to the foreground and registers afresh if not.
   router.on('GET', '/api/voice/registration', (ctx) => {
     const { user } = deps.auth.requireSession(ctx);
-    sendJson(ctx.res, 200, { registered: deps.voice.isRegistered(user.identity) });
+    sendJson(ctx.res, 200, {
+      registered: deps.backend
+        ? deps.backend.registered(user.identity)
+        : deps.voice.isRegistered(user.identity),
+    });
   });
 
   // Hold, resume and park: the SDK has no such primitive, so the page asks the server, which owns

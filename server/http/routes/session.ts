@@ -102,7 +102,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
       googleScriptUrl: config.google.scriptUrl,
       localSignIn: localSignInOffered(config),
       passcodeRequired: config.passcode !== null,
-      backend: 'embedded',
+      backend: config.backend.kind,
     });
   });
 

@@ -1,0 +1,179 @@
+/**
+ * What this server learns about a Twilio call while its webhooks arrive (who called whom, through
+ * which group, who answered, whether it was forwarded or left a voicemail), turned into one `calls`
+ * history item when Twilio reports the call over. Kept in memory for the call's life: with several
+ * servers, Twilio's requests for one call must reach the same one (or the row says less, below).
+ *
+ * Also who is on a call right now, from the legs Twilio reports answered and completed: routing
+ * skips them (Sync's presence item is the browser's to write, so it may not say so yet).
+ */
+
+export interface VoicemailRecording {
+  recordingSid: string;
+  /** Where the browser plays it: this server's proxy of Twilio's recording (signed in). */
+  url: string;
+  seconds: number;
+}
+
+export interface CallState {
+  callSid: string;
+  startedAt: number;
+  /** As the team sees it: a call from outside is inbound, a call from a browser outbound. */
+  direction: 'inbound' | 'outbound';
+  from: string;
+  to: string;
+  /** The person who placed it (a call from a browser), or ''. */
+  user: string;
+  /** The colleague called directly, or null. */
+  callee: string | null;
+  groupId: string | null;
+  groupName: string;
+  answeredBy: string | null;
+  answeredAt: number | null;
+  /** A ring or dial ended unanswered (nobody answered, or everyone declined). */
+  rangOut: boolean;
+  declined: boolean;
+  /** Sent on by a forwarding rule, and where (the last one). */
+  forwardedTo: string | null;
+  voicemail: VoicemailRecording | null;
+  /** The last sentence the routing gave (why voicemail, why nobody rang). */
+  reason: string;
+  /** False for a call this server first heard of when it ended: its outcome is not known. */
+  followed: boolean;
+  /** Once written: its index in `calls`, what was written (a late recording updates it), and when. */
+  written: { index: number; data: Record<string, unknown>; at: number } | null;
+  writing: boolean;
+}
+
+export type Outcome =
+  'answered' | 'missed' | 'forwarded' | 'abandoned' | 'rejected' | 'busy' | 'failed';
+
+/** How long a call's state is kept at most (a status callback that never came). */
+const KEEP_MS = 6 * 60 * 60 * 1000;
+/** How long it is kept once its row is written: a recording may still be reported. */
+const KEEP_WRITTEN_MS = 30 * 60 * 1000;
+
+/** What a call's first webhook says; the rest starts empty. */
+export type CallStart = Pick<CallState, 'startedAt' | 'direction' | 'from' | 'to' | 'user'> &
+  Partial<Pick<CallState, 'groupId' | 'groupName' | 'reason' | 'followed'>>;
+
+export interface CallLog {
+  /** The call's state, created from `start()` on its first webhook. */
+  open(callSid: string, start: () => CallStart): CallState;
+  get(callSid: string): CallState | undefined;
+  /** A leg answered or ended: who is on a call. */
+  legAnswered(identity: string, legSid: string): void;
+  legEnded(legSid: string): void;
+  isOnCall: (identity: string) => boolean;
+  /** Forgets ended calls' state and stale legs. */
+  sweep(): void;
+  /** Calls this server is following now. */
+  size(): number;
+}
+
+export function createCallLog(now: () => number = Date.now): CallLog {
+  const calls = new Map<string, CallState>();
+  /** Leg sid → who is on it, and since when. */
+  const legs = new Map<string, { identity: string; at: number }>();
+  const busy = new Map<string, number>();
+  const legEnded = (legSid: string): void => {
+    const leg = legs.get(legSid);
+    if (!leg) return;
+    legs.delete(legSid);
+    const left = (busy.get(leg.identity) ?? 1) - 1;
+    if (left <= 0) busy.delete(leg.identity);
+    else busy.set(leg.identity, left);
+  };
+
+  return {
+    open(callSid, start) {
+      let state = calls.get(callSid);
+      if (!state) {
+        state = {
+          callee: null,
+          groupId: null,
+          groupName: '',
+          answeredBy: null,
+          answeredAt: null,
+          rangOut: false,
+          declined: false,
+          forwardedTo: null,
+          voicemail: null,
+          reason: '',
+          followed: true,
+          ...start(),
+          callSid,
+          written: null,
+          writing: false,
+        };
+        calls.set(callSid, state);
+      }
+      return state;
+    },
+    get: (callSid) => calls.get(callSid),
+    legAnswered(identity, legSid) {
+      if (legs.has(legSid)) return;
+      legs.set(legSid, { identity, at: now() });
+      busy.set(identity, (busy.get(identity) ?? 0) + 1);
+    },
+    legEnded,
+    isOnCall: (identity) => busy.has(identity),
+    sweep() {
+      const cutoff = now() - KEEP_MS;
+      for (const [sid, state] of calls)
+        if (
+          state.startedAt < cutoff ||
+          (state.written && state.written.at < now() - KEEP_WRITTEN_MS)
+        )
+          calls.delete(sid);
+      for (const [sid, leg] of legs) if (leg.at < cutoff) legEnded(sid);
+    },
+    size: () => calls.size,
+  };
+}
+
+/**
+ * The `calls` item for a finished call (PRODUCT.md, "Data"): the same fields the embedded voice
+ * service writes, plus `group`. `endedAt` is when Twilio reported it over; `duration` is the talk
+ * time (seconds from the answer), 0 when nobody answered.
+ */
+export function historyItem(
+  state: CallState,
+  endedAt: number,
+  parentStatus: string,
+): Record<string, unknown> {
+  const answeredAt = state.answeredAt;
+  return {
+    callSid: state.callSid,
+    direction: state.direction,
+    from: state.from,
+    to: state.to,
+    user: state.user,
+    callee: state.callee,
+    group: state.groupName,
+    groupId: state.groupId,
+    handledBy: state.answeredBy,
+    trail: [],
+    startedAt: state.startedAt,
+    answeredAt,
+    endedAt,
+    duration: answeredAt === null ? 0 : Math.max(0, Math.round((endedAt - answeredAt) / 1000)),
+    ...(state.followed ? { outcome: outcomeOf(state, parentStatus) } : {}),
+    reason: state.reason,
+    ...(state.forwardedTo ? { forwardedTo: state.forwardedTo } : {}),
+    ...(state.voicemail ? { voicemail: state.voicemail } : {}),
+  };
+}
+
+function outcomeOf(state: CallState, parentStatus: string): Outcome {
+  if (parentStatus === 'busy') return 'busy';
+  if (parentStatus === 'failed') return 'failed';
+  if (state.answeredBy !== null)
+    return state.forwardedTo !== null && state.answeredBy === state.forwardedTo
+      ? 'forwarded'
+      : 'answered';
+  if (state.voicemail) return 'missed';
+  if (state.declined && state.callee !== null) return 'rejected';
+  if (state.rangOut || parentStatus === 'no-answer') return 'missed';
+  return 'abandoned';
+}

@@ -1,0 +1,200 @@
+/**
+ * Audio Twilio fetches from this server, and recordings the browser fetches through it.
+ *
+ * Announcements: a text announcement is played to callers as this server renders it (eSpeak NG,
+ * 8 kHz μ-law, server/guidance/), the same audio the admin previewed, at
+ * `GET /api/twilio/audio/{id}.wav?v=…&s=…`. Twilio fetches `<Play>` URLs without a signature of its
+ * own, so the URL carries one (an HMAC under the auth token over the id and the announcement's
+ * version): only URLs this server wrote are served. The version changes when the announcement does,
+ * so Twilio's media cache never plays an old one. If the speech engine cannot render the text when
+ * the call arrives, the caller hears Twilio's `<Say>` of it instead. Announcements made from an
+ * uploaded audio file are not played on Twilio (the file is on one server's disk; see
+ * docs/operations.md, "Running on Twilio").
+ *
+ * Voicemail: `GET /api/twilio/recordings/{RE…}?group=…&s=…` streams Twilio's recording (MP3) to a
+ * signed-in admin or member of the group it was left for; the history row holds this URL.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Auth } from '../auth/sessions';
+import type { Announcements } from '../guidance/announcements';
+import { pcmuWav } from '../guidance/pcm';
+import { HttpError } from '../http/errors';
+import type { Router } from '../http/router';
+import type { JsonObject } from '../../src/sync/ports';
+import { redirectedUri } from './client';
+import type { TwilioConfig } from './config';
+import type { RoutingData } from './routing-data';
+import { PATHS, sayLanguage, type Spoken } from './twiml';
+
+/** How long the webhook waits for a first rendering before it lets Twilio speak the text. */
+const RENDER_WAIT_MS = 3000;
+
+const sign = (key: string, what: string): string =>
+  createHmac('sha256', key).update(what).digest('base64url').slice(0, 32);
+
+function signedOk(key: string, what: string, given: string | null): boolean {
+  const expected = Buffer.from(sign(key, what));
+  const actual = Buffer.from(given ?? '');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** What changes an announcement's audio; its hash names the version in the URL. */
+export function announcementVersion(item: JsonObject): string {
+  return createHash('sha256')
+    .update(JSON.stringify([item.kind, item.text, item.language, item.audioId]))
+    .digest('base64url')
+    .slice(0, 12);
+}
+
+export interface TwilioMedia {
+  /** How the announcement `id` reaches a caller now, or null (gone, or a file announcement). */
+  announcement(id: string): Promise<Spoken | null>;
+  /** The browser's URL for a voicemail recording left for `groupId`. */
+  recordingUrl(recordingSid: string, groupId: string): string;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timed out')), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+export function registerTwilioMedia(
+  router: Router,
+  deps: {
+    config: TwilioConfig;
+    auth: Auth;
+    data: RoutingData;
+    announcements: Announcements;
+    log: (message: string) => void;
+    /** Whether `identity` may hear voicemail left for `groupId` (an admin or a member). */
+    mayHear: (identity: string, groupId: string) => Promise<boolean>;
+    fetch?: typeof fetch;
+  },
+): TwilioMedia {
+  const { config } = deps;
+  const doFetch = deps.fetch ?? fetch;
+  /**
+   * How each announcement item read from Sync reaches callers, worked out once per item: the cache
+   * hands out the same object until it reads the announcement again (a failed render is tried again
+   * then, not on every call meanwhile).
+   */
+  const spokenFor = new WeakMap<JsonObject, Spoken>();
+  const warned = new Set<string>();
+
+  router.on('GET', `${PATHS.audio}/:file`, async (ctx) => {
+    const id = /^(.{1,200})\.wav$/.exec(ctx.params.file ?? '')?.[1];
+    const version = ctx.url.searchParams.get('v') ?? '';
+    if (!id || !signedOk(config.authToken, `audio:${id}:${version}`, ctx.url.searchParams.get('s')))
+      throw new HttpError(404, 'not_found', 'No such announcement');
+    const item = await deps.data.guidance(id);
+    if (!item) throw new HttpError(404, 'not_found', 'No such announcement');
+    const wav = pcmuWav(await deps.announcements.pcmuOf(item));
+    ctx.res.writeHead(200, {
+      'Content-Type': 'audio/wav',
+      'Content-Length': wav.length,
+      // The URL names the version: what it serves never changes.
+      'Cache-Control': 'public, max-age=86400',
+    });
+    ctx.res.end(ctx.req.method === 'HEAD' ? undefined : wav);
+  });
+
+  router.on('GET', '/api/twilio/recordings/:sid', async (ctx) => {
+    const { user } = deps.auth.requireSession(ctx);
+    const sid = ctx.params.sid ?? '';
+    const groupId = ctx.url.searchParams.get('group') ?? '';
+    if (
+      !/^RE[0-9a-fA-F]{32}$/.test(sid) ||
+      !signedOk(config.authToken, `recording:${sid}:${groupId}`, ctx.url.searchParams.get('s'))
+    )
+      throw new HttpError(404, 'not_found', 'No such recording');
+    if (!(await deps.mayHear(user.identity, groupId)))
+      throw new HttpError(
+        403,
+        'forbidden',
+        "Only the group's members and admins hear its voicemail",
+      );
+    const twilioUrl = `https://api.twilio.com/2010-04-01/Accounts/${config.accountSid}/Recordings/${sid}.mp3`;
+    const upstream = await doFetch(
+      config.apiBaseUrl ? redirectedUri(twilioUrl, config.apiBaseUrl) : twilioUrl,
+      {
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${config.apiKey}:${config.apiSecret}`).toString('base64')}`,
+        },
+      },
+    ).catch(() => null);
+    if (!upstream || !upstream.ok) {
+      if (upstream?.status === 404) throw new HttpError(404, 'not_found', 'No such recording');
+      throw new HttpError(
+        502,
+        'upstream_error',
+        'Twilio did not hand out the recording; try again',
+      );
+    }
+    const body = Buffer.from(await upstream.arrayBuffer());
+    ctx.res.writeHead(200, {
+      'Content-Type': 'audio/mpeg',
+      'Content-Length': body.length,
+      'Cache-Control': 'private, max-age=3600',
+    });
+    ctx.res.end(ctx.req.method === 'HEAD' ? undefined : body);
+  });
+
+  return {
+    async announcement(id) {
+      const item = await deps.data.guidance(id);
+      if (!item) return null;
+      if (item.kind !== 'tts') {
+        if (!warned.has(id)) {
+          warned.add(id);
+          deps.log(
+            `announcement ${id} is an audio file, which is not played on Twilio (only text announcements are)`,
+          );
+        }
+        return null;
+      }
+      const known = spokenFor.get(item);
+      if (known) return known;
+      const text = typeof item.text === 'string' ? item.text : '';
+      const language = typeof item.language === 'string' ? item.language : '';
+      let spoken: Spoken;
+      try {
+        // Rendered once (the speech cache keeps it), before Twilio asks for it.
+        await withTimeout(deps.announcements.pcmuOf(item), RENDER_WAIT_MS);
+        const version = announcementVersion(item);
+        const query = new URLSearchParams({
+          v: version,
+          s: sign(config.authToken, `audio:${id}:${version}`),
+        });
+        spoken = {
+          play: `${config.publicUrl}${PATHS.audio}/${encodeURIComponent(id)}.wav?${query.toString()}`,
+        };
+      } catch (err) {
+        deps.log(
+          `announcement ${id} could not be rendered (${err instanceof Error ? err.message : String(err)}): Twilio speaks it`,
+        );
+        if (text.trim() === '') return null;
+        spoken = { say: text, language: sayLanguage(language) };
+      }
+      spokenFor.set(item, spoken);
+      return spoken;
+    },
+    recordingUrl(recordingSid, groupId) {
+      const query = new URLSearchParams({
+        group: groupId,
+        s: sign(config.authToken, `recording:${recordingSid}:${groupId}`),
+      });
+      return `/api/twilio/recordings/${recordingSid}?${query.toString()}`;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * What the routing engine needs to decide a call on Twilio, read from Twilio Sync over REST with a
+ * short cache: the ring groups, each group's hours, holidays and forwarding rules, and whether each
+ * person can take a call (their `presence` item, their do-not-disturb setting, and the calls this
+ * server saw them take). The engine is synchronous, so everything a decision may touch (the group
+ * dialled, the groups its rules forward to, as deep as the engine goes, and everyone they may ring)
+ * is loaded first.
+ */
+import { calendarFromData } from '../../src/domain/calendar';
+import { ruleFromData, type Rule } from '../../src/domain/forwarding';
+import { groupFromData, groupObjects, normaliseNumber, type Group } from '../../src/domain/group';
+import { MAX_HOPS, type Availability, type GroupSetup } from '../../src/domain/routing/engine';
+import { scheduleFromData } from '../../src/domain/schedule';
+import type { JsonObject } from '../../src/sync/ports';
+import { TtlCache } from './cache';
+import type { StoredMapItem, SyncRest } from './sync-rest';
+
+export const GROUPS_MAP = 'groups';
+export const GUIDANCE_MAP = 'guidance';
+export const PRESENCE_MAP = 'presence';
+
+/** How long what admins configure is reused (a change reaches calls within this). */
+export const CONFIG_TTL_MS = 10_000;
+/** How long presence and do-not-disturb are reused. */
+export const PRESENCE_TTL_MS = 3_000;
+
+/** Whether someone can take a call, from what Sync says and what this server saw. */
+export function availabilityFrom(
+  presence: StoredMapItem | undefined,
+  doNotDisturb: boolean,
+  onCallHere: boolean,
+  now: number,
+): Availability {
+  // No item, or one past its ttl (Twilio deletes it soon after): the browser stopped refreshing it.
+  if (!presence || (presence.expiresAt !== null && presence.expiresAt <= now)) return 'offline';
+  // Do not disturb is their explicit wish: it holds on a call too (a direct call is then refused).
+  if (doNotDisturb) return 'doNotDisturb';
+  if (presence.data.onCall === true || onCallHere) return 'onCall';
+  // "Away" is a status colleagues see; only do not disturb stops calls (as on the embedded backend).
+  return 'available';
+}
+
+export interface Prepared {
+  setupOf: (groupId: string) => GroupSetup | null;
+  availabilityOf: (identity: string) => Availability;
+}
+
+export interface RoutingData {
+  /** Every ring group, by id. */
+  groups(): Promise<Map<string, Group>>;
+  /** The group whose number (an extension or a phone number) is `number`, or null. */
+  groupByNumber(number: string): Promise<{ id: string; group: Group } | null>;
+  /** Loads everything a decision about a call to `groupId` may read. */
+  prepare(groupId: string): Promise<Prepared>;
+  /** Someone's availability now (a direct call to them). */
+  availability(identity: string): Promise<Availability>;
+  /** An announcement (`guidance` map item), or null. */
+  guidance(id: string): Promise<JsonObject | null>;
+}
+
+export function createRoutingData(deps: {
+  rest: SyncRest;
+  /** Whether this server knows the person to be on a call it carries. */
+  onCall: (identity: string) => boolean;
+  now?: () => number;
+}): RoutingData {
+  const now = deps.now ?? Date.now;
+  const { rest } = deps;
+  const groupsCache = new TtlCache<Map<string, Group>>(CONFIG_TTL_MS, now);
+  const setupCache = new TtlCache<GroupSetup | null>(CONFIG_TTL_MS, now);
+  const guidanceCache = new TtlCache<JsonObject | null>(CONFIG_TTL_MS, now);
+  const presenceCache = new TtlCache<Map<string, StoredMapItem>>(PRESENCE_TTL_MS, now);
+  const dndCache = new TtlCache<boolean>(PRESENCE_TTL_MS, now);
+
+  const groups = () =>
+    groupsCache.get('all', async () => {
+      const out = new Map<string, Group>();
+      for (const [id, item] of await rest.mapItems(GROUPS_MAP))
+        out.set(id, groupFromData(item.data));
+      return out;
+    });
+
+  const setup = (id: string) =>
+    setupCache.get(id, async () => {
+      const group = (await groups()).get(id);
+      if (!group) return null;
+      const names = groupObjects(id);
+      const [schedule, calendar, rules] = await Promise.all([
+        rest.document(names.schedule),
+        rest.document(names.calendar),
+        rest.listItems(names.forwarding, 200),
+      ]);
+      return {
+        id,
+        group,
+        schedule: schedule ? scheduleFromData(schedule) : null,
+        calendar: calendar ? calendarFromData(calendar) : null,
+        rules: rules.map((item) => ruleFromData(item.data)).filter((r): r is Rule => r !== null),
+      };
+    });
+
+  const doNotDisturb = (identity: string) =>
+    dndCache.get(
+      identity,
+      async () => (await rest.document(`settings:${identity}`))?.doNotDisturb === true,
+    );
+
+  async function availabilities(people: Iterable<string>): Promise<Map<string, Availability>> {
+    const unique = [...new Set(people)];
+    const [presence, dnd] = await Promise.all([
+      presenceCache.get('all', () => rest.mapItems(PRESENCE_MAP)),
+      Promise.all(unique.map(doNotDisturb)),
+    ]);
+    const at = now();
+    return new Map(
+      unique.map((identity, i) => [
+        identity,
+        availabilityFrom(presence.get(identity), dnd[i] ?? false, deps.onCall(identity), at),
+      ]),
+    );
+  }
+
+  return {
+    groups,
+    async groupByNumber(number) {
+      const wanted = normaliseNumber(number);
+      if (wanted === '') return null;
+      for (const [id, group] of await groups())
+        if (normaliseNumber(group.number) === wanted) return { id, group };
+      return null;
+    },
+    async prepare(groupId) {
+      const setups = new Map<string, GroupSetup | null>();
+      const people = new Set<string>();
+      // Breadth first, as deep as the engine follows forwarding (it cuts the chain after MAX_HOPS).
+      let layer = [groupId];
+      for (let depth = 0; depth <= MAX_HOPS && layer.length > 0; depth++) {
+        const loaded = await Promise.all(layer.filter((id) => !setups.has(id)).map(setup));
+        const next: string[] = [];
+        for (const s of loaded) {
+          if (!s) continue;
+          setups.set(s.id, s);
+          for (const m of s.group.members) people.add(m);
+          for (const r of s.rules) {
+            if (r.target.kind === 'user') people.add(r.target.identity);
+            if (r.target.kind === 'group' && !setups.has(r.target.groupId))
+              next.push(r.target.groupId);
+          }
+        }
+        for (const id of layer) if (!setups.has(id)) setups.set(id, null);
+        layer = next;
+      }
+      const can = await availabilities(people);
+      return {
+        setupOf: (id) => setups.get(id) ?? null,
+        availabilityOf: (identity) => can.get(identity) ?? 'offline',
+      };
+    },
+    async availability(identity) {
+      return (await availabilities([identity])).get(identity) ?? 'offline';
+    },
+    guidance: (id) =>
+      guidanceCache.get(id, async () => (await rest.getMapItem(GUIDANCE_MAP, id))?.data ?? null),
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * Twilio Sync through its REST API (`client.sync.v1.services(sid)…` of the `twilio` package): what
+ * the server reads to route calls (groups, hours, holidays, forwarding, announcements, presence,
+ * do not disturb) and writes because only it may (the `users` directory, the `calls` history).
+ * Objects are addressed by unique name, as the browser opens them. A missing object or item reads as
+ * null; writing an item into a map or list that does not exist yet creates it first.
+ */
+import type { JsonObject } from '../../src/sync/ports';
+import type { TwilioClient } from './client';
+
+export interface StoredMapItem {
+  data: JsonObject;
+  /** Epoch ms when Twilio deletes it (its ttl), or null. */
+  expiresAt: number | null;
+}
+
+/** What the server asks of a Sync service; the Twilio backend's counterpart of `InternalSync`. */
+export interface SyncRest {
+  mapItems(map: string): Promise<Map<string, StoredMapItem>>;
+  getMapItem(map: string, key: string): Promise<StoredMapItem | null>;
+  /** Creates or replaces the item; `ttlSeconds` sets its expiry (0 or absent: none). */
+  setMapItem(map: string, key: string, data: JsonObject, ttlSeconds?: number): Promise<void>;
+  /** Nothing when it is already gone. */
+  removeMapItem(map: string, key: string): Promise<void>;
+  /** A document's data, or null when there is none. */
+  document(name: string): Promise<JsonObject | null>;
+  /** Every item of a list, oldest first (at most `limit`). */
+  listItems(list: string, limit?: number): Promise<{ index: number; data: JsonObject }[]>;
+  /** Appends an item; resolves with its index. */
+  pushListItem(list: string, data: JsonObject): Promise<number>;
+  updateListItem(list: string, index: number, data: JsonObject): Promise<void>;
+  ensureMap(name: string): Promise<void>;
+  ensureList(name: string): Promise<void>;
+}
+
+/** Twilio's REST errors carry the HTTP status. */
+export function restStatus(err: unknown): number | null {
+  return typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { status?: unknown }).status === 'number'
+    ? (err as { status: number }).status
+    : null;
+}
+
+const notFound = (err: unknown): boolean => restStatus(err) === 404;
+const conflict = (err: unknown): boolean => restStatus(err) === 409;
+
+/**
+ * The package puts keys into the path as they are: characters that would end or change a path
+ * segment are escaped (identities are emails; `@` and `.` stay as they are).
+ */
+export function pathKey(key: string): string {
+  return key.replace(/[^A-Za-z0-9@._~!$&'()*+,;=:-]/g, (c) => encodeURIComponent(c));
+}
+
+const asObject = (data: unknown): JsonObject =>
+  typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as JsonObject) : {};
+
+export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRest {
+  const service = () => client.sync.v1.services(serviceSid);
+  const map = (name: string) => service().syncMaps(pathKey(name));
+  const list = (name: string) => service().syncLists(pathKey(name));
+
+  async function ensureMap(name: string): Promise<void> {
+    try {
+      await service().syncMaps.create({ uniqueName: name });
+    } catch (err) {
+      if (!conflict(err)) throw err;
+    }
+  }
+  async function ensureList(name: string): Promise<void> {
+    try {
+      await service().syncLists.create({ uniqueName: name });
+    } catch (err) {
+      if (!conflict(err)) throw err;
+    }
+  }
+
+  return {
+    ensureMap,
+    ensureList,
+    async mapItems(name) {
+      const out = new Map<string, StoredMapItem>();
+      try {
+        for (const item of await map(name).syncMapItems.list({ pageSize: 100 }))
+          out.set(item.key, {
+            data: asObject(item.data),
+            expiresAt: item.dateExpires ? item.dateExpires.getTime() : null,
+          });
+      } catch (err) {
+        if (!notFound(err)) throw err;
+      }
+      return out;
+    },
+    async getMapItem(name, key) {
+      try {
+        const item = await map(name).syncMapItems(pathKey(key)).fetch();
+        return {
+          data: asObject(item.data),
+          expiresAt: item.dateExpires ? item.dateExpires.getTime() : null,
+        };
+      } catch (err) {
+        if (notFound(err)) return null;
+        throw err;
+      }
+    },
+    async setMapItem(name, key, data, ttlSeconds) {
+      const ttl = ttlSeconds === undefined ? {} : { ttl: ttlSeconds };
+      try {
+        await map(name)
+          .syncMapItems(pathKey(key))
+          .update({ data, ...ttl });
+        return;
+      } catch (err) {
+        if (!notFound(err)) throw err;
+      }
+      const create = () => map(name).syncMapItems.create({ key, data, ...ttl });
+      try {
+        await create();
+      } catch (err) {
+        if (conflict(err)) {
+          // Someone created it meanwhile: this write still wins, as an update would have.
+          await map(name)
+            .syncMapItems(pathKey(key))
+            .update({ data, ...ttl });
+        } else if (notFound(err)) {
+          await ensureMap(name);
+          await create();
+        } else throw err;
+      }
+    },
+    async removeMapItem(name, key) {
+      try {
+        await map(name).syncMapItems(pathKey(key)).remove();
+      } catch (err) {
+        if (!notFound(err)) throw err;
+      }
+    },
+    async document(name) {
+      try {
+        return asObject((await service().documents(pathKey(name)).fetch()).data);
+      } catch (err) {
+        if (notFound(err)) return null;
+        throw err;
+      }
+    },
+    async listItems(name, limit = 1000) {
+      try {
+        return (await list(name).syncListItems.list({ pageSize: 100, limit })).map((item) => ({
+          index: item.index,
+          data: asObject(item.data),
+        }));
+      } catch (err) {
+        if (notFound(err)) return [];
+        throw err;
+      }
+    },
+    async pushListItem(name, data) {
+      try {
+        return (await list(name).syncListItems.create({ data })).index;
+      } catch (err) {
+        if (!notFound(err)) throw err;
+      }
+      await ensureList(name);
+      return (await list(name).syncListItems.create({ data })).index;
+    },
+    async updateListItem(name, index, data) {
+      await list(name).syncListItems(index).update({ data });
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Access tokens for Twilio's own Sync and Voice, minted with the official `twilio` package: the
+ * browser's unmodified SDKs take them to Twilio, which checks them (signed with the API key's
+ * secret). Unlike the embedded backend's, these cannot be withdrawn before they expire: signing out
+ * or removing someone stops new tokens, and the ones handed out lapse within their lifetime.
+ */
+import twilio from 'twilio';
+import type { TwilioConfig } from './config';
+
+const { AccessToken } = twilio.jwt;
+
+/** Twilio refuses tokens that live longer than a day. */
+const MAX_TTL_SECONDS = 86_400;
+/** The Sync token's lifetime; the browser renews it before it ends (tokenAboutToExpire). */
+export const SYNC_TOKEN_TTL_SECONDS = 3600;
+
+function token(
+  config: TwilioConfig,
+  identity: string,
+  ttlSeconds: number,
+): InstanceType<typeof AccessToken> {
+  return new AccessToken(config.accountSid, config.apiKey, config.apiSecret, {
+    identity,
+    ttl: Math.min(Math.max(Math.round(ttlSeconds), 1), MAX_TTL_SECONDS),
+  });
+}
+
+/** A token for the twilio-sync SDK: the team's Sync service, as `identity`. */
+export function mintTwilioSyncToken(
+  config: TwilioConfig,
+  identity: string,
+  ttlSeconds = SYNC_TOKEN_TTL_SECONDS,
+): string {
+  const t = token(config, identity, ttlSeconds);
+  t.addGrant(new AccessToken.SyncGrant({ serviceSid: config.syncServiceSid }));
+  return t.toJwt();
+}
+
+/**
+ * A token for the Voice SDK: calls out go through the TwiML app (whose Voice URL is this server's
+ * webhook), and calls to `client:<identity>` ring this person's browser.
+ */
+export function mintTwilioVoiceToken(
+  config: TwilioConfig,
+  identity: string,
+  ttlSeconds: number,
+): string {
+  const t = token(config, identity, ttlSeconds);
+  t.addGrant(
+    new AccessToken.VoiceGrant({ outgoingApplicationSid: config.twimlAppSid, incomingAllow: true }),
+  );
+  return t.toJwt();
+}
+
+/**
+ * The Device options for Twilio: the SDK's own edges and signalling (no `chunderw`), the sounds this
+ * server makes (the page's CSP allows its own origin), and the settings the call machine relies on.
+ */
+export function twilioDeviceOptions(soundUrl: (name: string) => string, sounds: readonly string[]) {
+  return {
+    codecPreferences: ['opus', 'pcmu'],
+    maxCallSignalingTimeoutMs: 30_000,
+    enableImprovedSignalingErrorPrecision: true,
+    closeProtection: false,
+    sounds: Object.fromEntries(sounds.map((name) => [name, soundUrl(name)])),
+  };
+}
+
+/** Where the Voice SDK signals by default; `wss://`, so the page leaves it alone (src/voice/sdk.ts). */
+export const TWILIO_SIGNALLING_URL = 'wss://voice-js.roaming.twilio.com/signal';

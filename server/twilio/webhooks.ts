@@ -1,0 +1,464 @@
+/**
+ * Twilio's voice webhooks (all POST, form-encoded, signed; signature.ts), answered with TwiML from the
+ * routing engine (twiml.ts) or 204:
+ * - `/api/twilio/voice`: a call arrives. From outside (a phone number's Voice URL): the ring group with
+ *   that number is routed. From a browser (the TwiML app's Voice URL, `From=client:<identity>`): `To`
+ *   is a colleague (`<Dial><Client>`), a ring group's number or extension (routed like an outside
+ *   call), or a number in international form (`<Dial><Number>` from the team's first number).
+ * - `/api/twilio/voice/next?plan=…`: a `<Dial>` ended; `DialCallStatus` picks the branch of the plan
+ *   the URL carries (busy: the declined branch; no-answer, failed: the no-answer one; completed: the
+ *   call is over).
+ * - `/api/twilio/voicemail` (`<Record action>`) and `/api/twilio/recording` (its status callback):
+ *   the message is kept on the call's history row.
+ * - `/api/twilio/leg`: a `<Client>` or `<Number>` answered or ended (who took the call; who is busy).
+ * - `/api/twilio/status`: the call is over (the number's and the TwiML app's status callback): one
+ *   item is appended to `calls`.
+ * A request with a missing or wrong signature gets 403 and changes nothing; a signed request with
+ * fields missing gets 400. When Sync cannot be read, the caller hears an apology rather than
+ * Twilio's application error.
+ */
+import type { ServerResponse } from 'node:http';
+import { normaliseNumber } from '../../src/domain/group';
+import { decide } from '../../src/domain/routing/engine';
+import { HttpError } from '../http/errors';
+import type { RequestContext, Router } from '../http/router';
+import type { User } from '../store/users';
+import { resolveDestination } from '../voice/directory';
+import { historyItem, type CallLog, type CallState, type VoicemailRecording } from './calls';
+import type { TwilioConfig } from './config';
+import type { TwilioMedia } from './media';
+import { decodeBranches, PlanTokenError } from './plan-token';
+import type { RoutingData } from './routing-data';
+import { readSignedForm } from './signature';
+import type { SyncRest } from './sync-rest';
+import { Twiml } from './twiml-writer';
+import {
+  dialNumber,
+  PATHS,
+  ringClients,
+  sayAndHangUp,
+  writePlan,
+  type Reached,
+  type TwimlContext,
+} from './twiml';
+
+export const CALLS_LIST = 'calls';
+const CALL_SID = /^CA[0-9a-fA-F]{32}$/;
+const E164 = /^\+[1-9][0-9]{7,14}$/;
+const DIAL_STATUSES = ['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled'];
+const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'];
+export const APOLOGY = 'Sorry, we cannot take your call right now. Please try again later.';
+
+export interface TwilioWebhookDeps {
+  config: TwilioConfig;
+  rest: SyncRest;
+  data: RoutingData;
+  calls: CallLog;
+  media: TwilioMedia;
+  /** The team (the app database): who may call out, names, direct calls. */
+  team: () => readonly User[];
+  /** Seconds a direct call to a colleague rings. */
+  directRingSeconds: number;
+  now: () => number;
+  log: (message: string) => void;
+}
+
+function sendTwiml(res: ServerResponse, xml: string): void {
+  res.writeHead(200, {
+    'Content-Type': 'text/xml; charset=utf-8',
+    'Content-Length': Buffer.byteLength(xml),
+    'Cache-Control': 'no-store',
+  });
+  res.end(xml);
+}
+
+function sendNothing(res: ServerResponse): void {
+  res.writeHead(204, { 'Cache-Control': 'no-store' });
+  res.end();
+}
+
+const missing = (field: string): HttpError =>
+  new HttpError(400, 'bad_request', `The webhook has no valid ${field}`);
+
+function callSidOf(params: Record<string, string>, field = 'CallSid'): string {
+  const sid = params[field] ?? '';
+  if (!CALL_SID.test(sid)) throw missing(field);
+  return sid;
+}
+
+const clientIdentity = (address: string): string | null =>
+  address.startsWith('client:') ? address.slice('client:'.length) : null;
+
+export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps): void {
+  const { config, calls, data, now, log } = deps;
+
+  /** The team, read again at most once a second (every webhook asks; it changes rarely). */
+  let teamRead = { at: -Infinity, people: [] as readonly User[], names: new Map<string, string>() };
+  const team = (): readonly User[] => {
+    const at = now();
+    if (at - teamRead.at > 1000 || at < teamRead.at) {
+      const people = deps.team();
+      teamRead = { at, people, names: new Map(people.map((u) => [u.identity, u.name])) };
+    }
+    return teamRead.people;
+  };
+  const nameOf = (identity: string): string => {
+    team();
+    return teamRead.names.get(identity) ?? identity;
+  };
+
+  /** Caller ID for calls to outside numbers from a browser: the group's number if it is ours. */
+  const callerIdFor = (groupNumber: string | null): string =>
+    groupNumber !== null && config.phoneNumbers.includes(groupNumber)
+      ? groupNumber
+      : config.phoneNumbers[0]!;
+
+  async function twimlContext(
+    fromBrowser: boolean,
+    groupNumber: string | null,
+  ): Promise<TwimlContext> {
+    const groups = await data.groups();
+    return {
+      publicUrl: config.publicUrl,
+      announcement: (id) => deps.media.announcement(id),
+      groupName: (id) => groups.get(id)?.name || id,
+      // A call from outside keeps its own caller ID when forwarded; a browser has none to keep.
+      callerId: fromBrowser ? callerIdFor(groupNumber) : null,
+      log,
+    };
+  }
+
+  /** Notes what the plan reached on the call's state. */
+  function remember(state: CallState, reached: Reached): void {
+    if (reached.forwardedTo !== null) state.forwardedTo = reached.forwardedTo;
+    // Plans carried in an action URL leave out the rings' reasons: the last one given stays.
+    if (reached.reason !== '') state.reason = reached.reason;
+    if (reached.voicemail) state.groupId ??= reached.voicemail.groupId;
+  }
+
+  async function routeGroup(
+    state: CallState,
+    groupId: string,
+    fromBrowser: boolean,
+    groupNumber: string,
+  ): Promise<string> {
+    const prepared = await data.prepare(groupId);
+    const decision = decide({
+      groupId,
+      at: now(),
+      setupOf: prepared.setupOf,
+      availabilityOf: prepared.availabilityOf,
+      externalCalls: true,
+      nameOf,
+    });
+    for (const cut of decision.cuts) log(`routing ${groupId}: ${cut}`);
+    const response = new Twiml();
+    const reached = await writePlan(
+      response,
+      decision.plan,
+      await twimlContext(fromBrowser, groupNumber),
+    );
+    remember(state, reached);
+    return response.toString();
+  }
+
+  /** Answers with TwiML; a failure reading Sync becomes an apology the caller hears. */
+  const answering =
+    (work: (ctx: RequestContext, params: Record<string, string>) => Promise<string>) =>
+    async (ctx: RequestContext): Promise<void> => {
+      const params = await readSignedForm(ctx.req, config);
+      let xml: string;
+      try {
+        xml = await work(ctx, params);
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        log(
+          `twilio webhook ${ctx.url.pathname} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        );
+        xml = sayAndHangUp(APOLOGY);
+      }
+      sendTwiml(ctx.res, xml);
+    };
+
+  router.on(
+    'POST',
+    PATHS.voice,
+    answering(async (_ctx, params) => {
+      const callSid = callSidOf(params);
+      const from = params.From ?? '';
+      const to = params.To ?? '';
+      const caller = clientIdentity(from);
+      if (caller !== null) return outgoing(callSid, caller, to);
+      if (to === '') throw missing('To');
+      const found = await data.groupByNumber(to);
+      const state = calls.open(callSid, () => ({
+        startedAt: now(),
+        direction: 'inbound',
+        from,
+        to,
+        user: '',
+        groupId: found?.id ?? null,
+        groupName: found?.group.name ?? '',
+      }));
+      if (!found) {
+        state.reason = 'No ring group has this number.';
+        log(`call ${callSid} to ${to}: no ring group has this number`);
+        return sayAndHangUp('Sorry, this number is not in service.');
+      }
+      return routeGroup(state, found.id, false, normaliseNumber(found.group.number));
+    }),
+  );
+
+  /** A call placed from a browser through the TwiML app. */
+  async function outgoing(callSid: string, caller: string, rawTo: string): Promise<string> {
+    const people = team();
+    const me = people.find((u) => u.identity === caller);
+    const target = rawTo.trim();
+    const state = calls.open(callSid, () => ({
+      startedAt: now(),
+      direction: 'outbound',
+      from: caller,
+      to: target,
+      user: caller,
+    }));
+    if (!me) {
+      state.reason = 'The caller is no longer on the team.';
+      return sayAndHangUp('You are no longer on this team, so calls cannot be placed.');
+    }
+    // The caller is on a call until Twilio reports it over (status callback).
+    calls.legAnswered(caller, callSid);
+    const response = new Twiml();
+    const dest = resolveDestination(target, people);
+    if (dest.kind === 'person') {
+      state.to = dest.identity;
+      state.callee = dest.identity;
+      if (dest.identity === caller) return sayAndHangUp('You cannot call yourself.');
+      const can = await data.availability(dest.identity);
+      if (can === 'offline') {
+        state.reason = `${dest.name} is offline.`;
+        return sayAndHangUp(`${dest.name} is offline.`);
+      }
+      if (can === 'doNotDisturb') {
+        state.reason = `${dest.name} does not want to be disturbed.`;
+        state.declined = true;
+        response.reject({ reason: 'busy' });
+        return response.toString();
+      }
+      ringClients(
+        response,
+        await twimlContext(true, null),
+        { groupId: null, identities: [dest.identity], seconds: deps.directRingSeconds },
+        { noAnswer: null, busy: null },
+        { CallerName: me.name },
+      );
+      return response.toString();
+    }
+    const number = normaliseNumber(target.replace(/^client:/i, ''));
+    const group = number === '' ? null : await data.groupByNumber(number);
+    if (group) {
+      state.groupId = group.id;
+      state.groupName = group.group.name;
+      return routeGroup(state, group.id, true, number);
+    }
+    if (E164.test(number)) {
+      state.to = number;
+      dialNumber(
+        response,
+        await twimlContext(true, null),
+        { groupId: null, number, seconds: 60 },
+        {
+          noAnswer: null,
+          busy: null,
+        },
+      );
+      return response.toString();
+    }
+    const reason = /^[0-9 ().-]{6,}$/.test(target)
+      ? 'Dial numbers in international form: a plus, the country code, then the number.'
+      : dest.kind === 'unknown'
+        ? dest.reason
+        : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
+    state.reason = reason;
+    return sayAndHangUp(reason);
+  }
+
+  router.on(
+    'POST',
+    PATHS.next,
+    answering(async (ctx, params) => {
+      const callSid = callSidOf(params);
+      const status = params.DialCallStatus ?? '';
+      if (!DIAL_STATUSES.includes(status)) throw missing('DialCallStatus');
+      let branches;
+      try {
+        branches = decodeBranches(ctx.url.searchParams.get('plan') ?? '');
+      } catch (err) {
+        if (err instanceof PlanTokenError)
+          throw new HttpError(
+            400,
+            'bad_request',
+            `The plan in the URL is not valid: ${err.message}`,
+          );
+        throw err;
+      }
+      const state = calls.get(callSid);
+      const response = new Twiml();
+      if (status === 'completed' || status === 'answered' || status === 'canceled') {
+        // Talked and hung up (or the caller left while it rang): nothing more to do.
+        if (state && state.answeredAt === null && status !== 'canceled') {
+          const talked = Number(params.DialCallDuration);
+          if (Number.isFinite(talked) && talked > 0) state.answeredAt = now() - talked * 1000;
+        }
+        response.hangup();
+        return response.toString();
+      }
+      if (state) {
+        state.rangOut = true;
+        if (status === 'busy') state.declined = true;
+      }
+      const branch = status === 'busy' ? branches.busy : branches.noAnswer;
+      const fromBrowser = clientIdentity(params.From ?? '') !== null;
+      const group = branch
+        ? (await data.groups()).get(
+            branch.kind === 'forward' ? branch.rule.groupId : branch.groupId,
+          )
+        : undefined;
+      const reached = await writePlan(
+        response,
+        branch,
+        await twimlContext(fromBrowser, group ? normaliseNumber(group.number) : null),
+      );
+      if (state) remember(state, reached);
+      return response.toString();
+    }),
+  );
+
+  /** A recording left for `groupId`: kept on the call's row, written or still to be. */
+  async function keepVoicemail(
+    callSid: string,
+    groupId: string,
+    params: Record<string, string>,
+  ): Promise<void> {
+    const recordingSid = params.RecordingSid ?? '';
+    const seconds = Number(params.RecordingDuration ?? '0');
+    if (!/^RE[0-9a-fA-F]{32}$/.test(recordingSid) || !(seconds > 0)) return;
+    const state = calls.get(callSid);
+    if (!state || state.voicemail?.recordingSid === recordingSid) return;
+    const voicemail: VoicemailRecording = {
+      recordingSid,
+      url: deps.media.recordingUrl(recordingSid, groupId),
+      seconds: Math.round(seconds),
+    };
+    state.voicemail = voicemail;
+    if (state.written) {
+      const { index, data: row, at } = state.written;
+      const updated = {
+        ...row,
+        voicemail,
+        outcome: row.outcome === 'abandoned' ? 'missed' : row.outcome,
+      };
+      state.written = { index, data: updated, at };
+      await deps.rest.updateListItem(CALLS_LIST, index, updated);
+    }
+  }
+
+  router.on(
+    'POST',
+    PATHS.voicemail,
+    answering(async (ctx, params) => {
+      const callSid = callSidOf(params);
+      await keepVoicemail(callSid, ctx.url.searchParams.get('group') ?? '', params);
+      const response = new Twiml();
+      if (Number(params.RecordingDuration ?? '0') > 0) response.say({}, 'Thank you. Goodbye.');
+      response.hangup();
+      return response.toString();
+    }),
+  );
+
+  router.on('POST', PATHS.recording, async (ctx) => {
+    const params = await readSignedForm(ctx.req, config);
+    const callSid = callSidOf(params);
+    if (params.RecordingStatus === 'completed')
+      await keepVoicemail(callSid, ctx.url.searchParams.get('group') ?? '', params);
+    sendNothing(ctx.res);
+  });
+
+  router.on('POST', PATHS.leg, async (ctx) => {
+    const params = await readSignedForm(ctx.req, config);
+    const legSid = callSidOf(params);
+    const parentSid = callSidOf(params, 'ParentCallSid');
+    const to = params.To ?? '';
+    const status = params.CallStatus ?? '';
+    const identity = clientIdentity(to);
+    if (status === 'in-progress') {
+      const state = calls.get(parentSid);
+      if (state && state.answeredBy === null) {
+        state.answeredBy = identity ?? to;
+        state.answeredAt = now();
+      }
+      if (identity !== null) calls.legAnswered(identity, legSid);
+    } else if (FINAL_STATUSES.includes(status)) {
+      calls.legEnded(legSid);
+    } else if (status === '') throw missing('CallStatus');
+    sendNothing(ctx.res);
+  });
+
+  router.on('POST', PATHS.status, async (ctx) => {
+    const params = await readSignedForm(ctx.req, config);
+    const callSid = callSidOf(params);
+    const status = params.CallStatus ?? '';
+    if (status === '') throw missing('CallStatus');
+    if (!FINAL_STATUSES.includes(status)) {
+      sendNothing(ctx.res);
+      return;
+    }
+    calls.legEnded(callSid);
+    const state = calls.get(callSid) ?? (await unknownCall(callSid, params));
+    if (state.written || state.writing) {
+      // Twilio sent it again: the row is there already.
+      sendNothing(ctx.res);
+      return;
+    }
+    state.writing = true;
+    const row = historyItem(state, now(), status);
+    try {
+      const index = await deps.rest.pushListItem(CALLS_LIST, row);
+      state.written = { index, data: row, at: now() };
+    } catch (err) {
+      log(
+        `call ${callSid}: writing its history failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      throw new HttpError(
+        502,
+        'upstream_error',
+        'The call history could not be written to Twilio Sync',
+      );
+    } finally {
+      state.writing = false;
+    }
+    sendNothing(ctx.res);
+  });
+
+  /**
+   * A call over that this server did not see start (it restarted meanwhile, or another server
+   * answered its webhooks): what the status callback says, and the group its number belongs to.
+   */
+  async function unknownCall(callSid: string, params: Record<string, string>): Promise<CallState> {
+    const from = params.From ?? '';
+    const to = params.To ?? '';
+    const caller = clientIdentity(from);
+    const group = caller === null ? await data.groupByNumber(to).catch(() => null) : null;
+    const seconds = Number(params.CallDuration ?? '0');
+    return calls.open(callSid, () => ({
+      startedAt: now() - (Number.isFinite(seconds) ? seconds * 1000 : 0),
+      direction: caller === null ? 'inbound' : 'outbound',
+      from: caller ?? from,
+      to,
+      user: caller ?? '',
+      groupId: group?.id ?? null,
+      groupName: group?.group.name ?? '',
+      reason: 'This server did not follow the call from its start: who answered is not known.',
+      followed: false,
+    }));
+  }
+}

@@ -1,0 +1,310 @@
+/**
+ * A local stand-in of Twilio's REST API, as much of Sync as the server uses: maps and their items,
+ * lists and their items, documents, by unique name, with Twilio's JSON shapes, pages and errors. The
+ * server reaches it through the `twilio` package's own HTTP client with the address rewritten
+ * (SWITCHBOARD_TWILIO_API_URL, server/twilio/client.ts), so requests arrive as Twilio would get them:
+ * `/sync/v1/Services/{sid}/…`, form-encoded bodies, Basic auth with the API key. Every request is
+ * recorded for tests to assert on; tests seed objects directly.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+type Json = Record<string, unknown>;
+
+export interface RecordedRequest {
+  method: string;
+  /** The path, e.g. `/sync/v1/Services/IS…/Lists/calls/Items`. */
+  path: string;
+  /** The form body, decoded. */
+  form: Record<string, string>;
+  authorization: string | null;
+}
+
+interface Item {
+  data: Json;
+  revision: number;
+  expiresAt: number | null;
+}
+
+export interface TwilioApiStandIn {
+  /** The base URL for SWITCHBOARD_TWILIO_API_URL. */
+  url: string;
+  requests: RecordedRequest[];
+  maps: Map<string, Map<string, Item>>;
+  lists: Map<string, Map<number, Item>>;
+  documents: Map<string, Item>;
+  /** Voicemail recordings by sid, served as Twilio's `…/Recordings/{sid}.mp3`. */
+  recordings: Map<string, Buffer>;
+  setMapItem(map: string, key: string, data: Json, ttlSeconds?: number): void;
+  setDocument(name: string, data: Json): void;
+  pushListItem(list: string, data: Json): number;
+  /** Items of a list, oldest first. */
+  listData(list: string): Json[];
+  /** Answers every later request with this status (e.g. 503), or normally again with null. */
+  failWith(status: number | null): void;
+  /** Delays every answer by this many ms. */
+  delay(ms: number): void;
+  close(): Promise<void>;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function readForm(req: IncomingMessage): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => resolve(Object.fromEntries(new URLSearchParams(body))));
+    req.on('error', reject);
+  });
+}
+
+export async function startTwilioApi(options: {
+  accountSid: string;
+  apiKey: string;
+  apiSecret: string;
+  serviceSid: string;
+  now?: () => number;
+}): Promise<TwilioApiStandIn> {
+  const now = options.now ?? Date.now;
+  const requests: RecordedRequest[] = [];
+  const maps = new Map<string, Map<string, Item>>();
+  const lists = new Map<string, Map<number, Item>>();
+  const documents = new Map<string, Item>();
+  const recordings = new Map<string, Buffer>();
+  let failing: number | null = null;
+  let delayMs = 0;
+  const auth = `Basic ${Buffer.from(`${options.apiKey}:${options.apiSecret}`).toString('base64')}`;
+  const live = (item: Item | undefined): item is Item =>
+    item !== undefined && (item.expiresAt === null || item.expiresAt > now());
+  const expiry = (ttl: string | undefined): number | null =>
+    ttl === undefined || Number(ttl) === 0 ? null : now() + Number(ttl) * 1000;
+
+  function send(res: ServerResponse, status: number, body: Json | null): void {
+    if (body === null) {
+      res.writeHead(status);
+      res.end();
+      return;
+    }
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(text);
+  }
+  const error = (res: ServerResponse, status: number, code: number, message: string) =>
+    send(res, status, {
+      code,
+      message,
+      more_info: `https://www.twilio.com/docs/errors/${code}`,
+      status,
+    });
+
+  const mapItemJson = (map: string, key: string, item: Item): Json => ({
+    key,
+    account_sid: options.accountSid,
+    service_sid: options.serviceSid,
+    map_sid: map,
+    url: `https://sync.twilio.com/v1/Services/${options.serviceSid}/Maps/${map}/Items/${key}`,
+    revision: String(item.revision),
+    data: item.data,
+    date_expires: item.expiresAt === null ? null : iso(item.expiresAt),
+    date_created: iso(now()),
+    date_updated: iso(now()),
+    created_by: 'system',
+  });
+  const listItemJson = (list: string, index: number, item: Item): Json => ({
+    index,
+    account_sid: options.accountSid,
+    service_sid: options.serviceSid,
+    list_sid: list,
+    url: `https://sync.twilio.com/v1/Services/${options.serviceSid}/Lists/${list}/Items/${index}`,
+    revision: String(item.revision),
+    data: item.data,
+    date_expires: null,
+    date_created: iso(now()),
+    date_updated: iso(now()),
+    created_by: 'system',
+  });
+  const page = (key: string, items: Json[]): Json => ({
+    [key]: items,
+    meta: {
+      page: 0,
+      page_size: items.length,
+      first_page_url: null,
+      previous_page_url: null,
+      url: null,
+      next_page_url: null,
+      key,
+    },
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const form = await readForm(req);
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      form,
+      authorization: req.headers.authorization ?? null,
+    });
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    if (req.headers.authorization !== auth) return error(res, 401, 20003, 'Authenticate');
+    if (failing !== null) return error(res, failing, 20500, 'Service unavailable');
+    const recording = new RegExp(
+      `^/api/2010-04-01/Accounts/${options.accountSid}/Recordings/(RE[0-9a-f]{32})\\.mp3$`,
+    ).exec(url.pathname);
+    if (recording && req.method === 'GET') {
+      const audio = recordings.get(recording[1]!);
+      if (!audio) return error(res, 404, 20404, 'Recording not found');
+      res.writeHead(200, { 'Content-Type': 'audio/mpeg', 'Content-Length': audio.length });
+      res.end(audio);
+      return;
+    }
+    const prefix = `/sync/v1/Services/${options.serviceSid}/`;
+    if (!url.pathname.startsWith(prefix)) return error(res, 404, 20404, 'Not found');
+    const parts = url.pathname.slice(prefix.length).split('/').map(decodeURIComponent);
+    const [kind, name, sub, key] = parts;
+    const method = req.method ?? 'GET';
+
+    if (kind === 'Maps' && name === undefined && method === 'POST') {
+      const unique = form.UniqueName ?? '';
+      if (maps.has(unique)) return error(res, 409, 54301, 'Unique name already exists');
+      maps.set(unique, new Map());
+      return send(res, 201, { sid: unique, unique_name: unique });
+    }
+    if (kind === 'Lists' && name === undefined && method === 'POST') {
+      const unique = form.UniqueName ?? '';
+      if (lists.has(unique)) return error(res, 409, 54301, 'Unique name already exists');
+      lists.set(unique, new Map());
+      return send(res, 201, { sid: unique, unique_name: unique });
+    }
+    if (kind === 'Maps' && name !== undefined && sub === 'Items') {
+      const items = maps.get(name);
+      if (!items) return error(res, 404, 54200, `Map ${name} not found`);
+      if (key === undefined && method === 'GET')
+        return send(
+          res,
+          200,
+          page(
+            'items',
+            [...items].filter(([, i]) => live(i)).map(([k, i]) => mapItemJson(name, k, i)),
+          ),
+        );
+      if (key === undefined && method === 'POST') {
+        const k = form.Key ?? '';
+        if (live(items.get(k))) return error(res, 409, 54208, 'Item already exists');
+        const item = {
+          data: JSON.parse(form.Data ?? '{}') as Json,
+          revision: 0,
+          expiresAt: expiry(form.Ttl),
+        };
+        items.set(k, item);
+        return send(res, 201, mapItemJson(name, k, item));
+      }
+      if (key !== undefined) {
+        const item = items.get(key);
+        if (!live(item)) return error(res, 404, 54201, `Item ${key} not found`);
+        if (method === 'GET') return send(res, 200, mapItemJson(name, key, item));
+        if (method === 'DELETE') {
+          items.delete(key);
+          return send(res, 204, null);
+        }
+        if (method === 'POST') {
+          if (form.Data !== undefined) item.data = JSON.parse(form.Data) as Json;
+          if (form.Ttl !== undefined) item.expiresAt = expiry(form.Ttl);
+          item.revision++;
+          return send(res, 200, mapItemJson(name, key, item));
+        }
+      }
+    }
+    if (kind === 'Lists' && name !== undefined && sub === 'Items') {
+      const items = lists.get(name);
+      if (!items) return error(res, 404, 54100, `List ${name} not found`);
+      if (key === undefined && method === 'GET')
+        return send(
+          res,
+          200,
+          page(
+            'items',
+            [...items].map(([i, item]) => listItemJson(name, i, item)),
+          ),
+        );
+      if (key === undefined && method === 'POST') {
+        const index = items.size === 0 ? 0 : Math.max(...items.keys()) + 1;
+        const item = { data: JSON.parse(form.Data ?? '{}') as Json, revision: 0, expiresAt: null };
+        items.set(index, item);
+        return send(res, 201, listItemJson(name, index, item));
+      }
+      if (key !== undefined && method === 'POST') {
+        const item = items.get(Number(key));
+        if (!item) return error(res, 404, 54101, `Item ${key} not found`);
+        if (form.Data !== undefined) item.data = JSON.parse(form.Data) as Json;
+        item.revision++;
+        return send(res, 200, listItemJson(name, Number(key), item));
+      }
+    }
+    if (kind === 'Documents' && name !== undefined && sub === undefined && method === 'GET') {
+      const doc = documents.get(name);
+      if (!doc) return error(res, 404, 54100, `Document ${name} not found`);
+      return send(res, 200, {
+        sid: name,
+        unique_name: name,
+        account_sid: options.accountSid,
+        service_sid: options.serviceSid,
+        revision: String(doc.revision),
+        data: doc.data,
+        date_expires: null,
+        date_created: iso(now()),
+        date_updated: iso(now()),
+        created_by: 'system',
+      });
+    }
+    return error(res, 404, 20404, `No stand-in for ${method} ${url.pathname}`);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => error(res, 500, 20500, String(err)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    maps,
+    lists,
+    documents,
+    recordings,
+    setMapItem(map, key, data, ttlSeconds) {
+      let items = maps.get(map);
+      if (!items) maps.set(map, (items = new Map()));
+      items.set(key, {
+        data,
+        revision: 0,
+        expiresAt: ttlSeconds ? now() + ttlSeconds * 1000 : null,
+      });
+    },
+    setDocument(name, data) {
+      documents.set(name, { data, revision: 0, expiresAt: null });
+    },
+    pushListItem(list, data) {
+      let items = lists.get(list);
+      if (!items) lists.set(list, (items = new Map()));
+      const index = items.size === 0 ? 0 : Math.max(...items.keys()) + 1;
+      items.set(index, { data, revision: 0, expiresAt: null });
+      return index;
+    },
+    listData(list) {
+      return [...(lists.get(list)?.values() ?? [])].map((item) => item.data);
+    },
+    failWith(status) {
+      failing = status;
+    },
+    delay(ms) {
+      delayMs = ms;
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * Following calls through Twilio's callbacks to their `calls` history item, written through the
+ * `twilio` package to the stand-in of Twilio's Sync REST API (the form-encoded requests it received
+ * are what is checked): an answered call, voicemail (with the recording before and after the
+ * row), a declined direct call, and a call this server did not see start. Also the audio Twilio
+ * fetches for announcements and the voicemail recordings the browser plays.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADA, ALICE, BOB, CAT, SALES_NUMBER, THU_HOLIDAY, WED_OPEN, seedTeam } from './fixture';
+import {
+  ACCOUNT_SID,
+  SERVICE_SID,
+  browserCall,
+  incomingCall,
+  sid,
+  startTwilioApp,
+  type TwilioTestApp,
+} from './support';
+import { actions, pathOf } from './twiml-support';
+
+const CALLER = '+447700900123';
+const SECOND = 1000;
+let t: TwilioTestApp;
+let cookies: Record<string, string>;
+
+beforeAll(async () => {
+  t = await startTwilioApp({ now: WED_OPEN });
+  cookies = await seedTeam(t);
+}, 60_000);
+afterAll(() => t.close());
+
+const LIST = `/sync/v1/Services/${SERVICE_SID}/Lists/calls/Items`;
+
+/** The `calls` items created through the REST API, as Twilio would store them. */
+function created(): Record<string, unknown>[] {
+  return t.api.requests
+    .filter((r) => r.method === 'POST' && r.path === LIST)
+    .map((r) => JSON.parse(r.form.Data!) as Record<string, unknown>);
+}
+
+async function post(path: string, form: Record<string, string>, status = 200): Promise<string> {
+  const res = await t.webhook(path, { AccountSid: ACCOUNT_SID, ...form });
+  expect(res.status).toBe(status);
+  return res.text();
+}
+
+const leg = (parent: string, legSid: string, to: string, status: string) =>
+  post(
+    '/api/twilio/leg',
+    {
+      CallSid: legSid,
+      ParentCallSid: parent,
+      To: to,
+      CallStatus: status,
+      Direction: 'outbound-dial',
+    },
+    204,
+  );
+
+const ended = (callSid: string, from = CALLER, to = SALES_NUMBER, status = 'completed') =>
+  post(
+    '/api/twilio/status',
+    {
+      CallSid: callSid,
+      CallStatus: status,
+      CallDuration: '70',
+      From: from,
+      To: to,
+      Direction: 'inbound',
+    },
+    204,
+  );
+
+describe('an answered call', () => {
+  it('keeps who answered and when, skips them while they talk, and appends one calls item', async () => {
+    const callSid = sid();
+    const bobLeg = sid();
+    const xml = await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
+    t.clock.now += 5 * SECOND;
+    await leg(callSid, bobLeg, `client:${BOB}`, 'in-progress');
+
+    // While Bob talks, a second caller rings only Alice.
+    t.clock.now += 5 * SECOND;
+    const other = await post(
+      '/api/twilio/voice',
+      incomingCall(sid(), '+447700900999', SALES_NUMBER),
+    );
+    expect(other).toContain(`<Identity>${ALICE}</Identity>`);
+    expect(other).not.toContain(`<Identity>${BOB}</Identity>`);
+
+    t.clock.now += 55 * SECOND;
+    const after = await post(pathOf(actions(xml)[0]!), {
+      CallSid: callSid,
+      DialCallStatus: 'completed',
+      DialCallDuration: '60',
+      From: CALLER,
+      To: SALES_NUMBER,
+    });
+    expect(after).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+    await leg(callSid, bobLeg, `client:${BOB}`, 'completed');
+    t.clock.now += 1 * SECOND;
+    await ended(callSid);
+
+    const request = t.api.requests.filter((r) => r.path === LIST).at(-1)!;
+    expect(request.authorization).toMatch(/^Basic /);
+    expect(Object.keys(request.form)).toEqual(['Data']);
+    expect(created().at(-1)).toEqual({
+      callSid,
+      direction: 'inbound',
+      from: CALLER,
+      to: SALES_NUMBER,
+      user: '',
+      callee: null,
+      group: 'Sales',
+      groupId: 'grp-sales',
+      handledBy: BOB,
+      trail: [],
+      startedAt: WED_OPEN,
+      answeredAt: WED_OPEN + 5 * SECOND,
+      endedAt: WED_OPEN + 66 * SECOND,
+      duration: 61,
+      outcome: 'answered',
+      reason: 'Ringing Alice and Bob at once.',
+    });
+
+    // Bob is free again.
+    t.clock.now += 10 * SECOND;
+    expect(await post('/api/twilio/voice', incomingCall(sid(), CALLER, SALES_NUMBER))).toContain(
+      `<Identity>${BOB}</Identity>`,
+    );
+  });
+});
+
+describe('voicemail', () => {
+  const RECORDING = `RE${'a'.repeat(32)}`;
+
+  it('a message left on a holiday is on the row, and plays to the group and admins only', async () => {
+    t.clock.now = THU_HOLIDAY;
+    const callSid = sid();
+    const xml = await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
+    const record = actions(xml)[0]!;
+    expect(record).toBe('https://switchboard.example.com/api/twilio/voicemail?group=grp-sales');
+    t.clock.now += 30 * SECOND;
+    const thanks = await post(pathOf(record), {
+      CallSid: callSid,
+      RecordingSid: RECORDING,
+      RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${RECORDING}`,
+      RecordingDuration: '14',
+      Digits: 'hangup',
+    });
+    expect(thanks).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thank you. Goodbye.</Say><Hangup/></Response>',
+    );
+    await ended(callSid);
+    const row = created().at(-1)!;
+    expect(row).toMatchObject({
+      callSid,
+      direction: 'inbound',
+      group: 'Sales',
+      handledBy: null,
+      outcome: 'missed',
+      duration: 0,
+      reason: 'The forwarding rule sends the call to voicemail.',
+      voicemail: { recordingSid: RECORDING, seconds: 14 },
+    });
+
+    const url = (row.voicemail as { url: string }).url;
+    expect(url).toMatch(new RegExp(`^/api/twilio/recordings/${RECORDING}\\?group=grp-sales&s=`));
+    t.api.recordings.set(RECORDING, Buffer.from('ID3 fake mp3'));
+    const play = (cookie?: string, path = url) =>
+      fetch(`${t.url}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+    for (const who of [ALICE, ADA]) {
+      const res = await play(cookies[who]);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('audio/mpeg');
+      expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('ID3 fake mp3');
+    }
+    expect((await play(cookies[CAT])).status).toBe(403);
+    expect((await play()).status).toBe(401);
+    // Another group named in the URL: the signature no longer matches.
+    expect(
+      (await play(cookies[CAT], url.replace('group=grp-sales', 'group=grp-support'))).status,
+    ).toBe(404);
+  });
+
+  it('a recording reported after the row was written updates that row', async () => {
+    t.clock.now = THU_HOLIDAY + 10 * 60 * SECOND;
+    const callSid = sid();
+    await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
+    await ended(callSid);
+    expect(created().at(-1)).toMatchObject({ callSid, outcome: 'abandoned' });
+    const before = t.api.requests.length;
+    const late = `RE${'b'.repeat(32)}`;
+    await post(
+      '/api/twilio/recording?group=grp-sales',
+      {
+        CallSid: callSid,
+        RecordingSid: late,
+        RecordingStatus: 'completed',
+        RecordingDuration: '9',
+      },
+      204,
+    );
+    const update = t.api.requests.slice(before).find((r) => r.method === 'POST');
+    const index = [...t.api.lists.get('calls')!.keys()].at(-1)!;
+    expect(update?.path).toBe(`${LIST}/${index}`);
+    expect(JSON.parse(update!.form.Data!)).toMatchObject({
+      callSid,
+      outcome: 'missed',
+      voicemail: { recordingSid: late, seconds: 9 },
+    });
+    expect(t.api.listData('calls').at(-1)).toMatchObject({ voicemail: { recordingSid: late } });
+  });
+});
+
+describe('other endings', () => {
+  it('a direct call the colleague declines is rejected, from the caller to the callee', async () => {
+    t.clock.now = THU_HOLIDAY + 20 * 60 * SECOND;
+    const callSid = sid();
+    const xml = await post('/api/twilio/voice', browserCall(callSid, ALICE, BOB));
+    await post(pathOf(actions(xml)[0]!), {
+      CallSid: callSid,
+      DialCallStatus: 'busy',
+      From: `client:${ALICE}`,
+      To: BOB,
+    });
+    await ended(callSid, `client:${ALICE}`, BOB);
+    expect(created().at(-1)).toMatchObject({
+      callSid,
+      direction: 'outbound',
+      from: ALICE,
+      to: BOB,
+      user: ALICE,
+      callee: BOB,
+      handledBy: null,
+      outcome: 'rejected',
+    });
+  });
+
+  it('a call this server did not see start: written from the status callback, its outcome unknown', async () => {
+    const callSid = sid();
+    await ended(callSid);
+    const row = created().at(-1)!;
+    expect(row).toMatchObject({
+      callSid,
+      direction: 'inbound',
+      from: CALLER,
+      group: 'Sales',
+      groupId: 'grp-sales',
+    });
+    expect(row).not.toHaveProperty('outcome');
+    expect(row.reason).toMatch(/did not follow the call/);
+  });
+});
+
+describe('announcement audio for Twilio', () => {
+  it('the Play URL serves the rendered announcement; any other signature is not found', async () => {
+    t.clock.now = WED_OPEN + 7 * 24 * 3600 * SECOND;
+    const xml = await post('/api/twilio/voice', incomingCall(sid(), CALLER, SALES_NUMBER));
+    const play = /<Play>([^<]+)<\/Play>/.exec(xml)![1]!.replace(/&amp;/g, '&');
+    const res = await fetch(`${t.url}${pathOf(play)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/wav');
+    const wav = Buffer.from(await res.arrayBuffer());
+    expect(wav.subarray(0, 4).toString()).toBe('RIFF');
+    expect(wav.readUInt32LE(24)).toBe(8000);
+    const forged = pathOf(play).replace(/s=[^&]+/, 's=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    expect((await fetch(`${t.url}${forged}`)).status).toBe(404);
+    expect((await fetch(`${t.url}${pathOf(play).replace('gd-open', 'gd-closed')}`)).status).toBe(
+      404,
+    );
+  });
+
+  it("a text announcement the speech engine cannot render is spoken by Twilio's Say", async () => {
+    t.api.setMapItem('guidance', 'gd-open', {
+      kind: 'tts',
+      text: 'Willkommen.',
+      language: 'xx-nowhere',
+    });
+    t.clock.now += 60 * SECOND; // past the configuration cache
+    const xml = await post('/api/twilio/voice', incomingCall(sid(), CALLER, SALES_NUMBER));
+    expect(xml).toContain('<Say>Willkommen.</Say><Dial');
+  });
+});

@@ -1,0 +1,276 @@
+/**
+ * Twilio's voice webhook answered for each routing case: recorded requests (the form Twilio posts to a
+ * number's Voice URL and to the TwiML app's), signed with the test auth token, and the TwiML compared
+ * with the expected document. A call is then followed through its `<Dial action>` URLs as Twilio
+ * would, branch by branch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADA,
+  ALICE,
+  BOB,
+  CAT,
+  SALES_NUMBER,
+  SUPPORT_NUMBER,
+  THU_HOLIDAY,
+  WED_CLOSED,
+  WED_OPEN,
+  seedTeam,
+} from './fixture';
+import {
+  ACCOUNT_SID,
+  browserCall,
+  incomingCall,
+  sid,
+  startTwilioApp,
+  type TwilioTestApp,
+} from './support';
+import { actions, doc, pathOf, readable } from './twiml-support';
+
+const CALLER = '+447700900123';
+const P = 'https://switchboard.example.com';
+const LEG = `statusCallback="${P}/api/twilio/leg" statusCallbackEvent="answered completed"`;
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>';
+/** Friday 12 March 2027, 10:00 UTC: open. The tests' clock only moves forward (caches expire). */
+const FRI_OPEN = Date.UTC(2027, 2, 12, 10, 0);
+const MINUTE = 60_000;
+
+let t: TwilioTestApp;
+
+beforeAll(async () => {
+  t = await startTwilioApp({ now: WED_OPEN });
+  await seedTeam(t);
+}, 60_000);
+afterAll(() => t.close());
+
+async function call(
+  to: string,
+  at: number,
+  from = CALLER,
+): Promise<{ callSid: string; xml: string }> {
+  expect(at).toBeGreaterThanOrEqual(t.clock.now);
+  t.clock.now = at;
+  const callSid = sid();
+  const res = await t.webhook('/api/twilio/voice', incomingCall(callSid, from, to));
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/xml; charset=utf-8');
+  return { callSid, xml: await res.text() };
+}
+
+/** What Twilio posts to a `<Dial action>` URL when the dial ended with `status`. */
+async function dialEnded(
+  actionUrl: string,
+  callSid: string,
+  status: string,
+  extra: Record<string, string> = {},
+): Promise<string> {
+  const res = await t.webhook(pathOf(actionUrl), {
+    AccountSid: ACCOUNT_SID,
+    CallSid: callSid,
+    CallStatus: 'in-progress',
+    DialCallStatus: status,
+    DialCallSid: sid(),
+    Direction: 'inbound',
+    From: CALLER,
+    To: SALES_NUMBER,
+    ...extra,
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+describe('TwiML for each routing case', () => {
+  it('open, all at once: the greeting, then one Dial with a Client per available member', async () => {
+    const { xml } = await call(SALES_NUMBER, WED_OPEN);
+    expect(readable(xml)).toBe(
+      doc(`${HEAD}<Response>
+        <Play>${P}/api/twilio/audio/gd-open.wav?signed</Play>
+        <Dial timeout="20" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={no answer: voicemail grp-sales; busy: voicemail grp-sales}">
+          <Client ${LEG}><Identity>${ALICE}</Identity><Parameter name="group" value="Sales"/><Parameter name="groupId" value="grp-sales"/></Client>
+          <Client ${LEG}><Identity>${BOB}</Identity><Parameter name="group" value="Sales"/><Parameter name="groupId" value="grp-sales"/></Client>
+        </Dial>
+      </Response>`),
+    );
+  });
+
+  it('open, in order: one Client per Dial, the next ring in its action, then the no-answer rule', async () => {
+    const { callSid, xml } = await call(SUPPORT_NUMBER, WED_OPEN);
+    const first = `${HEAD}<Response>
+      <Dial timeout="15" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={ring ${BOB} 15s}">
+        <Client ${LEG}><Identity>${ALICE}</Identity><Parameter name="group" value="Support"/><Parameter name="groupId" value="grp-support"/></Client>
+      </Dial></Response>`;
+    expect(readable(xml)).toBe(doc(first));
+
+    // Alice does not answer: Bob rings. Bob declines (busy): Cat rings for what is left of 40 s.
+    const second = await dialEnded(actions(xml)[0]!, callSid, 'no-answer');
+    expect(readable(second)).toBe(
+      doc(`${HEAD}<Response>
+        <Dial timeout="15" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={ring ${CAT} 10s}">
+          <Client ${LEG}><Identity>${BOB}</Identity><Parameter name="group" value="Support"/><Parameter name="groupId" value="grp-support"/></Client>
+        </Dial></Response>`),
+    );
+    const third = await dialEnded(actions(second)[0]!, callSid, 'busy');
+    expect(readable(third)).toBe(
+      doc(`${HEAD}<Response>
+        <Dial timeout="10" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={no answer: forward to +15551230000, dial +15551230000 15s; busy: forward to +15551230000, dial +15551230000 15s}">
+          <Client ${LEG}><Identity>${CAT}</Identity><Parameter name="group" value="Support"/><Parameter name="groupId" value="grp-support"/></Client>
+        </Dial></Response>`),
+    );
+    // Cat does not answer: the no-answer rule dials out (the caller's own number shows), then voicemail.
+    const fourth = await dialEnded(actions(third)[0]!, callSid, 'no-answer');
+    expect(readable(fourth)).toBe(
+      doc(`${HEAD}<Response>
+        <Dial timeout="15" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={voicemail grp-support}">
+          <Number ${LEG}>+15551230000</Number>
+        </Dial></Response>`),
+    );
+    const fifth = await dialEnded(actions(fourth)[0]!, callSid, 'failed');
+    expect(readable(fifth)).toBe(
+      doc(`${HEAD}<Response>
+        <Say>Nobody can take your call right now. Please leave a message after the tone, then hang up or press the hash key.</Say>
+        <Record action="${P}/api/twilio/voicemail?group=grp-support" maxLength="120" playBeep="true" timeout="5" finishOnKey="#" recordingStatusCallback="${P}/api/twilio/recording?group=grp-support" recordingStatusCallbackEvent="completed"/>
+        <Hangup/>
+      </Response>`),
+    );
+  });
+
+  it('closed: the closed announcement, then the closed rule rings a person', async () => {
+    const { xml } = await call(SALES_NUMBER, WED_CLOSED);
+    expect(readable(xml)).toBe(
+      doc(`${HEAD}<Response>
+        <Play>${P}/api/twilio/audio/gd-closed.wav?signed</Play>
+        <Dial timeout="20" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={no answer: voicemail grp-sales; busy: voicemail grp-sales}">
+          <Client ${LEG}><Identity>${CAT}</Identity><Parameter name="group" value="Sales"/><Parameter name="groupId" value="grp-sales"/></Client>
+        </Dial></Response>`),
+    );
+  });
+
+  it('holiday: the closed announcement (no holiday one), the voicemail greeting, then Record', async () => {
+    const { xml } = await call(SALES_NUMBER, THU_HOLIDAY);
+    expect(readable(xml)).toBe(
+      doc(`${HEAD}<Response>
+        <Play>${P}/api/twilio/audio/gd-closed.wav?signed</Play>
+        <Play>${P}/api/twilio/audio/gd-vm.wav?signed</Play>
+        <Record action="${P}/api/twilio/voicemail?group=grp-sales" maxLength="120" playBeep="true" timeout="5" finishOnKey="#" recordingStatusCallback="${P}/api/twilio/recording?group=grp-sales" recordingStatusCallbackEvent="completed"/>
+        <Hangup/>
+      </Response>`),
+    );
+  });
+
+  it('an always rule to an outside number: Dial Number at once, voicemail if it does not answer', async () => {
+    const { xml } = await call('203', THU_HOLIDAY + MINUTE);
+    expect(readable(xml)).toBe(
+      doc(`${HEAD}<Response>
+        <Dial timeout="25" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={voicemail grp-out}">
+          <Number ${LEG}>+15559870000</Number>
+        </Dial></Response>`),
+    );
+  });
+
+  it('a forwarding loop is cut to the voicemail of the group where it would close', async () => {
+    const { xml } = await call('201', THU_HOLIDAY + 2 * MINUTE);
+    expect(readable(xml)).toBe(
+      doc(`${HEAD}<Response>
+        <Say>Nobody can take your call right now. Please leave a message after the tone, then hang up or press the hash key.</Say>
+        <Record action="${P}/api/twilio/voicemail?group=grp-b" maxLength="120" playBeep="true" timeout="5" finishOnKey="#" recordingStatusCallback="${P}/api/twilio/recording?group=grp-b" recordingStatusCallbackEvent="completed"/>
+        <Hangup/>
+      </Response>`),
+    );
+  });
+
+  it('members offline, on do not disturb or on a call are not rung', async () => {
+    t.api.setDocument(`settings:${BOB}`, { doNotDisturb: true });
+    try {
+      const { xml } = await call(SALES_NUMBER, FRI_OPEN);
+      expect(readable(xml)).toContain(`<Identity>${ALICE}</Identity>`);
+      expect(readable(xml)).not.toContain(`<Identity>${BOB}</Identity>`);
+    } finally {
+      t.api.documents.delete(`settings:${BOB}`);
+    }
+  });
+
+  it('a number no group has: said so, and hung up', async () => {
+    const { xml } = await call('+442079469999', FRI_OPEN + MINUTE);
+    expect(xml).toBe(
+      doc(`${HEAD}<Response><Say>Sorry, this number is not in service.</Say><Hangup/></Response>`),
+    );
+  });
+
+  it('when Sync cannot be read, the caller hears an apology rather than an application error', async () => {
+    t.api.failWith(503);
+    try {
+      const { xml } = await call(SALES_NUMBER, FRI_OPEN + 10 * MINUTE);
+      expect(xml).toBe(
+        doc(
+          `${HEAD}<Response><Say>Sorry, we cannot take your call right now. Please try again later.</Say><Hangup/></Response>`,
+        ),
+      );
+    } finally {
+      t.api.failWith(null);
+    }
+  });
+});
+
+describe('calls from a browser (the TwiML app)', () => {
+  async function fromBrowser(identity: string, to: string): Promise<string> {
+    // Ten seconds on each time: past the presence cache.
+    t.clock.now = Math.max(t.clock.now, FRI_OPEN + 20 * MINUTE) + 10_000;
+    const res = await t.webhook('/api/twilio/voice', browserCall(sid(), identity, to));
+    expect(res.status).toBe(200);
+    return res.text();
+  }
+
+  it('to a colleague by email, extension or client: address: their Client, named after the caller', async () => {
+    const expected = doc(`${HEAD}<Response>
+      <Dial timeout="30" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={hang up}">
+        <Client ${LEG}><Identity>${BOB}</Identity><Parameter name="CallerName" value="Alice"/></Client>
+      </Dial></Response>`);
+    expect(readable(await fromBrowser(ALICE, BOB))).toBe(expected);
+    expect(readable(await fromBrowser(ALICE, `client:${BOB}`))).toBe(expected);
+  });
+
+  it('to an outside number: Dial Number with the team number as caller ID', async () => {
+    expect(readable(await fromBrowser(ALICE, '+1 555 987 6543'))).toBe(
+      doc(`${HEAD}<Response>
+        <Dial timeout="60" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={hang up}" callerId="+442079460000">
+          <Number ${LEG}>+15559876543</Number>
+        </Dial></Response>`),
+    );
+  });
+
+  it('to a ring group by number: routed like a call from outside, skipping whoever is on a call', async () => {
+    // Cat calls her own group: she is on this call, and Alice is still on the calls she placed above
+    // (no status callback ended them), so only Bob rings, then the no-answer rule.
+    expect(readable(await fromBrowser(CAT, SUPPORT_NUMBER))).toBe(
+      doc(`${HEAD}<Response>
+        <Dial timeout="15" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={no answer: forward to +15551230000, dial +15551230000 15s; busy: forward to +15551230000, dial +15551230000 15s}">
+          <Client ${LEG}><Identity>${BOB}</Identity><Parameter name="group" value="Support"/><Parameter name="groupId" value="grp-support"/></Client>
+        </Dial></Response>`),
+    );
+  });
+
+  it('to someone offline, to oneself, or to nobody: said, then hung up', async () => {
+    expect(await fromBrowser(ALICE, ADA)).toBe(
+      doc(`${HEAD}<Response><Say>Ada is offline.</Say><Hangup/></Response>`),
+    );
+    expect(await fromBrowser(ALICE, ALICE)).toBe(
+      doc(`${HEAD}<Response><Say>You cannot call yourself.</Say><Hangup/></Response>`),
+    );
+    expect(await fromBrowser(ALICE, '020 7946 0000')).toBe(
+      doc(
+        `${HEAD}<Response><Say>Dial numbers in international form: a plus, the country code, then the number.</Say><Hangup/></Response>`,
+      ),
+    );
+  });
+
+  it('to someone on do not disturb: rejected as busy', async () => {
+    t.api.setDocument(`settings:${CAT}`, { doNotDisturb: true });
+    try {
+      expect(await fromBrowser(ALICE, CAT)).toBe(
+        doc(`${HEAD}<Response><Reject reason="busy"/></Response>`),
+      );
+    } finally {
+      t.api.documents.delete(`settings:${CAT}`);
+    }
+  });
+});

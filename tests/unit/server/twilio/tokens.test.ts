@@ -1,0 +1,196 @@
+/**
+ * The Twilio backend's tokens, decoded and their signature and grants checked, and what the app hands
+ * the browser on that backend: Twilio's defaults for the SDKs (no embedded endpoints), Google sign-in
+ * only, and a page allowed to reach Twilio.
+ */
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TwilioConfig } from '../../../../server/twilio/config';
+import {
+  mintTwilioSyncToken,
+  mintTwilioVoiceToken,
+  TWILIO_SIGNALLING_URL,
+} from '../../../../server/twilio/tokens';
+import { expectError, postJson, raw } from '../support';
+import {
+  ACCOUNT_SID,
+  API_KEY,
+  API_SECRET,
+  APP_SID,
+  AUTH_TOKEN,
+  NUMBERS,
+  PUBLIC_URL,
+  SERVICE_SID,
+  startTwilioApp,
+  type TwilioTestApp,
+} from './support';
+
+const config: TwilioConfig = {
+  kind: 'twilio',
+  accountSid: ACCOUNT_SID,
+  apiKey: API_KEY,
+  apiSecret: API_SECRET,
+  authToken: AUTH_TOKEN,
+  syncServiceSid: SERVICE_SID,
+  twimlAppSid: APP_SID,
+  phoneNumbers: NUMBERS,
+  publicUrl: PUBLIC_URL,
+  apiBaseUrl: null,
+};
+
+interface Decoded {
+  header: Record<string, unknown>;
+  payload: {
+    jti: string;
+    iss: string;
+    sub: string;
+    iat: number;
+    exp: number;
+    grants: Record<string, unknown>;
+  };
+}
+
+/** Splits a JWT, checks its HS256 signature under the API key's secret, and decodes it. */
+function decode(token: string): Decoded {
+  const [h, p, s] = token.split('.');
+  const expected = createHmac('sha256', API_SECRET).update(`${h}.${p}`).digest('base64url');
+  expect(s).toBe(expected);
+  const json = (part: string | undefined) =>
+    JSON.parse(Buffer.from(part!, 'base64url').toString()) as unknown;
+  return { header: json(h) as Decoded['header'], payload: json(p) as Decoded['payload'] };
+}
+
+describe('tokens', () => {
+  it('a Sync token: the API key signs it for the account, with the identity and a Sync grant', () => {
+    const { header, payload } = decode(mintTwilioSyncToken(config, 'alice@example.com'));
+    expect(header).toMatchObject({ alg: 'HS256', typ: 'JWT', cty: 'twilio-fpa;v=1' });
+    expect(payload.iss).toBe(API_KEY);
+    expect(payload.sub).toBe(ACCOUNT_SID);
+    expect(payload.jti.startsWith(`${API_KEY}-`)).toBe(true);
+    expect(payload.exp - payload.iat).toBe(3600);
+    expect(payload.grants).toEqual({
+      identity: 'alice@example.com',
+      data_sync: { service_sid: SERVICE_SID },
+    });
+  });
+
+  it('a Voice token: outgoing calls through the TwiML app, incoming calls allowed', () => {
+    const { payload } = decode(mintTwilioVoiceToken(config, 'bob@example.com', 600));
+    expect(payload.exp - payload.iat).toBe(600);
+    expect(payload.grants).toEqual({
+      identity: 'bob@example.com',
+      voice: { incoming: { allow: true }, outgoing: { application_sid: APP_SID } },
+    });
+  });
+
+  it('a lifetime beyond a day is cut to a day', () => {
+    const { payload } = decode(mintTwilioVoiceToken(config, 'bob@example.com', 7 * 86_400));
+    expect(payload.exp - payload.iat).toBe(86_400);
+  });
+});
+
+describe('the app on the Twilio backend', () => {
+  let t: TwilioTestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTwilioApp();
+    cookie = await t.signIn('Grace@Example.com', 'Grace');
+  });
+  afterAll(() => t.close());
+
+  const get = (path: string) => fetch(`${t.url}${path}`, { headers: { Cookie: cookie } });
+
+  it('GET /api/config names the backend and offers Google sign-in only', async () => {
+    const body = (await (await fetch(`${t.url}/api/config`)).json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      backend: 'twilio',
+      localSignIn: false,
+      passcodeRequired: false,
+      googleClientId: 'switchboard-test.apps.googleusercontent.com',
+    });
+    const local = await postJson(`${t.url}/api/session/local`, {
+      name: 'Eve',
+      email: 'eve@example.com',
+    });
+    expect((await expectError(local)).code).toBe('local_sign_in_disabled');
+  });
+
+  it('GET /api/token: a Twilio Sync token, and no client options (Twilio is the default)', async () => {
+    const body = (await (await get('/api/token')).json()) as {
+      identity: string;
+      token: string;
+      sync: unknown;
+    };
+    expect(body.identity).toBe('grace@example.com');
+    expect(body.sync).toEqual({});
+    expect(decode(body.token).payload.grants).toEqual({
+      identity: 'grace@example.com',
+      data_sync: { service_sid: SERVICE_SID },
+    });
+  });
+
+  it("GET /api/voice/token: a Voice token and Device options without this server's signalling", async () => {
+    const body = (await (await get('/api/voice/token')).json()) as {
+      token: string;
+      ttlSeconds: number;
+      device: Record<string, unknown>;
+      signalling: { url: string };
+    };
+    expect(decode(body.token).payload.grants).toEqual({
+      identity: 'grace@example.com',
+      voice: { incoming: { allow: true }, outgoing: { application_sid: APP_SID } },
+    });
+    expect(body.ttlSeconds).toBe(3600);
+    expect(body.device).not.toHaveProperty('chunderw');
+    expect(body.device).not.toHaveProperty('publishEvents');
+    expect(body.device).toMatchObject({
+      enableImprovedSignalingErrorPrecision: true,
+      closeProtection: false,
+    });
+    expect((body.device.sounds as Record<string, string>).incoming).toBe(
+      `${t.url}/api/voice/sounds/incoming.wav`,
+    );
+    expect(body.signalling.url).toBe(TWILIO_SIGNALLING_URL);
+    const registration = (await (await get('/api/voice/registration')).json()) as {
+      registered: boolean;
+    };
+    expect(registration.registered).toBe(true);
+  });
+
+  it("the page may reach Twilio's Sync and Voice", async () => {
+    const csp = (await fetch(`${t.url}/api/config`)).headers.get('content-security-policy')!;
+    expect(csp).toMatch(
+      /connect-src 'self' https:\/\/accounts\.google\.com\/gsi\/ https:\/\/\*\.twilio\.com wss:\/\/\*\.twilio\.com;/,
+    );
+  });
+
+  it('a sign-in writes the person into the users map in Twilio Sync', async () => {
+    for (let i = 0; i < 100 && !t.api.maps.get('users')?.has('grace@example.com'); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(t.api.maps.get('users')?.get('grace@example.com')?.data).toEqual({
+      name: 'Grace',
+      email: 'grace@example.com',
+      role: 'admin',
+      extension: '100',
+    });
+    // The server's own objects exist from the start.
+    expect([...t.api.maps.keys()]).toEqual(expect.arrayContaining(['users', 'presence', 'holds']));
+    expect(t.api.lists.has('calls')).toBe(true);
+  });
+
+  it('the Twilio webhooks answer on the public name, which the server now answers to', async () => {
+    const res = await raw(t.url, {
+      method: 'POST',
+      path: '/api/twilio/voice',
+      headers: {
+        Host: 'switchboard.example.com',
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Length': '9',
+      },
+      chunks: ['CallSid=x'],
+    });
+    // Past the Host check (421 otherwise), refused for want of a signature.
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'bad_signature' } });
+  });
+});
