@@ -112,7 +112,7 @@ describe('TwiML for each routing case', () => {
     const third = await dialEnded(actions(second)[0]!, callSid, 'busy');
     expect(readable(third)).toBe(
       doc(`${HEAD}<Response>
-        <Dial timeout="10" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={no answer: forward to +15551230000, dial +15551230000 15s; busy: forward to +15551230000, dial +15551230000 15s}">
+        <Dial timeout="10" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={forward to +15551230000, dial +15551230000 15s}">
           <Client ${LEG}><Identity>${CAT}</Identity><Parameter name="group" value="Support"/><Parameter name="groupId" value="grp-support"/></Client>
         </Dial></Response>`),
     );
@@ -243,7 +243,7 @@ describe('calls from a browser (the TwiML app)', () => {
     // (no status callback ended them), so only Bob rings, then the no-answer rule.
     expect(readable(await fromBrowser(CAT, SUPPORT_NUMBER))).toBe(
       doc(`${HEAD}<Response>
-        <Dial timeout="15" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={no answer: forward to +15551230000, dial +15551230000 15s; busy: forward to +15551230000, dial +15551230000 15s}">
+        <Dial timeout="15" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={forward to +15551230000, dial +15551230000 15s}">
           <Client ${LEG}><Identity>${BOB}</Identity><Parameter name="group" value="Support"/><Parameter name="groupId" value="grp-support"/></Client>
         </Dial></Response>`),
     );
