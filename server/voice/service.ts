@@ -571,6 +571,14 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     send(conn, 'hangup', { callsid: tempSid, error: { code, message } });
   }
 
+  /** The caller's audio could not be set up: the call ends, saying so. */
+  function mediaFailed(call: Call, err: unknown): void {
+    log(`voice: media for ${call.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+    endCall(call, 'failed', 'The call could not be connected (media).', {
+      caller: { code: 31000, message: 'The server could not set up audio for this call.' },
+    });
+  }
+
   /** A call `conn`'s person places (their SDK's id `tempSid`), registered and counted as on a call. */
   function newCall(
     conn: Conn,
@@ -716,12 +724,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         offerLeg(options.media),
       ]);
     } catch (err) {
-      log(
-        `voice: media for ${call.id} failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      endCall(call, 'failed', 'The call could not be connected (media).', {
-        caller: { code: 31000, message: 'The server could not set up audio for this call.' },
-      });
+      mediaFailed(call, err);
       return;
     }
     if (call.state === 'ended') {
@@ -927,12 +930,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     try {
       leg = await answerLeg(msg.sdp, options.media);
     } catch (err) {
-      log(
-        `voice: media for ${call.id} failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      endCall(call, 'failed', 'The call could not be connected (media).', {
-        caller: { code: 31000, message: 'The server could not set up audio for this call.' },
-      });
+      mediaFailed(call, err);
       return;
     }
     if (call.state === 'ended') {

@@ -13,8 +13,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, signedInPage, type Person } from './support/live';
-import { inbound, TRACK_PCS } from './support/page-audio';
+import { sdkClientFor, type Person } from './support/live';
+import { inbound, phonePerson } from './support/page-audio';
 import { eventually } from './support/phone';
 
 let server: RunningServer;
@@ -34,22 +34,8 @@ async function hears(page: Page, what: 'sound' | 'silence'): Promise<void> {
   );
 }
 
-async function openPerson(name: string, path: string): Promise<Person> {
-  const person = await signedInPage(
-    browser,
-    server.url,
-    name,
-    `${name.toLowerCase()}@example.com`,
-    path,
-  );
-  await person.page.addInitScript(TRACK_PCS);
-  await person.page.reload();
-  await person.page
-    .getByTestId('phone-status')
-    .and(person.page.locator('[data-status="registered"]'))
-    .waitFor();
-  return person;
-}
+const openPerson = (name: string, path: string): Promise<Person> =>
+  phonePerson(browser, server.url, name, path);
 
 beforeAll(async () => {
   server = await startServer({

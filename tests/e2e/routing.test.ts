@@ -14,9 +14,10 @@ import type { Browser, Page } from 'playwright-core';
 import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
+import { storeGroup, type GroupSpec } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, signedInPage, type Person } from './support/live';
-import { inbound, TRACK_PCS } from './support/page-audio';
+import { sdkClientFor, type Person } from './support/live';
+import { inbound, phonePerson } from './support/page-audio';
 import { eventually } from './support/phone';
 
 let server: RunningServer;
@@ -26,13 +27,6 @@ let ada: Person;
 let ann: Person;
 let bob: Person;
 let cat: Person;
-
-const ALL_WEEK = Object.fromEntries(
-  ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [
-    d,
-    [{ start: '00:00', end: '24:00' }],
-  ]),
-);
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -61,55 +55,11 @@ async function hearsSound(page: Page): Promise<void> {
   );
 }
 
-async function openPerson(name: string, path: string): Promise<Person> {
-  const person = await signedInPage(
-    browser,
-    server.url,
-    name,
-    `${name.toLowerCase()}@example.com`,
-    path,
-  );
-  await person.page.addInitScript(TRACK_PCS);
-  await person.page.reload();
-  await person.page
-    .getByTestId('phone-status')
-    .and(person.page.locator('[data-status="registered"]'))
-    .waitFor();
-  return person;
-}
+const openPerson = (name: string, path: string): Promise<Person> =>
+  phonePerson(browser, server.url, name, path);
 
-interface GroupSpec {
-  id: string;
-  name: string;
-  number: string;
-  members: string[];
-  strategy?: 'simultaneous' | 'sequential';
-  ringTimeout?: number;
-  week?: Record<string, { start: string; end: string }[]>;
-  holidays?: { id: string; label: string; start: string; end: string }[];
-  guidance?: Record<string, string>;
-  rules?: Record<string, unknown>[];
-}
-
-/** Stores a group as the admin screens do: schedule, calendar, forwarding, then the group. */
-async function makeGroup(g: GroupSpec): Promise<void> {
-  const schedule = await admin.document({ id: `schedule:${g.id}`, mode: 'create_new' });
-  await schedule.set({ timeZone: 'UTC', week: g.week ?? ALL_WEEK });
-  const calendar = await admin.document({ id: `calendar:${g.id}`, mode: 'create_new' });
-  await calendar.set({ holidays: g.holidays ?? [] });
-  const rules = await admin.list({ id: `forwarding:${g.id}`, mode: 'create_new' });
-  for (const r of g.rules ?? []) await rules.push(r);
-  await (
-    await admin.map('groups')
-  ).set(g.id, {
-    name: g.name,
-    number: g.number,
-    members: g.members,
-    strategy: g.strategy ?? 'simultaneous',
-    ringTimeout: g.ringTimeout ?? 20,
-    ...(g.guidance ? { guidance: g.guidance } : {}),
-  });
-}
+/** Stores a group as the admin screens do, as Ada (the admin). */
+const makeGroup = (g: GroupSpec) => storeGroup(admin, g);
 
 beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '30' } });

@@ -2,7 +2,8 @@
  * The audio an app page receives, read from its own peer connections: an init script records every
  * RTCPeerConnection the page makes, and `inbound` reads the newest one's inbound audio statistics.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { signedInPage, type Person } from './live';
 
 /** Add with `page.addInitScript` before the app starts. */
 export const TRACK_PCS = `(() => {
@@ -31,4 +32,30 @@ export async function inbound(page: Page): Promise<{ packets: number; level: num
     );
     return { packets, level };
   });
+}
+
+/**
+ * `name` (email `<name>@example.com`) signed in, at `path`, with the page's peer connections
+ * recorded (for {@link inbound}) and their phone registered.
+ */
+export async function phonePerson(
+  browser: Browser,
+  baseUrl: string,
+  name: string,
+  path: string,
+): Promise<Person> {
+  const person = await signedInPage(
+    browser,
+    baseUrl,
+    name,
+    `${name.toLowerCase()}@example.com`,
+    path,
+  );
+  await person.page.addInitScript(TRACK_PCS);
+  await person.page.reload();
+  await person.page
+    .getByTestId('phone-status')
+    .and(person.page.locator('[data-status="registered"]'))
+    .waitFor();
+  return person;
 }

@@ -10,6 +10,7 @@
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdMusic } from '../../../server/voice/audio';
+import { storeGroup, type GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
 import {
@@ -32,12 +33,6 @@ let sync: SyncClient;
 let history: SyncList;
 const person = (email: string) => personAt(server.url, email);
 
-const ALL_WEEK = Object.fromEntries(
-  ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [
-    d,
-    [{ start: '00:00', end: '24:00' }],
-  ]),
-);
 const today = () => new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
@@ -59,39 +54,8 @@ afterAll(async () => {
   server?.cleanup();
 });
 
-interface GroupSpec {
-  id: string;
-  number: string;
-  members: string[];
-  strategy?: 'simultaneous' | 'sequential';
-  ringTimeout?: number;
-  week?: Record<string, { start: string; end: string }[]>;
-  holidays?: { id: string; label: string; start: string; end: string }[];
-  guidance?: Record<string, string>;
-  rules?: Record<string, unknown>[];
-}
-
-/** Stores a group as the admin screens do: schedule, calendar, forwarding, then the group. */
-async function makeGroup(g: GroupSpec): Promise<void> {
-  await sync
-    .document({ id: `schedule:${g.id}`, mode: 'create_new' })
-    .then((d) => d.set({ timeZone: 'UTC', week: g.week ?? ALL_WEEK }));
-  await sync
-    .document({ id: `calendar:${g.id}`, mode: 'create_new' })
-    .then((d) => d.set({ holidays: g.holidays ?? [] }));
-  const rules = await sync.list({ id: `forwarding:${g.id}`, mode: 'create_new' });
-  for (const r of g.rules ?? []) await rules.push(r);
-  await (
-    await sync.map('groups')
-  ).set(g.id, {
-    name: g.id,
-    number: g.number,
-    members: g.members,
-    strategy: g.strategy ?? 'simultaneous',
-    ringTimeout: g.ringTimeout ?? 20,
-    ...(g.guidance ? { guidance: g.guidance } : {}),
-  });
-}
+/** Stores a group as the admin screens do, as Ada (the admin). */
+const makeGroup = (g: GroupSpec) => storeGroup(sync, g);
 
 async function historyRow(callSid: string): Promise<Record<string, unknown>> {
   let found: Record<string, unknown> | null = null;
