@@ -195,8 +195,11 @@ export interface SyncAcl {
   check(): Promise<void>;
   /** Makes every granted object hold exactly what the team may do; failures are logged. */
   reconcile(): Promise<void>;
-  /** Brings this person's permissions to what their role gives now (none when off the team). */
-  update(identity: string): void;
+  /**
+   * Brings this person's permissions to what their role gives now (none when off the team); resolves
+   * once the first try has ended (a failure is tried again later).
+   */
+  update(identity: string): Promise<void>;
   /** Resolves once this person holds what their role gives (granted now if needed); rejects if not. */
   ready(identity: string): Promise<void>;
   /**
@@ -310,15 +313,15 @@ export function createSyncAcl(
    */
   const retries = new Set<NodeJS.Timeout>();
   let closed = false;
-  function follow(identity: string, attempt = 0): void {
-    void queue(identity, 'update', async () => {
+  function follow(identity: string, attempt = 0): Promise<void> {
+    return queue(identity, 'update', async () => {
       if (!current(identity)) await apply(identity);
     }).then(() => {
       if (closed || current(identity) || attempt >= 5) return;
       const timer = setTimeout(
         () => {
           retries.delete(timer);
-          follow(identity, attempt + 1);
+          void follow(identity, attempt + 1);
         },
         1000 * 2 ** attempt,
       );
@@ -374,7 +377,7 @@ export function createSyncAcl(
     },
 
     update(identity) {
-      if (queues.has(identity) || !current(identity)) follow(identity);
+      return queues.has(identity) || !current(identity) ? follow(identity) : Promise.resolve();
     },
 
     async ready(identity) {

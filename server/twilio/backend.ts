@@ -93,15 +93,18 @@ export function createTwilioBackend(
     ...users,
     upsert(user) {
       users.upsert(user);
-      acl.update(user.identity);
+      void acl.update(user.identity);
     },
     remove(identity) {
       users.remove(identity);
-      acl.update(identity);
+      // Their presence item goes again once they can no longer write it, in case their browser's
+      // heartbeat put it back in between (a group would ring them while their Voice token lasts).
+      void acl.update(identity).then(() => users.signedOut(identity));
     },
     async settled() {
       await users.settled();
       await acl.settled();
+      await users.settled();
     },
   };
   const sweep = setInterval(() => calls.sweep(), 10 * 60 * 1000);
@@ -177,6 +180,7 @@ export function createTwilioBackend(
       clearInterval(sweep);
       await users.settled();
       await acl.close();
+      await users.settled();
     },
   };
 }

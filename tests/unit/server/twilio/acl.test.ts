@@ -224,8 +224,18 @@ describe('permissions follow the team', () => {
 
   it('removal takes every permission away at once, their settings included', async () => {
     expect(Object.keys(heldBy(BOB)).length).toBeGreaterThan(0);
+    t.api.setMapItem('presence', BOB, { status: 'available' }, 60);
+    // A slow Twilio, so their browser's heartbeat can land after their item went, before their
+    // permissions did.
+    t.api.delay(30);
     expect((await json('DELETE', `/api/users/${BOB}`, ada)).status).toBe(204);
+    await eventually(() => expect(t.api.maps.get('presence')?.has(BOB)).toBe(false));
+    expect(Object.keys(heldBy(BOB)).length).toBeGreaterThan(0);
+    t.api.setMapItem('presence', BOB, { status: 'available' }, 60);
     await eventually(() => expect(heldBy(BOB)).toEqual({}));
+    t.api.delay(0);
+    // Once they cannot write it, it goes again: no group rings them.
+    await eventually(() => expect(t.api.maps.get('presence')?.has(BOB)).toBe(false));
     // Their session went with them: no new token either.
     expect((await token(bob)).status).toBe(401);
     // Ada keeps hers.
