@@ -17,6 +17,7 @@ import { applyHeaders, securityHeaders } from './http/headers';
 import { createHostPolicy, hostname, type HostPolicy } from './http/hosts';
 import { checkSameOrigin, isStateChanging, requestOrigin } from './http/origin';
 import { Router, type RequestContext } from './http/router';
+import { registerGroupObjectRoutes } from './http/routes/groups';
 import { registerSessionRoutes } from './http/routes/session';
 import { registerTokenRoutes } from './http/routes/token';
 import { createStaticHandler } from './http/static';
@@ -101,6 +102,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       ? createTwilioBackend(config.backend, {
           now,
           log,
+          roleOf: (identity) => userStore.get(identity)?.role ?? null,
+          team: () => team.list().map((u) => u.identity),
           ...(options.twilioHttpClient ? { httpClient: options.twilioHttpClient } : {}),
         })
       : null;
@@ -139,8 +142,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   team.assignMissingExtensions(groupNumbers(sync.internal));
   directory.reconcile(team.list());
   // Only the server writes call history; the list exists from the start so every screen can open it.
+  // (On Twilio the server's objects are made, and ACL checked, before it listens.)
   sync.internal?.ensureList('calls');
-  twilioBackend?.start();
   // Parked calls live in this process: after a restart none is parked, whatever the map said.
   sync.internal?.ensureMap(HOLDS_MAP);
   for (const key of sync.internal?.mapItems(HOLDS_MAP).keys() ?? [])
@@ -269,6 +272,15 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     announcements,
     directRingSeconds: (voiceSettings.ringTimeoutMs ?? 30_000) / 1000,
   });
+  registerGroupObjectRoutes(router, {
+    auth,
+    ...(twilioBackend
+      ? {
+          create: (id: string, timeZone: string) =>
+            twilioBackend.acl.createGroupObjects(id, timeZone),
+        }
+      : {}),
+  });
   registerUserRoutes(router, {
     auth,
     team,
@@ -361,7 +373,9 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     auth,
     router,
     announcements,
-    listen(port = config.port) {
+    async listen(port = config.port) {
+      // Twilio: refuses to start on a Sync service without ACL, with what the operator must do.
+      await twilioBackend?.start();
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, config.host, () => {

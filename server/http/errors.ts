@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'sign_in_code_required'
   | 'bad_sign_in_code'
   | 'bad_signature'
+  | 'group_exists'
   | 'internal_error';
 
 /** Thrown anywhere below a route handler; the app turns it into the JSON error answer. */

@@ -22,6 +22,11 @@ export interface SyncService {
   /** Takes a WebSocket upgrade on the service's path; false for any other path (the caller answers it). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   mintToken(identity: string, ttlSeconds?: number, sessionRef?: string): string;
+  /**
+   * Resolves once `identity` may use what a token opens (Twilio Sync: their permissions are granted);
+   * rejects with an HttpError when not. Absent: nothing to wait for.
+   */
+  accessReady?(identity: string): Promise<void>;
   /** The twilio-sync SDK's client options (where it connects); `{}` keeps Twilio's defaults. */
   clientOptions(origin: string): Record<string, unknown>;
   close(): Promise<void>;

@@ -11,8 +11,9 @@ import type { Announcements } from '../guidance/announcements';
 import type { Router } from '../http/router';
 import type { User } from '../store/users';
 import type { SyncService } from '../sync/service';
-import { HOLDS_MAP, PRESENCE_MAP, USERS_MAP } from '../users/directory';
+import type { Role } from '../users/policy';
 import { SOUND_NAMES, type VoiceBackend } from '../voice/routes';
+import { createSyncAcl, createSyncAclRest, type SyncAcl } from './acl';
 import { createCallLog, type CallLog } from './calls';
 import { createTwilioClient } from './client';
 import type { TwilioConfig } from './config';
@@ -24,17 +25,21 @@ import {
   mintTwilioSyncToken,
   mintTwilioVoiceToken,
   TWILIO_SIGNALLING_URL,
+  TWILIO_TOKEN_TTL_SECONDS,
   twilioDeviceOptions,
 } from './tokens';
-import { CALLS_LIST, registerTwilioWebhooks } from './webhooks';
+import { registerTwilioWebhooks } from './webhooks';
 
 /** What the page must reach besides its own origin on Twilio (Sync, Voice signalling, Insights). */
 export const TWILIO_CONNECT_SOURCES = ['https://*.twilio.com', 'wss://*.twilio.com'];
 
 export interface TwilioBackend {
-  /** Tokens for Twilio's Sync; no WebSocket here, nothing to revoke. */
+  /** Tokens for Twilio's Sync (handed out once the person's permissions are in place); no WebSocket here. */
   sync: SyncService;
+  /** The `users` directory, with each person's Sync permissions following their role. */
   directory: BackgroundDirectory;
+  /** Who may do what in Twilio Sync (acl.ts). */
+  acl: SyncAcl;
   voice: VoiceBackend;
   rest: SyncRest;
   data: RoutingData;
@@ -49,8 +54,12 @@ export interface TwilioBackend {
       directRingSeconds: number;
     },
   ): void;
-  /** Makes sure the objects only the server writes exist (in the background; failures logged). */
-  start(): void;
+  /**
+   * Before the server listens: the Sync service must have ACL on (rejects with what the operator must
+   * do otherwise) and the shared objects exist; then every object's permissions are brought in line
+   * with the team in the background.
+   */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,34 +68,72 @@ export function createTwilioBackend(
   deps: {
     now: () => number;
     log: (message: string) => void;
+    /** A person's role now (the app database), or null when they are not on the team. */
+    roleOf: (identity: string) => Role | null;
+    /** Everyone on the team now. */
+    team: () => readonly string[];
     /** Replaces the package's HTTP client (tests). */
     httpClient?: InstanceType<typeof twilio.RequestClient>;
   },
 ): TwilioBackend {
   const { now, log } = deps;
-  const rest = createSyncRest(createTwilioClient(config, deps.httpClient), config.syncServiceSid);
+  const client = createTwilioClient(config, deps.httpClient);
+  const rest = createSyncRest(client, config.syncServiceSid);
   const calls = createCallLog(now);
   const data = createRoutingData({ rest, onCall: calls.isOnCall, now });
-  const directory = createRestDirectory(rest, log);
+  const acl = createSyncAcl(createSyncAclRest(client, config.syncServiceSid), {
+    serviceSid: config.syncServiceSid,
+    roleOf: deps.roleOf,
+    team: deps.team,
+    log,
+  });
+  const users = createRestDirectory(rest, log);
+  // Sign-in, a role change and removal all pass here: the person's permissions follow.
+  const directory: BackgroundDirectory = {
+    ...users,
+    upsert(user) {
+      users.upsert(user);
+      void acl.update(user.identity);
+    },
+    remove(identity) {
+      users.remove(identity);
+      // Their presence item goes again once they can no longer write it, in case their browser's
+      // heartbeat put it back in between (a group would ring them while their Voice token lasts).
+      void acl.update(identity).then(() => users.signedOut(identity));
+    },
+    async settled() {
+      await users.settled();
+      await acl.settled();
+      await users.settled();
+    },
+  };
   const sweep = setInterval(() => calls.sweep(), 10 * 60 * 1000);
   sweep.unref();
 
   const sync: SyncService = {
     handleUpgrade: () => false,
     mintToken: (identity, ttlSeconds) => mintTwilioSyncToken(config, identity, ttlSeconds),
+    accessReady: (identity) => acl.ready(identity),
     // Twilio's defaults: the SDK connects to Twilio's own Twilsock and Sync endpoints.
     clientOptions: () => ({}),
     close: () => directory.settled(),
   };
 
   const voice: VoiceBackend = {
-    credentials: (identity, ttlSeconds, origin) => ({
-      identity,
-      token: mintTwilioVoiceToken(config, identity, ttlSeconds),
-      ttlSeconds,
-      device: twilioDeviceOptions((name) => `${origin}/api/voice/sounds/${name}.wav`, SOUND_NAMES),
-      signalling: { url: TWILIO_SIGNALLING_URL },
-    }),
+    // Twilio's tokens cannot be withdrawn: they live 10 minutes at most, and the SDK renews them.
+    credentials: (identity, ttlSeconds, origin) => {
+      const ttl = Math.min(ttlSeconds, TWILIO_TOKEN_TTL_SECONDS);
+      return {
+        identity,
+        token: mintTwilioVoiceToken(config, identity, ttl),
+        ttlSeconds: ttl,
+        device: twilioDeviceOptions(
+          (name) => `${origin}/api/voice/sounds/${name}.wav`,
+          SOUND_NAMES,
+        ),
+        signalling: { url: TWILIO_SIGNALLING_URL },
+      };
+    },
     // Twilio keeps registrations; the SDK itself notices a dead socket and registers again.
     registered: () => true,
   };
@@ -94,6 +141,7 @@ export function createTwilioBackend(
   return {
     sync,
     directory,
+    acl,
     voice,
     rest,
     data,
@@ -124,19 +172,15 @@ export function createTwilioBackend(
         log,
       });
     },
-    start() {
-      void (async () => {
-        for (const name of [USERS_MAP, PRESENCE_MAP, HOLDS_MAP]) await rest.ensureMap(name);
-        await rest.ensureList(CALLS_LIST);
-      })().catch((err: unknown) =>
-        log(
-          `Twilio Sync: creating the server's objects failed: ${err instanceof Error ? err.message : String(err)}`,
-        ),
-      );
+    async start() {
+      await acl.check();
+      void acl.reconcile();
     },
     async close() {
       clearInterval(sweep);
-      await directory.settled();
+      await users.settled();
+      await acl.close();
+      await users.settled();
     },
   };
 }

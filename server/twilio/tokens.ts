@@ -1,8 +1,10 @@
 /**
  * Access tokens for Twilio's own Sync and Voice, minted with the official `twilio` package: the
  * browser's unmodified SDKs take them to Twilio, which checks them (signed with the API key's
- * secret). Unlike the embedded backend's, these cannot be withdrawn before they expire: signing out
- * or removing someone stops new tokens, and the ones handed out lapse within their lifetime.
+ * secret). Unlike the embedded backend's, these cannot be withdrawn before they expire, so they are
+ * short: signing out or removing someone stops new tokens, the ones handed out lapse within 10
+ * minutes, and a removed person's Sync permissions go at once (acl.ts), which a live token cannot
+ * get past.
  */
 import twilio from 'twilio';
 import type { TwilioConfig } from './config';
@@ -11,8 +13,10 @@ const { AccessToken } = twilio.jwt;
 
 /** Twilio refuses tokens that live longer than a day. */
 const MAX_TTL_SECONDS = 86_400;
+/** The longest a Twilio token lives here; the SDKs renew theirs before they end. */
+export const TWILIO_TOKEN_TTL_SECONDS = 600;
 /** The Sync token's lifetime; the browser renews it before it ends (tokenAboutToExpire). */
-export const SYNC_TOKEN_TTL_SECONDS = 3600;
+export const SYNC_TOKEN_TTL_SECONDS = TWILIO_TOKEN_TTL_SECONDS;
 
 function token(
   config: TwilioConfig,

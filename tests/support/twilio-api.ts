@@ -1,6 +1,7 @@
 /**
- * A local stand-in of Twilio's REST API, as much of Sync as the server uses: maps and their items,
- * lists and their items, documents, by unique name, with Twilio's JSON shapes, pages and errors. The
+ * A local stand-in of Twilio's REST API, as much of Sync as the server uses: the service's ACL flag,
+ * maps and their items, lists and their items, documents, by unique name, each object's permissions
+ * per identity, with Twilio's JSON shapes, pages and errors. The
  * server reaches it through the `twilio` package's own HTTP client with the address rewritten
  * (SWITCHBOARD_TWILIO_API_URL, server/twilio/client.ts), so requests arrive as Twilio would get them:
  * `/sync/v1/Services/{sid}/…`, form-encoded bodies, Basic auth with the API key. Every request is
@@ -26,6 +27,14 @@ interface Item {
   expiresAt: number | null;
 }
 
+export type ObjectKind = 'document' | 'list' | 'map';
+/** One identity's permission on one object, as Twilio keeps it. */
+export interface Permission {
+  read: boolean;
+  write: boolean;
+  manage: boolean;
+}
+
 export interface TwilioApiStandIn {
   /** The base URL for SWITCHBOARD_TWILIO_API_URL. */
   url: string;
@@ -33,6 +42,12 @@ export interface TwilioApiStandIn {
   maps: Map<string, Map<string, Item>>;
   lists: Map<string, Map<number, Item>>;
   documents: Map<string, Item>;
+  /** The service's `acl_enabled` (on unless a test turns it off). */
+  aclEnabled: boolean;
+  /** Who holds what on an object, by identity (empty when nobody does or it does not exist). */
+  permissionsOf(kind: ObjectKind, name: string): Record<string, Permission>;
+  /** Seeds a permission, as if granted earlier. */
+  setPermission(kind: ObjectKind, name: string, identity: string, p: Permission): void;
   /** Voicemail recordings by sid, served as Twilio's `…/Recordings/{sid}.mp3`. */
   recordings: Map<string, Buffer>;
   setMapItem(map: string, key: string, data: Json, ttlSeconds?: number): void;
@@ -72,6 +87,17 @@ export async function startTwilioApi(options: {
   const lists = new Map<string, Map<number, Item>>();
   const documents = new Map<string, Item>();
   const recordings = new Map<string, Buffer>();
+  /** By `${kind}:${name}`, then identity. */
+  const permissions = new Map<string, Map<string, Permission>>();
+  const state = { aclEnabled: true };
+  const exists = (kind: ObjectKind, name: string): boolean =>
+    kind === 'map' ? maps.has(name) : kind === 'list' ? lists.has(name) : documents.has(name);
+  const dropObject = (kind: ObjectKind, name: string): void => {
+    if (kind === 'map') maps.delete(name);
+    else if (kind === 'list') lists.delete(name);
+    else documents.delete(name);
+    permissions.delete(`${kind}:${name}`);
+  };
   let failing: number | null = null;
   let delayMs = 0;
   const auth = `Basic ${Buffer.from(`${options.apiKey}:${options.apiSecret}`).toString('base64')}`;
@@ -159,11 +185,126 @@ export async function startTwilioApi(options: {
       res.end(audio);
       return;
     }
+    const method = req.method ?? 'GET';
+    if (url.pathname === `/sync/v1/Services/${options.serviceSid}`) {
+      if (method === 'POST' && form.AclEnabled !== undefined)
+        state.aclEnabled = form.AclEnabled === 'true';
+      if (method === 'GET' || method === 'POST')
+        return send(res, 200, {
+          sid: options.serviceSid,
+          account_sid: options.accountSid,
+          friendly_name: 'Switchboard',
+          acl_enabled: state.aclEnabled,
+          reachability_webhooks_enabled: false,
+          url: `https://sync.twilio.com/v1/Services/${options.serviceSid}`,
+        });
+    }
     const prefix = `/sync/v1/Services/${options.serviceSid}/`;
     if (!url.pathname.startsWith(prefix)) return error(res, 404, 20404, 'Not found');
     const parts = url.pathname.slice(prefix.length).split('/').map(decodeURIComponent);
     const [kind, name, sub, key] = parts;
-    const method = req.method ?? 'GET';
+    const objectKind: ObjectKind | null =
+      kind === 'Maps'
+        ? 'map'
+        : kind === 'Lists'
+          ? 'list'
+          : kind === 'Documents'
+            ? 'document'
+            : null;
+
+    // Every object of a kind (one page; unique names are the sids here).
+    if (objectKind && name === undefined && method === 'GET') {
+      const names =
+        objectKind === 'map'
+          ? [...maps.keys()]
+          : objectKind === 'list'
+            ? [...lists.keys()]
+            : [...documents.keys()];
+      const pageKey = objectKind === 'map' ? 'maps' : objectKind === 'list' ? 'lists' : 'documents';
+      return send(
+        res,
+        200,
+        page(
+          pageKey,
+          names.map((n) => ({
+            sid: n,
+            unique_name: n,
+            account_sid: options.accountSid,
+            service_sid: options.serviceSid,
+            revision: '0',
+            date_expires: null,
+            date_created: iso(now()),
+            date_updated: iso(now()),
+            created_by: 'system',
+          })),
+        ),
+      );
+    }
+    if (objectKind && name !== undefined && sub === undefined && method === 'DELETE') {
+      if (!exists(objectKind, name)) return error(res, 404, 20404, `${name} not found`);
+      dropObject(objectKind, name);
+      return send(res, 204, null);
+    }
+    if (objectKind && name !== undefined && sub === 'Permissions') {
+      if (!exists(objectKind, name)) return error(res, 404, 20404, `${name} not found`);
+      const id = `${objectKind}:${name}`;
+      const held = permissions.get(id) ?? new Map<string, Permission>();
+      const sidField = `${objectKind}_sid`;
+      const json = (identity: string, p: Permission): Json => ({
+        account_sid: options.accountSid,
+        service_sid: options.serviceSid,
+        [sidField]: name,
+        identity,
+        ...p,
+        url: `https://sync.twilio.com/v1/Services/${options.serviceSid}/${kind}/${name}/Permissions/${identity}`,
+      });
+      if (key === undefined && method === 'GET')
+        return send(
+          res,
+          200,
+          page(
+            'permissions',
+            [...held].map(([identity, p]) => json(identity, p)),
+          ),
+        );
+      if (key !== undefined && method === 'GET') {
+        const p = held.get(key);
+        if (!p) return error(res, 404, 20404, `No permission for ${key}`);
+        return send(res, 200, json(key, p));
+      }
+      if (key !== undefined && method === 'POST') {
+        const p = {
+          read: form.Read === 'true',
+          write: form.Write === 'true',
+          manage: form.Manage === 'true',
+        };
+        held.set(key, p);
+        permissions.set(id, held);
+        return send(res, 200, json(key, p));
+      }
+      if (key !== undefined && method === 'DELETE') {
+        if (!held.delete(key)) return error(res, 404, 20404, `No permission for ${key}`);
+        return send(res, 204, null);
+      }
+    }
+    if (kind === 'Documents' && name === undefined && method === 'POST') {
+      const unique = form.UniqueName ?? '';
+      if (documents.has(unique)) return error(res, 409, 54301, 'Unique name already exists');
+      const doc = { data: JSON.parse(form.Data ?? '{}') as Json, revision: 0, expiresAt: null };
+      documents.set(unique, doc);
+      return send(res, 201, {
+        sid: unique,
+        unique_name: unique,
+        account_sid: options.accountSid,
+        service_sid: options.serviceSid,
+        revision: '0',
+        data: doc.data,
+        date_expires: null,
+        date_created: iso(now()),
+        date_updated: iso(now()),
+        created_by: 'system',
+      });
+    }
 
     if (kind === 'Maps' && name === undefined && method === 'POST') {
       const unique = form.UniqueName ?? '';
@@ -274,6 +415,19 @@ export async function startTwilioApi(options: {
     lists,
     documents,
     recordings,
+    get aclEnabled() {
+      return state.aclEnabled;
+    },
+    set aclEnabled(on: boolean) {
+      state.aclEnabled = on;
+    },
+    permissionsOf(kind, name) {
+      return Object.fromEntries(permissions.get(`${kind}:${name}`) ?? []);
+    },
+    setPermission(kind, name, identity, p) {
+      const id = `${kind}:${name}`;
+      permissions.set(id, (permissions.get(id) ?? new Map<string, Permission>()).set(identity, p));
+    },
     setMapItem(map, key, data, ttlSeconds) {
       let items = maps.get(map);
       if (!items) maps.set(map, (items = new Map()));

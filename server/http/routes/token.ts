@@ -13,9 +13,11 @@ export interface TokenRouteDeps {
  * the twilio-sync SDK at this server's embedded Sync service.
  */
 export function registerTokenRoutes(router: Router, deps: TokenRouteDeps): void {
-  router.on('GET', '/api/token', (ctx) => {
+  router.on('GET', '/api/token', async (ctx) => {
     const { user, sessionRef } = deps.auth.requireSession(ctx);
     const { origin } = ctx.origin;
+    // On Twilio, the person's Sync permissions are in place before their browser opens anything.
+    await deps.sync.accessReady?.(user.identity);
     const token = deps.sync.mintToken(user.identity, undefined, sessionRef);
     sendJson(ctx.res, 200, {
       identity: user.identity,

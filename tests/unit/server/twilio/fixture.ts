@@ -53,6 +53,11 @@ export async function seedTeam(t: TwilioTestApp): Promise<Record<string, string>
   // The directory is written in the background: wait for it, so later requests are the tests' own.
   for (let i = 0; i < 200 && (api.maps.get('users')?.size ?? 0) < 4; i++)
     await new Promise((r) => setTimeout(r, 10));
+  // Each browser asks for its Sync token, answered once its permissions are in place.
+  for (const cookie of Object.values(cookies)) {
+    const res = await fetch(`${t.url}/api/token`, { headers: { Cookie: cookie } });
+    if (res.status !== 200) throw new Error(`GET /api/token: ${res.status}`);
+  }
   // Everyone's browser is heartbeating, except Ada's (offline).
   for (const who of [ALICE, BOB, CAT])
     api.setMapItem('presence', who, { status: 'available', onCall: false }, 3600 * 24 * 365 * 5);

@@ -81,7 +81,12 @@ export interface TwilioTestApp {
 }
 
 export async function startTwilioApp(
-  options: { now?: number; env?: Record<string, string> } = {},
+  options: {
+    now?: number;
+    env?: Record<string, string>;
+    /** Sets up the stand-in before the server starts (e.g. the service's ACL off). */
+    before?: (api: TwilioApiStandIn) => void;
+  } = {},
 ): Promise<TwilioTestApp> {
   const api = await startTwilioApi({
     accountSid: ACCOUNT_SID,
@@ -105,8 +110,17 @@ export async function startTwilioApp(
     ...twilioEnv(api.url),
     ...options.env,
   });
+  options.before?.(api);
   const app = createApp(config, { now: () => clock.now, log: () => {}, announce: () => {} });
-  const url = await app.listen();
+  let url: string;
+  try {
+    url = await app.listen();
+  } catch (err) {
+    await app.close();
+    await api.close();
+    removeDir(dataDir);
+    throw err;
+  }
   return {
     app,
     url,

@@ -116,7 +116,7 @@ describe('X-Twilio-Signature', () => {
     await refused(() =>
       t.webhook('/api/twilio/status', statusForm(callSid), { signature: 'bm90IGEgc2lnbmF0dXJl' }),
     );
-    const history = () => t.writes().filter((w) => w.path.includes('/Lists/calls/'));
+    const history = () => t.writes().filter((w) => w.path.includes('/Lists/calls/Items'));
     expect(history()).toEqual([]);
     const res = await t.webhook('/api/twilio/status', statusForm(callSid));
     expect(res.status).toBe(204);

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useToastActor } from '../../../app/actors';
+import { useApiClient, useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import { useSyncRuntime } from '../../../sync/SyncProvider';
-import { createGroup } from './commands';
+import { createGroup, prepareGroupObjects } from './commands';
 import {
   emptyGroup,
   extensionOwners,
@@ -19,11 +19,12 @@ import { useGroups, usePeople } from './useGroups';
 
 /**
  * /admin/group/create: a new ring group. Its schedule, calendar and forwarding list are created with
- * it (commands.ts); nothing typed is lost when the save is refused.
+ * it (commands.ts; by the server first on Twilio); nothing typed is lost when the save is refused.
  */
 export function Component() {
   const navigate = useNavigate();
   const toast = useToastActor();
+  const api = useApiClient();
   const runtime = useSyncRuntime();
   const { actor: groupsActor, groups, status } = useGroups();
   const { people } = usePeople();
@@ -48,7 +49,11 @@ export function Component() {
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     void runtime
       .sdkClient()
-      .then((client) => createGroup(client, groupsActor, id, group, timeZone))
+      .then((client) =>
+        createGroup(client, groupsActor, id, group, timeZone, (groupId, zone) =>
+          prepareGroupObjects(api, groupId, zone),
+        ),
+      )
       .then(
         () => {
           toast.send({

@@ -1,8 +1,11 @@
 /**
  * Creating, changing and deleting a ring group with everything that belongs to it. A group is only
  * listed once its schedule, calendar and forwarding list exist (its `groups` item is written last),
- * and a failed create removes what it had made, so no orphan objects are left behind.
+ * and a failed create removes what it had made, so no orphan objects are left behind. On Twilio
+ * (Sync with ACL, where browsers cannot create objects) the server makes those three first
+ * (`prepareGroupObjects`) and the browser opens them.
  */
+import type { ApiClient } from '../../../../auth/api';
 import { ask } from '../../../../machines/syncCommand';
 import type { MapCommandResults } from '../../../../machines/syncMap.machine';
 import { openWithSdk, type SyncClientLike } from '../../../../sync/client';
@@ -33,12 +36,29 @@ export function initialSchedule(timeZone: string): JsonObject {
   return { timeZone, week: {} };
 }
 
+/**
+ * Asks the server to make a new group's schedule, calendar and forwarding list: true when it did
+ * (Twilio), false when the browser creates them itself (the embedded Sync service).
+ */
+export async function prepareGroupObjects(
+  api: ApiClient,
+  id: string,
+  timeZone: string,
+): Promise<boolean> {
+  const body = await api.request('POST', `/api/groups/${encodeURIComponent(id)}/objects`, {
+    timeZone,
+  });
+  return (body as { created?: unknown } | undefined)?.created === true;
+}
+
 export async function createGroup(
   client: SyncClientLike,
   groups: MapActor,
   id: string,
   group: Group,
   timeZone: string,
+  /** Has the server make the group's objects; resolves true when it did. */
+  prepare?: (id: string, timeZone: string) => Promise<boolean>,
 ): Promise<void> {
   const names = groupObjects(id);
   const made: Opened[] = [];
@@ -54,33 +74,24 @@ export async function createGroup(
     }
   };
   try {
+    // Made by the server (and a 409 there means the same as below), or created here.
+    const mode = (await prepare?.(id, timeZone)) ? 'open_existing' : 'create_new';
     // create_new (seed 4): a 409 means an object of that name exists, so this id cannot be used.
     made.push(
       await openWithSdk(
         client,
-        {
-          kind: 'document',
-          id: names.schedule,
-          mode: 'create_new',
-          data: initialSchedule(timeZone),
-        },
-        'create_new',
+        { kind: 'document', id: names.schedule, mode, data: initialSchedule(timeZone) },
+        mode,
       ),
     );
     made.push(
       await openWithSdk(
         client,
-        { kind: 'document', id: names.calendar, mode: 'create_new', data: { holidays: [] } },
-        'create_new',
+        { kind: 'document', id: names.calendar, mode, data: { holidays: [] } },
+        mode,
       ),
     );
-    made.push(
-      await openWithSdk(
-        client,
-        { kind: 'list', id: names.forwarding, mode: 'create_new' },
-        'create_new',
-      ),
-    );
+    made.push(await openWithSdk(client, { kind: 'list', id: names.forwarding, mode }, mode));
     await ask<typeof groups.logic, MapCommandResults['map.set']>(
       groups,
       { type: 'map.set', key: id, data: groupToData(group) },
