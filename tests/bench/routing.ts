@@ -26,8 +26,8 @@ import { fmt, median, percentile, writeSection } from './report';
 import { benchRoutingWebhook } from './routing-webhook';
 
 /** Samples per measured kind; each sample times BATCH consecutive calls. */
-const SAMPLES = Number(process.env.BENCH_ROUTING_SAMPLES ?? 20_000);
-const WARMUP = Number(process.env.BENCH_ROUTING_WARMUP ?? 2_000);
+const SAMPLES = Number(process.env.BENCH_ROUTING_SAMPLES ?? 5_000);
+const WARMUP = Number(process.env.BENCH_ROUTING_WARMUP ?? 500);
 const BATCH = 32;
 /** Calls arrive in time order, one every STEP seconds, through a week (and round again). */
 const STEP = 6;
