@@ -2,14 +2,16 @@
  * Load generator for `npm run bench voice` (b): a child process holding `pairs` calls through the
  * voice service with lightweight clients, not browsers. Each client is a raw signalling socket
  * (the SDK's protocol) plus a werift peer connection (the same media stack the server uses), sends
- * a PCMU tone at 50 packets/s and measures what it receives: packets lost (sequence gaps, RFC 3550
+ * a PCMU tone at 50 packets/s (all legs paced by one clock) and measures what it receives: packets lost (sequence gaps, RFC 3550
  * extended) and interarrival jitter (RFC 3550, in ms).
  *
  * argv: baseUrl pairs prefix. Messages: sends {type:'up'} once every call is connected and audio
  * flows both ways; on {type:'measure'} resets the counters; on {type:'report'} answers
  * {type:'report', legs:[{received, expected, jitterMs}]}; on {type:'stop'} hangs up and exits.
  */
+import { RtpHeader, RtpPacket } from 'werift';
 import WebSocket from 'ws';
+import { FRAME_SAMPLES, toneFrame, type Tone } from '../../server/voice/audio';
 import { answerLeg, offerLeg, type MediaLeg } from '../../server/voice/media';
 import { signIn } from '../integration/sync/support';
 
@@ -125,6 +127,54 @@ interface Leg {
   receiver: Receiver;
 }
 
+/**
+ * Every leg's tone sent from one clock: each 20 ms tick sends one frame per leg (and catches up
+ * after a late tick, as a phone's audio clock would), instead of one timer per leg, whose drift
+ * and wake-ups cost this process the CPU the measured legs need.
+ */
+const senders: {
+  media: MediaLeg;
+  tone: Tone;
+  frame: number;
+  seq: number;
+  ts: number;
+  ssrc: number;
+}[] = [];
+let due = 0;
+function pace(): void {
+  const now = performance.now();
+  if (due === 0) due = now;
+  while (due <= now) {
+    for (const s of senders) {
+      s.seq = (s.seq + 1) & 0xffff;
+      s.ts = (s.ts + FRAME_SAMPLES) >>> 0;
+      const header = new RtpHeader({
+        payloadType: 0,
+        sequenceNumber: s.seq,
+        timestamp: s.ts,
+        ssrc: s.ssrc,
+        marker: s.frame === 0,
+      });
+      s.media.write(new RtpPacket(header, toneFrame(s.tone, s.frame++)));
+    }
+    due += 20;
+  }
+  setTimeout(pace, Math.max(0, due - performance.now()));
+}
+
+function sendTone(media: MediaLeg, frequency: number): void {
+  const random = (n: number) => Math.floor(Math.random() * n);
+  senders.push({
+    media,
+    tone: { frequencies: [frequency], onMs: 1000, offMs: 0 },
+    frame: 0,
+    seq: random(0xffff),
+    ts: random(0xffffffff),
+    ssrc: random(0xffffffff),
+  });
+  if (senders.length === 1) pace();
+}
+
 function listen(media: MediaLeg): Leg {
   const receiver = new Receiver();
   media.onRtp((p) => receiver.onPacket(p.header.sequenceNumber, p.header.timestamp));
@@ -147,8 +197,8 @@ async function call(i: number): Promise<[Leg, Leg, Signal, string]> {
   b.signal.send('answer', { callsid: String(invite.payload.callsid), sdp: calleeMedia.localSdp });
   const answer = await a.signal.next((f) => f.type === 'answer');
   await callerMedia.accept(String(answer.payload.sdp));
-  callerMedia.play({ frequencies: [440], onMs: 1000, offMs: 0 });
-  calleeMedia.play({ frequencies: [660], onMs: 1000, offMs: 0 });
+  sendTone(callerMedia, 440);
+  sendTone(calleeMedia, 660);
   return [caller, callee, a.signal, callsid];
 }
 
