@@ -279,6 +279,42 @@ async function burst(mouth: Page, ear: Page): Promise<number | null> {
   return at === null ? null : at - on;
 }
 
+/**
+ * (c) The receiving side's jitter buffer on a peer connection (an expression): its mean delay per
+ * emitted sample (ms), its current target (ms, where Chrome reports it) and the codec received.
+ */
+const JITTER_BUFFER = (pc: string) => `(async () => {
+  const pc = ${pc};
+  const stats = await pc.getStats();
+  let inbound = null;
+  const codecs = new Map();
+  stats.forEach((r) => {
+    if (r.type === 'inbound-rtp' && r.kind === 'audio') inbound = r;
+    if (r.type === 'codec') codecs.set(r.id, r.mimeType);
+  });
+  if (!inbound || !inbound.jitterBufferEmittedCount) return null;
+  return {
+    delayMs: (1000 * inbound.jitterBufferDelay) / inbound.jitterBufferEmittedCount,
+    targetMs: inbound.jitterBufferTargetDelay !== undefined
+      ? (1000 * inbound.jitterBufferTargetDelay) / inbound.jitterBufferEmittedCount
+      : null,
+    jitterMs: 1000 * (inbound.jitter ?? 0),
+    codec: codecs.get(inbound.codecId) ?? '?',
+  };
+})()`;
+
+interface JitterBuffer {
+  delayMs: number;
+  targetMs: number | null;
+  jitterMs: number;
+  codec: string;
+}
+
+const describeBuffer = (b: JitterBuffer | null): string =>
+  b === null
+    ? 'not reported'
+    : `${fmt(b.delayMs)} ms held on average${b.targetMs === null ? '' : ` (target ${fmt(b.targetMs)} ms)`}, jitter ${fmt(b.jitterMs)} ms, ${b.codec}`;
+
 /** (c) Two RTCPeerConnections in one page: the tone goes from a to b directly. */
 async function directPath(page: Page): Promise<void> {
   await page.evaluate(TONE_SOURCE);
@@ -434,6 +470,15 @@ export async function benchVoice(): Promise<string> {
         directly.push(d);
       }
     }
+    // What the receiving jitter buffers held on each path, and the codec each path used.
+    const buffers = {
+      server: await bob.page.evaluate(
+        JITTER_BUFFER(
+          '(() => { const c = window.__phone.calls; return c[c.length - 1]._mediaHandler.version.pc; })()',
+        ),
+      ),
+      direct: await directPage.evaluate(JITTER_BUFFER('window.__direct.b')),
+    };
     await ann.page.evaluate(
       `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
     );
@@ -553,6 +598,7 @@ export async function benchVoice(): Promise<string> {
       `| p95 (ms) | ${fmt(c95)} | ${fmt(e95)} | ${fmt(c95 - e95)} |`,
       '',
       `- Target: the server adds at most 10 ms (p50): ${Number.isFinite(added) && added <= 10 ? 'met' : 'NOT met'}`,
+      `- The receiving jitter buffer (getStats after the bursts): through the server ${describeBuffer(buffers.server as JitterBuffer | null)}; direct ${describeBuffer(buffers.direct as JitterBuffer | null)}.`,
     ].join('\n');
     writeSection('voice', md);
     return md;
