@@ -150,6 +150,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     sync.internal?.removeMapItem(HOLDS_MAP, key);
   const auth = createAuth(mirrorSignIns(userStore, directory), sessions);
   const historyDays = voiceSettings.historyDays ?? 365;
+  const doNotDisturb = (identity: string): boolean =>
+    sync.internal?.documentData(`settings:${identity}`)?.doNotDisturb === true;
+  /** A ring group as stored, or null. */
+  const storedGroup = (groupId: string) => {
+    const item = sync.internal?.getMapItem(GROUPS_MAP, groupId);
+    return item ? groupFromData(item) : null;
+  };
   const voicemailStore = createVoicemailStore(config.dataDir);
   // A voicemail message goes when its history row does: both are kept `historyDays`.
   const sweepVoicemail = () => {
@@ -167,8 +174,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         sync: sync.internal,
         isRegistered: (identity) => voice.isRegistered(identity),
         isOnCall: (identity) => voice.isOnCall(identity),
-        doNotDisturb: (identity) =>
-          sync.internal?.documentData(`settings:${identity}`)?.doNotDisturb === true,
+        doNotDisturb,
         nameOf: (identity) => userStore.get(identity)?.name ?? identity,
       })
     : undefined;
@@ -184,8 +190,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         ? speech.render(VOICEMAIL_GREETING, 'en-us')
         : announcements.pcmu(guidanceId),
     holdAnnouncement: async (groupId) => {
-      const item = sync.internal?.getMapItem(GROUPS_MAP, groupId);
-      const id = item ? groupFromData(item).guidance.hold : undefined;
+      const id = storedGroup(groupId)?.guidance.hold;
       return id ? announcements.pcmu(id) : null;
     },
     voicemail: voicemailStore,
@@ -194,8 +199,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       : { voicemailMaxMs: voiceSettings.voicemailMaxMs }),
     nameOf: (identity) => userStore.get(identity)?.name ?? null,
     tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
-    doNotDisturb: (identity) =>
-      sync.internal?.documentData(`settings:${identity}`)?.doNotDisturb === true,
+    doNotDisturb,
     onCallEnded: (call) => {
       const { id, reason, callee, ...item } = call;
       sync.internal?.pushListItem(
@@ -261,10 +265,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   registerVoicemailRoutes(router, {
     auth,
     store: voicemailStore,
-    membersOf: (groupId) => {
-      const item = sync.internal?.getMapItem(GROUPS_MAP, groupId);
-      return item ? groupFromData(item).members : [];
-    },
+    membersOf: (groupId) => storedGroup(groupId)?.members ?? [],
   });
   twilioBackend?.register(router, {
     auth,

@@ -287,6 +287,11 @@ interface Call {
   answeredAt: number | null;
   /** Set while a side's socket is gone and the SDK may reconnect to it. */
   lostTimers: Map<SideName, NodeJS.Timeout>;
+  /**
+   * Whether the caller's SDK has been answered: by the callee, or earlier, on a call to a ring group,
+   * by an announcement or voicemail (it is answered once).
+   */
+  callerAnswered: boolean;
   /** A call to a ring group: what the engine decided and how far it got. */
   route: Route | null;
 }
@@ -296,8 +301,6 @@ interface Route {
   groupName: string;
   test: boolean;
   steps: RoutingStep[];
-  /** Whether the caller's SDK has been answered (by an announcement or voicemail). */
-  callerAnswered: boolean;
   /** The ring under way and where the call goes if nobody takes it. */
   ringing: Extract<Plan, { kind: 'ring' }> | null;
   recording: {
@@ -617,6 +620,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       startedAt,
       answeredAt: null,
       lostTimers: new Map(),
+      callerAnswered: false,
       route: null,
     };
     calls.set(call.id, call);
@@ -909,7 +913,6 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       groupName: dest.name,
       test: dest.test,
       steps: [],
-      callerAnswered: false,
       ringing: null,
       recording: null,
       voicemail: null,
@@ -973,8 +976,8 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
 
   /** The caller's SDK is answered: something plays to them (an announcement, voicemail). */
   function answerCaller(call: Call): void {
-    if (!call.route || call.route.callerAnswered) return;
-    call.route.callerAnswered = true;
+    if (call.callerAnswered) return;
+    call.callerAnswered = true;
     send(call.caller.conn, 'answer', {
       callsid: call.caller.sid,
       sdp: call.caller.leg!.localSdp,
@@ -1199,14 +1202,8 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         call.callee = side.identity;
         call.route.ringing = null;
         step(call, 'answered', `${side.name} answered.`);
-        if (call.route.callerAnswered) return;
-        call.route.callerAnswered = true;
       }
-      send(call.caller.conn, 'answer', {
-        callsid: call.caller.sid,
-        sdp: call.caller.leg!.localSdp,
-        reconnect: call.caller.token,
-      });
+      answerCaller(call);
       return;
     }
     // A call rung back (after a park or an unanswered transfer), or a blind transfer's target: taken.
