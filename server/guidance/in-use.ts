@@ -6,8 +6,7 @@
 import type { AccessPolicy } from '../sync/policy';
 import type { InternalSync } from '../sync/internal';
 import { GUIDANCE_MAP } from '../audio/routes';
-
-const SLOTS = ['open', 'closed', 'holiday', 'hold', 'voicemail'] as const;
+import { GUIDANCE_SLOTS } from '../../src/domain/group';
 
 /** The names of the ring groups (`groups` map) that play announcement `id`, sorted. */
 export function groupsPlaying(sync: InternalSync | undefined, id: string): string[] {
@@ -17,7 +16,7 @@ export function groupsPlaying(sync: InternalSync | undefined, id: string): strin
     const guidance = group.guidance;
     if (typeof guidance !== 'object' || guidance === null || Array.isArray(guidance)) continue;
     const slots = guidance as Record<string, unknown>;
-    if (SLOTS.some((slot) => slots[slot] === id)) {
+    if (GUIDANCE_SLOTS.some((slot) => slots[slot] === id)) {
       names.push(typeof group.name === 'string' && group.name !== '' ? group.name : key);
     }
   }

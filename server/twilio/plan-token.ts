@@ -14,8 +14,8 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Plan } from '../../src/domain/routing/engine';
-import type { GuidanceSlot } from '../../src/domain/group';
-import type { Target, When } from '../../src/domain/forwarding';
+import { GUIDANCE_SLOTS, type GuidanceSlot } from '../../src/domain/group';
+import { isWhen, targetFromData, type Target } from '../../src/domain/forwarding';
 
 /** What follows a ring or a dial: the branch for nobody answering and the one for a decline. */
 export interface Branches {
@@ -93,17 +93,12 @@ export function encodeBranches(branches: Branches): string | null {
 const written = new Map<string, string>();
 
 const isString = (v: unknown): v is string => typeof v === 'string';
-const SLOTS: readonly string[] = ['open', 'closed', 'holiday', 'hold', 'voicemail'];
-const WHENS: readonly string[] = ['always', 'noAnswer', 'busy', 'closed', 'holiday'];
+const SLOTS: readonly string[] = GUIDANCE_SLOTS;
 
 function target(raw: unknown): Target {
-  const t = raw as Record<string, unknown> | null;
-  if (typeof t !== 'object' || t === null) throw new PlanTokenError('bad forwarding target');
-  if (t.kind === 'number' && isString(t.number)) return { kind: 'number', number: t.number };
-  if (t.kind === 'user' && isString(t.identity)) return { kind: 'user', identity: t.identity };
-  if (t.kind === 'group' && isString(t.groupId)) return { kind: 'group', groupId: t.groupId };
-  if (t.kind === 'voicemail') return { kind: 'voicemail' };
-  throw new PlanTokenError('bad forwarding target');
+  const t = targetFromData(raw);
+  if (t === null) throw new PlanTokenError('bad forwarding target');
+  return t;
 }
 
 const seconds = (v: unknown): number => {
@@ -168,15 +163,10 @@ export function decodeBranches(token: string): Branches {
         onNoAnswer: need(raw[4], i),
         onBusy: need(raw[5], i),
       });
-    else if (
-      kind === 'f' &&
-      isString(raw[2]) &&
-      WHENS.includes(raw[2]) &&
-      typeof raw[3] === 'number'
-    )
+    else if (kind === 'f' && isWhen(raw[2]) && typeof raw[3] === 'number')
       nodes.push({
         kind: 'forward',
-        rule: { groupId, when: raw[2] as When, order: raw[3] },
+        rule: { groupId, when: raw[2], order: raw[3] },
         target: target(raw[4]),
         reason: '',
         then: need(raw[5], i),

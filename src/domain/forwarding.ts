@@ -29,22 +29,30 @@ export const WHEN_LABELS: Readonly<Record<When, string>> = {
   holiday: 'On a holiday',
 };
 
+/** Whether `value` is one of the rule kinds. */
+export const isWhen = (value: unknown): value is When =>
+  typeof value === 'string' && Object.hasOwn(WHEN_LABELS, value);
+
+/** A stored forwarding target, or null when it is not one. */
+export function targetFromData(raw: unknown): Target | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const t = raw as JsonObject;
+  if (t.kind === 'number' && typeof t.number === 'string')
+    return { kind: 'number', number: t.number };
+  if (t.kind === 'user' && typeof t.identity === 'string')
+    return { kind: 'user', identity: t.identity };
+  if (t.kind === 'group' && typeof t.groupId === 'string')
+    return { kind: 'group', groupId: t.groupId };
+  if (t.kind === 'voicemail') return { kind: 'voicemail' };
+  return null;
+}
+
 export function ruleFromData(data: JsonObject): Rule | null {
   const when = data.when;
-  const t = data.target as JsonObject | undefined;
-  if (typeof when !== 'string' || !(when in WHEN_LABELS) || typeof t !== 'object' || t === null)
-    return null;
-  let target: Target;
-  if (t.kind === 'number' && typeof t.number === 'string')
-    target = { kind: 'number', number: t.number };
-  else if (t.kind === 'user' && typeof t.identity === 'string')
-    target = { kind: 'user', identity: t.identity };
-  else if (t.kind === 'group' && typeof t.groupId === 'string')
-    target = { kind: 'group', groupId: t.groupId };
-  else if (t.kind === 'voicemail') target = { kind: 'voicemail' };
-  else return null;
+  const target = targetFromData(data.target);
+  if (!isWhen(when) || target === null) return null;
   return {
-    when: when as When,
+    when,
     after: typeof data.after === 'number' ? data.after : 20,
     target,
     order: typeof data.order === 'number' ? data.order : 0,
@@ -74,7 +82,7 @@ export function validateRule(
   groupTargetsOf: (groupId: string) => readonly string[],
 ): RuleErrors {
   const errors: RuleErrors = {};
-  if (!(rule.when in WHEN_LABELS)) errors.when = 'Choose when calls are forwarded.';
+  if (!isWhen(rule.when)) errors.when = 'Choose when calls are forwarded.';
   if (
     rule.when === 'noAnswer' &&
     (!Number.isInteger(rule.after) || rule.after < 5 || rule.after > 300)
