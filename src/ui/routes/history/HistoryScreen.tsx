@@ -79,17 +79,17 @@ export function Component() {
   const groups = useSyncMap('groups', { pageSize: 100, loadAll: true });
   const groupItems = useContainerSelector(groups, selectMapItems, NO_GROUPS);
   const admin = me?.role === 'admin';
-  const canHear = useCallback(
-    (groupId: string) =>
-      admin ||
-      groupItems.some(
-        (g) =>
-          g.key === groupId &&
-          myIdentity !== null &&
-          groupFromData(g.data).members.includes(myIdentity),
+  // The groups whose voicemail I may hear, worked out once per change, not per row.
+  const mine = useMemo(
+    () =>
+      new Set(
+        groupItems
+          .filter((g) => myIdentity !== null && groupFromData(g.data).members.includes(myIdentity))
+          .map((g) => g.key),
       ),
-    [admin, groupItems, myIdentity],
+    [groupItems, myIdentity],
   );
+  const canHear = useCallback((groupId: string) => admin || mine.has(groupId), [admin, mine]);
 
   const firstLoad =
     status === 'opening' || (status === 'ready' && loadingPage && items.length === 0);
