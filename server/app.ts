@@ -37,7 +37,7 @@ import { registerVoiceRoutes } from './voice/routes';
 import type twilio from 'twilio';
 import { createVoiceService, type VoiceService } from './voice/service';
 import { createVoicemailStore, registerVoicemailRoutes } from './voice/voicemail';
-import { createRouter } from './routing/setup';
+import { createGroupTransfer, createRouter } from './routing/setup';
 import { groupFromData } from '../src/domain/group';
 import { voiceSettingsFromEnv } from './voice/settings';
 
@@ -169,14 +169,14 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   sweepVoicemail();
   const sweeper = setInterval(sweepVoicemail, HOUR_MS);
   sweeper.unref();
-  const router_ = sync.internal
-    ? createRouter({
+  const routerDeps = sync.internal
+    ? {
         sync: sync.internal,
-        isRegistered: (identity) => voice.isRegistered(identity),
-        isOnCall: (identity) => voice.isOnCall(identity),
+        isRegistered: (identity: string) => voice.isRegistered(identity),
+        isOnCall: (identity: string) => voice.isOnCall(identity),
         doNotDisturb,
-        nameOf: (identity) => userStore.get(identity)?.name ?? identity,
-      })
+        nameOf: (identity: string) => userStore.get(identity)?.name ?? identity,
+      }
     : undefined;
   const voice: VoiceService = createVoiceService({
     dataDir: config.dataDir,
@@ -184,7 +184,9 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     log,
     resolve: (to, caller) =>
       resolveDestination(to, team.list(), groupNumbers(sync.internal), caller),
-    ...(router_ ? { route: router_ } : {}),
+    ...(routerDeps
+      ? { route: createRouter(routerDeps), groupTransfer: createGroupTransfer(routerDeps) }
+      : {}),
     announcement: (guidanceId) =>
       guidanceId === null
         ? speech.render(VOICEMAIL_GREETING, 'en-us')

@@ -9,6 +9,7 @@ import { ruleFromData } from '../../src/domain/forwarding';
 import { groupFromData } from '../../src/domain/group';
 import {
   decide,
+  transferTurns,
   type Availability,
   type Decision,
   type GroupSetup,
@@ -47,9 +48,9 @@ export interface RouterDeps {
   nameOf: (identity: string) => string;
 }
 
-/** The engine over the stored setup and who can take a call now. */
-export function createRouter(deps: RouterDeps): (groupId: string, at: number) => Decision {
-  const availabilityOf = (identity: string): Availability =>
+/** Whether someone can take a call now: registered, not on do-not-disturb, not on a call. */
+function availability(deps: RouterDeps): (identity: string) => Availability {
+  return (identity) =>
     !deps.isRegistered(identity)
       ? 'offline'
       : deps.doNotDisturb(identity)
@@ -57,6 +58,11 @@ export function createRouter(deps: RouterDeps): (groupId: string, at: number) =>
         : deps.isOnCall(identity)
           ? 'onCall'
           : 'available';
+}
+
+/** The engine over the stored setup and who can take a call now. */
+export function createRouter(deps: RouterDeps): (groupId: string, at: number) => Decision {
+  const availabilityOf = availability(deps);
   return (groupId, at) => {
     // Each group is read once per decision, however often forwarding comes back to it.
     const cache = new Map<string, GroupSetup | null>();
@@ -72,5 +78,19 @@ export function createRouter(deps: RouterDeps): (groupId: string, at: number) =>
       externalCalls: false,
       nameOf: deps.nameOf,
     });
+  };
+}
+
+/**
+ * Who a colleague's transfer to a group rings, from the stored group, leaving out the people already
+ * on the call; null when the group is gone.
+ */
+export function createGroupTransfer(
+  deps: RouterDeps,
+): (groupId: string, leaveOut: readonly string[]) => ReturnType<typeof transferTurns> | null {
+  const availabilityOf = availability(deps);
+  return (groupId, leaveOut) => {
+    const setup = groupSetup(deps.sync, groupId);
+    return setup ? transferTurns(setup, availabilityOf, deps.nameOf, leaveOut) : null;
   };
 }

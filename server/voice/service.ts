@@ -14,7 +14,7 @@ import { answerLeg, bridge, offerLeg, type MediaLeg, type MediaOptions } from '.
 import { frame, MAX_FRAME_BYTES, parseFrame, type ClientMessage } from './protocol';
 import { mintVoiceToken, verifyVoiceToken } from './token';
 import type { VoicemailStore } from './voicemail';
-import type { Decision, Plan } from '../../src/domain/routing/engine';
+import type { Decision, Plan, RingTurn } from '../../src/domain/routing/engine';
 import type { GuidanceSlot } from '../../src/domain/group';
 import type { When } from '../../src/domain/forwarding';
 
@@ -101,6 +101,15 @@ export interface VoiceServiceOptions {
   route?: (groupId: string, at: number) => Decision;
   /** An announcement's μ-law audio (a `guidance` key), or the built-in voicemail greeting for null. */
   announcement?: (guidanceId: string | null) => Promise<Buffer>;
+  /**
+   * Who a transfer to a ring group rings, turn by turn (its members who can take a call now, as the
+   * group rings them, leaving out `leaveOut`), and who was skipped and why; null when there is no
+   * such group.
+   */
+  groupTransfer?: (
+    groupId: string,
+    leaveOut: readonly string[],
+  ) => { turns: RingTurn[]; skipped: string[] } | null;
   /** The announcement a ring group plays to its callers on hold (its `hold` slot), if it has one. */
   holdAnnouncement?: (groupId: string) => Promise<Buffer | null>;
   /** Where voicemail messages are kept. */
@@ -271,15 +280,7 @@ interface Call {
   /** Set while a picker's media is being set up, so a second picker is turned away at once. */
   claimed: boolean;
   /** A transfer under way: who asked (on which side), to whom, and the consulted party once in. */
-  transfer: {
-    mode: 'blind' | 'consult';
-    side: SideName;
-    by: string;
-    byName: string;
-    target: string;
-    targetName: string;
-    party: Side | null;
-  } | null;
+  transfer: Transfer | null;
   /** Who had the call's answering end last (the callee, a picker, a transfer's target). */
   handledBy: string | null;
   trail: TrailStep[];
@@ -294,6 +295,26 @@ interface Call {
   callerAnswered: boolean;
   /** A call to a ring group: what the engine decided and how far it got. */
   route: Route | null;
+}
+
+interface Transfer {
+  mode: 'blind' | 'consult';
+  side: SideName;
+  by: string;
+  byName: string;
+  /** Who the target rings as a call from. */
+  from: string;
+  /** A colleague, or a ring group (its name). */
+  targetName: string;
+  group: boolean;
+  /** Who rings next, turn by turn (a group's members in order; one turn for a colleague). */
+  turns: TransferTurn[];
+  party: Side | null;
+}
+
+interface TransferTurn {
+  identities: string[];
+  timeoutMs?: number;
 }
 
 interface Route {
@@ -843,16 +864,12 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return;
     }
     const why = declined ? `${ring.name} declined` : `${ring.name} did not answer`;
-    if (ring.purpose === 'consult') {
-      endConsult(call, `${why}.`);
-      return;
-    }
-    if (ring.purpose === 'transfer' && call.transfer) {
-      // Nobody took the transfer: it comes back to whoever sent it.
+    if ((ring.purpose === 'consult' || ring.purpose === 'transfer') && call.transfer) {
+      // A group's next member in order, else the transfer comes back to whoever sent it.
       const t = call.transfer;
       stopRing(call, true);
-      call.transfer = null;
-      ringBack(call, t.side, t.by, t.byName, `${why} the transfer`);
+      if (t.turns.length > 0) ringTransfer(call, t);
+      else transferFailed(call, t, ring.purpose === 'consult' ? why : `${why} the transfer`);
       return;
     }
     // A call rung back after a park or a transfer, and nobody took it: it does not wait for ever.
@@ -1212,15 +1229,15 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       call.trail.push({
         action: 'transferred',
         by: call.transfer.by,
-        to: ring.identity,
+        to: side.identity!,
         at: now(),
       });
-    else call.trail.push({ action: 'rangBack', by: ring.identity, at: now() });
+    else call.trail.push({ action: 'rangBack', by: side.identity!, at: now() });
     call.transfer = null;
-    call.handledBy = ring.identity;
+    call.handledBy = side.identity;
     call.state = 'answered';
     connect(call);
-    tell(sideNamed(call, other(ring.side)), { event: 'resumed', by: ring.name });
+    tell(sideNamed(call, other(ring.side)), { event: 'resumed', by: side.name });
   }
 
   /** The side a ring becomes once `conn` answers it. */
@@ -1248,19 +1265,19 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return;
     }
     t.party = party;
-    setBusy(ring.identity, 1);
+    setBusy(party.identity!, 1);
     try {
       await ring.leg.accept(sdp);
     } catch (err) {
       log(`voice: consult answer for ${call.id} refused: ${String(err)}`);
-      endConsult(call, `The call to ${ring.name} could not be connected.`);
+      endConsult(call, `The call to ${party.name} could not be connected.`);
       return;
     }
     if (call.transfer !== t || call.state !== 'answered') return;
     const mine = sideNamed(call, t.side);
     call.unbridge?.();
     call.unbridge = bridge(mine.leg!, ring.leg);
-    tell(mine, { event: 'consultAnswered', name: ring.name });
+    tell(mine, { event: 'consultAnswered', name: party.name });
   }
 
   /** Bridges the two sides' audio. */
@@ -1401,7 +1418,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return;
     }
     if (where === 'party') {
-      endConsult(call, `${call.transfer?.targetName ?? 'They'} hung up.`);
+      endConsult(call, `${call.transfer?.party?.name ?? 'They'} hung up.`);
       return;
     }
     const side = sideNamed(call, where);
@@ -1497,7 +1514,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       }
       if (call.transfer?.party?.conn === conn) {
         call.transfer.party.conn = null;
-        endConsult(call, `${call.transfer.targetName} was disconnected.`);
+        endConsult(call, `${call.transfer.party.name} was disconnected.`);
       }
       for (const name of ['caller', 'callee'] as const) {
         const side = sideNamed(call, name);
@@ -1655,37 +1672,37 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       throw new CallControlError(400, 'bad_request', 'Say who to transfer the call to.');
     const dest = options.resolve(target, identity);
     if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
-    if (dest.kind === 'group')
-      throw new CallControlError(
-        409,
-        'unavailable',
-        `Calls cannot be transferred to a ring group yet; transfer to one of ${dest.name}'s members.`,
-      );
     const waiting = sideNamed(call, other(side));
-    if (dest.identity === identity)
-      throw new CallControlError(400, 'bad_request', 'You cannot transfer a call to yourself.');
-    if (dest.identity === waiting.identity)
-      throw new CallControlError(400, 'bad_request', `${dest.name} is already on this call.`);
-    if (registeredSocketsOf(dest.identity).length === 0)
-      throw new CallControlError(409, 'unavailable', `${dest.name} is offline.`);
-    if (options.doNotDisturb?.(dest.identity))
-      throw new CallControlError(
-        409,
-        'unavailable',
-        `${dest.name} is not taking calls (do not disturb).`,
-      );
-    if ((busyCount.get(dest.identity) ?? 0) > 0)
-      throw new CallControlError(409, 'unavailable', `${dest.name} is on another call.`);
+    const turns = dest.kind === 'group' ? groupTurns(dest, identity, waiting.identity) : null;
+    if (dest.kind === 'person') {
+      if (dest.identity === identity)
+        throw new CallControlError(400, 'bad_request', 'You cannot transfer a call to yourself.');
+      if (dest.identity === waiting.identity)
+        throw new CallControlError(400, 'bad_request', `${dest.name} is already on this call.`);
+      if (registeredSocketsOf(dest.identity).length === 0)
+        throw new CallControlError(409, 'unavailable', `${dest.name} is offline.`);
+      if (options.doNotDisturb?.(dest.identity))
+        throw new CallControlError(
+          409,
+          'unavailable',
+          `${dest.name} is not taking calls (do not disturb).`,
+        );
+      if ((busyCount.get(dest.identity) ?? 0) > 0)
+        throw new CallControlError(409, 'unavailable', `${dest.name} is on another call.`);
+    }
     const me = sideNamed(call, side);
-    call.transfer = {
+    const t: Transfer = {
       mode,
       side,
       by: identity,
       byName: me.name,
-      target: dest.identity,
+      from: mode === 'consult' ? identity : (waiting.identity ?? call.from),
       targetName: dest.name,
+      group: turns !== null,
+      turns: turns ?? [{ identities: [dest.kind === 'person' ? dest.identity : ''] }],
       party: null,
     };
+    call.transfer = t;
     call.unbridge?.();
     call.unbridge = null;
     call.heldBy = null;
@@ -1694,46 +1711,98 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (mode === 'consult') {
       // We hear ringback on our own leg until they answer.
       me.leg?.play(TONES.ringback);
-      offerLeg(options.media).then(
-        (leg) => {
-          if (call.transfer?.target !== dest.identity || call.state !== 'answered') {
-            void leg.close();
-            return;
-          }
-          if (!startRing(call, side, 'consult', dest.identity, dest.name, leg, identity))
-            endConsult(call, `${dest.name} went offline.`);
-        },
-        (err: unknown) => {
-          log(`voice: consult for ${call.id} failed: ${String(err)}`);
-          endConsult(call, `The call to ${dest.name} could not be set up.`);
-        },
+    } else {
+      // Blind: we leave now; the call rings them on our side, and comes back to us if unanswered.
+      leave(me);
+      setSide(call, side, vacant());
+      call.state = 'parked';
+    }
+    ringTransfer(call, t);
+  }
+
+  /**
+   * Who a transfer to a ring group rings, turn by turn: its members who can take a call now, but
+   * neither the transferrer nor the person waiting. Refused when that is nobody.
+   */
+  function groupTurns(
+    dest: Extract<Destination, { kind: 'group' }>,
+    identity: string,
+    waiting: string | null,
+  ): TransferTurn[] {
+    if (dest.test)
+      throw new CallControlError(400, 'bad_request', 'A test call cannot take a transfer.');
+    const leaveOut = waiting === null ? [identity] : [identity, waiting];
+    const found = options.groupTransfer?.(dest.groupId, leaveOut);
+    if (!found)
+      throw new CallControlError(
+        409,
+        'unavailable',
+        `Calls cannot be transferred to ${dest.name} here; transfer to one of its members.`,
       );
+    if (found.turns.length === 0) {
+      const why = found.skipped.length > 0 ? ` (${found.skipped.join(', ')})` : '';
+      throw new CallControlError(
+        409,
+        'unavailable',
+        `Nobody else in ${dest.name} can take the call now${why}.`,
+      );
+    }
+    return found.turns.map((turn) => ({
+      identities: turn.identities,
+      timeoutMs: turn.seconds * 1000,
+    }));
+  }
+
+  /** Whether `t` is still the call's transfer, at the stage its next ring can start. */
+  const transferGoesOn = (call: Call, t: Transfer): boolean =>
+    call.transfer === t && call.state === (t.mode === 'consult' ? 'answered' : 'parked');
+
+  /** Rings the transfer's next turn (a group's member in order, or everyone at once). */
+  function ringTransfer(call: Call, t: Transfer): void {
+    const turn = t.turns.shift();
+    if (!turn) {
+      transferFailed(call, t, `Nobody in ${t.targetName} could take the call`);
       return;
     }
-    // Blind: we leave now; the call rings them on our side, and comes back to us if unanswered.
-    leave(me);
-    setSide(call, side, vacant());
-    call.state = 'parked';
-    const from = waiting.identity ?? call.from;
+    const name =
+      t.group && turn.identities.length === 1 ? nameOf(turn.identities[0]!) : t.targetName;
     offerLeg(options.media).then(
       (leg) => {
-        if (call.state !== 'parked' || !call.transfer) {
+        if (!transferGoesOn(call, t)) {
           void leg.close();
           return;
         }
-        if (!startRing(call, side, 'transfer', dest.identity, dest.name, leg, from)) {
-          const t = call.transfer;
-          call.transfer = null;
-          ringBack(call, t.side, t.by, t.byName, `${dest.name} went offline`);
-        }
+        const purpose = t.mode === 'consult' ? 'consult' : 'transfer';
+        const extra = {
+          ...(turn.timeoutMs !== undefined ? { timeoutMs: turn.timeoutMs } : {}),
+          ...(t.group ? { params: { Group: t.targetName } } : {}),
+        };
+        if (startRing(call, t.side, purpose, turn.identities, name, leg, t.from, extra)) return;
+        if (t.turns.length > 0) ringTransfer(call, t);
+        else transferFailed(call, t, `${name} went offline`);
       },
       (err: unknown) => {
         log(`voice: transfer of ${call.id} failed: ${String(err)}`);
-        const t = call.transfer;
-        call.transfer = null;
-        if (t) ringBack(call, t.side, t.by, t.byName, 'The transfer could not be set up');
+        transferFailed(
+          call,
+          t,
+          t.mode === 'consult'
+            ? `The call to ${name} could not be set up`
+            : 'The transfer could not be set up',
+        );
       },
     );
+  }
+
+  /** Nobody took the transfer: an attended one goes back to the call, a blind one rings its sender. */
+  function transferFailed(call: Call, t: Transfer, why: string): void {
+    if (call.transfer !== t) return;
+    if (t.mode === 'consult') {
+      endConsult(call, `${why}.`);
+      return;
+    }
+    call.transfer = null;
+    ringBack(call, t.side, t.by, t.byName, why);
   }
 
   /**

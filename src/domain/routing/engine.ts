@@ -306,13 +306,7 @@ class Router {
 
   private ring(setup: GroupSetup, path: readonly string[]): Plan {
     const g = setup.group;
-    const ready: string[] = [];
-    const skipped: string[] = [];
-    for (const m of g.members) {
-      const can = this.input.availabilityOf(m);
-      if (can === 'available') ready.push(m);
-      else skipped.push(`${this.who(m)} (${describe(can)})`);
-    }
+    const { ready, skipped } = readyMembers(g, this.input.availabilityOf, (id) => this.who(id));
     if (ready.length === 0) {
       const why =
         g.members.length === 0
@@ -328,27 +322,17 @@ class Router {
         ? whenNoAnswer
         : this.fallBack(setup, ['busy', 'noAnswer'], path, 'Everyone declined the call.');
     const skippedNote = skipped.length > 0 ? ` Skipped: ${skipped.join(', ')}.` : '';
-    const timeout = Math.max(1, g.ringTimeout);
-    const budget = noAnswer ? Math.max(1, noAnswer.after) : Infinity;
+    const turns = ringTurns(g, ready, noAnswer ? Math.max(1, noAnswer.after) : Infinity);
     if (g.strategy === 'simultaneous') {
       return {
         kind: 'ring',
         groupId: setup.id,
         identities: ready,
-        seconds: Math.min(timeout, budget),
+        seconds: turns[0]!.seconds,
         reason: `Ringing ${names(ready.map((id) => this.who(id)))} at once.${skippedNote}`,
         onNoAnswer: whenNoAnswer,
         onBusy: whenBusy,
       };
-    }
-    // In order: each rings for the ring timeout, within the no-answer rule's delay.
-    const turns: { identity: string; seconds: number }[] = [];
-    let left = budget;
-    for (const identity of ready) {
-      if (left <= 0) break;
-      const seconds = Math.min(timeout, left);
-      turns.push({ identity, seconds });
-      left -= seconds;
     }
     let plan: Plan | null = null;
     for (let i = turns.length - 1; i >= 0; i--) {
@@ -356,15 +340,81 @@ class Router {
       plan = {
         kind: 'ring',
         groupId: setup.id,
-        identities: [turn.identity],
+        identities: turn.identities,
         seconds: turn.seconds,
-        reason: `Ringing ${this.who(turn.identity)} (${i + 1} of ${turns.length} in order).${i === 0 ? skippedNote : ''}`,
+        reason: `Ringing ${this.who(turn.identities[0]!)} (${i + 1} of ${turns.length} in order).${i === 0 ? skippedNote : ''}`,
         onNoAnswer: plan ?? whenNoAnswer,
         onBusy: plan ?? whenBusy,
       };
     }
     return plan!;
   }
+}
+
+/**
+ * A group's members who can take a call now, in ringing order and each once (a member stored twice
+ * rings once), and the others as "Name (why)".
+ */
+function readyMembers(
+  group: Group,
+  availabilityOf: (identity: string) => Availability,
+  who: (identity: string) => string,
+  leaveOut: readonly string[] = [],
+): { ready: string[]; skipped: string[] } {
+  const ready: string[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>(leaveOut);
+  for (const m of group.members) {
+    if (seen.has(m)) continue;
+    seen.add(m);
+    const can = availabilityOf(m);
+    if (can === 'available') ready.push(m);
+    else skipped.push(`${who(m)} (${describe(can)})`);
+  }
+  return { ready, skipped };
+}
+
+/** One turn of a group's ringing: who rings at once, and for how many seconds. */
+export interface RingTurn {
+  identities: string[];
+  seconds: number;
+}
+
+/**
+ * How `ready` ring in `group`: all at once in one turn of the ring timeout, or in order, a turn each
+ * of the ring timeout, within `budget` seconds in all (the last turn gets what is left).
+ */
+function ringTurns(group: Group, ready: readonly string[], budget: number): RingTurn[] {
+  const timeout = Math.max(1, group.ringTimeout);
+  if (group.strategy === 'simultaneous')
+    return [{ identities: [...ready], seconds: Math.min(timeout, budget) }];
+  const turns: RingTurn[] = [];
+  let left = budget;
+  for (const identity of ready) {
+    if (left <= 0) break;
+    const seconds = Math.min(timeout, left);
+    turns.push({ identities: [identity], seconds });
+    left -= seconds;
+  }
+  return turns;
+}
+
+/**
+ * A colleague transferring a call to a group: the members who can take a call now ring as the group
+ * rings them (all at once, or in order, each turn for the group's ring timeout). Hours, holidays,
+ * announcements and forwarding rules are not applied: they decide calls from outside, and a
+ * transferred call stays the transferrer's until someone takes it (nobody answering sends it back
+ * to them). The people already on the call (`leaveOut`) are neither rung nor listed. `turns` is
+ * empty when nobody can take it now; `skipped` says who cannot, and why.
+ */
+export function transferTurns(
+  setup: GroupSetup,
+  availabilityOf: (identity: string) => Availability,
+  nameOf: (identity: string) => string = (id) => id,
+  leaveOut: readonly string[] = [],
+): { turns: RingTurn[]; skipped: string[] } {
+  const { ready, skipped } = readyMembers(setup.group, availabilityOf, nameOf, leaveOut);
+  return { turns: ready.length === 0 ? [] : ringTurns(setup.group, ready, Infinity), skipped };
 }
 
 function describe(a: Availability): string {

@@ -308,7 +308,9 @@ function TransferForm({
   const id = useId();
   const send = (mode: 'blind' | 'consult') => {
     if (to.trim() === '') {
-      setProblem('Type who to transfer the call to: a name, an extension or an email.');
+      setProblem(
+        'Type who to transfer the call to: a name, an extension, an email or a ring group’s number.',
+      );
       return;
     }
     setProblem(null);
@@ -328,7 +330,7 @@ function TransferForm({
         id={`${id}-to`}
         value={to}
         onChange={(e) => setTo(e.target.value)}
-        placeholder="Name, extension or email"
+        placeholder="Name, extension, email or group number"
         autoComplete="off"
         maxLength={200}
         aria-describedby={problem ? `${id}-problem` : undefined}

@@ -7,6 +7,7 @@
  * caller); a target who declines does the same. Every refusal changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeGroup } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients, signIn } from '../sync/support';
 import {
@@ -26,6 +27,7 @@ let server: RunningServer;
 let ann: Person;
 let bob: Person;
 let cat: Person;
+let dan: Person;
 const person = (email: string) => personAt(server.url, email);
 const post = (who: Person, path: string, body?: unknown) => postAt(server.url, who, path, body);
 const hearsSound = (leg: Parameters<typeof hears>[0]) => hears(leg, 'sound');
@@ -35,12 +37,35 @@ beforeAll(async () => {
   ann = await person('ann@example.com');
   bob = await person('bob@example.com');
   cat = await person('cat@example.com');
+  dan = await person('dan@example.com');
+  // Ann signed in first: she is the admin who sets up the ring groups.
+  const admin = await client(server.url, 'ann@example.com');
+  await storeGroup(admin, {
+    id: 'support',
+    name: 'Support',
+    number: '700',
+    members: ['cat@example.com', 'dan@example.com'],
+  });
+  await storeGroup(admin, {
+    id: 'desk',
+    name: 'Desk',
+    number: '701',
+    members: ['cat@example.com', 'dan@example.com'],
+    strategy: 'sequential',
+    ringTimeout: 2,
+  });
+  await storeGroup(admin, {
+    id: 'solo',
+    name: 'Solo',
+    number: '702',
+    members: ['bob@example.com', 'eve@example.com'],
+  });
   await signIn(server.url, 'eve@example.com'); // on the team, never registered: offline
 }, 60_000);
 
 afterAll(async () => {
   await closeLegs();
-  for (const p of [ann, bob, cat]) p?.close();
+  for (const p of [ann, bob, cat, dan]) p?.close();
   await shutdownClients();
   await server?.stop();
   server?.cleanup();
@@ -184,6 +209,108 @@ describe('attended transfer', () => {
     await hearsSound(toLeg);
     ann.send('hangup', { callsid: fromSid });
     await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB2);
+  });
+});
+
+describe('transfer to a ring group', () => {
+  it('blind, all at once: both members ring with the group named, Cat takes it, Dan stops', async () => {
+    const { fromSid, toSid, fromLeg } = await connected(ann, bob);
+    const [mB, mC, mD] = [bob.frames.length, cat.frames.length, dan.frames.length];
+    expect((await post(bob, `${toSid}/transfer`, { to: '700', mode: 'blind' })).status).toBe(204);
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB);
+    const toCat = await cat.next((f) => f.type === 'invite', mC);
+    const toDan = await dan.next((f) => f.type === 'invite', mD);
+    expect(paramsOf(toCat).get('Group')).toBe('Support');
+    expect(paramsOf(toCat).get('CallerIdentity')).toBe('ann@example.com');
+    expect(toDan.payload.callsid).toBe(toCat.payload.callsid);
+    const catLeg = await answerTo(cat, toCat);
+    await dan.next((f) => f.type === 'cancel' && f.payload.callsid === toDan.payload.callsid, mD);
+    await hearsSound(catLeg);
+    await hearsSound(fromLeg);
+    ann.send('hangup', { callsid: fromSid });
+    await cat.next((f) => f.type === 'hangup', mC + 1);
+    const row = await trailOf(fromSid);
+    expect(row).toMatchObject({ handledBy: 'cat@example.com' });
+    expect(row.trail).toMatchObject([
+      { action: 'transferred', by: 'bob@example.com', to: 'cat@example.com' },
+    ]);
+  });
+
+  it('blind, in order: Cat declines, Dan rings next and does not answer, the call rings Bob back', async () => {
+    const { fromSid, toSid, fromLeg } = await connected(ann, bob);
+    const [mB, mC, mD] = [bob.frames.length, cat.frames.length, dan.frames.length];
+    expect((await post(bob, `${toSid}/transfer`, { to: '701', mode: 'blind' })).status).toBe(204);
+    const toCat = await cat.next((f) => f.type === 'invite', mC);
+    expect(
+      dan.frames.slice(mD).some((f) => f.type === 'invite'),
+      'Dan waits his turn',
+    ).toBe(false);
+    cat.send('reject', { callsid: toCat.payload.callsid });
+    const toDan = await dan.next((f) => f.type === 'invite', mD);
+    expect(paramsOf(toDan).get('Group')).toBe('Desk');
+    // Dan lets it ring past the group's 2 s: it comes back to Bob, not to nowhere.
+    await dan.next((f) => f.type === 'cancel' && f.payload.callsid === toDan.payload.callsid, mD);
+    const back = await bob.next((f) => f.type === 'invite', mB + 1, 10_000);
+    expect(paramsOf(back).get('RingBack')).toBe('1');
+    await answerTo(bob, back);
+    await hearsSound(fromLeg);
+    ann.send('hangup', { callsid: fromSid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === back.payload.callsid, mB);
+  });
+
+  it('attended: Bob talks to whoever in the group answers, then completes', async () => {
+    const { fromSid, toSid, fromLeg, toLeg } = await connected(ann, bob);
+    const [mA, mB, mC, mD] = [
+      ann.frames.length,
+      bob.frames.length,
+      cat.frames.length,
+      dan.frames.length,
+    ];
+    expect((await post(bob, `${toSid}/transfer`, { to: '700', mode: 'consult' })).status).toBe(204);
+    await cat.next((f) => f.type === 'invite', mC);
+    const toDan = await dan.next((f) => f.type === 'invite', mD);
+    expect(paramsOf(toDan).get('CallerIdentity')).toBe('bob@example.com');
+    const danLeg = await answerTo(dan, toDan);
+    await cat.next((f) => f.type === 'cancel', mC);
+    const answered = await bob.next(
+      (f) => f.type === 'message' && String(f.payload.content).includes('consultAnswered'),
+      mB,
+    );
+    expect(JSON.parse(String(answered.payload.content))).toEqual({
+      event: 'consultAnswered',
+      name: 'dan',
+    });
+    await hearsSound(toLeg); // Bob hears Dan
+    await hearsSound(fromLeg); // Ann hears the music
+    expect((await post(bob, `${toSid}/transfer/complete`)).status).toBe(204);
+    await eventually(
+      () => Promise.resolve(events(ann, mA).join() === 'held,resumed'),
+      5000,
+      'held, resumed',
+    );
+    await hearsSound(danLeg);
+    dan.send('hangup', { callsid: toDan.payload.callsid });
+    await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid, mA);
+    expect(await trailOf(fromSid)).toMatchObject({ handledBy: 'dan@example.com' });
+  });
+
+  it('a group with nobody else who can take it now is refused, saying who and why', async () => {
+    const { fromSid, toSid, fromLeg } = await connected(ann, bob);
+    const mC = cat.frames.length;
+    expect(await post(bob, `${toSid}/transfer`, { to: '702', mode: 'blind' })).toMatchObject({
+      status: 409,
+      body: { error: { message: 'Nobody else in Solo can take the call now (eve (offline)).' } },
+    });
+    expect(
+      await post(bob, `${toSid}/transfer`, { to: 'test:support', mode: 'blind' }),
+    ).toMatchObject({
+      status: 404,
+      body: { error: { message: 'Only admins can test a ring group.' } },
+    });
+    await hearsSound(fromLeg);
+    expect(cat.frames.slice(mC).some((f) => f.type === 'invite')).toBe(false);
+    ann.send('hangup', { callsid: fromSid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   decide,
   MAX_HOPS,
   pathOf,
+  transferTurns,
   type Availability,
   type Decision,
   type GroupSetup,
@@ -1018,5 +1019,111 @@ describe('decide: cuts', () => {
       {},
     )('a', OPEN);
     expect(d.cuts).toEqual(['forwarding loop cut: A → B → A']);
+  });
+});
+
+describe('transferTurns: a colleague transferring a call to a group', () => {
+  const setup = (spec: Partial<GroupSetup['group']>): GroupSetup => ({
+    id: 'sales',
+    group: {
+      name: 'Sales',
+      number: '200',
+      members: ['ann', 'bob', 'cat'],
+      strategy: 'simultaneous',
+      ringTimeout: 15,
+      guidance: {},
+      ...spec,
+    },
+    schedule: null,
+    calendar: null,
+    rules: [],
+  });
+  const who = (id: string) => NAMES[id] ?? id;
+  const presence =
+    (p: Record<string, Availability>) =>
+    (id: string): Availability =>
+      p[id] ?? 'available';
+
+  it.each([
+    {
+      title: 'all at once: one turn of the ring timeout, whoever can take a call',
+      group: {},
+      avail: { bob: 'onCall' as Availability },
+      leaveOut: [],
+      turns: [{ identities: ['ann', 'cat'], seconds: 15 }],
+      skipped: ['Bob (on a call)'],
+    },
+    {
+      title: 'in order: a turn each, in the stored order',
+      group: { strategy: 'sequential' as const, ringTimeout: 5 },
+      avail: {},
+      leaveOut: [],
+      turns: [
+        { identities: ['ann'], seconds: 5 },
+        { identities: ['bob'], seconds: 5 },
+        { identities: ['cat'], seconds: 5 },
+      ],
+      skipped: [],
+    },
+    {
+      title: 'the people already on the call are neither rung nor listed as skipped',
+      group: { strategy: 'sequential' as const },
+      avail: { ann: 'onCall' as Availability, bob: 'onCall' as Availability },
+      leaveOut: ['ann', 'bob'],
+      turns: [{ identities: ['cat'], seconds: 15 }],
+      skipped: [],
+    },
+    {
+      title: 'a member stored twice rings once',
+      group: { members: ['ann', 'bob', 'ann'], strategy: 'sequential' as const },
+      avail: {},
+      leaveOut: [],
+      turns: [
+        { identities: ['ann'], seconds: 15 },
+        { identities: ['bob'], seconds: 15 },
+      ],
+      skipped: [],
+    },
+    {
+      title: 'nobody who can take it: no turns, and why each cannot',
+      group: {},
+      avail: {
+        ann: 'offline' as Availability,
+        bob: 'doNotDisturb' as Availability,
+        cat: 'onCall' as Availability,
+      },
+      leaveOut: [],
+      turns: [],
+      skipped: ['Ann (offline)', 'Bob (do not disturb)', 'Cat (on a call)'],
+    },
+    {
+      title: 'a ring timeout the form would refuse still rings for 1 s',
+      group: { ringTimeout: 0 },
+      avail: {},
+      leaveOut: ['bob', 'cat'],
+      turns: [{ identities: ['ann'], seconds: 1 }],
+      skipped: [],
+    },
+  ])('$title', ({ group, avail, leaveOut, turns, skipped }) => {
+    expect(transferTurns(setup(group), presence(avail), who, leaveOut)).toEqual({ turns, skipped });
+  });
+});
+
+describe('decide: members stored twice', () => {
+  it('ring once, all at once and in order', () => {
+    const twice = ['ann', 'bob', 'ann'];
+    const atOnce = world({ sales: { members: twice } })('sales', OPEN);
+    expect(atOnce.plan).toEqual(RING_ANN_BOB);
+    const ordered = world({ sales: { members: twice, strategy: 'sequential' } })('sales', OPEN);
+    expect(ordered.plan).toEqual(
+      inOrder(
+        [
+          { who: 'ann', seconds: 20, reason: 'Ringing Ann (1 of 2 in order).' },
+          { who: 'bob', seconds: 20, reason: 'Ringing Bob (2 of 2 in order).' },
+        ],
+        NOBODY,
+        DECLINED,
+      ),
+    );
   });
 });
