@@ -54,6 +54,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
 }
 
+// A terminal or log reader that goes away (a closed pipe) must neither stop the server nor make
+// every later line an error about the line before: what cannot be written is dropped.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
 // One bad request or a stray socket error must not take every signed-in user offline.
 process.on('uncaughtException', (err) => {
   console.error(`switchboard: uncaught exception: ${err.stack ?? err.message}`);

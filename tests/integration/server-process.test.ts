@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
@@ -87,6 +88,33 @@ describe('server/main.ts as a process', () => {
     });
     expect(bad.status).toBe(400);
     expect((await fetch(`${s.url}/api/config`)).status).toBe(200);
+  });
+
+  it('goes on serving, idle, and stops when asked after its log reader has gone', async () => {
+    const s = await start();
+    // Whoever read its output is gone: every line it writes now meets a closed pipe.
+    s.process.stdout!.destroy();
+    s.process.stderr!.destroy();
+    const cpuMs = () => {
+      const f = readFileSync(`/proc/${s.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+    };
+    // A one-time sign-in code is printed to the terminal: a write to the closed pipe.
+    await signIn(s.url);
+    const second = await fetch(`${s.url}/api/session/local`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: s.url },
+      body: JSON.stringify({ name: 'Ada', email: 'ada@example.com' }),
+    });
+    expect(second.status).toBe(401);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = cpuMs();
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(cpuMs() - before, 'CPU used while idle for 2 s (ms)').toBeLessThan(400);
+    expect((await fetch(`${s.url}/api/config`)).status).toBe(200);
+    const exited = new Promise<number | null>((r) => s.process.once('exit', (code) => r(code)));
+    s.process.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   it('exits with a clear message for an invalid PORT', () => {
