@@ -57,6 +57,16 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        // Everything the entry imports statically is one file (React's JSX runtime had a chunk of
+        // its own, shared with the lazy screens): /login loads the entry, the bundler's runtime and
+        // its screen. Every screen stays a lazy chunk of its own.
+        codeSplitting: {
+          groups: [{ name: 'index', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   server: {
     proxy: {

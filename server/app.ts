@@ -18,7 +18,7 @@ import { createHostPolicy, hostname, type HostPolicy } from './http/hosts';
 import { checkSameOrigin, isStateChanging, requestOrigin } from './http/origin';
 import { Router, type RequestContext } from './http/router';
 import { registerGroupObjectRoutes } from './http/routes/groups';
-import { registerSessionRoutes } from './http/routes/session';
+import { firstAnswers, registerSessionRoutes } from './http/routes/session';
 import { registerTokenRoutes } from './http/routes/token';
 import { createStaticHandler } from './http/static';
 import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
@@ -236,7 +236,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     extraScriptOrigin(config),
     twilioBackend ? TWILIO_CONNECT_SOURCES : [],
   );
-  const serveStatic = createStaticHandler(config.distDir);
+  const pageAnswers = firstAnswers(config, auth);
+  const serveStatic = createStaticHandler(config.distDir, {
+    firstAnswers: (req, res) =>
+      pageAnswers({ req, res, now: now(), origin: requestOrigin(req, config.trustProxy) }),
+  });
 
   const hosts = createHostPolicy({ listenHost: config.host, publicHosts: config.publicHosts });
   const router = new Router();

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/base.css';
+import { readFirstAnswers, withFirstAnswers } from './auth/first-answers';
 import { App } from './ui/app/App';
 import { createAppActors, startAppActors } from './ui/app/app-actors';
 import { revalidateOnReturn } from './ui/app/revalidate';
@@ -11,7 +12,8 @@ const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');
 
 const actors = createAppActors({
-  fetch: window.fetch.bind(window),
+  // The page carries the answers to its first requests (the session, the login options): no wait.
+  fetch: withFirstAnswers(window.fetch.bind(window), readFirstAnswers(document)),
   currentPath: () => `${window.location.pathname}${window.location.search}${window.location.hash}`,
 });
 // Started before the router exists: its first guard run waits for the session restore.

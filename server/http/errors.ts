@@ -76,13 +76,13 @@ export function sendJson(
   res.end(text);
 }
 
+/** The JSON body every error answer of the API has. */
+export const errorBody = (error: HttpError): { error: { code: string; message: string } } => ({
+  error: { code: error.code, message: error.message },
+});
+
 export function sendError(res: ServerResponse, error: HttpError): void {
-  sendJson(
-    res,
-    error.status,
-    { error: { code: error.code, message: error.message } },
-    error.headers,
-  );
+  sendJson(res, error.status, errorBody(error), error.headers);
 }
 
 const REASONS: Readonly<Record<number, string>> = {

@@ -6,6 +6,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { HttpError } from './errors';
+import { FIRST_ANSWERS_ID } from '../../src/auth/first-answers';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -52,11 +53,49 @@ const NOT_BUILT_PAGE = `<!doctype html>
 </body></html>
 `;
 
+/** The answer an API path would give this request, to be carried by the page's HTML. */
+export interface FirstAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface StaticOptions {
+  /**
+   * What the page's first API requests would be answered right now, for this request (its cookie):
+   * the page's HTML carries them, so the app reads them instead of asking (src/auth/first-answers.ts).
+   */
+  firstAnswers?: (
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => Readonly<Record<string, FirstAnswer>>;
+}
+
+/**
+ * What every page's first screen waits on: the session (the guard's decision) and the sign-in
+ * options (a signed-out visitor on any page is sent to /login). A route's own first requests are
+ * listed in route-preloads.json.
+ */
+const EVERY_PAGE_ASKS = ['/api/session', '/api/config'];
+
+/**
+ * JSON that cannot end the `<script>` element it sits in, nor be read as markup or as a line break
+ * by an old parser.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
 /**
  * Serves the Vite build with history fallback: files as they are, and every other GET/HEAD
- * navigation gets index.html so the client router can draw the route.
+ * navigation gets index.html so the client router can draw the route, with the answers its first
+ * requests would get and the files its screen needs named in it.
  */
-export function createStaticHandler(distDir: string) {
+export function createStaticHandler(distDir: string, options: StaticOptions = {}) {
   const root = normalize(distDir + sep);
 
   async function fileAt(pathname: string): Promise<StaticFile | null> {
@@ -128,11 +167,11 @@ export function createStaticHandler(distDir: string) {
     stream.pipe(res);
   }
 
-  /** `<link>` tags for a route listed in the build's route-preloads.json, or '' (read again after a rebuild). */
+  /** The build's route-preloads.json (read again after a rebuild). */
   let preloadCache: { key: string; routes: Record<string, RoutePreload> } | null = null;
-  async function routePreloads(pathname: string): Promise<string> {
+  async function routePreload(pathname: string): Promise<RoutePreload | null> {
     const file = await fileAt('/route-preloads.json');
-    if (!file) return '';
+    if (!file) return null;
     const key = `${file.size}:${file.mtimeMs}`;
     if (preloadCache?.key !== key) {
       let routes: Record<string, RoutePreload> = {};
@@ -143,18 +182,42 @@ export function createStaticHandler(distDir: string) {
       }
       preloadCache = { key, routes };
     }
-    const route = preloadCache.routes[pathname];
-    if (!route) return '';
+    return preloadCache.routes[pathname] ?? null;
+  }
+
+  /**
+   * What goes into a page's `<head>`: the answers its first API requests would get (so the app
+   * does not wait for them), a preload for any it cannot carry, and its screen's styles and
+   * scripts; `personal` when the answers depend on who asks (the HTML must not be cached).
+   */
+  async function headFor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+  ): Promise<{ html: string; personal: boolean }> {
+    const route = await routePreload(pathname);
     const safe = (href: string) => /^\/[A-Za-z0-9/_.-]+$/.test(href);
-    return [
-      ...route.fetch
-        .filter(safe)
+    const asks = [...new Set([...EVERY_PAGE_ASKS, ...(route?.fetch ?? [])])].filter(safe);
+    const known = options.firstAnswers?.(req, res) ?? {};
+    const carried = Object.fromEntries(
+      asks.filter((path) => Object.hasOwn(known, path)).map((path) => [path, known[path]]),
+    );
+    const personal = Object.keys(carried).length > 0;
+    const html = [
+      personal
+        ? `<script type="application/json" id="${FIRST_ANSWERS_ID}">${scriptSafeJson(carried)}</script>`
+        : '',
+      ...asks
+        .filter((path) => !Object.hasOwn(carried, path))
         .map((h) => `<link rel="preload" href="${h}" as="fetch" crossorigin>`),
-      ...route.styles.filter(safe).map((h) => `<link rel="stylesheet" crossorigin href="${h}">`),
-      ...route.scripts
+      ...(route?.styles ?? [])
+        .filter(safe)
+        .map((h) => `<link rel="stylesheet" crossorigin href="${h}">`),
+      ...(route?.scripts ?? [])
         .filter(safe)
         .map((h) => `<link rel="modulepreload" crossorigin href="${h}">`),
     ].join('');
+    return { html, personal };
   }
 
   return async function serveStatic(
@@ -195,22 +258,28 @@ export function createStaticHandler(distDir: string) {
       res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
       return;
     }
-    const preloads = await routePreloads(pathname);
-    if (preloads === '') {
+    const built = await readFile(index.path, 'utf8');
+    if (!built.includes('</head>')) {
       await send(req, res, index, REVALIDATE);
       return;
     }
-    // This route's screen, styles and first API answers are named in its HTML, so the browser fetches
-    // them while the main script downloads instead of after it has run.
-    const html = (await readFile(index.path, 'utf8')).replace('</head>', `${preloads}</head>`);
-    const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
-    res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', REVALIDATE);
+    const head = await headFor(req, res, pathname);
+    // The route's first answers, screen, styles and first API requests are named in its HTML, so
+    // the browser fetches what it must while the main script downloads, and asks nothing it has.
+    const html = built.replace('</head>', `${head.html}</head>`);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304);
-      res.end();
-      return;
+    if (head.personal) {
+      // Who is signed in is in it: never kept by a cache, never answered as "not modified".
+      res.setHeader('Cache-Control', 'no-store');
+    } else {
+      const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
+      res.setHeader('ETag', etag);
+      res.setHeader('Cache-Control', REVALIDATE);
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304);
+        res.end();
+        return;
+      }
     }
     res.writeHead(200, { 'Content-Length': Buffer.byteLength(html) });
     res.end(req.method === 'HEAD' ? undefined : html);

@@ -17,7 +17,7 @@ import { fmt, median, writeSection } from './report';
 import { serveStatic } from './static';
 
 const root = resolve(import.meta.dirname, '../..');
-const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 interface Load {
   jsRaw: number;

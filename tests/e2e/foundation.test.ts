@@ -79,6 +79,30 @@ describe('a new user', () => {
   });
 });
 
+describe('the first answers a page carries', () => {
+  it('spare the app asking for the session and the sign-in options, signed out and signed in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === '/api/session' || path === '/api/config') asked.push(path);
+    });
+    await page.goto(`${server.url}/history`);
+    await page.waitForURL(`${server.url}/login?redirect=%2Fhistory`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await addSessionCookie(context, server.url, adminCookie);
+    await page.goto(`${server.url}/history`);
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/history');
+    expect(asked).toEqual([]);
+    // Coming back to the tab asks the server again: the carried answer is used once.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => asked).toEqual(['/api/session']);
+    await context.close();
+  });
+});
+
 describe('the routes', () => {
   it("render all 17 (and the main layout's four children) for an admin, each from its own chunk, with no console error", async () => {
     const context = await browser.newContext();

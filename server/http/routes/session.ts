@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import type { Auth } from '../../auth/sessions';
+import type { Auth, AuthContext } from '../../auth/sessions';
 import type { GoogleVerifier } from '../../auth/google';
 import { createAttemptLimiter } from '../../auth/attempts';
 import { passcodeMatches } from '../../auth/passcode';
 import type { User } from '../../store/users';
 import { readJsonBody } from '../body';
 import { localSignInOffered, type AppConfig } from '../config';
-import { HttpError, sendJson } from '../errors';
+import { errorBody, HttpError, sendJson } from '../errors';
 import { clientAddress } from '../origin';
 import type { RequestContext, Router } from '../router';
 import type { ReturningPeople } from '../../auth/returning';
@@ -39,6 +39,39 @@ export function publicUser(user: User): {
     picture: user.picture,
     extension: user.extension,
   };
+}
+
+/** The body of `GET /api/config`: what the login screen may offer. */
+export function configAnswer(config: AppConfig): Record<string, unknown> {
+  return {
+    googleClientId: config.google.clientId,
+    googleScriptUrl: config.google.scriptUrl,
+    localSignIn: localSignInOffered(config),
+    passcodeRequired: config.passcode !== null,
+    backend: config.backend.kind,
+  };
+}
+
+/**
+ * What `GET /api/config` and `GET /api/session` would answer this request, for a page's HTML to
+ * carry (server/http/static.ts): the same status and body as the routes, from the same code.
+ */
+export function firstAnswers(
+  config: AppConfig,
+  auth: Auth,
+): (ctx: AuthContext) => Record<string, { status: number; body: unknown }> {
+  const session = (ctx: AuthContext): { status: number; body: unknown } => {
+    try {
+      return { status: 200, body: { user: publicUser(auth.requireUser(ctx)) } };
+    } catch (error) {
+      if (error instanceof HttpError) return { status: error.status, body: errorBody(error) };
+      throw error;
+    }
+  };
+  return (ctx) => ({
+    '/api/config': { status: 200, body: configAnswer(config) },
+    '/api/session': session(ctx),
+  });
 }
 
 /** /api/config and /api/session/*: who may sign in how, and the session cookie's lifecycle. */
@@ -97,13 +130,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
   };
 
   router.on('GET', '/api/config', ({ res }) => {
-    sendJson(res, 200, {
-      googleClientId: config.google.clientId,
-      googleScriptUrl: config.google.scriptUrl,
-      localSignIn: localSignInOffered(config),
-      passcodeRequired: config.passcode !== null,
-      backend: config.backend.kind,
-    });
+    sendJson(res, 200, configAnswer(config));
   });
 
   router.on('GET', '/api/session', (ctx) => {

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptSafeJson } from '../../../server/http/static';
 import {
   expectError,
   fakeSync,
@@ -87,7 +88,7 @@ describe('security headers', () => {
 
 describe('static files and history fallback', () => {
   it.each(['/', '/history', '/admin/group/42/edit', '/login?redirect=%2Fhistory', '/setting/'])(
-    'GET %s answers index.html, not cached',
+    'GET %s answers index.html as built when it has no head to add to, revalidated',
     async (path) => {
       const res = await fetch(`${t.url}${path}`);
       expect(res.status).toBe(200);
@@ -259,7 +260,7 @@ describe('GET /api/token', () => {
   });
 });
 
-describe('route preloads named in the page', () => {
+describe('what a page carries in its head', () => {
   const PAGE =
     '<!doctype html><html><head><title>Switchboard</title></head><body><script type="module" src="/assets/index-abc123.js"></script></body></html>';
   let app: TestApp;
@@ -286,25 +287,71 @@ describe('route preloads named in the page', () => {
     removeDir(dir);
   });
 
-  it("puts a listed route's screen, styles and first API answer in its page's head", async () => {
-    const res = await fetch(`${app.url}/login?redirect=%2Fhistory`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('cache-control')).toBe('no-cache');
+  /** The head of `path`'s page, and the first answers it carries. */
+  async function page(path: string, cookie?: string) {
+    const res = await fetch(`${app.url}${path}`, cookie ? { headers: { Cookie: cookie } } : {});
     const html = await res.text();
     const head = html.slice(0, html.indexOf('</head>'));
+    const carried = /<script type="application\/json" id="first-answers">(.*?)<\/script>/.exec(
+      head,
+    );
+    return {
+      res,
+      head,
+      answers: carried ? (JSON.parse(carried[1]!) as Record<string, unknown>) : null,
+    };
+  }
+
+  it("puts a listed route's screen, styles and first API answers in its page's head", async () => {
+    const { res, head, answers } = await page('/login?redirect=%2Fhistory');
+    expect(res.status).toBe(200);
     expect(head).toContain(
       '<link rel="modulepreload" crossorigin href="/assets/LoginScreen-1.js">',
     );
     expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/LoginScreen-1.css">');
-    expect(head).toContain('<link rel="preload" href="/api/config" as="fetch" crossorigin>');
+    // The answers are in the page: nothing for the browser to ask, so nothing preloaded.
+    expect(head).not.toContain('rel="preload"');
+    const config = await (await fetch(`${app.url}/api/config`)).json();
+    expect(answers).toEqual({
+      '/api/session': {
+        status: 401,
+        body: { error: { code: 'unauthenticated', message: 'Sign in first' } },
+      },
+      '/api/config': { status: 200, body: config },
+    });
     // A name that is not a plain path is left out, never written into the page.
-    expect(html).not.toContain('alert(1)');
-    const etag = res.headers.get('etag')!;
-    const again = await fetch(`${app.url}/login`, { headers: { 'If-None-Match': etag } });
-    expect(again.status).toBe(304);
+    expect(await (await fetch(`${app.url}/login`)).text()).not.toContain('alert(1)');
   });
 
-  it('leaves other routes as built', async () => {
-    expect(await (await fetch(`${app.url}/history`)).text()).toBe(PAGE);
+  it('carries who is signed in, so the page is never cached nor answered "not modified"', async () => {
+    const signIn = await postJson(`${app.url}/api/session/local`, {
+      name: 'Ada </script><script>alert(1)</script>',
+      email: 'ada@example.com',
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = sessionCookieOf(signIn)!;
+    const mine = await page('/history', cookie);
+    const session = await (
+      await fetch(`${app.url}/api/session`, { headers: { Cookie: cookie } })
+    ).json();
+    const config = await (await fetch(`${app.url}/api/config`)).json();
+    expect(mine.answers).toEqual({
+      '/api/session': { status: 200, body: session },
+      '/api/config': { status: 200, body: config },
+    });
+    expect(mine.res.headers.get('cache-control')).toBe('no-store');
+    expect(mine.res.headers.get('etag')).toBeNull();
+    // The name cannot end the script element it is carried in.
+    expect(mine.head).not.toContain('</script><script>alert(1)');
+    expect(mine.head).toContain('\\u003c/script\\u003e');
+    const theirs = await page('/history');
+    expect(theirs.answers).toMatchObject({ '/api/session': { status: 401 } });
+  });
+
+  it('scriptSafeJson reads back as the same value and holds no markup', () => {
+    const value = { name: '</script><!-- & \u2028 \u2029 >', n: [1, null, 'é'] };
+    const text = scriptSafeJson(value);
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(value);
   });
 });
