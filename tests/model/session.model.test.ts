@@ -113,12 +113,12 @@ async function open(): Promise<Run> {
   await page.route(
     (url) => url.pathname === new URL(TARGET, server.url).pathname,
     async (route) => {
-    const response = await route.fetch();
-    const body = (await response.text()).replace(
-      /<script type="application\/json" id="first-answers">.*?<\/script>/,
-      '',
-    );
-    await route.fulfill({ response, body });
+      const response = await route.fetch();
+      const body = (await response.text()).replace(
+        /<script type="application\/json" id="first-answers">.*?<\/script>/,
+        '',
+      );
+      await route.fulfill({ response, body });
     },
   );
   await page.route('**/api/session', holdOr('restore'));
