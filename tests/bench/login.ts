@@ -115,29 +115,31 @@ export async function benchLogin(): Promise<string> {
       ['JS bytes (raw)', String(a.jsRaw), String(b.jsRaw), `${fmt(a.jsRaw / b.jsRaw, 2)}×`],
       ['JS bytes (gzip)', String(a.jsGzip), String(b.jsGzip), `${fmt(a.jsGzip / b.jsGzip, 2)}×`],
       [
-        `first render, median of ${RUNS} (ms), both under the app's HTTP headers`,
-        fmt(appT),
-        fmt(bareT),
-        `${fmt(appT / bareT, 2)}×`,
-      ],
-      [
         `first render, median of ${RUNS} (ms), bare page with no headers`,
         fmt(appT),
         fmt(plainT),
         `${fmt(appT / plainT, 2)}×`,
       ],
+      [
+        `first render, median of ${RUNS} (ms), both under the app's HTTP headers`,
+        fmt(appT),
+        fmt(bareT),
+        `${fmt(appT / bareT, 2)}×`,
+      ],
     ];
+    const met = (ratio: number) => (ratio <= 1.5 ? 'met' : 'NOT met');
     const verdict = [
       `- Bytes (gzip): ${fmt(a.jsGzip / b.jsGzip, 2)}× (target ≤ 1.3×): ${a.jsGzip / b.jsGzip <= 1.3 ? 'met' : 'NOT met'}`,
-      `- First render: ${fmt(appT / bareT, 2)}× (target ≤ 1.5×): ${appT / bareT <= 1.5 ? 'met' : 'NOT met'}`,
+      `- First render against the bare page as first measured (no headers): ${fmt(appT / plainT, 2)}× (target ≤ 1.5×): ${met(appT / plainT)}`,
+      `- First render against the bare page under the app's headers: ${fmt(appT / bareT, 2)}× (target ≤ 1.5×): ${met(appT / bareT)}`,
       `- Heavy SDKs fetched on /login: ${a.heavySdk.length ? a.heavySdk.join(', ') : 'none'} (target: none)`,
     ];
     const md = [
       '## /login against a bare Vite + React + react-router page',
       '',
       `Measured ${new Date().toISOString().slice(0, 10)} with Debian Chromium (headless), a fresh browser context per load, loads interleaved.`,
-      '"First render" is the time from navigation start until the page\'s first `h1` is in the DOM (login screen title / bare page heading), including the session check /login makes.',
-      "The bare page is served twice, interleaved with /login: with the app's security headers (the comparison the target is read from: same HTTP policy, so the ratio is the app's code and requests) and with none (context: the headers' own cost, mostly Cross-Origin-Opener-Policy starting a new browsing context group for a page opened from about:blank).",
+      '"First render" is the time from navigation start until the page\'s first `h1` is in the DOM (login screen title / bare page heading), including deciding who is signed in (the page carries that answer).',
+      "The bare page is served twice, interleaved with /login: with no headers, as when the shell landed (the issue's measurement), and with the app's security headers (the same HTTP policy, so that ratio is the app's code and requests; the difference between the two bare rows is the headers' own cost, mostly Cross-Origin-Opener-Policy starting a new browsing context group, a new renderer, for a page opened from about:blank).",
       '',
       '| | /login | bare page | ratio |',
       '| --- | --- | --- | --- |',

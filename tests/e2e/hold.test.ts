@@ -7,11 +7,14 @@
  * the row leaves every list and history keeps the trail; a parked caller who hangs up leaves /hold
  * for everyone; a call parked too long rings Bob back. Transfer: Bob sends Ann to Cat at once (Cat
  * rings with Ann's name, answers, and they hear each other); a transfer Cat declines comes back to
- * Bob; Bob talks to Cat first while Ann hears music, then completes, and history says who.
+ * Bob; Bob talks to Cat first while Ann hears music, then completes, and history says who; a
+ * transfer to a ring group rings its member with the group's name, and nobody answering brings the
+ * call back to Bob.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
+import { storeGroup } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, type Person } from './support/live';
 import { inbound, phonePerson } from './support/page-audio';
@@ -253,6 +256,45 @@ describe('hold, park and pick up', () => {
       .first()
       .waitFor();
     await ann.page.getByRole('link', { name: 'Contacts' }).click();
+  });
+
+  it('a blind transfer to a ring group rings its member with the group named; nobody answering brings it back to Bob', async () => {
+    // Ann signed in first: she is the admin who sets up the group (Cat alone, 3 s a turn).
+    const admin = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
+    try {
+      await storeGroup(admin, {
+        id: 'front',
+        name: 'Front desk',
+        number: '700',
+        members: ['cat@example.com'],
+        strategy: 'sequential',
+        ringTimeout: 3,
+      });
+    } finally {
+      await admin.shutdown();
+    }
+    await annCallsBob();
+    const bobCard = openCard(bob);
+    await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await bobCard.getByLabel('Transfer to').fill('700');
+    await bobCard.getByRole('button', { name: 'Transfer now' }).click();
+    await bob.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
+    await ringing.getByTestId('call-group').filter({ hasText: 'via Front desk' }).waitFor();
+    // Cat lets it ring: after the group's 3 s it stops for her and rings Bob again.
+    const back = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await back.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
+    expect(await ringing.count()).toBe(0);
+    await back.getByRole('button', { name: 'Accept' }).click();
+    await openCard(bob).waitFor();
+    await hears(ann.page, 'sound');
+    await hears(bob.page, 'sound');
+    await bob.page.getByRole('button', { name: 'Hang up' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
   });
 
   it('nobody writes the holds map but the server', async () => {
