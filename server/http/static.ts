@@ -6,7 +6,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { HttpError } from './errors';
-import { FIRST_ANSWERS_ID } from '../../src/auth/first-answers';
+import { FIRST_ANSWERS_ID, type FirstAnswer } from '../../src/auth/first-answers';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -52,12 +52,6 @@ const NOT_BUILT_PAGE = `<!doctype html>
 (or start with <code>npm start</code>, which builds first), then reload this page.</p>
 </body></html>
 `;
-
-/** The answer an API path would give this request, to be carried by the page's HTML. */
-export interface FirstAnswer {
-  status: number;
-  body: unknown;
-}
 
 export interface StaticOptions {
   /**
@@ -167,6 +161,14 @@ export function createStaticHandler(distDir: string, options: StaticOptions = {}
     stream.pipe(res);
   }
 
+  /** The built index.html (read again after a rebuild). */
+  let indexCache: { key: string; html: string } | null = null;
+  async function indexHtml(file: StaticFile): Promise<string> {
+    const key = `${file.size}:${file.mtimeMs}`;
+    if (indexCache?.key !== key) indexCache = { key, html: await readFile(file.path, 'utf8') };
+    return indexCache.html;
+  }
+
   /** The build's route-preloads.json (read again after a rebuild). */
   let preloadCache: { key: string; routes: Record<string, RoutePreload> } | null = null;
   async function routePreload(pathname: string): Promise<RoutePreload | null> {
@@ -258,7 +260,7 @@ export function createStaticHandler(distDir: string, options: StaticOptions = {}
       res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
       return;
     }
-    const built = await readFile(index.path, 'utf8');
+    const built = await indexHtml(index);
     if (!built.includes('</head>')) {
       await send(req, res, index, REVALIDATE);
       return;

@@ -63,12 +63,28 @@ async function dismissAll(person: Person): Promise<void> {
   while ((await dismiss.count()) > 0) await dismiss.first().click();
 }
 
+const ringingCard = (p: Person) =>
+  p.page.locator('[data-testid="call-card"][data-status="incoming"]');
+
+/** Bob, talking to Ann, transfers the call to `to`: at once, or after talking to them first. */
+async function bobTransfers(to: string, mode: 'Transfer now' | 'Talk first'): Promise<void> {
+  const bobCard = openCard(bob);
+  await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
+  await bobCard.getByLabel('Transfer to').fill(to);
+  await bobCard.getByRole('button', { name: mode }).click();
+  if (mode === 'Transfer now')
+    await bob.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+}
+
 /** Ann calls Bob from the dial box and Bob accepts; both cards open. */
 async function annCallsBob(): Promise<void> {
   for (const p of [ann, bob, cat]) await dismissAll(p);
   await ann.page.getByTestId('dial-input').fill('Bob');
   await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
-  const ringing = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+  const ringing = ringingCard(bob);
   await ringing.getByRole('button', { name: 'Accept' }).click();
   await openCard(ann).waitFor();
   await openCard(bob).waitFor();
@@ -164,7 +180,7 @@ describe('hold, park and pick up', () => {
     await annCallsBob();
     await openCard(bob).getByRole('button', { name: 'Park', exact: true }).click();
     await cat.page.getByTestId('hold-row').filter({ hasText: 'Ann' }).waitFor();
-    const back = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    const back = ringingCard(bob);
     await back.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor({ timeout: 20_000 });
     await cat.page.getByTestId('empty-state').waitFor();
     await back.getByRole('button', { name: 'Accept' }).click();
@@ -192,13 +208,8 @@ describe('hold, park and pick up', () => {
       .getByRole('alert')
       .filter({ hasText: 'Type who to transfer the call to' })
       .waitFor();
-    await bobCard.getByLabel('Transfer to').fill('Cat');
-    await bobCard.getByRole('button', { name: 'Transfer now' }).click();
-    await bob.page
-      .getByTestId('call-ended')
-      .filter({ hasText: 'You transferred the call.' })
-      .waitFor();
-    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await bobTransfers('Cat', 'Transfer now');
+    const ringing = ringingCard(cat);
     await ringing.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
     await ringing.getByRole('button', { name: 'Accept' }).click();
     await openCard(cat).waitFor();
@@ -211,13 +222,9 @@ describe('hold, park and pick up', () => {
 
   it('a blind transfer Cat declines comes back to Bob', async () => {
     await annCallsBob();
-    const bobCard = openCard(bob);
-    await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
-    await bobCard.getByLabel('Transfer to').fill('Cat');
-    await bobCard.getByRole('button', { name: 'Transfer now' }).click();
-    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await ringing.getByRole('button', { name: 'Reject' }).click();
-    const back = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await bobTransfers('Cat', 'Transfer now');
+    await ringingCard(cat).getByRole('button', { name: 'Reject' }).click();
+    const back = ringingCard(bob);
     await back.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
     await back.getByRole('button', { name: 'Accept' }).click();
     await openCard(bob).waitFor();
@@ -228,12 +235,10 @@ describe('hold, park and pick up', () => {
 
   it('attended transfer: Bob talks to Cat while Ann hears music, then completes; history says who', async () => {
     await annCallsBob();
+    await bobTransfers('Cat', 'Talk first');
     const bobCard = openCard(bob);
-    await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
-    await bobCard.getByLabel('Transfer to').fill('Cat');
-    await bobCard.getByRole('button', { name: 'Talk first' }).click();
     await bobCard.getByTestId('call-transfer').filter({ hasText: 'Calling Cat…' }).waitFor();
-    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    const ringing = ringingCard(cat);
     await ringing.getByTestId('call-name').filter({ hasText: 'Bob' }).waitFor();
     await ringing.getByRole('button', { name: 'Accept' }).click();
     await bobCard.getByTestId('call-transfer').filter({ hasText: 'Talking to Cat.' }).waitFor();
@@ -274,19 +279,12 @@ describe('hold, park and pick up', () => {
       await admin.shutdown();
     }
     await annCallsBob();
-    const bobCard = openCard(bob);
-    await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
-    await bobCard.getByLabel('Transfer to').fill('700');
-    await bobCard.getByRole('button', { name: 'Transfer now' }).click();
-    await bob.page
-      .getByTestId('call-ended')
-      .filter({ hasText: 'You transferred the call.' })
-      .waitFor();
-    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await bobTransfers('700', 'Transfer now');
+    const ringing = ringingCard(cat);
     await ringing.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
     await ringing.getByTestId('call-group').filter({ hasText: 'via Front desk' }).waitFor();
     // Cat lets it ring: after the group's 3 s it stops for her and rings Bob again.
-    const back = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    const back = ringingCard(bob);
     await back.getByTestId('call-name').filter({ hasText: 'Ann' }).waitFor();
     expect(await ringing.count()).toBe(0);
     await back.getByRole('button', { name: 'Accept' }).click();

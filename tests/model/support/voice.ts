@@ -48,6 +48,7 @@ export async function openVoicePerson(
   server: RunningServer,
   name: string,
   path = '/history',
+  options: { movableClock?: boolean } = {},
 ): Promise<VoicePerson> {
   const email = `${name.toLowerCase()}@example.com`;
   const proxy = await startSignalProxy(server.port);
@@ -60,6 +61,8 @@ export async function openVoicePerson(
     page.on('pageerror', (err) => errors.push(`${name}: ${err.message}`));
     await installStateLog(page);
     await installMicPrompt(page);
+    // Playwright's clock in the page: time runs as usual until a test moves it on.
+    if (options.movableClock) await page.clock.install();
     await page.goto(`${proxy.url}${at}`);
     return page;
   };
