@@ -66,11 +66,16 @@ async function dismissAll(person: Person): Promise<void> {
 const ringingCard = (p: Person) =>
   p.page.locator('[data-testid="call-card"][data-status="incoming"]');
 
-/** Bob, talking to Ann, transfers the call to `to`: at once, or after talking to them first. */
+/**
+ * Bob, talking to Ann, transfers the call to `to` (opening the transfer form unless it is open):
+ * at once, or after talking to them first.
+ */
 async function bobTransfers(to: string, mode: 'Transfer now' | 'Talk first'): Promise<void> {
   const bobCard = openCard(bob);
-  await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
-  await bobCard.getByLabel('Transfer to').fill(to);
+  const field = bobCard.getByLabel('Transfer to');
+  if ((await field.count()) === 0)
+    await bobCard.getByRole('button', { name: 'Transfer', exact: true }).click();
+  await field.fill(to);
   await bobCard.getByRole('button', { name: mode }).click();
   if (mode === 'Transfer now')
     await bob.page
