@@ -117,6 +117,21 @@ describe('presence between two people', () => {
     await zoe.context.close();
   });
 
+  it('a sign-out the server never hears of leaves the person signed in and Available again', async () => {
+    const una = await signedInPage(browser, server.url, 'Una Agent', 'una@example.com', '/users');
+    await waitForPresence(ada.page, 'una@example.com', 'available');
+    await una.page.route('**/api/session/logout', (route) => route.abort('connectionrefused'));
+    await una.page.getByRole('button', { name: 'Sign out' }).click();
+    await una.page.getByTestId('toast').filter({ hasText: 'Could not sign out' }).waitFor();
+    await una.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    // Her presence was withdrawn while signing out; signed in after all, she shows again, and
+    // stays (the heartbeat runs: past the 4 s ttl she is still there).
+    await waitForPresence(ada.page, 'una@example.com', 'available', 5000);
+    await ada.page.waitForTimeout(5000);
+    expect(await presenceOf(ada.page, 'una@example.com')).toBe('available');
+    await una.context.close();
+  });
+
   it('an admin removes someone after confirming; the row leaves every directory', async () => {
     await row(ada.page, 'zoe@example.com').waitFor();
     expect(

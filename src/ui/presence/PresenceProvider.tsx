@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { selectSessionStatus, selectUser } from '../../machines/session.selectors';
 import { useApiClient, useSessionActor } from '../app/actors';
 import { useSyncMap } from '../sync/containers';
@@ -31,8 +31,11 @@ export function PresenceProvider({ children }: { children: ReactNode }) {
   const signingOut = useSelector(session, selectSessionStatus) === 'signingOut';
   const [settings, setSettings] = useState<PresenceSettings | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Counts sign-outs that did not happen: each starts the heartbeat again.
+  const [comebacks, setComebacks] = useState(0);
+  const withdrawn = useRef(false);
   const map = useSyncMap(PRESENCE_MAP);
-  const actor = usePresenceActor(map, user?.identity ?? null, settings);
+  const actor = usePresenceActor(map, user?.identity ?? null, settings, comebacks);
 
   useEffect(() => {
     let cancelled = false;
@@ -50,7 +53,14 @@ export function PresenceProvider({ children }: { children: ReactNode }) {
   }, [api]);
 
   useEffect(() => {
-    if (signingOut) actor?.send({ type: 'presence.withdraw' });
+    if (signingOut) {
+      actor?.send({ type: 'presence.withdraw' });
+      withdrawn.current = true;
+    } else if (withdrawn.current) {
+      // The sign-out was refused or never reached the server: still signed in, so present again.
+      withdrawn.current = false;
+      setComebacks((n) => n + 1);
+    }
   }, [signingOut, actor]);
 
   return <PresenceContext.Provider value={{ actor, problem }}>{children}</PresenceContext.Provider>;

@@ -45,12 +45,14 @@ function providedMachine(map: MapActor) {
 
 /**
  * Runs this browser's presence heartbeat while the `presence` map is open. A new map actor (a
- * reconnected runtime) gets a new heartbeat, which carries the chosen status over.
+ * reconnected runtime), or a new `round` (the person is back after a withdrawal that did not end
+ * their session), gets a new heartbeat, which carries the chosen status over.
  */
 export function usePresenceActor(
   map: MapActor | undefined,
   identity: string | null,
   settings: PresenceSettings | null,
+  round = 0,
 ): PresenceActor | undefined {
   const [ready, setReady] = useState(false);
   const [actor, setActor] = useState<PresenceActor>();
@@ -92,7 +94,7 @@ export function usePresenceActor(
       created.stop();
       setActor(undefined);
     };
-  }, [map, ready, identity, settings]);
+  }, [map, ready, identity, settings, round]);
 
   return actor;
 }
