@@ -8,6 +8,7 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine, EventObject } from 'xstate';
+import { FIRST_ANSWERS_ID } from '../../src/auth/first-answers';
 import { SESSION_EXPIRED_MESSAGE, sessionMachine } from '../../src/machines/session.machine';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
@@ -108,19 +109,14 @@ async function open(): Promise<Run> {
     }
   };
   // The walk holds the session restore in flight. The served page carries the server's answer so
-  // the app need not ask (foundation.test.ts checks that); taken out here, the app asks, as it does
-  // when a page carries none (the Vite dev server).
-  await page.route(
-    (url) => url.pathname === new URL(TARGET, server.url).pathname,
-    async (route) => {
-      const response = await route.fetch();
-      const body = (await response.text()).replace(
-        /<script type="application\/json" id="first-answers">.*?<\/script>/,
-        '',
-      );
-      await route.fulfill({ response, body });
-    },
-  );
+  // the app need not ask (foundation.test.ts checks that); taken out of the page as it is parsed,
+  // before the app reads it, the app asks, as it does when a page carries none (the Vite dev
+  // server). (Fulfilling the page from the test instead would make Chromium treat it as public and
+  // refuse its sockets to loopback.)
+  await page.addInitScript(`new MutationObserver((_, observer) => {
+    const carried = document.getElementById(${JSON.stringify(FIRST_ANSWERS_ID)});
+    if (carried) { carried.remove(); observer.disconnect(); }
+  }).observe(document, { childList: true, subtree: true });`);
   await page.route('**/api/session', holdOr('restore'));
   await page.route('**/api/session/local', holdOr('signIn'));
   await page.route('**/api/session/logout', holdOr('signOut'));
@@ -243,8 +239,11 @@ async function check(run: Run, state: string): Promise<void> {
   if (run.expectToast) {
     const toast = page.getByTestId('toast');
     await toast.waitFor();
-    expect(await toast.getAttribute('data-type')).toBe(run.expectToast.type);
-    expect((await toast.textContent()) ?? '').toMatch(run.expectToast.text);
+    const text = (await toast.textContent()) ?? '';
+    expect(await toast.getAttribute('data-type'), `the toast says "${text}"`).toBe(
+      run.expectToast.type,
+    );
+    expect(text).toMatch(run.expectToast.text);
   }
   if (
     state === 'signedOut' &&
