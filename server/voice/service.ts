@@ -1673,8 +1673,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     const dest = options.resolve(target, identity);
     if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
     const waiting = sideNamed(call, other(side));
-    const turns = dest.kind === 'group' ? groupTurns(dest, identity, waiting.identity) : null;
-    if (dest.kind === 'person') {
+    let turns: TransferTurn[];
+    if (dest.kind === 'group') turns = groupTurns(dest, identity, waiting.identity);
+    else {
       if (dest.identity === identity)
         throw new CallControlError(400, 'bad_request', 'You cannot transfer a call to yourself.');
       if (dest.identity === waiting.identity)
@@ -1689,6 +1690,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         );
       if ((busyCount.get(dest.identity) ?? 0) > 0)
         throw new CallControlError(409, 'unavailable', `${dest.name} is on another call.`);
+      turns = [{ identities: [dest.identity] }];
     }
     const me = sideNamed(call, side);
     const t: Transfer = {
@@ -1698,8 +1700,8 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       byName: me.name,
       from: mode === 'consult' ? identity : (waiting.identity ?? call.from),
       targetName: dest.name,
-      group: turns !== null,
-      turns: turns ?? [{ identities: [dest.kind === 'person' ? dest.identity : ''] }],
+      group: dest.kind === 'group',
+      turns,
       party: null,
     };
     call.transfer = t;
