@@ -66,8 +66,7 @@ export interface StaticOptions {
 
 /**
  * What every page's first screen waits on: the session (the guard's decision) and the sign-in
- * options (a signed-out visitor on any page is sent to /login). A route's own first requests are
- * listed in route-preloads.json.
+ * options (a signed-out visitor on any page is sent to /login, whose screen is in the main script).
  */
 const EVERY_PAGE_ASKS = ['/api/session', '/api/config'];
 
@@ -87,7 +86,7 @@ export function scriptSafeJson(value: unknown): string {
 /**
  * Serves the Vite build with history fallback: files as they are, and every other GET/HEAD
  * navigation gets index.html so the client router can draw the route, with the answers its first
- * requests would get and the files its screen needs named in it.
+ * requests would get carried in it.
  */
 export function createStaticHandler(distDir: string, options: StaticOptions = {}) {
   const root = normalize(distDir + sep);
@@ -169,55 +168,27 @@ export function createStaticHandler(distDir: string, options: StaticOptions = {}
     return indexCache.html;
   }
 
-  /** The build's route-preloads.json (read again after a rebuild). */
-  let preloadCache: { key: string; routes: Record<string, RoutePreload> } | null = null;
-  async function routePreload(pathname: string): Promise<RoutePreload | null> {
-    const file = await fileAt('/route-preloads.json');
-    if (!file) return null;
-    const key = `${file.size}:${file.mtimeMs}`;
-    if (preloadCache?.key !== key) {
-      let routes: Record<string, RoutePreload> = {};
-      try {
-        routes = JSON.parse(await readFile(file.path, 'utf8')) as Record<string, RoutePreload>;
-      } catch {
-        routes = {};
-      }
-      preloadCache = { key, routes };
-    }
-    return preloadCache.routes[pathname] ?? null;
-  }
-
   /**
    * What goes into a page's `<head>`: the answers its first API requests would get (so the app
-   * does not wait for them), a preload for any it cannot carry, and its screen's styles and
-   * scripts; `personal` when the answers depend on who asks (the HTML must not be cached).
+   * does not wait for them), and a preload for any it cannot carry; `personal` when the answers
+   * depend on who asks (the HTML must not be cached).
    */
-  async function headFor(
-    req: IncomingMessage,
-    res: ServerResponse,
-    pathname: string,
-  ): Promise<{ html: string; personal: boolean }> {
-    const route = await routePreload(pathname);
-    const safe = (href: string) => /^\/[A-Za-z0-9/_.-]+$/.test(href);
-    const asks = [...new Set([...EVERY_PAGE_ASKS, ...(route?.fetch ?? [])])].filter(safe);
+  function headFor(req: IncomingMessage, res: ServerResponse): { html: string; personal: boolean } {
     const known = options.firstAnswers?.(req, res) ?? {};
     const carried = Object.fromEntries(
-      asks.filter((path) => Object.hasOwn(known, path)).map((path) => [path, known[path]]),
+      EVERY_PAGE_ASKS.filter((path) => Object.hasOwn(known, path)).map((path) => [
+        path,
+        known[path],
+      ]),
     );
     const personal = Object.keys(carried).length > 0;
     const html = [
       personal
         ? `<script type="application/json" id="${FIRST_ANSWERS_ID}">${scriptSafeJson(carried)}</script>`
         : '',
-      ...asks
-        .filter((path) => !Object.hasOwn(carried, path))
-        .map((h) => `<link rel="preload" href="${h}" as="fetch" crossorigin>`),
-      ...(route?.styles ?? [])
-        .filter(safe)
-        .map((h) => `<link rel="stylesheet" crossorigin href="${h}">`),
-      ...(route?.scripts ?? [])
-        .filter(safe)
-        .map((h) => `<link rel="modulepreload" crossorigin href="${h}">`),
+      ...EVERY_PAGE_ASKS.filter((path) => !Object.hasOwn(carried, path)).map(
+        (h) => `<link rel="preload" href="${h}" as="fetch" crossorigin>`,
+      ),
     ].join('');
     return { html, personal };
   }
@@ -265,9 +236,8 @@ export function createStaticHandler(distDir: string, options: StaticOptions = {}
       await send(req, res, index, REVALIDATE);
       return;
     }
-    const head = await headFor(req, res, pathname);
-    // The route's first answers, screen, styles and first API requests are named in its HTML, so
-    // the browser fetches what it must while the main script downloads, and asks nothing it has.
+    const head = headFor(req, res);
+    // The page's first answers are in its HTML: the app asks nothing it has.
     const html = built.replace('</head>', `${head.html}</head>`);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     if (head.personal) {
@@ -286,10 +256,4 @@ export function createStaticHandler(distDir: string, options: StaticOptions = {}
     res.writeHead(200, { 'Content-Length': Buffer.byteLength(html) });
     res.end(req.method === 'HEAD' ? undefined : html);
   };
-}
-
-interface RoutePreload {
-  scripts: string[];
-  styles: string[];
-  fetch: string[];
 }

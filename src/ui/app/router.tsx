@@ -9,6 +9,7 @@ import {
 import { RouteError } from '../components/RouteError';
 import { Splash } from '../components/Splash';
 import { createConfigLoader } from '../routes/login/config-loader';
+import { Component as LoginScreen } from '../routes/login/LoginScreen';
 import type { AppActors } from './app-actors';
 import { createAdminGuard, createRootGuard, type RouterRef } from './guard';
 import { isValidRouteId, paths } from './paths';
@@ -24,7 +25,9 @@ function requireValidId({ params }: LoaderFunctionArgs): null {
 const always = (): boolean => true;
 
 /**
- * All routes of seed section 2, each screen its own lazy chunk. Admin and settings nest inside the
+ * All routes of seed section 2, each screen its own lazy chunk except /login: it is where every
+ * signed-out visit starts, so its screen (6 KB) is part of the main script and its first render
+ * waits for no other file (docs/performance.md). Admin and settings nest inside the
  * main layout so the top bar, side nav and (later) the softphone stay mounted while navigating.
  */
 export function createRoutes(actors: AppActors, router: RouterRef): RouteObject[] {
@@ -40,7 +43,7 @@ export function createRoutes(actors: AppActors, router: RouterRef): RouteObject[
         {
           path: paths.login.pattern,
           loader: createConfigLoader(actors.api),
-          lazy: () => import('../routes/login/LoginScreen'),
+          Component: LoginScreen,
         },
         {
           path: paths.home.pattern,
