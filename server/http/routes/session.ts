@@ -52,6 +52,11 @@ export function configAnswer(config: AppConfig): Record<string, unknown> {
   };
 }
 
+/** The body of `GET /api/session`: who is signed in, or the HttpError that says they are not. */
+function sessionAnswer(auth: Auth, ctx: AuthContext): { user: ReturnType<typeof publicUser> } {
+  return { user: publicUser(auth.requireUser(ctx)) };
+}
+
 /**
  * What `GET /api/config` and `GET /api/session` would answer this request, for a page's HTML to
  * carry (server/http/static.ts): the same status and body as the routes, from the same code.
@@ -60,16 +65,18 @@ export function firstAnswers(
   config: AppConfig,
   auth: Auth,
 ): (ctx: AuthContext) => Record<string, { status: number; body: unknown }> {
+  // The config does not change while the server runs; who is signed in is read per request.
+  const configBody = configAnswer(config);
   const session = (ctx: AuthContext): { status: number; body: unknown } => {
     try {
-      return { status: 200, body: { user: publicUser(auth.requireUser(ctx)) } };
+      return { status: 200, body: sessionAnswer(auth, ctx) };
     } catch (error) {
       if (error instanceof HttpError) return { status: error.status, body: errorBody(error) };
       throw error;
     }
   };
   return (ctx) => ({
-    '/api/config': { status: 200, body: configAnswer(config) },
+    '/api/config': { status: 200, body: configBody },
     '/api/session': session(ctx),
   });
 }
@@ -134,8 +141,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
   });
 
   router.on('GET', '/api/session', (ctx) => {
-    const user = auth.requireUser(ctx);
-    sendJson(ctx.res, 200, { user: publicUser(user) });
+    sendJson(ctx.res, 200, sessionAnswer(auth, ctx));
   });
 
   router.on('POST', '/api/session/local', async (ctx) => {
