@@ -19,6 +19,7 @@ export interface ApiClient {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body?: unknown,
+    options?: { signal?: AbortSignal },
   ): Promise<unknown>;
 }
 
@@ -62,9 +63,10 @@ export function errorFrom(status: number, body: unknown): ApiError {
 /** The one way the browser talks to /api: JSON in and out, same-origin cookies, 401s reported. */
 export function createApiClient({ fetch: fetchImpl, onUnauthorized }: ApiClientOptions): ApiClient {
   return {
-    async request(method, path, body) {
+    async request(method, path, body, options) {
       const init: RequestInit = {
         method,
+        ...(options?.signal ? { signal: options.signal } : {}),
         credentials: 'same-origin',
         headers: { Accept: 'application/json' },
       };

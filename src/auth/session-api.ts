@@ -52,10 +52,13 @@ export async function signIn(api: ApiClient, request: SignInRequest): Promise<Se
   );
 }
 
-/** `POST /api/session/logout`. A 401 means the session is already gone, which is what we wanted. */
-export async function signOut(api: ApiClient): Promise<void> {
+/**
+ * `POST /api/session/logout`. A 401 means the session is already gone, which is what we wanted.
+ * `signal` abandons the request (the sign-out was given up).
+ */
+export async function signOut(api: ApiClient, signal?: AbortSignal): Promise<void> {
   try {
-    await api.request('POST', '/api/session/logout');
+    await api.request('POST', '/api/session/logout', undefined, signal ? { signal } : undefined);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return;
     throw error;

@@ -24,6 +24,14 @@ export interface NotifyParams {
 
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
 
+/**
+ * How long a sign-out may take in all (the phone hangs up and unregisters, at most 5 s, then the
+ * server is asked). A request that never comes back (a proxy holding it, a network gone quiet)
+ * would otherwise leave the person on "Signing out…" with no button to press.
+ */
+export const SIGN_OUT_TIMEOUT_MS = 15_000;
+export const SIGN_OUT_TIMED_OUT = 'the server did not answer in time. Try again.';
+
 function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message !== '' ? error.message : fallback;
 }
@@ -37,8 +45,10 @@ function codeOf(error: unknown): string | null {
  * The visitor's session: restored from the server on start, then signed in or out.
  *
  * Provided at the composition root: `restoreSession` (resolves the user or null), `signIn`
- * (resolves the user for a {@link SignInRequest}), `signOut`, and the `notify` action that raises a
- * toast. Invariant: `context.user` is non-null exactly in `signedIn` and `signingOut`. Tag `busy`
+ * (resolves the user for a {@link SignInRequest}), `signOut` (its `signal` aborts when the sign-out is
+ * given up), and the `notify` action that raises a toast. Invariant: `context.user` is non-null
+ * exactly in `signedIn` and `signingOut`; no state but `signedOut` is final or lasts without an exit
+ * the person can take (a sign-out the server never answers ends after `SIGN_OUT_TIMEOUT`). Tag `busy`
  * marks states waiting on the server. `session.expired` only matters while signed in: any request
  * that meets a 401 may send it, whatever the state.
  */
@@ -57,6 +67,9 @@ export const sessionMachine = setup({
     signOut: fromPromise<void>(() => {
       throw new Error('signOut is provided by the composition root');
     }),
+  },
+  delays: {
+    SIGN_OUT_TIMEOUT: SIGN_OUT_TIMEOUT_MS,
   },
   actions: {
     notify: (_, _params: NotifyParams) => {},
@@ -165,8 +178,21 @@ export const sessionMachine = setup({
       },
     },
     signingOut: {
-      description: 'Asks the server to end the session. If it cannot, the user stays signed in.',
+      description:
+        'Asks the server to end the session. If it cannot, or has not answered after SIGN_OUT_TIMEOUT, the user stays signed in.',
       tags: ['busy'],
+      after: {
+        SIGN_OUT_TIMEOUT: {
+          target: 'signedIn',
+          actions: [
+            assign({ lastError: SIGN_OUT_TIMED_OUT, lastErrorCode: 'timeout' }),
+            {
+              type: 'notify',
+              params: { message: `Could not sign out: ${SIGN_OUT_TIMED_OUT}`, toastType: 'error' },
+            },
+          ],
+        },
+      },
       invoke: {
         id: 'signOut',
         src: 'signOut',

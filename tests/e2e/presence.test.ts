@@ -4,8 +4,9 @@
  * lapses, and an admin's role change shows live everywhere. The server runs with a short presence
  * ttl (4 s, heartbeat 1 s) so the lapse is observable quickly.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_OUT_TIMED_OUT, SIGN_OUT_TIMEOUT_MS } from '../../src/machines/session.machine';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage, type Person } from './support/live';
@@ -130,6 +131,35 @@ describe('presence between two people', () => {
     await ada.page.waitForTimeout(5000);
     expect(await presenceOf(ada.page, 'una@example.com')).toBe('available');
     await una.context.close();
+  });
+
+  it('a sign-out the server never answers is given up: signed in, Sign out offered again, Available', async () => {
+    const vic = await signedInPage(browser, server.url, 'Vic Agent', 'vic@example.com', '/users');
+    await waitForPresence(ada.page, 'vic@example.com', 'available');
+    // The page's clock runs as usual and is moved on past the limit below.
+    await vic.page.clock.install();
+    const held: Route[] = [];
+    await vic.page.route('**/api/session/logout', (route) => {
+      held.push(route);
+    });
+    await vic.page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => held.length).toBe(1);
+    expect(await vic.page.getByRole('button', { name: 'Signing out…' }).isDisabled()).toBe(true);
+    await vic.page.clock.runFor(SIGN_OUT_TIMEOUT_MS);
+    await vic.page
+      .getByTestId('toast')
+      .filter({ hasText: `Could not sign out: ${SIGN_OUT_TIMED_OUT}` })
+      .waitFor();
+    await vic.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(new URL(vic.page.url()).pathname).toBe('/users');
+    await waitForPresence(ada.page, 'vic@example.com', 'available', 5000);
+    // Signing out works once the server answers again.
+    await vic.page.unroute('**/api/session/logout');
+    await held[0]?.abort('timedout').catch(() => undefined);
+    await vic.page.getByRole('button', { name: 'Sign out' }).click();
+    await vic.page.waitForURL(/\/login/);
+    await waitForPresence(ada.page, 'vic@example.com', 'offline', 5000);
+    await vic.context.close();
   });
 
   it('an admin removes someone after confirming; the row leaves every directory', async () => {

@@ -9,7 +9,12 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine, EventObject } from 'xstate';
 import { FIRST_ANSWERS_ID } from '../../src/auth/first-answers';
-import { SESSION_EXPIRED_MESSAGE, sessionMachine } from '../../src/machines/session.machine';
+import {
+  SESSION_EXPIRED_MESSAGE,
+  SIGN_OUT_TIMED_OUT,
+  SIGN_OUT_TIMEOUT_MS,
+  sessionMachine,
+} from '../../src/machines/session.machine';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiRevoke, apiSignIn } from './support/app';
@@ -32,6 +37,7 @@ function invokeId(machine: AnyStateMachine, state: string): string {
 }
 const done = (state: string): string => `xstate.done.actor.${invokeId(sessionMachine, state)}`;
 const failed = (state: string): string => `xstate.error.actor.${invokeId(sessionMachine, state)}`;
+const SIGN_OUT_TIMED_OUT_EVENT = 'xstate.after.SIGN_OUT_TIMEOUT.session.signingOut';
 
 const USER = { identity: 'x', name: 'x', email: 'x', role: 'agent', picture: null };
 const events = [
@@ -44,6 +50,7 @@ const events = [
   { type: 'session.signOut' },
   { type: done('signingOut') },
   { type: failed('signingOut'), error: new Error('offline') },
+  { type: SIGN_OUT_TIMED_OUT_EVENT },
   { type: 'session.expired', redirect: TARGET },
 ] as EventObject[];
 
@@ -55,6 +62,7 @@ function eventName(e: EventObject): string {
   if (e.type === failed('signingIn')) return 'sign-in refused';
   if (e.type === done('signingOut')) return 'signed out';
   if (e.type === failed('signingOut')) return 'sign-out failed';
+  if (e.type === SIGN_OUT_TIMED_OUT_EVENT) return 'sign-out timed out';
   return e.type;
 }
 
@@ -117,6 +125,8 @@ async function open(): Promise<Run> {
     const carried = document.getElementById(${JSON.stringify(FIRST_ANSWERS_ID)});
     if (carried) { carried.remove(); observer.disconnect(); }
   }).observe(document, { childList: true, subtree: true });`);
+  // The page's clock runs as usual; a step that waits on a timer moves it on (sign-out timed out).
+  await page.clock.install();
   await page.route('**/api/session', holdOr('restore'));
   await page.route('**/api/session/local', holdOr('signIn'));
   await page.route('**/api/session/logout', holdOr('signOut'));
@@ -177,6 +187,15 @@ async function exec(run: Run, event: EventObject): Promise<void> {
     case 'sign-out failed':
       run.expectToast = { type: 'error', text: /^Could not sign out/ };
       return take(run, 'signOut').abort('connectionrefused');
+    case 'sign-out timed out': {
+      // The server never answers: the request stays held while the page's clock passes the limit.
+      const route = take(run, 'signOut');
+      run.expectToast = { type: 'error', text: `Could not sign out: ${SIGN_OUT_TIMED_OUT}` };
+      await page.clock.runFor(SIGN_OUT_TIMEOUT_MS);
+      // The page gave the request up; what the route still holds is dropped.
+      await route.abort('timedout').catch(() => undefined);
+      return;
+    }
     case 'session.expired': {
       const cookie = (await run.context.cookies(server.url)).find((c) => c.name === 'sb_session');
       if (!cookie) throw new Error('no session cookie to expire');

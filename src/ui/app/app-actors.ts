@@ -46,9 +46,11 @@ export function createAppActors({ fetch: fetchImpl, currentPath }: AppActorDeps)
       actors: {
         restoreSession: fromPromise(() => restoreSession(api)),
         signIn: fromPromise(({ input }: { input: SignInRequest }) => signIn(api, input)),
-        signOut: fromPromise(async () => {
+        signOut: fromPromise(async ({ signal }) => {
           await finishBeforeSignOut();
-          await signOut(api);
+          // Given up meanwhile (SIGN_OUT_TIMEOUT): the person is still signed in, so no request.
+          signal.throwIfAborted();
+          await signOut(api, signal);
         }),
       },
       actions: {

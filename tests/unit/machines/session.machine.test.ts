@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import {
   SESSION_EXPIRED_MESSAGE,
+  SIGN_OUT_TIMEOUT_MS,
   sessionMachine,
   type NotifyParams,
 } from '../../../src/machines/session.machine';
@@ -38,10 +39,11 @@ function deferred<T>(): Deferred<T> {
 }
 
 /** A session actor whose server calls are answered by the test, one call at a time. */
-function startSession() {
+function startSession(clock?: SimulatedClock) {
   const restore = deferred<SessionUser | null>();
   let signIn = deferred<SessionUser>();
   let signOut = deferred<void>();
+  const signOutSignals: AbortSignal[] = [];
   const signInRequests: SignInRequest[] = [];
   const toasts: NotifyParams[] = [];
   const actor = createActor(
@@ -52,10 +54,14 @@ function startSession() {
           signInRequests.push(input);
           return signIn.promise;
         }),
-        signOut: fromPromise(() => signOut.promise),
+        signOut: fromPromise(({ signal }) => {
+          signOutSignals.push(signal);
+          return signOut.promise;
+        }),
       },
       actions: { notify: (_, params: NotifyParams) => toasts.push(params) },
     }),
+    clock ? { clock } : {},
   ).start();
   const status = () => selectSessionStatus(actor.getSnapshot());
   const settle = (target: string) => waitFor(actor, (s) => s.value === target, { timeout: 1000 });
@@ -65,6 +71,7 @@ function startSession() {
     settle,
     restore,
     signInRequests,
+    signOutSignals,
     toasts,
     answerSignIn: () => signIn,
     answerSignOut: () => signOut,
@@ -73,8 +80,8 @@ function startSession() {
   };
 }
 
-async function signedIn() {
-  const s = startSession();
+async function signedIn(clock?: SimulatedClock) {
+  const s = startSession(clock);
   s.restore.resolve(ada);
   await s.settle('signedIn');
   return s;
@@ -216,6 +223,35 @@ describe('session machine', () => {
     expect(s.toasts).toEqual([
       { message: 'Could not sign out: Could not reach the server.', toastType: 'error' },
     ]);
+  });
+
+  it('gives a sign-out the server never answers up after SIGN_OUT_TIMEOUT: signed in, Sign out offered again', async () => {
+    const clock = new SimulatedClock();
+    const s = await signedIn(clock);
+    s.actor.send({ type: 'session.signOut' });
+    clock.increment(SIGN_OUT_TIMEOUT_MS - 1);
+    expect(s.status()).toBe('signingOut');
+    expect(s.toasts).toEqual([]);
+    clock.increment(1);
+    expect(s.status()).toBe('signedIn');
+    expect(selectIsBusy(s.actor.getSnapshot())).toBe(false);
+    expect(selectUser(s.actor.getSnapshot())).toEqual(ada);
+    expect(s.toasts).toEqual([
+      {
+        message: 'Could not sign out: the server did not answer in time. Try again.',
+        toastType: 'error',
+      },
+    ]);
+    // The abandoned request is aborted, and its late answer changes nothing.
+    expect(s.signOutSignals[0]?.aborted).toBe(true);
+    s.answerSignOut().resolve();
+    await Promise.resolve();
+    expect(s.status()).toBe('signedIn');
+    // And the person can try again.
+    s.nextSignOut();
+    s.actor.send({ type: 'session.signOut' });
+    s.answerSignOut().resolve();
+    await s.settle('signedOut');
   });
 
   it('signs out when a request finds the session expired, keeping where the user was', async () => {
