@@ -91,6 +91,8 @@ import {
   type VoicePerson,
 } from './support/voice';
 
+/** How far Bob's page clock moves at a time while his call rings out (see `ringOut`). */
+const RING_STEP_MS = 7_500;
 /** Longer than the app's RING_TIMEOUT, so the app gives up on a ringing call before the server. */
 const RING_SECONDS = 60;
 const RING_TIMEOUT = 'xstate.after.RING_TIMEOUT.call.incoming.ringing';
@@ -687,11 +689,13 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
       return;
     case 'ringOut':
       // The app gives up after RING_TIMEOUT_MS; the server would ring on for RING_SECONDS. Bob's
-      // page clock moves on 10 s at a time, with a real pause between for the server's heartbeat
-      // (every 5 s): the SDK takes 15 s without a message for a dead socket.
-      for (let moved = 0; moved < RING_TIMEOUT_MS; moved += 10_000) {
-        if (moved > 0) await new Promise((r) => setTimeout(r, 5_500));
-        await bob.page.clock.fastForward(Math.min(10_000, RING_TIMEOUT_MS - moved));
+      // page clock moves on RING_STEP_MS at a time, each step as soon as the server's next message
+      // (its heartbeat, every 5 s) reaches his page: the SDK takes 15 s of its clock without a
+      // message for a dead socket, so each step leaves it 15 s - RING_STEP_MS for the next one,
+      // whenever in the heartbeat's period the step is taken and however slow the machine is.
+      for (let moved = 0; moved < RING_TIMEOUT_MS; moved += RING_STEP_MS) {
+        await bob.proxy.nextDown();
+        await bob.page.clock.fastForward(Math.min(RING_STEP_MS, RING_TIMEOUT_MS - moved));
       }
       return;
     case 'callerHangsUp':

@@ -38,6 +38,8 @@ export interface SignalProxy {
   heldBytes(direction: Direction): number;
   /** Signalling sockets open through the proxy now. */
   openSignals(): number;
+  /** Resolves when the server next sends the page anything (a heartbeat, say), as it passes. */
+  nextDown(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -113,6 +115,7 @@ export async function startSignalProxy(targetPort: number): Promise<SignalProxy>
   const holding: Record<Direction, boolean> = { up: false, down: false };
   const held: Record<Direction, Array<{ pipe: Pipe; data: Buffer }>> = { up: [], down: [] };
   const heldCount: Record<Direction, number> = { up: 0, down: 0 };
+  let downWaiters: Array<() => void> = [];
 
   const track = (socket: Socket) => {
     all.add(socket);
@@ -136,6 +139,9 @@ export async function startSignalProxy(targetPort: number): Promise<SignalProxy>
     if (direction === 'down') {
       advance(pipe.down, data);
       flushInjected(pipe);
+      const waiting = downWaiters;
+      downWaiters = [];
+      for (const resolve of waiting) resolve();
     }
   };
 
@@ -260,6 +266,7 @@ export async function startSignalProxy(targetPort: number): Promise<SignalProxy>
     },
     heldBytes: (direction) => heldCount[direction],
     openSignals: () => signals.size,
+    nextDown: () => new Promise<void>((resolve) => downWaiters.push(resolve)),
     async close() {
       for (const socket of all) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
