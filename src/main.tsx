@@ -1,10 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/base.css';
-import { readFirstAnswers, withFirstAnswers } from './auth/first-answers';
+import { readFirstAnswers, withFirstAnswers } from './io/api/first-answers';
 import { App } from './ui/app/App';
-import { createAppActors, startAppActors } from './ui/app/app-actors';
-import { revalidateOnReturn } from './ui/app/revalidate';
+import { createAppActors, startAppActors } from './app/page';
+import { revalidateOnReturn } from './app/revalidate';
 import { renderWhenReady } from './ui/app/first-render';
 import { createAppRouter } from './ui/app/router';
 

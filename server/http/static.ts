@@ -6,7 +6,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { HttpError } from './errors';
-import { FIRST_ANSWERS_ID, type FirstAnswer } from '../../src/auth/first-answers';
+import { FIRST_ANSWERS_ID, type FirstAnswer } from '../../src/io/api/first-answers';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

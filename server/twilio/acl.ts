@@ -15,7 +15,7 @@
  * - A ring group's schedule, calendar and forwarding list are made here when an admin creates the
  *   group (`createGroupObjects`), and granted to the team.
  */
-import type { JsonObject } from '../../src/sync/ports';
+import type { JsonObject } from '../../src/machines/syncPorts';
 import { HttpError } from '../http/errors';
 import { HOLDS_MAP, PRESENCE_MAP, USERS_MAP } from '../users/directory';
 import { GROUPS_MAP } from '../users/extensions';

@@ -20,7 +20,7 @@ import type { Announcements } from '../guidance/announcements';
 import { pcmuWav } from '../guidance/pcm';
 import { HttpError } from '../http/errors';
 import type { Router } from '../http/router';
-import type { JsonObject } from '../../src/sync/ports';
+import type { JsonObject } from '../../src/machines/syncPorts';
 import { redirectedUri } from './client';
 import type { TwilioConfig } from './config';
 import type { RoutingData } from './routing-data';

@@ -11,7 +11,7 @@ import { ruleFromData, type Rule } from '../../src/domain/forwarding';
 import { groupFromData, groupObjects, normaliseNumber, type Group } from '../../src/domain/group';
 import { MAX_HOPS, type Availability, type GroupSetup } from '../../src/domain/routing/engine';
 import { scheduleFromData } from '../../src/domain/schedule';
-import type { JsonObject } from '../../src/sync/ports';
+import type { JsonObject } from '../../src/machines/syncPorts';
 import { TtlCache } from './cache';
 import type { StoredMapItem, SyncRest } from './sync-rest';
 

@@ -5,7 +5,7 @@
  * Objects are addressed by unique name, as the browser opens them. A missing object or item reads as
  * null; writing an item into a map or list that does not exist yet creates it first.
  */
-import type { JsonObject } from '../../src/sync/ports';
+import type { JsonObject } from '../../src/machines/syncPorts';
 import type { TwilioClient } from './client';
 
 export interface StoredMapItem {

@@ -2,7 +2,7 @@
  * Forwarding rules of a ring group (`forwarding:{groupId}` list, applied in `order`): when a call is
  * forwarded and where. Pure: parsing, validation and the loop check over the groups' rules.
  */
-import type { JsonObject } from '../sync/ports';
+import type { JsonObject } from '../machines/syncPorts';
 import { normaliseNumber } from './group';
 
 export type When = 'always' | 'noAnswer' | 'busy' | 'closed' | 'holiday';

@@ -3,7 +3,7 @@
  * hours (`schedule:{id}`), holidays (`calendar:{id}`) and forwarding rules (`forwarding:{id}`) live in
  * objects of their own, created and removed with it (commands.ts).
  */
-import type { JsonObject } from '../sync/ports';
+import type { JsonObject } from '../machines/syncPorts';
 
 export type Strategy = 'simultaneous' | 'sequential';
 

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { JsonObject } from '../sync/ports';
+import type { JsonObject } from './syncPorts';
 
 /** What was loaded or saved: the values and the revision they carry. */
 export interface Revisioned {

@@ -1,5 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
-import type { JsonObject } from '../sync/ports';
+import type { JsonObject } from './syncPorts';
 import type { editorMachine, FieldErrors, Revisioned } from './editor.machine';
 
 type EditorSnapshot = SnapshotFrom<typeof editorMachine>;

@@ -1,8 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { MAX_REOPEN_ATTEMPTS } from '../sync/constants';
-import { SyncFailure, syncErrors, toSyncFailure } from '../sync/errors';
-import type { Opened, OpenRequest } from '../sync/ports';
-import { checkOpenId, checkTtl } from '../sync/validation';
+import { MAX_REOPEN_ATTEMPTS } from '../contracts/sync-constants';
+import { SyncFailure, syncErrors, toSyncFailure } from '../contracts/sync-errors';
+import type { Opened, OpenRequest } from './syncPorts';
+import { checkOpenId, checkTtl } from '../contracts/sync-rules';
 
 export interface OpenEntityInput {
   request: OpenRequest;

@@ -1,14 +1,14 @@
 import { assign, emit, fromCallback, fromPromise, sendTo, setup } from 'xstate';
-import { SyncFailure, humanMessage, toSyncFailure } from '../sync/errors';
+import { SyncFailure, humanMessage, toSyncFailure } from '../contracts/sync-errors';
 import type {
   ClientPushEvent,
   ConnectionState,
   SessionCommand,
   SyncCredentials,
-} from '../sync/ports';
+} from './syncPorts';
 import type { ToastType } from './toast.machine';
 
-export type { ClientPushEvent, SessionCommand, SyncCredentials } from '../sync/ports';
+export type { ClientPushEvent, SessionCommand, SyncCredentials } from './syncPorts';
 
 export type SyncClientEvent = ClientPushEvent | { type: 'client.retry' };
 

@@ -11,7 +11,12 @@ import {
   type EventFromLogic,
   type EventObject,
 } from 'xstate';
-import { SyncFailure, syncErrors, toSyncFailure, type ContainerKind } from '../sync/errors';
+import {
+  SyncFailure,
+  syncErrors,
+  toSyncFailure,
+  type ContainerKind,
+} from '../contracts/sync-errors';
 
 export interface CommandDoneEvent {
   type: 'command.done';

@@ -14,8 +14,8 @@ import {
   type EventObject,
   type StateMachine,
 } from 'xstate';
-import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../sync/constants';
-import { isContainerGone, syncErrors, toSyncFailure } from '../sync/errors';
+import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../contracts/sync-constants';
+import { isContainerGone, syncErrors, toSyncFailure } from '../contracts/sync-errors';
 import type {
   ConnectionState,
   ContainerKind,
@@ -23,7 +23,7 @@ import type {
   ContainerMeta,
   ItemPage,
   ItemQuery,
-} from '../sync/ports';
+} from './syncPorts';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import {
   commandRunner,

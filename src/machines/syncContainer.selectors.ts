@@ -3,8 +3,8 @@
  * `*.selectors.ts` exports them under its own names. Each returns a primitive or a reference that
  * only changes when the thing it names changes, so components re-render only for their slice.
  */
-import type { SyncFailure } from '../sync/errors';
-import type { ConnectionState, ContainerMeta } from '../sync/ports';
+import type { SyncFailure } from '../contracts/sync-errors';
+import type { ConnectionState, ContainerMeta } from './syncPorts';
 import type { ItemStore } from './syncItemStore';
 import type { Paging } from './syncPaging';
 import { orderedView } from './syncView';

@@ -1,5 +1,5 @@
 /** Ordering rules shared by the container machines (seed section 4). */
-import type { ContainerMeta } from '../sync/ports';
+import type { ContainerMeta } from './syncPorts';
 
 /**
  * Advances the container descriptor: the last event id and the revision move only forward (the

@@ -5,7 +5,7 @@
  * every kind derive from these.
  */
 import type { CommandDoneEvent, CommandFailedEvent } from './syncCommand';
-import type { SyncFailure } from '../sync/errors';
+import type { SyncFailure } from '../contracts/sync-errors';
 import type {
   ConnectionState,
   ContainerKind,
@@ -14,7 +14,7 @@ import type {
   OpenMode,
   OpenRequest,
   SortOrder,
-} from '../sync/ports';
+} from './syncPorts';
 import type { ItemStore } from './syncItemStore';
 import type { Paging } from './syncPaging';
 

@@ -1,11 +1,11 @@
 /** The syncDocument machine: {@link createSyncContainerMachine} holding one versioned object. */
-import type { DocumentPort, DocumentPushEvent, DocumentState, JsonObject } from '../sync/ports';
+import type { DocumentPort, DocumentPushEvent, DocumentState, JsonObject } from './syncPorts';
 import {
   checkData,
   checkDocumentCommand,
   metadataOf,
   type DocumentCommand,
-} from '../sync/validation';
+} from '../contracts/sync-rules';
 import { advanceMeta } from './syncContainer';
 import { createSyncContainerMachine } from './syncContainer.factory';
 import type {
@@ -16,7 +16,7 @@ import type {
   ContainerInput,
 } from './syncContainer.types';
 
-export type { DocumentPushEvent } from '../sync/ports';
+export type { DocumentPushEvent } from './syncPorts';
 
 export interface SyncDocumentInput extends ContainerInput {
   /** Data of the document if this open creates it. */

@@ -1,5 +1,5 @@
 /** Narrow reads of a syncDocument actor for `useSelector` (see syncContainer.selectors.ts). */
-import type { JsonObject } from '../sync/ports';
+import type { JsonObject } from './syncPorts';
 import type { SyncDocumentContext } from './syncDocument.machine';
 
 export {

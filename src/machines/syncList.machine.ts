@@ -1,6 +1,11 @@
 /** The syncList machine: {@link createSyncContainerMachine} with items addressed by index. */
-import type { ItemPage, JsonObject, ListItem, ListPort, ListPushEvent } from '../sync/ports';
-import { checkListCommand, checkListQuery, metadataOf, type ListCommand } from '../sync/validation';
+import type { ItemPage, JsonObject, ListItem, ListPort, ListPushEvent } from './syncPorts';
+import {
+  checkListCommand,
+  checkListQuery,
+  metadataOf,
+  type ListCommand,
+} from '../contracts/sync-rules';
 import { commandQuery } from './syncPaging';
 import { createSyncContainerMachine } from './syncContainer.factory';
 import type {
@@ -12,7 +17,7 @@ import type {
   PagedInput,
 } from './syncContainer.types';
 
-export type { ListPushEvent } from '../sync/ports';
+export type { ListPushEvent } from './syncPorts';
 
 interface ListTypes {
   kind: 'list';

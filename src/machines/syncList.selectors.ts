@@ -1,5 +1,5 @@
 /** Narrow reads of a syncList actor for `useSelector` (see syncContainer.selectors.ts). */
-import type { JsonObject, ListItem } from '../sync/ports';
+import type { JsonObject, ListItem } from './syncPorts';
 import { pagedSelectors } from './syncContainer.selectors';
 import type { SyncListContext } from './syncList.machine';
 

@@ -1,6 +1,11 @@
 /** The syncMap machine: {@link createSyncContainerMachine} with items addressed by key. */
-import type { ItemPage, MapItem, MapPort, MapPushEvent } from '../sync/ports';
-import { checkMapCommand, checkMapQuery, metadataOf, type MapCommand } from '../sync/validation';
+import type { ItemPage, MapItem, MapPort, MapPushEvent } from './syncPorts';
+import {
+  checkMapCommand,
+  checkMapQuery,
+  metadataOf,
+  type MapCommand,
+} from '../contracts/sync-rules';
 import { commandQuery } from './syncPaging';
 import { createSyncContainerMachine } from './syncContainer.factory';
 import type {
@@ -12,7 +17,7 @@ import type {
   PagedInput,
 } from './syncContainer.types';
 
-export type { MapPushEvent } from '../sync/ports';
+export type { MapPushEvent } from './syncPorts';
 
 interface MapTypes {
   kind: 'map';

@@ -1,5 +1,5 @@
 /** Narrow reads of a syncMap actor for `useSelector` (see syncContainer.selectors.ts). */
-import type { MapItem } from '../sync/ports';
+import type { MapItem } from './syncPorts';
 import { compareKeys } from './syncContainer';
 import { pagedSelectors } from './syncContainer.selectors';
 

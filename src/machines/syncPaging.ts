@@ -1,6 +1,6 @@
 /** Page-by-page loading shared by the list and map machines (seed 9: pages of 50, ascending). */
-import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../sync/constants';
-import type { ItemPage, ItemQuery, SortOrder } from '../sync/ports';
+import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../contracts/sync-constants';
+import type { ItemPage, ItemQuery, SortOrder } from './syncPorts';
 import type { ItemStore } from './syncItemStore';
 
 export interface Paging<K> {

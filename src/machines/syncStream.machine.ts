@@ -1,7 +1,7 @@
 /** The syncStream machine: {@link createSyncContainerMachine} keeping recent messages. */
-import { syncErrors } from '../sync/errors';
-import type { StreamMessage, StreamPort, StreamPushEvent } from '../sync/ports';
-import { checkStreamCommand, type StreamCommand } from '../sync/validation';
+import { syncErrors } from '../contracts/sync-errors';
+import type { StreamMessage, StreamPort, StreamPushEvent } from './syncPorts';
+import { checkStreamCommand, type StreamCommand } from '../contracts/sync-rules';
 import { createSyncContainerMachine } from './syncContainer.factory';
 import type {
   CommandEventOf,
@@ -11,7 +11,7 @@ import type {
   ContainerInput,
 } from './syncContainer.types';
 
-export type { StreamPushEvent } from '../sync/ports';
+export type { StreamPushEvent } from './syncPorts';
 
 /** How many recent messages a stream keeps for its view when the caller does not say. */
 export const DEFAULT_STREAM_HISTORY = 100;

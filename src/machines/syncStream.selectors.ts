@@ -1,5 +1,5 @@
 /** Narrow reads of a syncStream actor for `useSelector` (see syncContainer.selectors.ts). */
-import type { StreamMessage } from '../sync/ports';
+import type { StreamMessage } from './syncPorts';
 import type { SyncStreamContext } from './syncStream.machine';
 
 export {

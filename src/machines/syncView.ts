@@ -1,5 +1,5 @@
 /** Sorted, memoised views of an item store, shared by the container selectors. */
-import type { SortOrder } from '../sync/ports';
+import type { SortOrder } from './syncPorts';
 import type { ItemStore } from './syncItemStore';
 
 const cache = new WeakMap<object, { order: SortOrder; view: readonly unknown[] }>();

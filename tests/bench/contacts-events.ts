@@ -12,10 +12,10 @@ import { createActor, fromCallback, fromPromise } from 'xstate';
 import { openEntityMachine } from '../../src/machines/openEntity.machine';
 import { selectMapItem, selectMapSize } from '../../src/machines/syncMap.selectors';
 import { syncMapMachine } from '../../src/machines/syncMap.machine';
-import { bridgeMapEvents, type MapEventSource } from '../../src/sync/bridges/map';
-import { toMapItem } from '../../src/sync/bridges/convert';
-import { provideContainerMachines, type SyncClientLike } from '../../src/sync/client';
-import type { MapItem, MapPort, Opened } from '../../src/sync/ports';
+import { bridgeMapEvents, type MapEventSource } from '../../src/io/sync/bridges/map';
+import { toMapItem } from '../../src/io/sync/bridges/convert';
+import { provideContainerMachines, type SyncClientLike } from '../../src/io/sync/client';
+import type { MapItem, MapPort, Opened } from '../../src/machines/syncPorts';
 
 export const EVENTS = 100_000;
 const KEYS = 10_000;

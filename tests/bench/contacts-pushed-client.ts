@@ -14,7 +14,7 @@
  */
 import { createActor } from 'xstate';
 import { selectMapItem, selectMapSize } from '../../src/machines/syncMap.selectors';
-import { provideContainerMachines, type SyncClientLike } from '../../src/sync/client';
+import { provideContainerMachines, type SyncClientLike } from '../../src/io/sync/client';
 import { client } from '../integration/sync/support';
 
 const [url, side, mapName] = process.argv.slice(2) as [string, 'bare' | 'machine', string];

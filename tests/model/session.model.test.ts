@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine, EventObject } from 'xstate';
-import { FIRST_ANSWERS_ID } from '../../src/auth/first-answers';
+import { FIRST_ANSWERS_ID } from '../../src/io/api/first-answers';
 import {
   SESSION_EXPIRED_MESSAGE,
   SIGN_OUT_TIMED_OUT,

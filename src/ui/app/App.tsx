@@ -3,7 +3,7 @@ import type { DataRouter } from 'react-router-dom';
 import { RevisionLabel } from '../components/RevisionLabel';
 import { ToastRegion } from '../components/ToastRegion';
 import { ActorsProvider } from './actors';
-import type { AppActors } from './app-actors';
+import type { AppActors } from '../../app/page';
 
 /** The root: actors for everyone, the routed screens, and the shell parts shown on every screen. */
 export function App({ actors, router }: { actors: AppActors; router: DataRouter }) {

@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { ApiClient } from '../../auth/api';
-import type { AppActors, SessionActor, ToastActor } from './app-actors';
+import type { ApiClient } from '../../io/api/client';
+import type { AppActors, SessionActor, ToastActor } from '../../app/page';
 
 const ActorsContext = createContext<AppActors | null>(null);
 

@@ -1,7 +1,7 @@
 import { redirect, type DataRouter, type LoaderFunctionArgs } from 'react-router-dom';
 import { waitFor } from 'xstate';
-import { safeRedirect } from '../../auth/redirect';
-import type { AppActors } from './app-actors';
+import { safeRedirect } from '../../domain/redirect';
+import type { AppActors } from '../../app/page';
 import { isLoginPath, paths } from './paths';
 
 export const ADMIN_ONLY_MESSAGE = 'Only admins can open the admin area.';

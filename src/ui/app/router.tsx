@@ -10,7 +10,7 @@ import { RouteError } from '../components/RouteError';
 import { Splash } from '../components/Splash';
 import { createConfigLoader } from '../routes/login/config-loader';
 import { Component as LoginScreen } from '../routes/login/LoginScreen';
-import type { AppActors } from './app-actors';
+import type { AppActors } from '../../app/page';
 import { createAdminGuard, createRootGuard, type RouterRef } from './guard';
 import { isValidRouteId, paths } from './paths';
 

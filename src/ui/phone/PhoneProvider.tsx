@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { selectSessionStatus, selectUser } from '../../machines/session.selectors';
-import type { AudioPreferences, VoiceCredentials, VoiceRuntime } from '../../voice/client';
+import type { AudioPreferences, VoiceCredentials, VoiceRuntime } from '../../io/voice/client';
 import { selectCalls } from '../../machines/device.selectors';
 import { useApiClient, useBeforeSignOut, useSessionActor, useToastActor } from '../app/actors';
 import { selectDocumentData } from '../../machines/syncDocument.selectors';
@@ -38,7 +38,7 @@ export function PhoneProvider({ children }: { children: ReactNode }) {
     if (identity === null) return;
     let stopped = false;
     let runtime: VoiceRuntime | null = null;
-    import('../../voice/client')
+    import('../../io/voice/client')
       .then(({ startVoiceRuntime }) =>
         startVoiceRuntime({
           identity,

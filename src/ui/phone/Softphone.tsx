@@ -11,13 +11,13 @@ import {
   type RefObject,
 } from 'react';
 import { selectUser } from '../../machines/session.selectors';
-import type { MirrorCommand } from '../../voice/mirror';
+import type { MirrorCommand } from '../../io/voice/mirror';
 import { useSessionActor } from '../app/actors';
 import { summariesOf, useShortcuts } from './useShortcuts';
 import { selectCallLive } from '../../machines/call.selectors';
 import { stateValueText } from '../../machines/stateValue';
 import type { CallActor } from '../../machines/device.machine';
-import type { DeviceActor, VoiceRuntime } from '../../voice/client';
+import type { DeviceActor, VoiceRuntime } from '../../io/voice/client';
 import {
   selectCalls,
   selectDeviceError,
@@ -27,7 +27,7 @@ import {
 import { useContainerSelector, useSyncMap } from '../sync/containers';
 import { USERS_MAP } from '../presence/maps';
 import { selectMapItems } from '../../machines/syncMap.selectors';
-import type { MapItem } from '../../sync/ports';
+import type { MapItem } from '../../machines/syncPorts';
 import { CallCard, CallCardView } from './CallCard';
 import { CallNotifications } from './CallNotifications';
 import { DoNotDisturb } from './DoNotDisturb';

@@ -2,8 +2,8 @@
  * The phone part of a person's `settings:{identity}` document, read defensively (a field of the
  * wrong type reads as its default, never a crash), and the checks a save must pass.
  */
-import type { JsonObject } from '../../sync/ports';
-import type { AudioPreferences } from '../../voice/client';
+import type { JsonObject } from '../../machines/syncPorts';
+import type { AudioPreferences } from '../../io/voice/client';
 
 export interface PhoneSettings extends AudioPreferences {
   doNotDisturb: boolean;

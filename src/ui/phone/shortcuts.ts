@@ -4,7 +4,7 @@
  * two actions on one combination). Pure: the softphone listens, /setting edits, the person's
  * `settings:{identity}` document keeps them under `shortcuts`.
  */
-import type { JsonObject } from '../../sync/ports';
+import type { JsonObject } from '../../machines/syncPorts';
 
 export const SHORTCUT_ACTIONS = ['answer', 'hangUp', 'mute', 'hold', 'park', 'dial'] as const;
 export type ShortcutAction = (typeof SHORTCUT_ACTIONS)[number];

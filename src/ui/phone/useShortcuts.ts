@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { selectCallSummary, type CallSummary } from '../../machines/call.selectors';
 import type { CallActor } from '../../machines/device.machine';
 import { selectDocumentData } from '../../machines/syncDocument.selectors';
-import type { MirrorCommand } from '../../voice/mirror';
+import type { MirrorCommand } from '../../io/voice/mirror';
 import { useContainerSelector, useSyncDocument } from '../sync/containers';
 import { actionFor, comboOf, shortcutsFrom, type ShortcutAction } from './shortcuts';
 

@@ -1,5 +1,5 @@
 /** The heartbeat and ttl the server wants every browser to use (GET /api/presence/settings). */
-import type { ApiClient } from '../../auth/api';
+import type { ApiClient } from '../../io/api/client';
 
 export interface PresenceSettings {
   ttlSeconds: number;

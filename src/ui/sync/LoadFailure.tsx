@@ -1,4 +1,4 @@
-import { humanMessage, type SyncFailure } from '../../sync/errors';
+import { humanMessage, type SyncFailure } from '../../contracts/sync-errors';
 import type { SyncAvailability } from './SyncProvider';
 
 /**

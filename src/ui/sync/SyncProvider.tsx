@@ -1,7 +1,7 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { SyncRuntime } from '../../sync/client';
+import type { SyncRuntime } from '../../io/sync/client';
 import { useApiClient, useSessionActor, useToastActor } from '../app/actors';
-import { startBrowserSyncRuntime, type StartSyncRuntime } from './runtime';
+import { startBrowserSyncRuntime, type StartSyncRuntime } from '../../app/sync-runtime';
 
 /** What the screens can know about the sync runtime itself. */
 export type SyncAvailability =

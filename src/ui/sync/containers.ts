@@ -10,8 +10,8 @@ import { createActor, type Actor, type AnyActorLogic, type SnapshotFrom } from '
 import type { syncDocumentMachine } from '../../machines/syncDocument.machine';
 import type { syncListMachine } from '../../machines/syncList.machine';
 import type { syncMapMachine } from '../../machines/syncMap.machine';
-import type { SyncRuntime } from '../../sync/client';
-import type { JsonObject, OpenMode, SortOrder } from '../../sync/ports';
+import type { SyncRuntime } from '../../io/sync/client';
+import type { JsonObject, OpenMode, SortOrder } from '../../machines/syncPorts';
 import { useSyncRuntime } from './SyncProvider';
 
 export type MapActor = Actor<typeof syncMapMachine>;

@@ -10,7 +10,7 @@ import type { syncListMachine } from '../../../src/machines/syncList.machine';
 import { selectListItems, selectListOffline } from '../../../src/machines/syncList.selectors';
 import type { syncMapMachine } from '../../../src/machines/syncMap.machine';
 import { selectMapItems, selectMapOffline } from '../../../src/machines/syncMap.selectors';
-import type { JsonObject } from '../../../src/sync/ports';
+import type { JsonObject } from '../../../src/machines/syncPorts';
 import { allListItems, allMapItems, type World } from './modelSupport';
 
 export type Kind = 'list' | 'map';

@@ -8,7 +8,11 @@ import { ask } from '../../../src/machines/syncCommand';
 import { selectListItems, selectListStatus } from '../../../src/machines/syncList.selectors';
 import { selectMapItems, selectMapStatus } from '../../../src/machines/syncMap.selectors';
 import { selectDocumentData } from '../../../src/machines/syncDocument.selectors';
-import { startSyncRuntime, type SyncClientLike, type SyncRuntime } from '../../../src/sync/client';
+import {
+  startSyncRuntime,
+  type SyncClientLike,
+  type SyncRuntime,
+} from '../../../src/io/sync/client';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients, signIn, token, waitFor } from '../sync/support';
 

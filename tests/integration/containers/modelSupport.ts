@@ -3,7 +3,7 @@
  * SDK clients, reading what the service holds with a fresh client, and dropping a client's socket.
  */
 import type { SyncClient } from 'twilio-sync';
-import { startSyncRuntime, type SyncRuntime } from '../../../src/sync/client';
+import { startSyncRuntime, type SyncRuntime } from '../../../src/io/sync/client';
 import { startServer, type RunningServer } from '../../support/server';
 import { RawTwilsock, client, signIn, token, waitFor } from '../sync/support';
 

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
-import { startSyncRuntime, type SyncRuntime } from '../../../src/sync/client';
+import { startSyncRuntime, type SyncRuntime } from '../../../src/io/sync/client';
 import { shutdownClients, signIn, token } from '../sync/support';
 import {
   openContainer,

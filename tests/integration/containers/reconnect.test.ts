@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { askList } from '../../../src/machines/syncAsk';
 import { selectListItems, selectListOffline } from '../../../src/machines/syncList.selectors';
-import { startSyncRuntime, type SyncRuntime } from '../../../src/sync/client';
+import { startSyncRuntime, type SyncRuntime } from '../../../src/io/sync/client';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients, signIn, token, waitFor } from '../sync/support';
 

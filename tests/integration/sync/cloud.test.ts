@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
-import { humanMessage, toSyncFailure } from '../../../src/sync/errors';
+import { humanMessage, toSyncFailure } from '../../../src/contracts/sync-errors';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from './support';
 

@@ -4,7 +4,7 @@ import {
   readFirstAnswers,
   withFirstAnswers,
   type FirstAnswer,
-} from '../../../src/auth/first-answers';
+} from '../../../src/io/api/first-answers';
 
 /** A document holding one element with `text` under the first-answers id (or none). */
 function page(text: string | null) {

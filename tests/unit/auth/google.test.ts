@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadGoogleIdentity, resetGoogleIdentityLoader } from '../../../src/auth/google';
-import type { GisNamespace } from '../../../src/auth/gis';
+import { loadGoogleIdentity, resetGoogleIdentityLoader } from '../../../src/io/google/google';
+import type { GisNamespace } from '../../../src/io/google/gis';
 
 afterEach(() => {
   resetGoogleIdentityLoader();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidJwtError, previewIdToken } from '../../../src/auth/jwt';
-import { INVALID_JWT_MESSAGE } from '../../../src/auth/messages';
+import { InvalidJwtError, previewIdToken } from '../../../src/io/google/jwt';
+import { INVALID_JWT_MESSAGE } from '../../../src/io/google/messages';
 
 const b64url = (value: string): string => Buffer.from(value).toString('base64url');
 const token = (payload: string, header = '{"alg":"RS256","typ":"JWT"}'): string =>

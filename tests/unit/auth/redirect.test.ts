@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REDIRECT_LENGTH, safeRedirect } from '../../../src/auth/redirect';
+import { MAX_REDIRECT_LENGTH, safeRedirect } from '../../../src/domain/redirect';
 
 const hostile: Array<[string, string | null | undefined]> = [
   ['null', null],

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createApiClient, NETWORK_ERROR_MESSAGE } from '../../../src/auth/api';
-import { loadConfig } from '../../../src/auth/config';
-import { restoreSession, signIn, signOut } from '../../../src/auth/session-api';
+import { createApiClient, NETWORK_ERROR_MESSAGE } from '../../../src/io/api/client';
+import { loadConfig } from '../../../src/io/api/config';
+import { restoreSession, signIn, signOut } from '../../../src/io/api/session';
 
 interface Call {
   url: string;

@@ -7,7 +7,7 @@ import {
   type SaveRequest,
 } from '../../../src/machines/editor.machine';
 import { selectDirty, selectEditorStatus } from '../../../src/machines/editor.selectors';
-import type { JsonObject } from '../../../src/sync/ports';
+import type { JsonObject } from '../../../src/machines/syncPorts';
 import { deferred, settle } from './syncModelSupport';
 
 const validate = (v: JsonObject) =>

@@ -6,7 +6,7 @@ import {
   type Revisioned,
   type SaveRequest,
 } from '../../../src/machines/editor.machine';
-import type { JsonObject } from '../../../src/sync/ports';
+import type { JsonObject } from '../../../src/machines/syncPorts';
 import { Coverage, deferred, settle } from './syncModelSupport';
 
 type ModelEvent = EventObject & { output?: Revisioned; error?: unknown; values?: JsonObject };

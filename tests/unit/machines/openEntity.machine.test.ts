@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, toPromise } from 'xstate';
 import { openEntityMachine, type OpenEntityOutput } from '../../../src/machines/openEntity.machine';
-import { MAX_REOPEN_ATTEMPTS } from '../../../src/sync/constants';
-import type { OpenRequest } from '../../../src/sync/ports';
+import { MAX_REOPEN_ATTEMPTS } from '../../../src/contracts/sync-constants';
+import type { OpenRequest } from '../../../src/machines/syncPorts';
 import { FakeDirectory, FakeList, conflict, notFound, serverError } from './syncFakes';
 
 async function open(

@@ -2,7 +2,7 @@ import { getSimplePaths } from '@xstate/graph';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type EventObject } from 'xstate';
 import { openEntityMachine } from '../../../src/machines/openEntity.machine';
-import type { Opened, OpenRequest } from '../../../src/sync/ports';
+import type { Opened, OpenRequest } from '../../../src/machines/syncPorts';
 import { FakeList, conflict, notFound, serverError } from './syncFakes';
 import { Coverage, deferred, settle } from './syncModelSupport';
 

@@ -6,7 +6,7 @@
  * sent.
  */
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
-import { SyncFailure } from '../../../src/sync/errors';
+import { SyncFailure } from '../../../src/contracts/sync-errors';
 import type {
   ContainerMeta,
   ContainerPort,
@@ -24,7 +24,7 @@ import type {
   Opened,
   OpenRequest,
   StreamPort,
-} from '../../../src/sync/ports';
+} from '../../../src/machines/syncPorts';
 
 export const notFound = (code = 54150) => new SyncFailure('Not found', 404, code, 'notFound');
 export const conflict = () =>

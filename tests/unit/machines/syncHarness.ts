@@ -22,7 +22,7 @@ import type {
   ListPushEvent,
   MapPushEvent,
   StreamPushEvent,
-} from '../../../src/sync/ports';
+} from '../../../src/machines/syncPorts';
 import {
   FakeDirectory,
   FakeDocument,

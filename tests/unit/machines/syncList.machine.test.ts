@@ -10,8 +10,8 @@ import {
   selectListOffline,
   selectListStatus,
 } from '../../../src/machines/syncList.selectors';
-import { SyncFailure } from '../../../src/sync/errors';
-import type { ListItem } from '../../../src/sync/ports';
+import { SyncFailure } from '../../../src/contracts/sync-errors';
+import type { ListItem } from '../../../src/machines/syncPorts';
 import { flush, serverError } from './syncFakes';
 import { listItem, seededList, startList } from './syncHarness';
 

@@ -15,7 +15,7 @@ import {
 import { openEntityMachine } from '../../../src/machines/openEntity.machine';
 import { syncDocumentMachine } from '../../../src/machines/syncDocument.machine';
 import { syncStreamMachine } from '../../../src/machines/syncStream.machine';
-import type { Opened, OpenRequest } from '../../../src/sync/ports';
+import type { Opened, OpenRequest } from '../../../src/machines/syncPorts';
 import { FakeDocument, FakeStream, fakeEvents, notFound, serverError } from './syncFakes';
 import { Coverage, deferred, settle, walkEdges } from './syncModelSupport';
 

@@ -8,7 +8,7 @@ import {
   selectMapOffline,
   selectMapStatus,
 } from '../../../src/machines/syncMap.selectors';
-import type { MapItem } from '../../../src/sync/ports';
+import type { MapItem } from '../../../src/machines/syncPorts';
 import { flush, notFound } from './syncFakes';
 import { mapItem, seededMap, startMap } from './syncHarness';
 

@@ -17,7 +17,13 @@ import { syncListMachine } from '../../../src/machines/syncList.machine';
 import { selectListItems } from '../../../src/machines/syncList.selectors';
 import { syncMapMachine } from '../../../src/machines/syncMap.machine';
 import { selectMapItems } from '../../../src/machines/syncMap.selectors';
-import type { ItemPage, ListItem, MapItem, Opened, OpenRequest } from '../../../src/sync/ports';
+import type {
+  ItemPage,
+  ListItem,
+  MapItem,
+  Opened,
+  OpenRequest,
+} from '../../../src/machines/syncPorts';
 import { FakeList, FakeMap, fakeEvents, notFound, serverError } from './syncFakes';
 import { listItem, mapItem } from './syncHarness';
 import { Coverage, deferred, settle, walkEdges } from './syncModelSupport';

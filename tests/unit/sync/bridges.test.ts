@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, setup, type AnyActorLogic, type AnyEventObject } from 'xstate';
-import { clientEventsBridge, connectionBridge } from '../../../src/sync/bridges/client';
-import { tombstoneEventId } from '../../../src/sync/bridges/convert';
-import { documentEventsBridge } from '../../../src/sync/bridges/document';
-import { listEventsBridge } from '../../../src/sync/bridges/list';
-import { mapEventsBridge } from '../../../src/sync/bridges/map';
-import { streamEventsBridge } from '../../../src/sync/bridges/stream';
+import { clientEventsBridge, connectionBridge } from '../../../src/io/sync/bridges/client';
+import { tombstoneEventId } from '../../../src/io/sync/bridges/convert';
+import { documentEventsBridge } from '../../../src/io/sync/bridges/document';
+import { listEventsBridge } from '../../../src/io/sync/bridges/list';
+import { mapEventsBridge } from '../../../src/io/sync/bridges/map';
+import { streamEventsBridge } from '../../../src/io/sync/bridges/stream';
 import { FakeSdkClient, FakeSdkContainer, sdkItem } from './sdkFakes';
 
 /** Runs a bridge under a parent machine that records what it sends back. */

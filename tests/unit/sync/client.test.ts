@@ -5,8 +5,8 @@ import {
   selectListOffline,
   selectListStatus,
 } from '../../../src/machines/syncList.selectors';
-import { startSyncRuntime, type SyncClientLike } from '../../../src/sync/client';
-import type { SyncCredentials } from '../../../src/sync/ports';
+import { startSyncRuntime, type SyncClientLike } from '../../../src/io/sync/client';
+import type { SyncCredentials } from '../../../src/machines/syncPorts';
 import { FakeSdkClient, FakeSdkContainer, sdkItem } from './sdkFakes';
 
 const flush = async () => {

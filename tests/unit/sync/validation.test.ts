@@ -5,7 +5,7 @@ import {
   SyncFailure,
   syncErrors,
   toSyncFailure,
-} from '../../../src/sync/errors';
+} from '../../../src/contracts/sync-errors';
 import {
   checkData,
   checkIndex,
@@ -20,7 +20,7 @@ import {
   checkRequiredTtl,
   checkTtl,
   isPlainObject,
-} from '../../../src/sync/validation';
+} from '../../../src/contracts/sync-rules';
 
 describe('seed 5 validation', () => {
   it('index: a non-negative integer', () => {

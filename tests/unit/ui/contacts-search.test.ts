@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MapItem } from '../../../src/sync/ports';
+import type { MapItem } from '../../../src/machines/syncPorts';
 import { contactFromData } from '../../../src/ui/routes/contacts/contact';
 import {
   digitsOf,

@@ -1,14 +1,14 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetGoogleIdentityLoader } from '../../../src/auth/google';
+import { resetGoogleIdentityLoader } from '../../../src/io/google/google';
 import type {
   GisButtonOptions,
   GisCodeClientConfig,
   GisIdConfiguration,
   GisNamespace,
   GisTokenClientConfig,
-} from '../../../src/auth/gis';
+} from '../../../src/io/google/gis';
 import { admin, FakeServer, localConfig, renderApp } from './harness';
 
 afterEach(() => {

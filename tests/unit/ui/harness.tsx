@@ -1,7 +1,7 @@
 import { configure, render, type RenderResult } from '@testing-library/react';
 import { createMemoryRouter, type DataRouter } from 'react-router-dom';
 import { App } from '../../../src/ui/app/App';
-import { createAppActors, startAppActors, type AppActors } from '../../../src/ui/app/app-actors';
+import { createAppActors, startAppActors, type AppActors } from '../../../src/app/page';
 import { createAppRouter } from '../../../src/ui/app/router';
 
 // Lazy route chunks load through the module graph; on a busy CI machine that can take a while.

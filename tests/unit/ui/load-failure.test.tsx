@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SyncFailure } from '../../../src/sync/errors';
+import { SyncFailure } from '../../../src/contracts/sync-errors';
 import { LoadFailure } from '../../../src/ui/sync/LoadFailure';
 import type { SyncAvailability } from '../../../src/ui/sync/SyncProvider';
 

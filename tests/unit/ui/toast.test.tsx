@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { toastMachine } from '../../../src/machines/toast.machine';
 import { ActorsProvider } from '../../../src/ui/app/actors';
-import { createAppActors } from '../../../src/ui/app/app-actors';
+import { createAppActors } from '../../../src/app/page';
 import { RevisionLabel } from '../../../src/ui/components/RevisionLabel';
 import { ToastRegion } from '../../../src/ui/components/ToastRegion';
 

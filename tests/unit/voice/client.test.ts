@@ -90,11 +90,11 @@ class FakeDevice extends Emitter {
   }
 }
 
-vi.mock('../../../src/voice/sdk', () => ({
+vi.mock('../../../src/io/voice/sdk', () => ({
   loadVoiceSdk: () => Promise.resolve({ Device: FakeDevice, Call: FakeCall }),
 }));
 
-const { heldEvent, startVoiceRuntime } = await import('../../../src/voice/client');
+const { heldEvent, startVoiceRuntime } = await import('../../../src/io/voice/client');
 
 const running: Array<{ stop(): void }> = [];
 afterEach(() => {

@@ -6,7 +6,7 @@ import {
   parseMirrorMessage,
   type CallMirror,
   type MirrorCommand,
-} from '../../../src/voice/mirror';
+} from '../../../src/io/voice/mirror';
 
 /** Waits for BroadcastChannel deliveries (they are asynchronous, also in Node). */
 const settle = () => new Promise((r) => setTimeout(r, 30));

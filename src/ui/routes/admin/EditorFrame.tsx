@@ -10,7 +10,7 @@ import {
   selectFieldErrors,
   selectTheirs,
 } from '../../../machines/editor.selectors';
-import type { JsonObject } from '../../../sync/ports';
+import type { JsonObject } from '../../../machines/syncPorts';
 import { useToastActor } from '../../app/actors';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { createActor } from 'xstate';

@@ -20,8 +20,8 @@ import {
   selectDocumentMeta,
   selectDocumentStatus,
 } from '../../../machines/syncDocument.selectors';
-import { humanMessage, toSyncFailure } from '../../../sync/errors';
-import type { JsonObject } from '../../../sync/ports';
+import { humanMessage, toSyncFailure } from '../../../contracts/sync-errors';
+import type { JsonObject } from '../../../machines/syncPorts';
 import { useContainerSelector, useSyncDocument, type DocumentActor } from '../../sync/containers';
 import type { EditorActor } from './EditorFrame';
 import { useRunningEditor } from './useRunningEditor';

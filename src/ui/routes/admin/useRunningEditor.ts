@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { JsonObject } from '../../../sync/ports';
+import type { JsonObject } from '../../../machines/syncPorts';
 import type { EditorActor } from './EditorFrame';
 
 /**

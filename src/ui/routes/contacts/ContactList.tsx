@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
-import type { MapItem } from '../../../sync/ports';
+import type { MapItem } from '../../../machines/syncPorts';
 import { useDial } from '../../phone/PhoneProvider';
 import { contactFromData } from './contact';
 

@@ -1,7 +1,7 @@
 /** Writes to the `contacts` map through its machine, with answers a person can act on. */
 import { ask } from '../../../machines/syncCommand';
 import type { MapCommandResults } from '../../../machines/syncMap.machine';
-import { SyncFailure, humanMessage } from '../../../sync/errors';
+import { SyncFailure, humanMessage } from '../../../contracts/sync-errors';
 import type { MapActor } from '../../sync/containers';
 import { contactToData, type Contact } from './contact';
 

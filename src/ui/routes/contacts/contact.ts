@@ -2,7 +2,7 @@
  * A contact as the `contacts` map holds it (key = contact id). Items written by other clients (or
  * older versions) are read defensively: a field of the wrong type reads as empty, never a crash.
  */
-import type { JsonObject } from '../../../sync/ports';
+import type { JsonObject } from '../../../machines/syncPorts';
 
 export interface Phone {
   label: string;

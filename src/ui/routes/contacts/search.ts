@@ -8,7 +8,7 @@
  * normalisation work and no allocation per row.
  */
 import { compareKeys } from '../../../machines/syncContainer';
-import type { JsonObject, MapItem } from '../../../sync/ports';
+import type { JsonObject, MapItem } from '../../../machines/syncPorts';
 
 /** Between the folded name and the folded company in a folded copy. */
 const SEP = '\u0001';

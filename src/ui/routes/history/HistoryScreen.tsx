@@ -8,7 +8,7 @@ import {
   selectListLoadingPage,
   selectListStatus,
 } from '../../../machines/syncList.selectors';
-import type { ListItem, MapItem } from '../../../sync/ports';
+import type { ListItem, MapItem } from '../../../machines/syncPorts';
 import { selectMapItems } from '../../../machines/syncMap.selectors';
 import { groupFromData } from '../../../domain/group';
 import { Screen } from '../../components/Screen';

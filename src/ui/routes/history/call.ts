@@ -2,7 +2,7 @@
  * One item of the `calls` list, read defensively (other clients and later features write it):
  * a field of the wrong type reads as absent, an unknown direction or outcome as "unknown".
  */
-import type { JsonObject, ListItem } from '../../../sync/ports';
+import type { JsonObject, ListItem } from '../../../machines/syncPorts';
 
 export type Direction = 'inbound' | 'outbound';
 export type Outcome =

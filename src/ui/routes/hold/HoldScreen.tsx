@@ -4,7 +4,7 @@ import {
   selectMapItems,
   selectMapStatus,
 } from '../../../machines/syncMap.selectors';
-import type { MapItem } from '../../../sync/ports';
+import type { MapItem } from '../../../machines/syncPorts';
 import { useNow } from '../../components/clock';
 import { Screen } from '../../components/Screen';
 import { HOLDS_MAP, USERS_MAP } from '../../presence/maps';

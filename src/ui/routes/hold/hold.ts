@@ -1,5 +1,5 @@
 /** The `holds` map item (PRODUCT.md: caller, parked by, parked at), read defensively. */
-import type { JsonObject } from '../../../sync/ports';
+import type { JsonObject } from '../../../machines/syncPorts';
 
 export interface Hold {
   /** The map key: the parked call's id. */

@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
-import type { GoogleFlows } from '../../../auth/google';
-import type { IdTokenPreview } from '../../../auth/jwt';
-import { GIS_LOAD_ERROR_MESSAGE } from '../../../auth/messages';
+import type { GoogleFlows } from '../../../io/google/google';
+import type { IdTokenPreview } from '../../../io/google/jwt';
+import { GIS_LOAD_ERROR_MESSAGE } from '../../../io/google/messages';
 import { selectSessionStatus } from '../../../machines/session.selectors';
 import { useSessionActor, useToastActor } from '../../app/actors';
 
@@ -32,7 +32,7 @@ export function GoogleSignIn({ clientId, scriptUrl }: { clientId: string; script
       onProblem: (message: string, toastType: 'info' | 'error') =>
         toast.send({ type: 'toast.show', message, toastType }),
     };
-    import('../../../auth/google')
+    import('../../../io/google/google')
       .then(async ({ loadGoogleIdentity, setupGoogleSignIn }) => {
         const google = await loadGoogleIdentity(scriptUrl);
         if (!active) return;

@@ -1,6 +1,6 @@
 import { useLoaderData, useRevalidator } from 'react-router-dom';
 import '../../../styles/login.css';
-import type { AppConfig } from '../../../auth/config';
+import type { AppConfig } from '../../../io/api/config';
 import type { ConfigResult } from './config-loader';
 import { GoogleSignIn } from './GoogleSignIn';
 import { LocalSignInForm } from './LocalSignInForm';

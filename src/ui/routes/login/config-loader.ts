@@ -1,5 +1,5 @@
-import { loadConfig, type AppConfig } from '../../../auth/config';
-import type { ApiClient } from '../../../auth/api';
+import { loadConfig, type AppConfig } from '../../../io/api/config';
+import type { ApiClient } from '../../../io/api/client';
 
 export type ConfigResult = { ok: true; config: AppConfig } | { ok: false; message: string };
 

@@ -7,7 +7,7 @@ import {
   selectDocumentStatus,
 } from '../../../machines/syncDocument.selectors';
 import { selectMapItem } from '../../../machines/syncMap.selectors';
-import type { AudioDevice } from '../../../voice/client';
+import type { AudioDevice } from '../../../io/voice/client';
 import { useApiClient, useSessionActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
 import { CallNotifications } from '../../phone/CallNotifications';

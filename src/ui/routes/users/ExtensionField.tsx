@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ApiError } from '../../../auth/api';
+import { ApiError } from '../../../io/api/client';
 import { useApiClient, useToastActor } from '../../app/actors';
 import type { TeamMember } from './directory';
 import { checkExtension, extensionChangedMessage, setExtension } from './roles';

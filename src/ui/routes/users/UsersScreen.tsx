@@ -1,18 +1,18 @@
 import { useSelector } from '@xstate/react';
 import { useMemo, useState } from 'react';
-import { ApiError } from '../../../auth/api';
+import { ApiError } from '../../../io/api/client';
 import { selectUser } from '../../../machines/session.selectors';
 import {
   selectMapError,
   selectMapItems,
   selectMapStatus,
 } from '../../../machines/syncMap.selectors';
-import type { MapItem } from '../../../sync/ports';
+import type { MapItem } from '../../../machines/syncPorts';
 import { useApiClient, useSessionActor, useToastActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
 import { PRESENCE_MAP, USERS_MAP } from '../../presence/maps';
 import '../../presence/presence.css';
-import { PRESENCE_LABELS } from '../../presence/presence-view';
+import { PRESENCE_LABELS } from '../../../domain/presence';
 import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';

@@ -1,6 +1,6 @@
 /** The team directory: `users` items joined with `presence` items, for the /users screen. */
-import type { MapItem } from '../../../sync/ports';
-import { presenceOf, type PresenceState } from '../../presence/presence-view';
+import type { MapItem } from '../../../machines/syncPorts';
+import { presenceOf, type PresenceState } from '../../../domain/presence';
 
 export type Role = 'admin' | 'agent';
 

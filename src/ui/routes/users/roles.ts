@@ -1,5 +1,5 @@
 /** The admin role change, through the server (the `users` map is read-only to browsers). */
-import type { ApiClient } from '../../../auth/api';
+import type { ApiClient } from '../../../io/api/client';
 import type { Role, TeamMember } from './directory';
 
 export function setRole(api: ApiClient, identity: string, role: Role): Promise<unknown> {

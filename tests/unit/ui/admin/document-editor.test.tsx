@@ -19,10 +19,10 @@ import {
   selectFieldErrors,
   selectTheirs,
 } from '../../../../src/machines/editor.selectors';
-import { startSyncRuntime, type SyncClientLike } from '../../../../src/sync/client';
-import type { JsonObject } from '../../../../src/sync/ports';
+import { startSyncRuntime, type SyncClientLike } from '../../../../src/io/sync/client';
+import type { JsonObject } from '../../../../src/machines/syncPorts';
 import { ActorsProvider } from '../../../../src/ui/app/actors';
-import { createAppActors } from '../../../../src/ui/app/app-actors';
+import { createAppActors } from '../../../../src/app/page';
 import type { EditorActor } from '../../../../src/ui/routes/admin/EditorFrame';
 import {
   useDocumentEditor,

@@ -5,9 +5,9 @@
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSyncRuntime, type SyncClientLike } from '../../../../src/sync/client';
+import { startSyncRuntime, type SyncClientLike } from '../../../../src/io/sync/client';
 import { ActorsProvider } from '../../../../src/ui/app/actors';
-import { createAppActors } from '../../../../src/ui/app/app-actors';
+import { createAppActors } from '../../../../src/app/page';
 import { ClockProvider, type Clock } from '../../../../src/ui/components/clock';
 import { Component as HoldScreen } from '../../../../src/ui/routes/hold/HoldScreen';
 import { SyncProvider } from '../../../../src/ui/sync/SyncProvider';

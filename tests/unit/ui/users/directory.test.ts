@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MapItem } from '../../../../src/sync/ports';
-import { presenceOf } from '../../../../src/ui/presence/presence-view';
+import type { MapItem } from '../../../../src/machines/syncPorts';
+import { presenceOf } from '../../../../src/domain/presence';
 import {
   presenceCounts,
   teamDirectory,

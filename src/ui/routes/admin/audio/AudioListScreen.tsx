@@ -5,7 +5,7 @@ import {
   selectMapItems,
   selectMapStatus,
 } from '../../../../machines/syncMap.selectors';
-import type { MapItem } from '../../../../sync/ports';
+import type { MapItem } from '../../../../machines/syncPorts';
 import { useApiClient, useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';

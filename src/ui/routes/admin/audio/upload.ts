@@ -1,4 +1,4 @@
-import { ApiError, errorFrom, NETWORK_ERROR_MESSAGE } from '../../../../auth/api';
+import { ApiError, errorFrom, NETWORK_ERROR_MESSAGE } from '../../../../io/api/client';
 
 /** 64 MiB, as the server enforces (server/audio/routes.ts). */
 export const MAX_AUDIO_BYTES = 64 * 1024 * 1024;

@@ -14,7 +14,7 @@ import {
 import { describeDate, wallClock } from '../../../../domain/hours';
 import type { Holiday } from '../../../../domain/hours.types';
 import { IcsError, parseIcs, planImport, type ImportPlan } from '../../../../domain/ics';
-import type { JsonObject } from '../../../../sync/ports';
+import type { JsonObject } from '../../../../machines/syncPorts';
 import { paths } from '../../../app/paths';
 import { useNow } from '../../../components/clock';
 import { Screen } from '../../../components/Screen';

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import { selectListItems, selectListStatus } from '../../../../machines/syncList.selectors';
 import { ask } from '../../../../machines/syncCommand';
-import { humanMessage, toSyncFailure } from '../../../../sync/errors';
-import type { ListItem } from '../../../../sync/ports';
+import { humanMessage, toSyncFailure } from '../../../../contracts/sync-errors';
+import type { ListItem } from '../../../../machines/syncPorts';
 import { useContainerSelector, useSyncList } from '../../../sync/containers';
 import {
   describeTarget,

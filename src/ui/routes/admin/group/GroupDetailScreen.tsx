@@ -1,14 +1,14 @@
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { selectMapItems, selectMapStatus } from '../../../../machines/syncMap.selectors';
-import type { MapItem } from '../../../../sync/ports';
+import type { MapItem } from '../../../../machines/syncPorts';
 import { useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Screen } from '../../../components/Screen';
 import { PRESENCE_MAP } from '../../../presence/maps';
 import '../../../presence/presence.css';
-import { PRESENCE_LABELS, presenceOf } from '../../../presence/presence-view';
+import { PRESENCE_LABELS, presenceOf } from '../../../../domain/presence';
 import { useContainerSelector, useSyncMap } from '../../../sync/containers';
 import { LoadFailure } from '../../../sync/LoadFailure';
 import { useSyncAvailability, useSyncRuntime } from '../../../sync/SyncProvider';

@@ -5,12 +5,12 @@
  * (Sync with ACL, where browsers cannot create objects) the server makes those three first
  * (`prepareGroupObjects`) and the browser opens them.
  */
-import type { ApiClient } from '../../../../auth/api';
+import type { ApiClient } from '../../../../io/api/client';
 import { ask } from '../../../../machines/syncCommand';
 import type { MapCommandResults } from '../../../../machines/syncMap.machine';
-import { openWithSdk, type SyncClientLike } from '../../../../sync/client';
-import { humanMessage, SyncFailure, toSyncFailure } from '../../../../sync/errors';
-import type { DocumentPort, JsonObject, ListPort, Opened } from '../../../../sync/ports';
+import { openWithSdk, type SyncClientLike } from '../../../../io/sync/client';
+import { humanMessage, SyncFailure, toSyncFailure } from '../../../../contracts/sync-errors';
+import type { DocumentPort, JsonObject, ListPort, Opened } from '../../../../machines/syncPorts';
 import type { MapActor } from '../../../sync/containers';
 import { groupObjects, groupToData, type Group } from '../../../../domain/group';
 

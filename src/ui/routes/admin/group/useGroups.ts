@@ -4,7 +4,7 @@ import {
   selectMapItems,
   selectMapStatus,
 } from '../../../../machines/syncMap.selectors';
-import type { MapItem } from '../../../../sync/ports';
+import type { MapItem } from '../../../../machines/syncPorts';
 import { USERS_MAP } from '../../../presence/maps';
 import { useContainerSelector, useSyncMap } from '../../../sync/containers';
 import { groupFromData, type Group } from '../../../../domain/group';

@@ -10,8 +10,8 @@ import {
 import { selectDraft } from '../../../../machines/editor.selectors';
 import { ask } from '../../../../machines/syncCommand';
 import type { MapCommandResults } from '../../../../machines/syncMap.machine';
-import { humanMessage, toSyncFailure } from '../../../../sync/errors';
-import type { JsonObject } from '../../../../sync/ports';
+import { humanMessage, toSyncFailure } from '../../../../contracts/sync-errors';
+import type { JsonObject } from '../../../../machines/syncPorts';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import type { MapActor } from '../../../sync/containers';

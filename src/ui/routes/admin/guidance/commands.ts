@@ -5,8 +5,8 @@
  */
 import { ask } from '../../../../machines/syncCommand';
 import type { MapCommandResults } from '../../../../machines/syncMap.machine';
-import { humanMessage, SyncFailure, toSyncFailure } from '../../../../sync/errors';
-import type { JsonObject } from '../../../../sync/ports';
+import { humanMessage, SyncFailure, toSyncFailure } from '../../../../contracts/sync-errors';
+import type { JsonObject } from '../../../../machines/syncPorts';
 import type { MapActor } from '../../../sync/containers';
 import type { Group } from '../../../../domain/group';
 import { groupsUsing, guidanceFromData, guidanceToData, type Guidance } from './guidance';

@@ -4,7 +4,7 @@
  * closed, holiday and hold (group.ts `guidance`). The server reads `name` and `audioId` to refuse
  * deleting a file in use, and renders what callers hear from the rest (server/guidance).
  */
-import type { JsonObject } from '../../../../sync/ports';
+import type { JsonObject } from '../../../../machines/syncPorts';
 import {
   GUIDANCE_SLOT_LABELS,
   GUIDANCE_SLOTS,

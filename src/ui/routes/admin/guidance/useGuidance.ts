@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ApiError, errorFrom, NETWORK_ERROR_MESSAGE } from '../../../../auth/api';
+import { ApiError, errorFrom, NETWORK_ERROR_MESSAGE } from '../../../../io/api/client';
 import {
   selectMapError,
   selectMapItems,
   selectMapStatus,
 } from '../../../../machines/syncMap.selectors';
-import type { MapItem } from '../../../../sync/ports';
+import type { MapItem } from '../../../../machines/syncPorts';
 import { useApiClient } from '../../../app/actors';
 import { useContainerSelector, useSyncMap } from '../../../sync/containers';
 import { GUIDANCE_MAP, guidanceFromData, type AudioFile, type Guidance } from './guidance';

@@ -11,7 +11,7 @@ import {
 import { WEEKDAYS, type Schedule, type Weekday } from '../../../../domain/hours.types';
 import { scheduleFromData, scheduleToData, summariseWeek } from '../../../../domain/schedule';
 import { selectDocumentData } from '../../../../machines/syncDocument.selectors';
-import type { JsonObject } from '../../../../sync/ports';
+import type { JsonObject } from '../../../../machines/syncPorts';
 import { paths } from '../../../app/paths';
 import { useNow } from '../../../components/clock';
 import { Screen } from '../../../components/Screen';

@@ -1,0 +1,141 @@
+/**
+ * One finished call, an item of the `calls` list. Only the server writes it (browsers cannot forge
+ * history), and both backends write this same record: the embedded voice service when a call ends,
+ * the Twilio backend from Twilio's status callbacks.
+ */
+import * as v from 'valibot';
+import { defineRecord, timestamp } from '../record';
+
+export const DIRECTIONS = ['inbound', 'outbound'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+/** How a call ended (PRODUCT.md, "Data"). */
+export const OUTCOMES = [
+  'answered',
+  'missed',
+  'rejected',
+  'busy',
+  'voicemail',
+  'forwarded',
+  'abandoned',
+  'dropped',
+  'failed',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** What happened to a call after it was answered, in order. */
+export const TRAIL_ACTIONS = [
+  'held',
+  'resumed',
+  'parked',
+  'pickedUp',
+  'rangBack',
+  'transferred',
+] as const;
+export type TrailAction = (typeof TRAIL_ACTIONS)[number];
+
+export const TrailStepSchema = v.object({
+  action: v.picklist(TRAIL_ACTIONS),
+  /** Who did it (for `rangBack`, who the call rang back to). */
+  by: v.string(),
+  /** For `transferred`: who took the call. */
+  to: v.optional(v.string()),
+  /** When, epoch ms (rows from before it was kept have none). */
+  at: v.optional(timestamp),
+});
+export type TrailStep = v.InferOutput<typeof TrailStepSchema>;
+
+/** The kinds of routing decision a group call records, in the order they were made. */
+export const ROUTING_KINDS = [
+  'situation',
+  'announce',
+  'ring',
+  'forward',
+  'noAnswer',
+  'busy',
+  'answered',
+  'voicemail',
+  'recording',
+  'problem',
+] as const;
+export type RoutingKind = (typeof ROUTING_KINDS)[number];
+
+export const RoutingStepSchema = v.object({
+  kind: v.picklist(ROUTING_KINDS),
+  text: v.string(),
+  at: timestamp,
+});
+export type RoutingStep = v.InferOutput<typeof RoutingStepSchema>;
+
+/**
+ * A voicemail message's id, as `GET /api/voicemail/{id}` serves it on both backends: the embedded
+ * service's own (`vm-` and 16 letters or digits) or a Twilio Recording SID.
+ */
+export const VOICEMAIL_ID = /^(vm-[a-z0-9]{16}|RE[0-9a-f]{32})$/;
+
+export const VoicemailSchema = v.object({
+  id: v.pipe(v.string(), v.regex(VOICEMAIL_ID, 'Not a voicemail id')),
+  seconds: v.pipe(v.number(), v.finite(), v.minValue(0)),
+});
+export type Voicemail = v.InferOutput<typeof VoicemailSchema>;
+
+const nullableText = v.optional(v.nullable(v.string()), null);
+
+export const CallSchema = v.object({
+  /** The call's id on its backend (the parent call's SID on Twilio). */
+  callSid: v.optional(v.string(), ''),
+  /** As the team sees it: a call from outside is inbound, one placed from a browser outbound. */
+  direction: v.picklist(DIRECTIONS),
+  from: v.string(),
+  to: v.string(),
+  /** Who placed it (a call from a browser), or ''. */
+  user: v.optional(v.string(), ''),
+  /** The colleague called directly, or null. */
+  callee: nullableText,
+  /** The ring group dialled: its id, and its name when the call was made. */
+  group: nullableText,
+  groupName: nullableText,
+  /** Who had the call last (a picker after a park), or null when nobody answered. */
+  handledBy: nullableText,
+  trail: v.optional(v.array(TrailStepSchema), []),
+  startedAt: timestamp,
+  answeredAt: v.optional(v.nullable(timestamp), null),
+  endedAt: timestamp,
+  /** Talk time in seconds (0 when nobody answered). */
+  duration: v.pipe(v.number(), v.finite(), v.minValue(0)),
+  outcome: v.picklist(OUTCOMES),
+  /** Why it ended as it did, in a sentence (routing's last word), or ''. */
+  reason: v.optional(v.string(), ''),
+  /** A group call's routing decisions, in order. */
+  routing: v.optional(v.array(RoutingStepSchema), []),
+  /** The message the caller left, if any. */
+  voicemail: v.optional(v.nullable(VoicemailSchema), null),
+  /** Where a forwarding rule sent it last, if one did. */
+  forwardedTo: nullableText,
+  /** An admin's Test this group call. */
+  test: v.optional(v.boolean(), false),
+});
+export type CallRecord = v.InferOutput<typeof CallSchema>;
+
+export const callRecord = defineRecord('call', CallSchema, {
+  callSid: '',
+  direction: 'outbound',
+  from: '',
+  to: '',
+  user: '',
+  callee: null,
+  group: null,
+  groupName: null,
+  handledBy: null,
+  trail: [],
+  startedAt: 0,
+  answeredAt: null,
+  endedAt: 0,
+  duration: 0,
+  outcome: 'failed',
+  reason: '',
+  routing: [],
+  voicemail: null,
+  forwardedTo: null,
+  test: false,
+});

@@ -1,0 +1,87 @@
+/**
+ * A ring group, an item of the `groups` map (key = group id): who rings, how, and for how long, and
+ * the announcements it plays. Its hours (`schedule:{id}`), holidays (`calendar:{id}`) and forwarding
+ * rules (`forwarding:{id}`) live in objects of their own, made and removed with it. Admins write it.
+ */
+import * as v from 'valibot';
+import { CONTROL_CHARACTERS, defineRecord } from '../record';
+
+export const STRATEGIES = ['simultaneous', 'sequential'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+/**
+ * When a group plays an announcement: open (the greeting), closed, on a holiday, to a caller on
+ * hold, and before a voicemail's tone.
+ */
+export const GUIDANCE_SLOTS = ['open', 'closed', 'holiday', 'hold', 'voicemail'] as const;
+export type GuidanceSlot = (typeof GUIDANCE_SLOTS)[number];
+
+export const GROUP_NAME_MAX = 80;
+export const RING_TIMEOUT_MIN = 5;
+export const RING_TIMEOUT_MAX = 120;
+export const DEFAULT_RING_TIMEOUT = 20;
+
+/** An extension (2 to 6 digits) or a phone number in international form (+ and 8 to 15 digits). */
+export const GROUP_NUMBER = /^(\d{2,6}|\+\d{8,15})$/;
+
+/** Spaces, dashes, dots and brackets people type in numbers are dropped. */
+export function normaliseNumber(number: string): string {
+  return number.trim().replace(/[\s().-]/g, '');
+}
+
+/** The announcement (an `guidance` map key) chosen for each slot; a slot left out plays nothing. */
+export const GroupGuidanceSchema = v.object({
+  open: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  closed: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  holiday: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  hold: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  voicemail: v.optional(v.pipe(v.string(), v.nonEmpty())),
+});
+export type GroupGuidance = Partial<Record<GuidanceSlot, string>>;
+
+export const GroupSchema = v.object({
+  name: v.pipe(
+    v.string(),
+    v.check((s) => s.trim() !== '', 'Enter a name for the group.'),
+    v.maxLength(GROUP_NAME_MAX, `Use at most ${GROUP_NAME_MAX} characters.`),
+    v.check((s) => !CONTROL_CHARACTERS.test(s), 'Use letters, digits and punctuation.'),
+  ),
+  number: v.pipe(
+    v.string(),
+    v.nonEmpty('Enter an extension or a phone number.'),
+    v.regex(GROUP_NUMBER, 'Use an extension of 2 to 6 digits, or a number like +442079460000.'),
+  ),
+  /** Identities, in ringing order. */
+  members: v.pipe(
+    v.array(v.string()),
+    v.check((m) => new Set(m).size === m.length, 'Each person can be in the group once.'),
+  ),
+  strategy: v.picklist(STRATEGIES, 'Choose how members ring.'),
+  /** Seconds a call rings (each member in turn, for `sequential`) before the no-answer rule applies. */
+  ringTimeout: v.pipe(
+    v.number(),
+    v.integer(`Use a whole number of seconds from ${RING_TIMEOUT_MIN} to ${RING_TIMEOUT_MAX}.`),
+    v.minValue(
+      RING_TIMEOUT_MIN,
+      `Use a whole number of seconds from ${RING_TIMEOUT_MIN} to ${RING_TIMEOUT_MAX}.`,
+    ),
+    v.maxValue(
+      RING_TIMEOUT_MAX,
+      `Use a whole number of seconds from ${RING_TIMEOUT_MIN} to ${RING_TIMEOUT_MAX}.`,
+    ),
+  ),
+  /** The announcements it plays (stored only when one is chosen). */
+  guidance: v.optional(GroupGuidanceSchema, {}),
+});
+export type Group = Omit<v.InferOutput<typeof GroupSchema>, 'guidance'> & {
+  guidance: GroupGuidance;
+};
+
+export const groupRecord = defineRecord('group', GroupSchema, {
+  name: '',
+  number: '',
+  members: [],
+  strategy: 'simultaneous',
+  ringTimeout: DEFAULT_RING_TIMEOUT,
+  guidance: {},
+});

@@ -1,0 +1,21 @@
+/**
+ * Someone's presence, an item of the `presence` map (key = identity) with a ttl: each signed-in
+ * browser writes its person's own item and refreshes it; a closed browser's item lapses and its
+ * person reads as Offline. `onCall` is the server's on the embedded backend (it knows the calls).
+ */
+import * as v from 'valibot';
+import { defineRecord } from '../record';
+
+export const PRESENCE_STATUSES = ['available', 'away'] as const;
+export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
+
+export const PresenceSchema = v.object({
+  status: v.picklist(PRESENCE_STATUSES),
+  onCall: v.optional(v.boolean(), false),
+});
+export type Presence = v.InferOutput<typeof PresenceSchema>;
+
+export const presenceRecord = defineRecord('presence', PresenceSchema, {
+  status: 'available',
+  onCall: false,
+});

@@ -1,0 +1,525 @@
+/**
+ * Composition of the phone in the browser: the device machine provided with the real Voice SDK
+ * (loaded by sdk.ts), the voice token from the server, the tab lock, and the SDK's events turned
+ * into machine events. The only place that touches an SDK `Device` or `Call`.
+ */
+import { createActor, fromPromise, toPromise, type ActorRefFrom } from 'xstate';
+import {
+  callMachine,
+  type CallAdapterEvent,
+  type CallControlInput,
+} from '../../machines/call.machine';
+import { selectCallSummary, type CallSummary } from '../../machines/call.selectors';
+import { deviceMachine, type CallActor } from '../../machines/device.machine';
+import {
+  selectCalls,
+  selectDeviceStatus,
+  type DeviceStatus,
+} from '../../machines/device.selectors';
+import { createCallMirror, type CallMirror, type MirrorChannel } from './mirror';
+import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
+import { createTabLock, type TabLock } from './tab-lock';
+
+export type DeviceActor = ActorRefFrom<typeof deviceMachine>;
+
+/** `GET /api/voice/token`. */
+export interface VoiceCredentials {
+  identity: string;
+  token: string;
+  ttlSeconds: number;
+  device: Record<string, unknown>;
+  signalling: { url: string };
+}
+
+export interface VoiceRuntimeDeps {
+  identity: string;
+  fetchCredentials: () => Promise<VoiceCredentials>;
+  /** `GET /api/voice/registration`: whether the service can ring this person now. */
+  fetchRegistered: () => Promise<boolean>;
+  /** The provided clock (epoch ms). */
+  now: () => number;
+  /** A colleague's display name, for incoming calls. */
+  nameOf?: (identity: string) => string | null;
+  /**
+   * `POST /api/voice/calls/{callSid}/{path}` (with a JSON body for a transfer): the server holds,
+   * resumes, parks or transfers the call; rejects with an Error whose message a person can read.
+   */
+  controlCall?: (callSid: string, path: string, body?: unknown) => Promise<void>;
+  /** Web Locks, or null where the browser has none (then every tab is the owner). */
+  locks?: LockManager | null;
+  /** Opens the channel the person's tabs share (BroadcastChannel), or null where there is none. */
+  openChannel?: (name: string) => MirrorChannel | null;
+}
+
+export interface VoiceRuntime {
+  device: DeviceActor;
+  /** Places a call to a person (`client:<identity>`) or whatever was typed (a name, an email). */
+  dial: (to: string, displayName?: string | null) => void;
+  /** The calls of the tab holding the phone, seen from this tab while it follows. */
+  mirror: CallMirror;
+  /** Microphone, speaker and ringtone choices, and a test tone. */
+  audio: AudioControls;
+  /** Applies a command to one of this tab's calls, e.g. from a notification's button. */
+  command: (callId: string, command: Parameters<CallMirror['command']>[1]) => void;
+  /** Signs the phone out (calls hung up, unregistered); resolves once it has (at most 5 s). */
+  leave(): Promise<void>;
+  stop(): void;
+}
+
+/** The person's audio choices (from their settings document); null ids mean the browser's default. */
+export interface AudioPreferences {
+  microphoneId: string | null;
+  speakerId: string | null;
+  ringtoneId: string | null;
+  /** Ringtone volume, 0..100 percent of the ringtone's own level. */
+  ringtoneVolume: number;
+}
+
+export interface AudioDevice {
+  id: string;
+  label: string;
+}
+
+export interface AudioControls {
+  /**
+   * Applies the choices to this tab's phone (now, or once it starts). Resolves with a sentence for
+   * each choice that could not be applied (a device that is gone), empty when all took.
+   */
+  apply(prefs: AudioPreferences): Promise<string[]>;
+  /** Microphones and speakers the browser lists; `outputSelection` false where speakers cannot be chosen. */
+  devices(): Promise<{ inputs: AudioDevice[]; outputs: AudioDevice[]; outputSelection: boolean }>;
+  /** Plays a short tone on a speaker (the default one when null) at the given volume (0..100). */
+  test(speakerId: string | null, volume: number): Promise<void>;
+}
+
+/** The URL of one of the server's SDK sounds at a volume (0..100). */
+export function soundAt(url: string, volume: number): string {
+  const level = Math.max(0, Math.min(100, Math.round(volume)));
+  const u = new URL(url);
+  u.searchParams.set('level', String(level));
+  return u.toString();
+}
+
+/** Where each call control goes, under `/api/voice/calls/{callSid}/`. */
+const CONTROL_PATHS: Record<CallControlInput['action'], string> = {
+  hold: 'hold',
+  resume: 'resume',
+  park: 'park',
+  transfer: 'transfer',
+  completeTransfer: 'transfer/complete',
+  cancelTransfer: 'transfer/cancel',
+};
+
+/** The server's message on a call (`{"event":…}`: held, resumed, consultAnswered, consultEnded) as a call event, or null. */
+export function heldEvent(content: unknown): CallAdapterEvent | null {
+  let data: unknown = content;
+  if (typeof content === 'string') {
+    try {
+      data = JSON.parse(content) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (typeof data !== 'object' || data === null) return null;
+  const event = (data as { event?: unknown }).event;
+  if (event === 'held') return { type: 'call.heldByThem' };
+  if (event === 'resumed') return { type: 'call.resumedByThem' };
+  if (event === 'consultAnswered') return { type: 'call.consultAnswered' };
+  if (event === 'routing') {
+    const { kind, text } = data as { kind?: unknown; text?: unknown };
+    if (typeof kind !== 'string' || typeof text !== 'string' || text === '' || text.length > 500)
+      return null;
+    return { type: 'call.routed', kind: kind.slice(0, 40), text };
+  }
+  if (event === 'consultEnded') {
+    const reason = (data as { reason?: unknown }).reason;
+    return {
+      type: 'call.consultEnded',
+      reason:
+        typeof reason === 'string' && reason !== '' && reason.length <= 300
+          ? reason
+          : 'The transfer did not happen.',
+    };
+  }
+  return null;
+}
+
+/** The SDK's TransportError: a message could not be sent because no socket is open. */
+const NO_TRANSPORT = 31009;
+
+/** Whether the SDK Device says it is registered (its `state` is typed as its own enum). */
+const isRegistered = (device: SdkDevice | null): boolean => String(device?.state) === 'registered';
+
+/** Statuses in which this tab does not hold the phone. */
+const NOT_OWNER: readonly DeviceStatus[] = ['follower', 'acquiring', 'releasing', 'signedOut'];
+
+type SdkDevice = InstanceType<VoiceSdkModule['Device']>;
+type SdkCall = InstanceType<VoiceSdkModule['Call']>;
+/** The SDK's EventEmitter listener type. */
+type Listener = Parameters<SdkDevice['on']>[1];
+
+/** The SDK prefixes the server's sentence with the error's name and code: "BusyHere (31486): …". */
+export function serverSentence(message: string): string {
+  return message.replace(/^[A-Za-z]+ \(\d+\): /, '');
+}
+
+export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRuntime> {
+  let sdk: SdkDevice | null = null;
+  let credentials: VoiceCredentials | null = null;
+  const calls = new Map<string, SdkCall>();
+  const listeners: (() => void)[] = [];
+  /** Set while a renewed token is handed to the SDK (see the `updateToken` action). */
+  let updatingToken = false;
+  /** The person's audio choices, and the ringtone volume the current SDK Device plays at. */
+  let prefs: AudioPreferences | null = null;
+  let appliedVolume: number | null = null;
+  /** The current SDK Device's own listeners, removed when it is dropped. */
+  const deviceListeners: (() => void)[] = [];
+
+  /** Destroys the SDK Device (its socket and calls) so the next registration starts afresh. */
+  function dropSdk(): void {
+    const old = sdk;
+    sdk = null;
+    for (const off of deviceListeners.splice(0)) off();
+    old?.destroy();
+    appliedVolume = null; // a new Device starts with the default sounds
+  }
+  const lock: TabLock = createTabLock(
+    `switchboard-phone:${deps.identity}`,
+    deps.locks ?? null,
+    () => actor.send({ type: 'device.release' }),
+  );
+  const owner = await lock.tryAcquire();
+
+  const fail = (code: number, message: string): void => {
+    actor.send({ type: 'device.error', code, message });
+  };
+
+  function watchCall(callId: string, call: SdkCall): void {
+    calls.set(callId, call);
+    const send = (event: CallAdapterEvent) => actor.send({ type: 'device.call', callId, event });
+    const on = (name: string, handler: Listener) => {
+      call.on(name, handler);
+      listeners.push(() => call.off(name, handler));
+    };
+    on('ringing', () => send({ type: 'call.ringing' }));
+    on('accept', () => send({ type: 'call.accepted' }));
+    on('cancel', () => send({ type: 'call.cancelled' }));
+    on('reconnecting', () => send({ type: 'call.reconnecting' }));
+    on('reconnected', () => send({ type: 'call.reconnected' }));
+    on('error', (error: { code?: number; message?: string }) =>
+      send({
+        type: 'call.error',
+        code: error.code ?? 31000,
+        message: serverSentence(error.message ?? ''),
+      }),
+    );
+    // A call the SDK gives up on itself (the microphone refused, media failed) emits `disconnect`
+    // and only then, in the same turn, the `error` saying why. The machine reads the end reason
+    // from the last error, so the disconnect is passed on once this turn is over.
+    on('disconnect', () => {
+      calls.delete(callId);
+      queueMicrotask(() => send({ type: 'call.disconnected' }));
+      // A ringtone volume chosen during the call is applied once the phone is idle again.
+      if (prefs && appliedVolume !== prefs.ringtoneVolume) void applyToSdk();
+    });
+    on('reject', () => calls.delete(callId));
+    // The server's word about the other side: they put us on hold (or parked us), or came back.
+    on('messageReceived', (message: { content?: unknown }) => {
+      const event = heldEvent(message.content);
+      if (event) send(event);
+    });
+  }
+
+  /** Puts the person's audio choices on the SDK Device; what could not be applied, in sentences. */
+  async function applyToSdk(): Promise<string[]> {
+    const device = sdk;
+    if (!device || !prefs || !credentials) return [];
+    const problems: string[] = [];
+    const sounds = (credentials.device.sounds ?? {}) as Record<string, string>;
+    if (prefs.ringtoneVolume !== appliedVolume && !device.isBusy && sounds.incoming) {
+      device.updateOptions({
+        sounds: { ...sounds, incoming: soundAt(sounds.incoming, prefs.ringtoneVolume) },
+      });
+      appliedVolume = prefs.ringtoneVolume;
+    }
+    const audio = device.audio;
+    if (!audio) return problems;
+    // Only a device the person chose can be "not available": going back to the browser's default
+    // may fail while the SDK is still listing devices (a Device just created), and then the
+    // default is what plays anyway.
+    if (prefs.microphoneId) {
+      await audio.setInputDevice(prefs.microphoneId).catch(() => {
+        problems.push('The chosen microphone is not available; the default one is used.');
+      });
+    } else await audio.unsetInputDevice().catch(() => undefined);
+    if (audio.isOutputSelectionSupported) {
+      for (const [collection, id, what] of [
+        [audio.speakerDevices, prefs.speakerId, 'speaker'],
+        [audio.ringtoneDevices, prefs.ringtoneId, 'ringtone device'],
+      ] as const) {
+        if (id !== null) {
+          const chosen = await collection.set(id).then(
+            () => true,
+            () => false,
+          );
+          if (chosen) continue;
+          problems.push(`The chosen ${what} is not available; the default one is used.`);
+        }
+        await collection.set('default').catch(() => undefined);
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * The SDK Device to register with `token`. A registered one keeps its socket and calls and takes
+   * the new token; any other is replaced: it may still be retrying with a token the service refused
+   * (and would report that refusal again in the middle of the new registration).
+   */
+  async function ensureDevice(token: string): Promise<SdkDevice> {
+    if (sdk && isRegistered(sdk)) {
+      sdk.updateToken(token);
+      return sdk;
+    }
+    dropSdk();
+    if (!credentials) throw new Error('No voice credentials');
+    const { Device } = await loadVoiceSdk(credentials.signalling.url);
+    const device = new Device(token, credentials.device);
+    sdk = device;
+    const on = (name: string, handler: Listener) => {
+      device.on(name, handler);
+      deviceListeners.push(() => device.off(name, handler));
+    };
+    on('registered', () => actor.send({ type: 'device.registered' }));
+    on('unregistered', () => actor.send({ type: 'device.unregistered' }));
+    on('tokenWillExpire', () => actor.send({ type: 'device.tokenWillExpire' }));
+    on('error', (error: { code?: number; message?: string }) => {
+      if (updatingToken && error.code === NO_TRANSPORT) return;
+      fail(error.code ?? 31000, error.message ?? '');
+    });
+    void applyToSdk();
+    on('incoming', (call: SdkCall) => {
+      const callId = call.parameters.CallSid ?? `in-${deps.now()}`;
+      const from = call.parameters.From ?? '';
+      const params: Record<string, string> = {};
+      call.customParameters.forEach((value, key) => {
+        params[key] = value;
+      });
+      const identity = from.startsWith('client:') ? from.slice('client:'.length) : null;
+      const name =
+        (identity === null ? null : (deps.nameOf?.(identity) ?? null)) ?? params.CallerName ?? null;
+      if (name !== null) params.displayName = name;
+      watchCall(callId, call);
+      actor.send({ type: 'device.incoming', callId, from, to: call.parameters.To ?? '', params });
+    });
+    return device;
+  }
+
+  const providedCall = callMachine.provide({
+    actors: {
+      controlCall: fromPromise<void, CallControlInput>(async ({ input }) => {
+        const callSid = calls.get(input.callId)?.parameters.CallSid;
+        if (!callSid) throw new Error('This call is not connected yet.');
+        if (!deps.controlCall) throw new Error('Hold and park are not available here.');
+        const path = CONTROL_PATHS[input.action];
+        await deps.controlCall(
+          callSid,
+          path,
+          input.action === 'transfer' ? input.transfer : undefined,
+        );
+      }),
+    },
+    actions: {
+      placeCall: (_, { callId, to, params }) => {
+        if (!sdk) {
+          actor.send({
+            type: 'device.call',
+            callId,
+            event: { type: 'call.error', code: 31000, message: 'The phone is not ready.' },
+          });
+          actor.send({ type: 'device.call', callId, event: { type: 'call.disconnected' } });
+          return;
+        }
+        sdk.connect({ params: { ...params, To: to } }).then(
+          (call) => watchCall(callId, call),
+          (error?: { code?: number; message?: string }) => {
+            actor.send({
+              type: 'device.call',
+              callId,
+              event: {
+                type: 'call.error',
+                code: error?.code ?? 31000,
+                message: serverSentence(error?.message ?? 'The call could not start.'),
+              },
+            });
+            actor.send({ type: 'device.call', callId, event: { type: 'call.disconnected' } });
+          },
+        );
+      },
+      acceptCall: (_, { callId }) => calls.get(callId)?.accept(),
+      rejectCall: (_, { callId }) => calls.get(callId)?.reject(),
+      ignoreCall: (_, { callId }) => calls.get(callId)?.ignore(),
+      hangUpCall: (_, { callId }) => calls.get(callId)?.disconnect(),
+      setMuted: (_, { callId, muted }) => calls.get(callId)?.mute(muted),
+      sendDigits: (_, { callId, digits }) => calls.get(callId)?.sendDigits(digits),
+    },
+  });
+
+  const provided = deviceMachine.provide({
+    actors: {
+      call: providedCall,
+      fetchVoiceToken: fromPromise(async () => {
+        credentials = await deps.fetchCredentials();
+        return credentials.token;
+      }),
+      // The SDK can believe it is registered on a socket that died while the tab was in the
+      // background; the service knows. A Device the service lost is dropped, so registering again
+      // opens a new socket instead of talking into the dead one.
+      checkRegistration: fromPromise(async () => {
+        const here = isRegistered(sdk);
+        const there = await deps.fetchRegistered();
+        if (here && there) return 'registered' as const;
+        dropSdk();
+        return 'unregistered' as const;
+      }),
+      acquireLock: fromPromise(() => lock.takeOver()),
+    },
+    actions: {
+      register: (_, { token }) => {
+        ensureDevice(token)
+          .then((device) => {
+            if (!isRegistered(device)) return device.register();
+            // Still registered (the check could not ask the service): the new token is enough. Said
+            // in a task of its own, as the SDK says every registration.
+            setTimeout(() => actor.send({ type: 'device.registered' }), 0);
+          })
+          // register() rejects with nothing when the SDK emits `unregistered` instead (the machine
+          // has that event already), and with an error otherwise.
+          .catch((error?: { code?: number; message?: string }) => {
+            if (error) fail(error.code ?? 31000, error.message ?? 'The phone could not start.');
+          });
+      },
+      updateToken: (_, { token }) => {
+        // Between sockets the SDK keeps the token for its next connection, and also reports 31009
+        // (no transport to send it on) as a Device error: that is not a problem, so it is not passed on.
+        updatingToken = true;
+        try {
+          sdk?.updateToken(token);
+        } finally {
+          updatingToken = false;
+        }
+      },
+      unregister: () => {
+        // A Device that is not registered has nothing for the service to confirm: leaving (sign-out,
+        // hand-over) goes on at once instead of waiting out UNREGISTER_TIMEOUT.
+        if (!sdk || !isRegistered(sdk)) {
+          queueMicrotask(() => actor.send({ type: 'device.unregistered' }));
+          return;
+        }
+        sdk.unregister().catch(() => undefined);
+      },
+      releaseLock: () => lock.release(),
+    },
+  });
+
+  const actor = createActor(provided, { input: { owner, now: deps.now } });
+
+  const isOwner = () => !NOT_OWNER.includes(selectDeviceStatus(actor.getSnapshot()));
+  const summaries = (): CallSummary[] =>
+    Object.values(selectCalls(actor.getSnapshot())).map((call) =>
+      selectCallSummary(call.getSnapshot()),
+    );
+  const command: VoiceRuntime['command'] = (callId, event) => {
+    selectCalls(actor.getSnapshot())[callId]?.send(event);
+  };
+  const mirror = createCallMirror({
+    channel: deps.openChannel?.(`switchboard-phone:${deps.identity}`) ?? null,
+    isOwner,
+    current: summaries,
+    onCommand: command,
+  });
+  // Every change of this tab's calls (or of who holds the phone) goes to the person's other tabs.
+  const watched = new Map<CallActor, { unsubscribe(): void }>();
+  const share = () => {
+    const calls = Object.values(selectCalls(actor.getSnapshot()));
+    for (const [call, subscription] of watched)
+      if (!calls.includes(call)) {
+        subscription.unsubscribe();
+        watched.delete(call);
+      }
+    for (const call of calls) if (!watched.has(call)) watched.set(call, call.subscribe(share));
+    if (isOwner()) mirror.publish(summaries());
+    else mirror.follow();
+    // A follower takes the phone by itself when the tab holding it closes or lets go.
+    if (selectDeviceStatus(actor.getSnapshot()) === 'follower')
+      lock.whenFree(() => actor.send({ type: 'device.takeOver' }));
+  };
+  const deviceWatch = actor.subscribe(share);
+  actor.start();
+  share();
+
+  return {
+    device: actor,
+    dial(to, displayName = null) {
+      const identity = to.startsWith('client:') ? to.slice('client:'.length) : null;
+      actor.send({
+        type: 'device.dial',
+        to: {
+          identity,
+          number: identity === null ? to : null,
+          displayName,
+        },
+        params: {},
+      });
+    },
+    mirror,
+    command,
+    audio: {
+      apply(next) {
+        prefs = next;
+        return applyToSdk();
+      },
+      async devices() {
+        const all = await navigator.mediaDevices.enumerateDevices();
+        const list = (kind: MediaDeviceKind) =>
+          all
+            .filter((d) => d.kind === kind && d.deviceId !== '' && d.deviceId !== 'default')
+            .map((d, i) => ({ id: d.deviceId, label: d.label || `Device ${i + 1}` }));
+        return {
+          inputs: list('audioinput'),
+          outputs: list('audiooutput'),
+          outputSelection: 'setSinkId' in HTMLMediaElement.prototype,
+        };
+      },
+      async test(speakerId, volume) {
+        // The ringtone's first ring (two seconds), at the chosen volume.
+        const base = (credentials?.device.sounds as Record<string, string> | undefined)?.incoming;
+        if (!base) throw new Error('The phone has not started yet.');
+        const player = new Audio(soundAt(base, volume));
+        if (speakerId)
+          await (player as HTMLAudioElement & { setSinkId(id: string): Promise<void> }).setSinkId(
+            speakerId,
+          );
+        await player.play();
+        setTimeout(() => player.pause(), 2000);
+      },
+    },
+    async leave() {
+      actor.send({ type: 'device.signOut' });
+      // Settles once the machine is done (signedOut is final), at once when it already is.
+      await toPromise(actor);
+    },
+    stop() {
+      mirror.stop();
+      deviceWatch.unsubscribe();
+      for (const subscription of watched.values()) subscription.unsubscribe();
+      watched.clear();
+      if (actor.getSnapshot().status === 'active') actor.send({ type: 'device.signOut' });
+      for (const off of listeners.splice(0)) off();
+      dropSdk();
+      lock.release();
+      actor.stop();
+    },
+  };
+}
