@@ -1,0 +1,145 @@
+/**
+ * The one way the app writes to Sync. Every mutator (one file per feature beside this one) checks
+ * the value against its contract first and refuses it with the field and the reason
+ * ({@link WriteRefused}), then sends the write to the container machine and waits for its answer
+ * (a {@link SyncFailure} when the service refused it). Nothing in `src/ui` writes any other way:
+ * no fire-and-forget `send`, no SDK object (lint enforces both).
+ */
+import type { Actor } from 'xstate';
+import type { AnyObjectSchema, JsonObject, RecordContract } from '../../contracts/record';
+import type * as v from 'valibot';
+import { askDocument, askList, askMap } from '../../machines/syncAsk';
+import type { syncDocumentMachine } from '../../machines/syncDocument.machine';
+import type { syncListMachine } from '../../machines/syncList.machine';
+import type { syncMapMachine } from '../../machines/syncMap.machine';
+import type { ListItem, MapItem } from '../../machines/syncPorts';
+
+export type MapActor = Actor<typeof syncMapMachine>;
+export type ListActor = Actor<typeof syncListMachine>;
+export type DocumentActor = Actor<typeof syncDocumentMachine>;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRecord = RecordContract<AnyObjectSchema, any>;
+type Stored<R extends AnyRecord> = v.InferOutput<R['schema']>;
+
+/** A write its contract refuses: nothing was sent. `field` is a dot path ("phones.1.number"). */
+export class WriteRefused extends Error {
+  override readonly name = 'WriteRefused';
+  constructor(
+    readonly record: string,
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(field === '' ? reason : `${field}: ${reason}`);
+  }
+}
+
+/** `data` as it will be stored, or {@link WriteRefused} with the first field at fault. */
+export function checked<R extends AnyRecord>(record: R, data: unknown): Stored<R> & JsonObject {
+  const result = record.check(data);
+  if (!result.ok) throw new WriteRefused(record.name, result.field, result.reason);
+  return result.value;
+}
+
+/** Writes a map item whole (created or replaced). */
+export function putItem<R extends AnyRecord>(
+  map: MapActor,
+  record: R,
+  key: string,
+  data: unknown,
+): Promise<MapItem> {
+  return askMap(map, { type: 'map.set', key, data: checked(record, data) });
+}
+
+/** Removes a map item. */
+export function removeItem(map: MapActor, key: string): Promise<undefined> {
+  return askMap(map, { type: 'map.remove', key });
+}
+
+/**
+ * Writes a map item only if it is still `base` (what the edit started from): the answer says
+ * whether it was saved, or who won a race (their version; null when the item is gone).
+ */
+export async function replaceItemIf<R extends AnyRecord>(
+  map: MapActor,
+  record: R,
+  key: string,
+  base: JsonObject,
+  data: unknown,
+): Promise<{ ok: true } | { ok: false; current: JsonObject | null }> {
+  const next = checked(record, data);
+  let seen: JsonObject | null = null;
+  let declined = false;
+  await askMap(map, {
+    type: 'map.mutate',
+    key,
+    mutator: (current) => {
+      seen = Object.keys(current).length === 0 ? null : current;
+      // The SDK calls this again with the fresh value after a lost race: only the last call counts.
+      declined = JSON.stringify(current) !== JSON.stringify(base);
+      return declined ? null : next;
+    },
+  });
+  return declined ? { ok: false, current: seen } : { ok: true };
+}
+
+/** Appends a list item. */
+export function pushItem<R extends AnyRecord>(
+  list: ListActor,
+  record: R,
+  data: unknown,
+): Promise<ListItem> {
+  return askList(list, { type: 'list.push', data: checked(record, data) });
+}
+
+/** Replaces a list item whole. */
+export function setListItem<R extends AnyRecord>(
+  list: ListActor,
+  record: R,
+  index: number,
+  data: unknown,
+): Promise<ListItem> {
+  return askList(list, { type: 'list.set', index, data: checked(record, data) });
+}
+
+/** Removes a list item. */
+export function removeListItem(list: ListActor, index: number): Promise<undefined> {
+  return askList(list, { type: 'list.remove', index });
+}
+
+/**
+ * Changes some fields of a document: the whole document as it would be after the change (what is
+ * held now, decoded, with `patch` over it) must pass the contract; only the patch is sent.
+ */
+export async function patchDocument<R extends AnyRecord>(
+  doc: DocumentActor,
+  record: R,
+  current: JsonObject | null,
+  patch: JsonObject,
+): Promise<void> {
+  checked(record, { ...(record.read(current ?? {}) as JsonObject), ...patch });
+  await askDocument(doc, { type: 'document.update', data: patch });
+}
+
+/**
+ * Saves a whole document only if it is still `base`: as {@link replaceItemIf}, for documents.
+ */
+export async function replaceDocumentIf<R extends AnyRecord>(
+  doc: DocumentActor,
+  record: R,
+  base: JsonObject,
+  data: unknown,
+): Promise<{ ok: true } | { ok: false; current: JsonObject | null }> {
+  const next = checked(record, data);
+  let seen: JsonObject | null = null;
+  let declined = false;
+  await askDocument(doc, {
+    type: 'document.mutate',
+    mutator: (current) => {
+      seen = current;
+      declined = JSON.stringify(current) !== JSON.stringify(base);
+      return declined ? null : next;
+    },
+  });
+  return declined ? { ok: false, current: seen } : { ok: true };
+}
