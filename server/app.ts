@@ -38,8 +38,8 @@ import type twilio from 'twilio';
 import { createVoiceService, type VoiceService } from './voice/service';
 import { createVoicemailStore, registerVoicemailRoutes } from './voice/voicemail';
 import { createGroupTransfer, createRouter } from './routing/setup';
-import { groupFromData } from '../src/domain/group';
 import { voiceSettingsFromEnv } from './voice/settings';
+import { groupRecord } from '../src/contracts/records/group';
 
 export interface App {
   server: Server;
@@ -155,7 +155,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   /** A ring group as stored, or null. */
   const storedGroup = (groupId: string) => {
     const item = sync.internal?.getMapItem(GROUPS_MAP, groupId);
-    return item ? groupFromData(item) : null;
+    return item ? groupRecord.read(item) : null;
   };
   const voicemailStore = createVoicemailStore(config.dataDir);
   // A voicemail message goes when its history row does: both are kept `historyDays`.

@@ -6,7 +6,7 @@
 import type { AccessPolicy } from '../sync/policy';
 import type { InternalSync } from '../sync/internal';
 import { GUIDANCE_MAP } from '../audio/routes';
-import { GUIDANCE_SLOTS } from '../../src/domain/group';
+import { GUIDANCE_SLOTS } from '../../src/contracts/records/group';
 
 /** The names of the ring groups (`groups` map) that play announcement `id`, sorted. */
 export function groupsPlaying(sync: InternalSync | undefined, id: string): string[] {

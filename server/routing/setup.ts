@@ -6,7 +6,6 @@
  */
 import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
-import { groupFromData } from '../../src/domain/group';
 import {
   decide,
   transferTurns,
@@ -17,6 +16,7 @@ import {
 import { scheduleFromData } from '../../src/domain/schedule';
 import type { InternalSync } from '../sync/internal';
 import { GROUPS_MAP } from '../users/extensions';
+import { groupRecord } from '../../src/contracts/records/group';
 
 /** A group's forwarding rules beyond this many are not read (the screens add them one by one). */
 const MAX_RULES = 100;
@@ -33,7 +33,7 @@ export function groupSetup(sync: InternalSync, id: string): GroupSetup | null {
   });
   return {
     id,
-    group: groupFromData(item),
+    group: groupRecord.read(item),
     schedule: schedule ? scheduleFromData(schedule) : null,
     calendar: calendar ? calendarFromData(calendar) : null,
     rules,

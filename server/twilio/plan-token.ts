@@ -14,8 +14,9 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Plan } from '../../src/domain/routing/engine';
-import { GUIDANCE_SLOTS, type GuidanceSlot } from '../../src/domain/group';
-import { isWhen, targetFromData, type Target } from '../../src/domain/forwarding';
+import { isWhen, targetFromData } from '../../src/domain/forwarding';
+import { GUIDANCE_SLOTS, type GuidanceSlot } from '../../src/contracts/records/group';
+import type { Target } from '../../src/contracts/records/forwarding';
 
 /** What follows a ring or a dial: the branch for nobody answering and the one for a decline. */
 export interface Branches {

@@ -7,13 +7,16 @@
  * is loaded first.
  */
 import { calendarFromData } from '../../src/domain/calendar';
-import { ruleFromData, type Rule } from '../../src/domain/forwarding';
-import { groupFromData, groupObjects, normaliseNumber, type Group } from '../../src/domain/group';
+import { ruleFromData } from '../../src/domain/forwarding';
 import { MAX_HOPS, type Availability, type GroupSetup } from '../../src/domain/routing/engine';
 import { scheduleFromData } from '../../src/domain/schedule';
 import type { JsonObject } from '../../src/machines/syncPorts';
 import { TtlCache } from './cache';
 import type { StoredMapItem, SyncRest } from './sync-rest';
+import { normaliseNumber, type Group } from '../../src/contracts/records/group';
+import { groupObjectNames as groupObjects } from '../../src/contracts/objects';
+import { groupRecord } from '../../src/contracts/records/group';
+import type { Rule } from '../../src/contracts/records/forwarding';
 
 export const GROUPS_MAP = 'groups';
 export const GUIDANCE_MAP = 'guidance';
@@ -76,7 +79,7 @@ export function createRoutingData(deps: {
     groupsCache.get('all', async () => {
       const out = new Map<string, Group>();
       for (const [id, item] of await rest.mapItems(GROUPS_MAP))
-        out.set(id, groupFromData(item.data));
+        out.set(id, groupRecord.read(item.data));
       return out;
     });
 

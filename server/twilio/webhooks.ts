@@ -18,7 +18,6 @@
  * Twilio's application error.
  */
 import type { ServerResponse } from 'node:http';
-import { normaliseNumber } from '../../src/domain/group';
 import { decide } from '../../src/domain/routing/engine';
 import { HttpError } from '../http/errors';
 import type { RequestContext, Router } from '../http/router';
@@ -41,6 +40,7 @@ import {
   type Reached,
   type TwimlContext,
 } from './twiml';
+import { normaliseNumber } from '../../src/contracts/records/group';
 
 export const CALLS_LIST = 'calls';
 const CALL_SID = /^CA[0-9a-fA-F]{32}$/;

@@ -15,8 +15,8 @@ import { frame, MAX_FRAME_BYTES, parseFrame, type ClientMessage } from './protoc
 import { mintVoiceToken, verifyVoiceToken } from './token';
 import type { VoicemailStore } from './voicemail';
 import type { Decision, Plan, RingTurn } from '../../src/domain/routing/engine';
-import type { GuidanceSlot } from '../../src/domain/group';
-import type { When } from '../../src/domain/forwarding';
+import type { GuidanceSlot } from '../../src/contracts/records/group';
+import type { When } from '../../src/contracts/records/forwarding';
 
 export const SIGNAL_PATH = '/signal';
 

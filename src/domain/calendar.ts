@@ -2,14 +2,13 @@
  * A group's `calendar:{id}` document (its holidays) as the app reads it, the rules a holiday must
  * meet, and the days of a month as the calendar screen lays them out. Pure: no clock, no I/O.
  */
-import type { Calendar, Holiday } from './hours.types';
-
-export const MAX_HOLIDAYS = 200;
-export const MAX_LABEL_LENGTH = 80;
-
-type Data = { readonly [key: string]: unknown };
-const isObject = (v: unknown): v is Data =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import {
+  calendarRecord,
+  HOLIDAY_LABEL_MAX,
+  MAX_HOLIDAYS,
+  type Calendar,
+  type Holiday,
+} from '../contracts/records/calendar';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -22,18 +21,8 @@ export function isDate(text: string): boolean {
 }
 
 /** Whatever is stored, read as holidays (entries of the wrong shape are left out), sorted. */
-export function calendarFromData(data: Data | null | undefined): Calendar {
-  const list = Array.isArray(data?.holidays) ? (data.holidays as unknown[]) : [];
-  const holidays = list.flatMap((h: unknown): Holiday[] =>
-    isObject(h) &&
-    typeof h.id === 'string' &&
-    typeof h.label === 'string' &&
-    typeof h.start === 'string' &&
-    typeof h.end === 'string'
-      ? [{ id: h.id, label: h.label, start: h.start, end: h.end }]
-      : [],
-  );
-  return { holidays: sortHolidays(holidays) };
+export function calendarFromData(data: unknown): Calendar {
+  return { holidays: sortHolidays(calendarRecord.read(data ?? {}).holidays) };
 }
 
 export function calendarToData(calendar: Calendar): { holidays: Holiday[] } {
@@ -68,8 +57,8 @@ export function validateHoliday(h: Omit<Holiday, 'id'>, others: readonly Holiday
   const errors: HolidayErrors = {};
   const label = h.label.trim();
   if (label === '') errors.label = 'Give the holiday a name, like “Christmas”.';
-  else if (label.length > MAX_LABEL_LENGTH)
-    errors.label = `Use at most ${MAX_LABEL_LENGTH} characters for the name.`;
+  else if (label.length > HOLIDAY_LABEL_MAX)
+    errors.label = `Use at most ${HOLIDAY_LABEL_MAX} characters for the name.`;
   if (!isDate(h.start)) errors.start = 'Choose the first day, as YYYY-MM-DD.';
   if (!isDate(h.end)) errors.end = 'Choose the last day, as YYYY-MM-DD.';
   if (errors.start || errors.end) return errors;

@@ -2,24 +2,17 @@
  * Forwarding rules of a ring group (`forwarding:{groupId}` list, applied in `order`): when a call is
  * forwarded and where. Pure: parsing, validation and the loop check over the groups' rules.
  */
-import type { JsonObject } from '../machines/syncPorts';
-import { normaliseNumber } from './group';
-
-export type When = 'always' | 'noAnswer' | 'busy' | 'closed' | 'holiday';
-export type Target =
-  | { kind: 'number'; number: string }
-  | { kind: 'user'; identity: string }
-  | { kind: 'group'; groupId: string }
-  | { kind: 'voicemail' };
-
-export interface Rule {
-  when: When;
-  /** Seconds of ringing before `noAnswer` applies. */
-  after: number;
-  target: Target;
-  /** Position among the group's rules (lower first). */
-  order: number;
-}
+import type { JsonObject } from '../contracts/record';
+import { normaliseNumber } from '../contracts/records/group';
+import {
+  forwardingRuleRecord,
+  TargetSchema,
+  WHENS,
+  type Rule,
+  type Target,
+  type When,
+} from '../contracts/records/forwarding';
+import * as v from 'valibot';
 
 export const WHEN_LABELS: Readonly<Record<When, string>> = {
   always: 'Always',
@@ -31,33 +24,16 @@ export const WHEN_LABELS: Readonly<Record<When, string>> = {
 
 /** Whether `value` is one of the rule kinds. */
 export const isWhen = (value: unknown): value is When =>
-  typeof value === 'string' && Object.hasOwn(WHEN_LABELS, value);
+  typeof value === 'string' && (WHENS as readonly string[]).includes(value);
 
 /** A stored forwarding target, or null when it is not one. */
 export function targetFromData(raw: unknown): Target | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  const t = raw as JsonObject;
-  if (t.kind === 'number' && typeof t.number === 'string')
-    return { kind: 'number', number: t.number };
-  if (t.kind === 'user' && typeof t.identity === 'string')
-    return { kind: 'user', identity: t.identity };
-  if (t.kind === 'group' && typeof t.groupId === 'string')
-    return { kind: 'group', groupId: t.groupId };
-  if (t.kind === 'voicemail') return { kind: 'voicemail' };
-  return null;
+  const result = v.safeParse(TargetSchema, raw);
+  return result.success ? result.output : null;
 }
 
-export function ruleFromData(data: JsonObject): Rule | null {
-  const when = data.when;
-  const target = targetFromData(data.target);
-  if (!isWhen(when) || target === null) return null;
-  return {
-    when,
-    after: typeof data.after === 'number' ? data.after : 20,
-    target,
-    order: typeof data.order === 'number' ? data.order : 0,
-  };
-}
+/** A stored rule, or null when it is none (no known kind or target). */
+export const ruleFromData = (data: unknown): Rule | null => forwardingRuleRecord.read(data);
 
 export function ruleToData(rule: Rule): JsonObject {
   const target =

@@ -12,12 +12,11 @@
  */
 import {
   WEEKDAYS,
-  type Calendar,
-  type Holiday,
   type Schedule,
   type TimeRange,
   type Weekday,
-} from './hours.types';
+} from '../contracts/records/schedule';
+import type { Calendar, Holiday } from '../contracts/records/calendar';
 
 export const MAX_RANGES_PER_DAY = 6;
 const MINUTE = 60_000;

@@ -7,15 +7,9 @@
  * midnight). A repeating event (RRULE) is imported once, for its first date, and reported so.
  * Pure: text or bytes in, holidays out.
  */
-import {
-  addDays,
-  daysBetween,
-  isDate,
-  MAX_HOLIDAYS,
-  MAX_LABEL_LENGTH,
-  validateHoliday,
-} from './calendar';
-import type { Holiday } from './hours.types';
+import { addDays, daysBetween, isDate, validateHoliday } from './calendar';
+import type { Holiday } from '../contracts/records/calendar';
+import { HOLIDAY_LABEL_MAX as MAX_LABEL_LENGTH, MAX_HOLIDAYS } from '../contracts/records/calendar';
 
 const daysFrom = (a: string, b: string) => daysBetween(a, b) - 1;
 const DAY = 86_400;

@@ -3,27 +3,12 @@
  * of the wrong type reads as missing), and the one-line summary screens show.
  */
 import { parseTime, SHORT_WEEKDAY, sortRanges } from './hours';
-import { WEEKDAYS, type Schedule, type TimeRange, type Weekday } from './hours.types';
+import { scheduleRecord } from '../contracts/records/schedule';
+import { WEEKDAYS, type Schedule, type Weekday } from '../contracts/records/schedule';
 
-type Data = { readonly [key: string]: unknown };
-
-const isObject = (v: unknown): v is Data =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function rangesFrom(value: unknown): TimeRange[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((r: unknown) =>
-    isObject(r) && typeof r.start === 'string' && typeof r.end === 'string'
-      ? [{ start: r.start, end: r.end }]
-      : [],
-  );
-}
-
-export function scheduleFromData(data: Data | null | undefined): Schedule {
-  const week: Partial<Record<Weekday, TimeRange[]>> = {};
-  const stored = isObject(data?.week) ? data.week : {};
-  for (const day of WEEKDAYS) week[day] = rangesFrom(stored[day]);
-  return { timeZone: typeof data?.timeZone === 'string' ? data.timeZone : '', week };
+/** Whatever the document holds, read as hours (see the contract for what is dropped). */
+export function scheduleFromData(data: unknown): Schedule {
+  return scheduleRecord.read(data ?? {});
 }
 
 /** The document's data: every weekday present (an empty list is a closed day). */

@@ -9,9 +9,6 @@
  *     Twilio's API).
  */
 import { decide, type Availability, type GroupSetup } from '../../src/domain/routing/engine';
-import type { Rule, Target, When } from '../../src/domain/forwarding';
-import type { Group, Strategy } from '../../src/domain/group';
-import type { Calendar, Holiday, Schedule } from '../../src/domain/hours.types';
 import { stateAt } from '../../src/domain/hours';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +21,10 @@ import { createSyncService } from '../../server/sync/service';
 import type { InternalSync } from '../../server/sync/internal';
 import { fmt, median, percentile, writeSection } from './report';
 import { benchRoutingWebhook } from './routing-webhook';
+import type { Group, Strategy } from '../../src/contracts/records/group';
+import type { Rule, Target, When } from '../../src/contracts/records/forwarding';
+import type { Schedule } from '../../src/contracts/records/schedule';
+import type { Calendar, Holiday } from '../../src/contracts/records/calendar';
 
 /** Samples per measured kind; each sample times BATCH consecutive calls. */
 const SAMPLES = Number(process.env.BENCH_ROUTING_SAMPLES ?? 5_000);

@@ -9,7 +9,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOpenNow, openNow, wallClock, weekdayName } from '../../src/domain/hours';
-import { WEEKDAYS } from '../../src/domain/hours.types';
 import { scheduleFromData } from '../../src/domain/schedule';
 import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
@@ -22,6 +21,7 @@ import {
   snapshotDist,
   type Person,
 } from './support/live';
+import { WEEKDAYS } from '../../src/contracts/records/schedule';
 
 let server: RunningServer;
 let browser: Browser;

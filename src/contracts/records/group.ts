@@ -29,15 +29,23 @@ export function normaliseNumber(number: string): string {
   return number.trim().replace(/[\s().-]/g, '');
 }
 
-/** The announcement (an `guidance` map key) chosen for each slot; a slot left out plays nothing. */
+/** An announcement's id in a slot; '' (as some forms send it) is no announcement. */
+const slot = v.optional(
+  v.pipe(
+    v.string(),
+    v.transform((id) => (id === '' ? undefined : id)),
+  ),
+);
+
+/** The announcement (an announcements map key) chosen for each slot; a slot left out plays nothing. */
 export const GroupGuidanceSchema = v.object({
-  open: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  closed: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  holiday: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  hold: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  voicemail: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  open: slot,
+  closed: slot,
+  holiday: slot,
+  hold: slot,
+  voicemail: slot,
 });
-export type GroupGuidance = Partial<Record<GuidanceSlot, string>>;
+export type GroupGuidance = v.InferOutput<typeof GroupGuidanceSchema>;
 
 export const GroupSchema = v.object({
   name: v.pipe(
@@ -59,7 +67,7 @@ export const GroupSchema = v.object({
   strategy: v.picklist(STRATEGIES, 'Choose how members ring.'),
   /** Seconds a call rings (each member in turn, for `sequential`) before the no-answer rule applies. */
   ringTimeout: v.pipe(
-    v.number(),
+    v.number(`Use a whole number of seconds from ${RING_TIMEOUT_MIN} to ${RING_TIMEOUT_MAX}.`),
     v.integer(`Use a whole number of seconds from ${RING_TIMEOUT_MIN} to ${RING_TIMEOUT_MAX}.`),
     v.minValue(
       RING_TIMEOUT_MIN,
@@ -73,9 +81,7 @@ export const GroupSchema = v.object({
   /** The announcements it plays (stored only when one is chosen). */
   guidance: v.optional(GroupGuidanceSchema, {}),
 });
-export type Group = Omit<v.InferOutput<typeof GroupSchema>, 'guidance'> & {
-  guidance: GroupGuidance;
-};
+export type Group = v.InferOutput<typeof GroupSchema>;
 
 export const groupRecord = defineRecord('group', GroupSchema, {
   name: '',

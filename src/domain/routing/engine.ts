@@ -28,9 +28,10 @@
  *    otherwise the caller goes to voicemail, told why) or voicemail. Each cut is logged once.
  */
 import { stateAt, type OpenState } from '../hours';
-import type { Calendar, Schedule } from '../hours.types';
-import type { Group, GuidanceSlot } from '../group';
-import type { Rule, Target, When } from '../forwarding';
+import type { Group, GuidanceSlot } from '../../contracts/records/group';
+import type { Rule, Target, When } from '../../contracts/records/forwarding';
+import type { Schedule } from '../../contracts/records/schedule';
+import type { Calendar } from '../../contracts/records/calendar';
 
 /** How many groups a call may pass through (the first one included). */
 export const MAX_HOPS = 4;

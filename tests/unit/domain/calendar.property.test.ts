@@ -15,8 +15,8 @@ import {
   sortHolidays,
   validateHoliday,
 } from '../../../src/domain/calendar';
-import type { Holiday } from '../../../src/domain/hours.types';
 import { parseIcs } from '../../../src/domain/ics';
+import type { Holiday } from '../../../src/contracts/records/calendar';
 
 const RUNS = { numRuns: 300 };
 

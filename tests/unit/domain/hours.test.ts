@@ -9,8 +9,9 @@ import {
   wallClock,
   wallToInstant,
 } from '../../../src/domain/hours';
-import type { Calendar, Schedule } from '../../../src/domain/hours.types';
 import { scheduleFromData, scheduleToData, summariseWeek } from '../../../src/domain/schedule';
+import type { Schedule } from '../../../src/contracts/records/schedule';
+import type { Calendar } from '../../../src/contracts/records/calendar';
 
 const weekdays = (start: string, end: string) => ({
   mon: [{ start, end }],

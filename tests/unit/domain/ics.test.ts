@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_HOLIDAYS } from '../../../src/domain/calendar';
 import { IcsError, parseIcs, planImport } from '../../../src/domain/ics';
+import { MAX_HOLIDAYS } from '../../../src/contracts/records/calendar';
 
 const ics = (...lines: string[]) =>
   [

@@ -7,12 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openNow, stateAt } from '../../../src/domain/hours';
-import {
-  WEEKDAYS,
-  type Calendar,
-  type Schedule,
-  type TimeRange,
-} from '../../../src/domain/hours.types';
+import { WEEKDAYS, type Schedule, type TimeRange } from '../../../src/contracts/records/schedule';
+import type { Calendar } from '../../../src/contracts/records/calendar';
 
 const MINUTE = 60_000;
 const HORIZON_MINUTES = 8 * 24 * 60;

@@ -17,15 +17,15 @@ import {
   type Plan,
   type RoutingInput,
 } from '../../../src/domain/routing/engine';
-import type { Rule, Target, When } from '../../../src/domain/forwarding';
-import { GUIDANCE_SLOTS, type GroupGuidance, type GuidanceSlot } from '../../../src/domain/group';
 import { stateAt } from '../../../src/domain/hours';
 import {
-  WEEKDAYS,
-  type Calendar,
-  type Schedule,
-  type TimeRange,
-} from '../../../src/domain/hours.types';
+  GUIDANCE_SLOTS,
+  type GroupGuidance,
+  type GuidanceSlot,
+} from '../../../src/contracts/records/group';
+import type { Rule, Target, When } from '../../../src/contracts/records/forwarding';
+import { WEEKDAYS, type Schedule, type TimeRange } from '../../../src/contracts/records/schedule';
+import type { Calendar } from '../../../src/contracts/records/calendar';
 
 const PEOPLE = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
 const GROUP_IDS = ['g0', 'g1', 'g2', 'g3', 'g4'];
@@ -144,7 +144,7 @@ const guidance = (id: string): fc.Arbitrary<GroupGuidance> =>
 
 /**
  * A group as the forms allow it or, `tolerant`, as stored data can hold it once read
- * (`groupFromData`, `ruleFromData`): any whole ring timeout, any delay, a member twice or unknown.
+ * (`groupRecord.read`, `ruleFromData`): any whole ring timeout, any delay, a member twice or unknown.
  */
 const setup = (id: string, base: number, tolerant: boolean): fc.Arbitrary<GroupSetup> =>
   fc.record({

@@ -16,9 +16,10 @@ import {
   type GroupSetup,
   type Plan,
 } from '../../../src/domain/routing/engine';
-import type { Rule, Target, When } from '../../../src/domain/forwarding';
-import type { GroupGuidance, GuidanceSlot, Strategy } from '../../../src/domain/group';
-import type { Calendar, Schedule } from '../../../src/domain/hours.types';
+import type { GroupGuidance, GuidanceSlot, Strategy } from '../../../src/contracts/records/group';
+import type { Rule, Target, When } from '../../../src/contracts/records/forwarding';
+import type { Schedule } from '../../../src/contracts/records/schedule';
+import type { Calendar } from '../../../src/contracts/records/calendar';
 
 const NAMES: Record<string, string> = {
   ann: 'Ann',
@@ -948,7 +949,7 @@ describe('decide: instants around daylight-saving changes', () => {
 });
 
 /**
- * Stored data is read tolerantly (`groupFromData`, `ruleFromData`), and the Sync service does not
+ * Stored data is read tolerantly (`groupRecord.read`, `ruleFromData`), and the Sync service does not
  * check it: another client can store a ring timeout or a no-answer delay the forms would refuse.
  */
 describe('decide: durations the forms would refuse', () => {

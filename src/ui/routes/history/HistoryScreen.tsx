@@ -10,7 +10,6 @@ import {
 } from '../../../machines/syncList.selectors';
 import type { ListItem, MapItem } from '../../../machines/syncPorts';
 import { selectMapItems } from '../../../machines/syncMap.selectors';
-import { groupFromData } from '../../../domain/group';
 import { Screen } from '../../components/Screen';
 import {
   useContainerSelector,
@@ -27,6 +26,7 @@ import { useSessionActor } from '../../app/actors';
 import { selectUser } from '../../../machines/session.selectors';
 import { useSelector } from '@xstate/react';
 import './history.css';
+import { groupRecord } from '../../../contracts/records/group';
 
 const NO_ITEMS: readonly ListItem[] = [];
 const NO_GROUPS: readonly MapItem[] = [];
@@ -84,7 +84,9 @@ export function Component() {
     () =>
       new Set(
         groupItems
-          .filter((g) => myIdentity !== null && groupFromData(g.data).members.includes(myIdentity))
+          .filter(
+            (g) => myIdentity !== null && groupRecord.read(g.data).members.includes(myIdentity),
+          )
           .map((g) => g.key),
       ),
     [groupItems, myIdentity],

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  reaches,
-  ruleFromData,
-  ruleToData,
-  validateRule,
-  type Rule,
-} from '../../../../src/domain/forwarding';
+import { reaches, ruleFromData, ruleToData, validateRule } from '../../../../src/domain/forwarding';
+import type { Rule } from '../../../../src/contracts/records/forwarding';
 
 const groups = new Set(['a', 'b', 'c']);
 const people = new Set(['tom@x.io']);

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   emptyGroup,
   extensionOwners,
-  groupFromData,
   groupToData,
   newGroupId,
   validateGroup,
   validateGroupGuidance,
-  type Group,
 } from '../../../../src/domain/group';
 import { isValidRouteId } from '../../../../src/ui/app/paths';
+import type { Group } from '../../../../src/contracts/records/group';
+import { groupRecord } from '../../../../src/contracts/records/group';
 
 const people = new Set(['tom@x.io', 'zoe@x.io']);
 const ok: Group = { ...emptyGroup(), name: 'Front desk', number: '200', members: ['tom@x.io'] };
@@ -72,7 +72,9 @@ describe('ring group validation', () => {
   );
 
   it('reads stored groups defensively', () => {
-    expect(groupFromData({ name: 7, members: ['a', 3], strategy: 'x', ringTimeout: 'y' })).toEqual({
+    expect(
+      groupRecord.read({ name: 7, members: ['a', 3], strategy: 'x', ringTimeout: 'y' }),
+    ).toEqual({
       name: '',
       number: '',
       members: ['a'],
@@ -87,11 +89,11 @@ describe('ring group validation', () => {
       ...groupToData(ok),
       guidance: { closed: 'gdn-1', hold: 'gdn-2', open: '', holiday: 7, other: 'x' },
     };
-    const group = groupFromData(stored);
+    const group = groupRecord.read(stored);
     expect(group.guidance).toEqual({ closed: 'gdn-1', hold: 'gdn-2' });
     const saved = groupToData({ ...group, name: 'Renamed' });
     expect(saved.guidance).toEqual({ closed: 'gdn-1', hold: 'gdn-2' });
-    expect(groupFromData(saved)).toEqual({ ...group, name: 'Renamed' });
+    expect(groupRecord.read(saved)).toEqual({ ...group, name: 'Renamed' });
     // A group from before announcements reads and writes back unchanged (no spurious conflict).
     const old = {
       name: 'Sales',
@@ -100,7 +102,7 @@ describe('ring group validation', () => {
       strategy: 'sequential',
       ringTimeout: 30,
     };
-    expect(groupToData(groupFromData(old))).toEqual(old);
+    expect(groupToData(groupRecord.read(old))).toEqual(old);
   });
 
   it('refuses an announcement that was deleted meanwhile', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isValidRouteId } from '../../../../src/ui/app/paths';
-import { emptyGroup, type Group } from '../../../../src/domain/group';
+import { emptyGroup } from '../../../../src/domain/group';
 import {
   emptyGuidance,
   groupsUsing,
@@ -11,6 +11,7 @@ import {
   type AudioFile,
   type Guidance,
 } from '../../../../src/ui/routes/admin/guidance/guidance';
+import type { Group } from '../../../../src/contracts/records/group';
 
 const languages = new Set(['en-us', 'de']);
 const audio = new Map<string, AudioFile>([

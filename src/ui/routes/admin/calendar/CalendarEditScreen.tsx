@@ -5,25 +5,25 @@ import {
   calendarFromData,
   calendarToData,
   daysBetween,
-  MAX_HOLIDAYS,
   sortHolidays,
   validateCalendar,
   validateHoliday,
   type HolidayErrors,
 } from '../../../../domain/calendar';
 import { describeDate, wallClock } from '../../../../domain/hours';
-import type { Holiday } from '../../../../domain/hours.types';
 import { IcsError, parseIcs, planImport, type ImportPlan } from '../../../../domain/ics';
 import type { JsonObject } from '../../../../machines/syncPorts';
 import { paths } from '../../../app/paths';
 import { useNow } from '../../../components/clock';
 import { Screen } from '../../../components/Screen';
 import { EditorFrame, type EditorFormProps } from '../EditorFrame';
-import { groupObjects } from '../../../../domain/group';
 import { useGroups } from '../group/useGroups';
 import { useDocumentEditor } from '../useDocumentEditor';
 import { MonthView, monthTitle, sameDayIn } from './MonthView';
 import './calendar.css';
+import { groupObjectNames as groupObjects } from '../../../../contracts/objects';
+import type { Holiday } from '../../../../contracts/records/calendar';
+import { MAX_HOLIDAYS } from '../../../../contracts/records/calendar';
 
 const WHAT = 'these holidays';
 const normalize = (data: JsonObject): JsonObject => calendarToData(calendarFromData(data));

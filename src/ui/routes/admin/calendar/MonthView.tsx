@@ -1,7 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { addDays, addMonths, monthGrid } from '../../../../domain/calendar';
-import type { Holiday } from '../../../../domain/hours.types';
 import { describeDate, holidayOn } from '../../../../domain/hours';
+import type { Holiday } from '../../../../contracts/records/calendar';
 
 const WEEKDAY_HEADERS = [
   ['Mon', 'Monday'],

@@ -15,13 +15,11 @@ import {
   ruleToData,
   validateRule,
   WHEN_LABELS,
-  type Rule,
   type RuleErrors,
-  type Target,
-  type When,
 } from '../../../../domain/forwarding';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
+import type { Rule, Target, When } from '../../../../contracts/records/forwarding';
 
 const NO_ITEMS: readonly ListItem[] = [];
 

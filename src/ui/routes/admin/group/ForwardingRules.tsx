@@ -9,8 +9,8 @@ import {
   ruleFromData,
   ruleToData,
   WHEN_LABELS,
-  type Rule,
 } from '../../../../domain/forwarding';
+import type { Rule } from '../../../../contracts/records/forwarding';
 
 const NO_ITEMS: readonly ListItem[] = [];
 

@@ -1,7 +1,8 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../../app/paths';
 import { useGuidanceMap } from '../guidance/useGuidance';
-import { GUIDANCE_SLOT_LABELS, GUIDANCE_SLOTS, type GroupGuidance } from '../../../../domain/group';
+import { GUIDANCE_SLOT_LABELS } from '../../../../domain/group';
+import { GUIDANCE_SLOTS, type GroupGuidance } from '../../../../contracts/records/group';
 
 /**
  * The group detail's "Announcements" block: what the group plays when open, closed, on a holiday and

@@ -10,12 +10,12 @@ import {
   extensionOwners,
   newGroupId,
   validateGroup,
-  type Group,
   type GroupErrors,
 } from '../../../../domain/group';
 import { GroupForm } from './GroupForm';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
+import type { Group } from '../../../../contracts/records/group';
 
 /**
  * /admin/group/create: a new ring group. Its schedule, calendar and forwarding list are created with

@@ -18,15 +18,11 @@ import type { MapActor } from '../../../sync/containers';
 import { EditorFrame, type EditorActor } from '../EditorFrame';
 import { useRunningEditor } from '../useRunningEditor';
 import { updateGroup } from './commands';
-import {
-  extensionOwners,
-  groupFromData,
-  groupToData,
-  validateGroup,
-} from '../../../../domain/group';
+import { extensionOwners, groupToData, validateGroup } from '../../../../domain/group';
 import { GroupForm, type Person } from './GroupForm';
 import './groups.css';
 import { useGroups, usePeople } from './useGroups';
+import { groupRecord } from '../../../../contracts/records/group';
 
 async function readGroup(groups: MapActor, id: string): Promise<Revisioned> {
   try {
@@ -35,7 +31,7 @@ async function readGroup(groups: MapActor, id: string): Promise<Revisioned> {
       { type: 'map.get', key: id },
       'map',
     );
-    return { values: groupToData(groupFromData(item.data)), revision: item.revision };
+    return { values: groupToData(groupRecord.read(item.data)), revision: item.revision };
   } catch (error) {
     const failure = toSyncFailure(error);
     throw new Error(
@@ -78,7 +74,7 @@ export function Component() {
         load: fromPromise(() => readGroup(groupsActor, id)),
         save: fromPromise<Revisioned, SaveRequest>(async ({ input }) => {
           const base = actor?.getSnapshot().context.base?.values ?? {};
-          const result = await updateGroup(groupsActor, id, base, groupFromData(input.values));
+          const result = await updateGroup(groupsActor, id, base, groupRecord.read(input.values));
           if (result.ok) return readGroup(groupsActor, id);
           if (result.current === null) {
             throw new Error('Another admin deleted this group while you were editing it.');
@@ -95,7 +91,7 @@ export function Component() {
       input: {
         validate: (values: JsonObject) =>
           validateGroup(
-            groupFromData(values),
+            groupRecord.read(values),
             others(),
             people(),
             extensionOwners(peopleRef.current),
@@ -108,7 +104,7 @@ export function Component() {
   // Someone else's save arrives through the map.
   const stored = items.find((i) => i.key === id);
   useRunningEditor(editor, stored?.revision, () =>
-    stored ? groupToData(groupFromData(stored.data)) : null,
+    stored ? groupToData(groupRecord.read(stored.data)) : null,
   );
 
   return editor ? (
@@ -137,7 +133,7 @@ function Editor({
   onDone: () => void;
 }) {
   const draft = useSelector(editor, selectDraft);
-  const name = draft ? groupFromData(draft).name : '';
+  const name = draft ? groupRecord.read(draft).name : '';
   return (
     <Screen title={name ? `Edit ${name}` : 'Edit ring group'}>
       <EditorFrame
@@ -145,7 +141,7 @@ function Editor({
         what="this group"
         testId="group"
         describeTheirs={(values) => {
-          const g = groupFromData(values);
+          const g = groupRecord.read(values);
           return `Their version: ${g.name}, ${g.number}, ${g.members.length} member(s).`;
         }}
         savedMessage="The group was saved."
@@ -153,7 +149,7 @@ function Editor({
       >
         {(form) => (
           <GroupForm
-            value={groupFromData(form.draft)}
+            value={groupRecord.read(form.draft)}
             errors={form.errors}
             people={people}
             busy={form.busy}

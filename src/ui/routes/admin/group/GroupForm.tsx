@@ -1,12 +1,11 @@
 import { useId, type FormEvent } from 'react';
+import { STRATEGY_LABELS, type GroupErrors } from '../../../../domain/group';
 import {
   RING_TIMEOUT_MAX,
   RING_TIMEOUT_MIN,
-  STRATEGY_LABELS,
   type Group,
-  type GroupErrors,
   type Strategy,
-} from '../../../../domain/group';
+} from '../../../../contracts/records/group';
 
 export interface Person {
   identity: string;

@@ -22,15 +22,14 @@ import { useGuidanceMap } from '../guidance/useGuidance';
 import { updateGroup } from './commands';
 import {
   GUIDANCE_SLOT_LABELS,
-  GUIDANCE_SLOTS,
-  groupFromData,
   groupToData,
   validateGroupGuidance,
   type GroupGuidanceErrors,
-  type GuidanceSlot,
 } from '../../../../domain/group';
 import './groups.css';
 import { useGroups } from './useGroups';
+import { GUIDANCE_SLOTS, type GuidanceSlot } from '../../../../contracts/records/group';
+import { groupRecord } from '../../../../contracts/records/group';
 
 async function readGroup(groups: MapActor, id: string): Promise<Revisioned> {
   try {
@@ -39,7 +38,7 @@ async function readGroup(groups: MapActor, id: string): Promise<Revisioned> {
       { type: 'map.get', key: id },
       'map',
     );
-    return { values: groupToData(groupFromData(item.data)), revision: item.revision };
+    return { values: groupToData(groupRecord.read(item.data)), revision: item.revision };
   } catch (error) {
     const failure = toSyncFailure(error);
     throw new Error(
@@ -75,7 +74,7 @@ export function Component() {
         load: fromPromise(() => readGroup(groupsActor, id)),
         save: fromPromise<Revisioned, SaveRequest>(async ({ input }) => {
           const base = actor?.getSnapshot().context.base?.values ?? {};
-          const result = await updateGroup(groupsActor, id, base, groupFromData(input.values));
+          const result = await updateGroup(groupsActor, id, base, groupRecord.read(input.values));
           if (result.ok) return readGroup(groupsActor, id);
           if (result.current === null) {
             throw new Error('Another admin deleted this group while you were editing it.');
@@ -92,7 +91,7 @@ export function Component() {
       input: {
         validate: (values: JsonObject) =>
           validateGroupGuidance(
-            groupFromData(values).guidance,
+            groupRecord.read(values).guidance,
             new Set(announcementsRef.current.keys()),
           ),
       },
@@ -103,7 +102,7 @@ export function Component() {
   // Someone else's save arrives through the map.
   const stored = items.find((i) => i.key === id);
   useRunningEditor(editor, stored?.revision, () =>
-    stored ? groupToData(groupFromData(stored.data)) : null,
+    stored ? groupToData(groupRecord.read(stored.data)) : null,
   );
 
   return editor ? (
@@ -135,7 +134,7 @@ function Editor({
 }) {
   const uid = useId();
   const draft = useSelector(editor, selectDraft);
-  const name = draft ? groupFromData(draft).name : null;
+  const name = draft ? groupRecord.read(draft).name : null;
   const options = [...announcements.entries()].sort(([, a], [, b]) => a.name.localeCompare(b.name));
   const nameOf = (gid: string | undefined) =>
     gid === undefined ? 'none' : (announcements.get(gid)?.name ?? 'a deleted announcement');
@@ -159,14 +158,14 @@ function Editor({
         describeTheirs={(values) =>
           `Their choice: ${GUIDANCE_SLOTS.map(
             (s) =>
-              `${GUIDANCE_SLOT_LABELS[s].toLowerCase()}: ${nameOf(groupFromData(values).guidance[s])}`,
+              `${GUIDANCE_SLOT_LABELS[s].toLowerCase()}: ${nameOf(groupRecord.read(values).guidance[s])}`,
           ).join('; ')}.`
         }
         savedMessage="The announcements were saved."
         onSaved={onDone}
       >
         {(form) => {
-          const group = groupFromData(form.draft);
+          const group = groupRecord.read(form.draft);
           const errors = form.errors as GroupGuidanceErrors;
           return (
             <form

@@ -8,7 +8,7 @@ import {
 } from '../../../../machines/syncDocument.selectors';
 import { useNow } from '../../../components/clock';
 import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
-import { groupObjects } from '../../../../domain/group';
+import { groupObjectNames as groupObjects } from '../../../../contracts/objects';
 
 /**
  * A group's business hours on its page, live: the week, the zone, whether it is open right now and

@@ -12,7 +12,9 @@ import { openWithSdk, type SyncClientLike } from '../../../../io/sync/client';
 import { humanMessage, SyncFailure, toSyncFailure } from '../../../../contracts/sync-errors';
 import type { DocumentPort, JsonObject, ListPort, Opened } from '../../../../machines/syncPorts';
 import type { MapActor } from '../../../sync/containers';
-import { groupObjects, groupToData, type Group } from '../../../../domain/group';
+import { groupToData } from '../../../../domain/group';
+import type { Group } from '../../../../contracts/records/group';
+import { groupObjectNames as groupObjects } from '../../../../contracts/objects';
 
 /** A write that failed, worded for the admin who tried it. */
 export class GroupWriteError extends Error {

@@ -7,8 +7,9 @@ import {
 import type { MapItem } from '../../../../machines/syncPorts';
 import { USERS_MAP } from '../../../presence/maps';
 import { useContainerSelector, useSyncMap } from '../../../sync/containers';
-import { groupFromData, type Group } from '../../../../domain/group';
 import type { Person } from './GroupForm';
+import type { Group } from '../../../../contracts/records/group';
+import { groupRecord } from '../../../../contracts/records/group';
 
 const NO_ITEMS: readonly MapItem[] = [];
 export const GROUPS_MAP = 'groups';
@@ -20,7 +21,7 @@ export function useGroups() {
   const items = useContainerSelector(actor, selectMapItems, NO_ITEMS);
   const error = useContainerSelector(actor, selectMapError, null);
   const groups = useMemo(
-    () => new Map<string, Group>(items.map((i) => [i.key, groupFromData(i.data)])),
+    () => new Map<string, Group>(items.map((i) => [i.key, groupRecord.read(i.data)])),
     [items],
   );
   return { actor, status, error, groups, items };

@@ -8,8 +8,8 @@ import type { MapCommandResults } from '../../../../machines/syncMap.machine';
 import { humanMessage, SyncFailure, toSyncFailure } from '../../../../contracts/sync-errors';
 import type { JsonObject } from '../../../../machines/syncPorts';
 import type { MapActor } from '../../../sync/containers';
-import type { Group } from '../../../../domain/group';
 import { groupsUsing, guidanceFromData, guidanceToData, type Guidance } from './guidance';
+import type { Group } from '../../../../contracts/records/group';
 
 /** A write that failed, worded for the admin who tried it. */
 export class GuidanceWriteError extends Error {

@@ -5,12 +5,8 @@
  * deleting a file in use, and renders what callers hear from the rest (server/guidance).
  */
 import type { JsonObject } from '../../../../machines/syncPorts';
-import {
-  GUIDANCE_SLOT_LABELS,
-  GUIDANCE_SLOTS,
-  type Group,
-  type GuidanceSlot,
-} from '../../../../domain/group';
+import { GUIDANCE_SLOT_LABELS } from '../../../../domain/group';
+import { GUIDANCE_SLOTS, type Group, type GuidanceSlot } from '../../../../contracts/records/group';
 
 export type GuidanceKind = 'tts' | 'audio';
 

@@ -8,7 +8,6 @@ import {
   validateSchedule,
   weekdayName,
 } from '../../../../domain/hours';
-import { WEEKDAYS, type Schedule, type Weekday } from '../../../../domain/hours.types';
 import { scheduleFromData, scheduleToData, summariseWeek } from '../../../../domain/schedule';
 import { selectDocumentData } from '../../../../machines/syncDocument.selectors';
 import type { JsonObject } from '../../../../machines/syncPorts';
@@ -18,10 +17,11 @@ import { Screen } from '../../../components/Screen';
 import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
 import { calendarFromData } from '../../../../domain/calendar';
 import { EditorFrame, type EditorFormProps } from '../EditorFrame';
-import { groupObjects } from '../../../../domain/group';
 import { useGroups } from '../group/useGroups';
 import { useDocumentEditor } from '../useDocumentEditor';
 import './schedule.css';
+import { groupObjectNames as groupObjects } from '../../../../contracts/objects';
+import { WEEKDAYS, type Schedule, type Weekday } from '../../../../contracts/records/schedule';
 
 const WHAT = 'these business hours';
 const normalize = (data: JsonObject): JsonObject => scheduleToData(scheduleFromData(data));
