@@ -25,7 +25,8 @@ type Opened = DocumentActor | ListActor;
 /** Starts `actor` and resolves once its object is open; rejects with why it could not be. */
 async function whenOpen<A extends Opened>(actor: A, kind: ContainerKind): Promise<A> {
   actor.start();
-  const snapshot = await waitFor(actor as Opened, (s) => selectStatus(s) !== 'opening', {
+  const opened: Opened = actor;
+  const snapshot = await waitFor(opened, (s) => selectStatus(s) !== 'opening', {
     timeout: Infinity,
   });
   if (selectStatus(snapshot) === 'ready') return actor;
