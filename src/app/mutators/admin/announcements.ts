@@ -10,6 +10,10 @@ import type { Group } from '../../../contracts/records/group';
 import { announcementToData, groupsUsing } from '../../../domain/announcement';
 import { putItem, removeItem, replaceItemIf, type MapActor } from '../core';
 import { AdminWriteError, explain, isNotFound } from './failure';
+import { asWritten } from './written';
+
+/** Only the fields of its kind are stored. */
+const ANNOUNCEMENT = asWritten(ANNOUNCEMENTS.record);
 
 export async function createAnnouncement(
   map: MapActor,
@@ -17,7 +21,7 @@ export async function createAnnouncement(
   announcement: Announcement,
 ): Promise<void> {
   try {
-    await putItem(map, ANNOUNCEMENTS.record, id, announcementToData(announcement));
+    await putItem(map, ANNOUNCEMENT, id, announcementToData(announcement));
   } catch (error) {
     throw explain('The announcement could not be created', error);
   }
@@ -34,13 +38,7 @@ export async function updateAnnouncement(
   announcement: Announcement,
 ): Promise<{ ok: true } | { ok: false; current: JsonObject | null }> {
   try {
-    return await replaceItemIf(
-      map,
-      ANNOUNCEMENTS.record,
-      id,
-      base,
-      announcementToData(announcement),
-    );
+    return await replaceItemIf(map, ANNOUNCEMENT, id, base, announcementToData(announcement));
   } catch (error) {
     throw explain('The announcement could not be saved', error);
   }

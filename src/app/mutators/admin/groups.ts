@@ -15,6 +15,10 @@ import { groupToData } from '../../../domain/group';
 import type { ApiClient } from '../../../io/api/client';
 import { checked, putItem, removeItem, replaceItemIf, type MapActor } from '../core';
 import { AdminWriteError, explain, isNotFound } from './failure';
+import { asWritten } from './written';
+
+/** Announcements are stored only when one is chosen. */
+const GROUP = asWritten(GROUPS.record);
 import { openDocument, openList, removeObject, type ContainerMachines } from './objects';
 
 /** The week starts with no hours: the group is closed until an admin sets its business hours. */
@@ -56,8 +60,8 @@ export async function createGroup(
   timeZone: string,
   prepare?: (id: string, timeZone: string) => Promise<boolean>,
 ): Promise<void> {
-  const data = checked(GROUPS.record, groupToData(group));
-  const schedule = checked(SCHEDULES.record, initialSchedule(timeZone));
+  const data = checked(GROUP, groupToData(group));
+  const schedule = checked(asWritten(SCHEDULES.record), initialSchedule(timeZone));
   const calendar = checked(CALENDARS.record, { holidays: [] });
   const names = groupObjectNames(id);
   const made: Array<Awaited<ReturnType<typeof openDocument | typeof openList>>> = [];
@@ -68,7 +72,7 @@ export async function createGroup(
     made.push(await openDocument(machines, { id: names.schedule, mode, data: schedule }));
     made.push(await openDocument(machines, { id: names.calendar, mode, data: calendar }));
     made.push(await openList(machines, { id: names.forwarding, mode }));
-    await putItem(groups, GROUPS.record, id, data);
+    await putItem(groups, GROUP, id, data);
   } catch (error) {
     for (const actor of made.reverse()) {
       // Best effort: an object that cannot be removed now is reported by nobody; the id is never reused.
@@ -97,7 +101,7 @@ export async function updateGroup(
   group: Group,
 ): Promise<{ ok: true } | { ok: false; current: JsonObject | null }> {
   try {
-    return await replaceItemIf(groups, GROUPS.record, id, base, groupToData(group));
+    return await replaceItemIf(groups, GROUP, id, base, groupToData(group));
   } catch (error) {
     throw explain('The group could not be saved', error);
   }
