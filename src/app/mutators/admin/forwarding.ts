@@ -60,14 +60,16 @@ export async function deleteRule(list: ListActor, index: number): Promise<void> 
 /**
  * The groups each of `groupIds` forwards to, read once (the loop check a new rule must pass): each
  * list is opened through its machine, its first page read, and closed. A list that cannot be read
- * counts as forwarding nowhere.
+ * counts as forwarding nowhere. `signal` stops the reading between lists (the form went away).
  */
 export async function readGroupTargets(
   machines: ContainerMachines,
   groupIds: readonly string[],
+  signal?: AbortSignal,
 ): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
   for (const id of groupIds) {
+    if (signal?.aborted) break;
     try {
       const list = await openList(machines, {
         id: FORWARDING.name(id),

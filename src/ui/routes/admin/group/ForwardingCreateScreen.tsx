@@ -26,13 +26,13 @@ function useGroupTargets(groupIds: readonly string[]): Map<string, string[]> | n
   const key = groupIds.join(',');
   useEffect(() => {
     if (!runtime) return;
-    let live = true;
-    void readGroupTargets(runtime.machines, key === '' ? [] : key.split(',')).then((found) => {
-      if (live) setTargets(found);
-    });
-    return () => {
-      live = false;
-    };
+    const reading = new AbortController();
+    void readGroupTargets(runtime.machines, key === '' ? [] : key.split(','), reading.signal).then(
+      (found) => {
+        if (!reading.signal.aborted) setTargets(found);
+      },
+    );
+    return () => reading.abort();
   }, [runtime, key]);
   return targets;
 }
