@@ -10,7 +10,7 @@ import type { Group } from '../../../contracts/records/group';
 import { announcementToData, groupsUsing } from '../../../domain/announcement';
 import { putItem, removeItem, replaceItemIf, type MapActor } from '../core';
 import { AdminWriteError, explain, isNotFound } from './failure';
-import { asWritten } from './written';
+import { asWritten, type SaveAnswer } from './written';
 
 /** Only the fields of its kind are stored. */
 const ANNOUNCEMENT = asWritten(ANNOUNCEMENTS.record);
@@ -36,7 +36,7 @@ export async function updateAnnouncement(
   id: string,
   base: JsonObject,
   announcement: Announcement,
-): Promise<{ ok: true } | { ok: false; current: JsonObject | null }> {
+): Promise<SaveAnswer> {
   try {
     return await replaceItemIf(map, ANNOUNCEMENT, id, base, announcementToData(announcement));
   } catch (error) {

@@ -15,7 +15,7 @@ import { groupToData } from '../../../domain/group';
 import type { ApiClient } from '../../../io/api/client';
 import { checked, putItem, removeItem, replaceItemIf, type MapActor } from '../core';
 import { AdminWriteError, explain, isNotFound } from './failure';
-import { asWritten } from './written';
+import { asWritten, type SaveAnswer } from './written';
 
 /** Announcements are stored only when one is chosen. */
 const GROUP = asWritten(GROUPS.record);
@@ -99,7 +99,7 @@ export async function updateGroup(
   id: string,
   base: JsonObject,
   group: Group,
-): Promise<{ ok: true } | { ok: false; current: JsonObject | null }> {
+): Promise<SaveAnswer> {
   try {
     return await replaceItemIf(groups, GROUP, id, base, groupToData(group));
   } catch (error) {

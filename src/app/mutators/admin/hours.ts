@@ -10,8 +10,7 @@ import type { Schedule } from '../../../contracts/records/schedule';
 import { calendarToData } from '../../../domain/calendar';
 import { scheduleToData } from '../../../domain/schedule';
 import { replaceDocumentIf, type DocumentActor } from '../core';
-
-export type SaveAnswer = { ok: true } | { ok: false; current: JsonObject | null };
+import type { SaveAnswer } from './written';
 
 export function saveSchedule(
   doc: DocumentActor,

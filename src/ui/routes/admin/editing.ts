@@ -10,6 +10,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { createActor, fromPromise } from 'xstate';
+import type { SaveAnswer } from '../../../app/mutators/admin/written';
 import type { JsonObject } from '../../../contracts/record';
 import {
   editorMachine,
@@ -39,9 +40,6 @@ const normalized =
   <V>(codec: FormCodec<V>) =>
   (data: JsonObject): JsonObject =>
     codec.write(codec.read(data));
-
-/** The answer of a conditional save (`replaceItemIf`, `replaceDocumentIf` and the mutators on them). */
-export type SaveAnswer = { ok: true } | { ok: false; current: JsonObject | null };
 
 /** How a hook reads and writes the thing it edits, and words what goes wrong. */
 export interface StoredThing<V> {

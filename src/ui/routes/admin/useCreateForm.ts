@@ -26,7 +26,10 @@ export function useCreateForm<V, R = void>({
   validate: (value: V) => FieldErrors;
   /** The fields the form shows: a refusal naming one of them is shown beside it. */
   fields: readonly string[];
-  /** Runs the mutator (resolving with what `onCreated` needs, the new id); null while it cannot run yet (`notReady` then says why). */
+  /**
+   * Runs the mutator, resolving with what `onCreated` needs (the new id); null while it cannot run
+   * yet (`notReady` then says why).
+   */
   create: ((value: V) => Promise<R>) | null;
   notReady?: string;
   /** The toast after the create: "Front desk was created." */

@@ -9,6 +9,7 @@
 import { useMemo } from 'react';
 import { waitFor } from 'xstate';
 import { WriteRefused } from '../../../app/mutators/core';
+import type { SaveAnswer } from '../../../app/mutators/admin/written';
 import type { JsonObject } from '../../../contracts/record';
 import { humanMessage, toSyncFailure } from '../../../contracts/sync-errors';
 import {
@@ -18,7 +19,7 @@ import {
 } from '../../../machines/syncDocument.selectors';
 import { useContainerSelector, useSyncDocument, type DocumentActor } from '../../sync/containers';
 import type { EditorActor } from './EditorFrame';
-import { useStoredEditor, type SaveAnswer, type Stored, type StoredEditorSpec } from './editing';
+import { useStoredEditor, type Stored, type StoredEditorSpec } from './editing';
 
 export interface DocumentEditorSpec<V> extends StoredEditorSpec<V> {
   /** The document's unique name. */

@@ -6,13 +6,14 @@
  * else's save arriving through the map is followed while nothing is unsaved, kept aside otherwise.
  */
 import { useMemo, useState } from 'react';
+import type { SaveAnswer } from '../../../app/mutators/admin/written';
 import type { JsonObject } from '../../../contracts/record';
 import { humanMessage, toSyncFailure } from '../../../contracts/sync-errors';
 import { askMap } from '../../../machines/syncAsk';
 import { selectMapItem, selectMapStatus } from '../../../machines/syncMap.selectors';
 import { useContainerSelector, type MapActor } from '../../sync/containers';
 import type { EditorActor } from './EditorFrame';
-import { useStoredEditor, type SaveAnswer, type Stored, type StoredEditorSpec } from './editing';
+import { useStoredEditor, type Stored, type StoredEditorSpec } from './editing';
 
 export interface MapItemEditorSpec<V> extends StoredEditorSpec<V> {
   /** The open map (undefined until it is). */
