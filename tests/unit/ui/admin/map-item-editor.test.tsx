@@ -71,7 +71,7 @@ const text = (id: string) => screen.getByTestId(id).textContent;
 const send = (event: Parameters<EditorActor['send']>[0]) => act(() => editor!.send(event));
 const status = (value: string) => waitFor(() => expect(text('status')).toBe(value));
 const rename = (name: string) =>
-  send({ type: 'editor.change', values: groupToData({ ...desk, name }) });
+  send({ type: 'editor.change', values: GROUP_CODEC.write({ ...desk, name }) });
 /** Another admin saves; `pushed` says whether this page has heard of it yet. */
 function saveElsewhere(
   { map, events }: { map: FakeMap; events: { push(e: object): void } },
@@ -95,6 +95,18 @@ describe('useMapItemEditor', () => {
     expect(writes(map).map((c) => c.method)).toEqual(['mutate']);
     expect(map.items.get('grp-1')?.data).toEqual(groupToData({ ...desk, name: 'Reception' }));
     expect(text('error')).toBe('none');
+  });
+
+  it('keeps what is typed as typed (a space before the next word), and saves it trimmed', async () => {
+    const { map } = await setup(desk);
+    await status('editing');
+    rename('Front ');
+    expect(text('name')).toBe('Front ');
+    rename('Front office ');
+    send({ type: 'editor.save' });
+    await waitFor(() => expect(text('dirty')).toBe('false'));
+    expect(map.items.get('grp-1')?.data).toMatchObject({ name: 'Front office' });
+    expect(text('name')).toBe('Front office');
   });
 
   it('refuses invalid values next to the field and sends nothing', async () => {

@@ -8,10 +8,13 @@ import type { FormCodec } from '../form';
 import type { Person } from '../live';
 import { useMapItemEditor } from '../useMapItemEditor';
 
-/** A group's stored item as its form edits it, and as it is stored. */
+/**
+ * A group's stored item as its form edits it: the name and number as typed (the groups mutator
+ * trims and normalises them when it saves, so a space typed between two words stays).
+ */
 export const GROUP_CODEC: FormCodec<Group> = {
   read: (data) => groupRecord.read(data),
-  write: groupToData,
+  write: (group) => ({ ...groupToData(group), name: group.name, number: group.number }),
 };
 
 /** The checks of a group's form against the team; `self` is the group edited (not another's number). */
