@@ -54,7 +54,6 @@ export function itemScreen<V extends { name: string }>(
   codec: FormCodec<V>,
   thing: string,
   untitled: string,
-  testId = thing,
 ): EditSpec<V> {
   return {
     codec,
@@ -62,7 +61,7 @@ export function itemScreen<V extends { name: string }>(
     what: `this ${thing}`,
     loading: `Loading the ${thing}…`,
     saved: `The ${thing} was saved.`,
-    testId,
+    testId: thing,
   };
 }
 

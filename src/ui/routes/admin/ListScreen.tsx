@@ -101,7 +101,8 @@ export function ListScreen<T extends { name: string }>({
   title,
   what = title,
   create: [createPath, createLabel],
-  testIds: [tableId, rowId],
+  testId: tableId,
+  rowTestId: rowId,
   children: empty,
 }: {
   map: CatalogueMap<T>;
@@ -115,8 +116,9 @@ export function ListScreen<T extends { name: string }>({
   what?: string;
   /** The create screen's path and its link's words. */
   create: readonly [string, string];
-  /** `data-testid` of the table and of each row. */
-  testIds: readonly [string] | readonly [string, string];
+  /** `data-testid` of the table, and of each row. */
+  testId: string;
+  rowTestId?: string;
   /** What the screen says when there is nothing yet. */
   children: ReactNode;
 }) {

@@ -25,7 +25,8 @@ export function Component() {
       }}
       title="Audio files"
       create={[paths.adminAudioCreate.build(), 'Upload audio']}
-      testIds={['audio-files', 'audio-row']}
+      testId="audio-files"
+      rowTestId="audio-row"
     >
       No audio files yet. Upload one to use it in announcements.
     </ListScreen>

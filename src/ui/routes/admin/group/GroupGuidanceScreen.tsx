@@ -11,7 +11,8 @@ import { GROUP_CODEC, useGroupEditor } from './group';
 import './groups.css';
 
 const SCREEN: EditSpec<Group> = {
-  ...itemScreen(GROUP_CODEC, 'group', 'Group guidance', 'group-guidance'),
+  ...itemScreen(GROUP_CODEC, 'group', 'Group guidance'),
+  testId: 'group-guidance',
   title: (group) => (group ? `Guidance of ${group.name || 'the group'}` : 'Group guidance'),
   leave: 'this group’s announcements',
   saved: 'The announcements were saved.',
@@ -83,7 +84,7 @@ function GuidanceChoice({
           const guidance = { ...group.guidance };
           if (next === '') delete guidance[slot];
           else guidance[slot] = next;
-          kit.set('guidance', guidance);
+          form.change({ ...group, guidance });
         };
         return (
           <Field key={slot} fields={fields} field={slot} label={GUIDANCE_SLOT_LABELS[slot]}>

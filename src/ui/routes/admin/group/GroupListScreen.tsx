@@ -18,7 +18,7 @@ export function Component() {
       }}
       title="Ring groups"
       create={[paths.adminGroupCreate.build(), 'New ring group']}
-      testIds={['groups']}
+      testId="groups"
     >
       No ring groups yet. A ring group is a number or extension that rings a set of people.
     </ListScreen>

@@ -9,6 +9,12 @@ import { ANNOUNCEMENT_CODEC, useAnnouncementContext } from './announcement';
 import { AnnouncementForm } from './AnnouncementForm';
 import './guidance.css';
 
+/** The conflict banner keeps the test id of the routes' first name. */
+const SCREEN = {
+  ...itemScreen(ANNOUNCEMENT_CODEC, 'announcement', 'Edit guidance'),
+  testId: 'guidance',
+};
+
 /**
  * /admin/guidance/{id}/edit through the editor machine: the save carries what the edit started from;
  * when another admin saved first the screen shows their version and offers to reload or overwrite;
@@ -30,7 +36,7 @@ export function Component() {
   return (
     <EditScreen
       editor={editor}
-      spec={itemScreen(ANNOUNCEMENT_CODEC, 'announcement', 'Edit guidance', 'guidance')}
+      spec={SCREEN}
       done={() => void navigate(paths.adminGuidance.build())}
       describeTheirs={(their) => {
         const what =

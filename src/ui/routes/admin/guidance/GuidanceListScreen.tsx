@@ -42,7 +42,8 @@ export function Component() {
       title="Guidance"
       what="Announcements"
       create={[paths.adminGuidanceCreate.build(), 'New announcement']}
-      testIds={['guidance-list', 'guidance-row']}
+      testId="guidance-list"
+      rowTestId="guidance-row"
     >
       No announcements yet. An announcement is what callers hear when a group is closed, on a
       holiday or holding them: text the server speaks, or an audio file.
