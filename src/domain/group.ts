@@ -115,13 +115,15 @@ export function extensionOwners(
   return owners;
 }
 
-/** Ids are short, random and valid in a route (`paths.isValidRouteId`). */
-export function newGroupId(random: () => number = Math.random): string {
-  let id = 'grp-';
+/** A short random id after `prefix`, valid in a route (`paths.isValidRouteId`). */
+export function newRouteId(prefix: string, random: () => number = Math.random): string {
+  let id = prefix;
   const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
   for (let i = 0; i < 10; i++) id += alphabet[Math.floor(random() * alphabet.length)];
   return id;
 }
+
+export const newGroupId = (random?: () => number): string => newRouteId('grp-', random);
 
 export type GroupGuidanceErrors = Partial<Record<GuidanceSlot, string>>;
 

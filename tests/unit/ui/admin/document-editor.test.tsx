@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * useDocumentEditor over an SDK document fake that behaves like twilio-sync's: `mutate` runs the
+ * useDocumentEditor (saving through a mutator on `replaceDocumentIf`) over an SDK document fake that behaves like twilio-sync's: `mutate` runs the
  * mutator on the copy the client holds and, when the service has a newer revision, fetches it and
  * runs the mutator again (the last call counts; `null` writes nothing). What a person sees: the
  * stored values normalized, a save written, someone else's save followed while nothing is unsaved
@@ -10,7 +10,10 @@
 import { useSelector } from '@xstate/react';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { EventEmitter } from 'node:events';
+import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
+import { replaceDocumentIf } from '../../../../src/app/mutators/core';
+import { defineRecord } from '../../../../src/contracts/record';
 import {
   selectDirty,
   selectDraft,
@@ -107,18 +110,29 @@ interface Holidays extends JsonObject {
   days: string[];
 }
 
-/** A small spec in the shape a screen passes: sorted days, each a date. */
-const spec: DocumentEditorSpec = {
+/** A small record: days, each a date. */
+const daysRecord = defineRecord(
+  'days',
+  v.object({ days: v.array(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'not a date'))) }),
+  { days: [] },
+);
+
+/** A small spec in the shape a screen passes: sorted days, each a date, saved by a mutator. */
+const spec: DocumentEditorSpec<Holidays> = {
   name: 'calendar:g1',
-  normalize: (data) => ({
-    days: Array.isArray(data.days)
-      ? data.days.filter((d): d is string => typeof d === 'string').sort()
-      : [],
-  }),
-  validate: (values) => {
-    const bad = (values as Holidays).days.findIndex((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d));
-    return bad < 0 ? {} : { [`days.${bad}`]: `“${(values as Holidays).days[bad]}” is not a date.` };
+  codec: {
+    read: (data) => ({
+      days: Array.isArray(data.days)
+        ? data.days.filter((d): d is string => typeof d === 'string').sort()
+        : [],
+    }),
+    write: (value) => value,
   },
+  validate: ({ days }) => {
+    const bad = days.findIndex((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d));
+    return bad < 0 ? {} : { [`days.${bad}`]: `“${days[bad]}” is not a date.` };
+  },
+  save: (doc, base, value) => replaceDocumentIf(doc, daysRecord, base, value),
   what: 'these holidays',
 };
 

@@ -1,3 +1,4 @@
+import { API, pathOf } from '../../../../contracts/api';
 import { ApiError, errorFrom, NETWORK_ERROR_MESSAGE } from '../../../../io/api/client';
 
 /** 64 MiB, as the server enforces (server/audio/routes.ts). */
@@ -32,7 +33,10 @@ export function uploadAudio(
 ): Upload {
   const xhr = new XMLHttpRequest();
   const done = new Promise<UploadedAudio>((resolve, reject) => {
-    xhr.open('POST', `/api/audio?name=${encodeURIComponent(file.name)}`);
+    xhr.open(
+      API.uploadAudio.method,
+      `${pathOf(API.uploadAudio)}?name=${encodeURIComponent(file.name)}`,
+    );
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);

@@ -1,27 +1,23 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { addRule, nextOrder, readGroupTargets } from '../../../../app/mutators/admin/forwarding';
+import {
+  DEFAULT_FORWARD_AFTER,
+  type Rule,
+  type Target,
+  type When,
+} from '../../../../contracts/records/forwarding';
+import { validateRule, WHEN_LABELS } from '../../../../domain/forwarding';
 import { selectListItems, selectListStatus } from '../../../../machines/syncList.selectors';
-import { ask } from '../../../../machines/syncCommand';
-import { openWithSdk } from '../../../../io/sync/client';
-import { humanMessage, toSyncFailure } from '../../../../contracts/sync-errors';
-import type { ListItem, ListPort } from '../../../../machines/syncPorts';
-import { useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
-import { useContainerSelector, useSyncList } from '../../../sync/containers';
+import { useContainerSelector } from '../../../sync/containers';
 import { useSyncRuntime } from '../../../sync/SyncProvider';
-import {
-  ruleFromData,
-  ruleToData,
-  validateRule,
-  WHEN_LABELS,
-  type RuleErrors,
-} from '../../../../domain/forwarding';
+import { AdminForm, useFormKit, type FormFrame, type FormState } from '../form';
+import { useGroups, usePeople, type Person } from '../live';
+import { useCreateForm } from '../useCreateForm';
+import { NO_ITEMS, useForwardingList } from './forwarding';
 import './groups.css';
-import { useGroups, usePeople } from './useGroups';
-import type { Rule, Target, When } from '../../../../contracts/records/forwarding';
-
-const NO_ITEMS: readonly ListItem[] = [];
 
 /** Every group's group-targets, read once when the form opens (a team has tens of groups). */
 function useGroupTargets(groupIds: readonly string[]): Map<string, string[]> | null {
@@ -30,122 +26,87 @@ function useGroupTargets(groupIds: readonly string[]): Map<string, string[]> | n
   const key = groupIds.join(',');
   useEffect(() => {
     if (!runtime) return;
-    let live = true;
-    void (async () => {
-      const client = await runtime.sdkClient();
-      const found = new Map<string, string[]>();
-      for (const id of key === '' ? [] : key.split(',')) {
-        try {
-          const opened = await openWithSdk(
-            client,
-            { kind: 'list', id: `forwarding:${id}`, mode: 'open_existing' },
-            'open_existing',
-          );
-          const page = await (opened.port as ListPort).getItems({ pageSize: 100 });
-          (opened.source as { close?: () => void } | null)?.close?.();
-          found.set(
-            id,
-            page.items.flatMap((i) => {
-              const r = ruleFromData(i.data);
-              return r?.target.kind === 'group' ? [r.target.groupId] : [];
-            }),
-          );
-        } catch {
-          found.set(id, []);
-        }
-      }
-      if (live) setTargets(found);
-    })();
-    return () => {
-      live = false;
-    };
+    const reading = new AbortController();
+    void readGroupTargets(runtime.machines, key === '' ? [] : key.split(','), reading.signal).then(
+      (found) => {
+        if (!reading.signal.aborted) setTargets(found);
+      },
+    );
+    return () => reading.abort();
   }, [runtime, key]);
   return targets;
+}
+
+/** What the form holds: every kind's target, so switching kind loses nothing typed. */
+interface Draft {
+  when: When;
+  after: number;
+  kind: Target['kind'];
+  number: string;
+  identity: string;
+  groupId: string;
+}
+
+const FIELDS = ['when', 'after', 'target'] as const;
+const TARGET_LABELS: Readonly<Record<Target['kind'], string>> = {
+  user: 'A person',
+  group: 'Another ring group',
+  number: 'A phone number',
+  voicemail: 'Voicemail',
+};
+
+function targetOf(d: Draft): Target {
+  if (d.kind === 'number') return { kind: 'number', number: d.number };
+  if (d.kind === 'user') return { kind: 'user', identity: d.identity };
+  if (d.kind === 'voicemail') return { kind: 'voicemail' };
+  return { kind: 'group', groupId: d.groupId };
 }
 
 /** /admin/group/{id}/forwarding/create: a rule for when and where this group's calls are forwarded. */
 export function Component() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const toast = useToastActor();
-  const uid = useId();
   const { groups } = useGroups();
   const { people } = usePeople();
-  const list = useSyncList(`forwarding:${id}`, {
-    mode: 'open_existing',
-    pageSize: 100,
-    loadAll: true,
-  });
+  const list = useForwardingList(id);
   const listStatus = useContainerSelector(list, selectListStatus, 'opening');
   const items = useContainerSelector(list, selectListItems, NO_ITEMS);
   const targets = useGroupTargets([...groups.keys()]);
-  const [when, setWhen] = useState<When>('noAnswer');
-  const [after, setAfter] = useState(20);
-  const [kind, setKind] = useState<Target['kind']>('user');
-  const [number, setNumber] = useState('');
-  const [identity, setIdentity] = useState('');
-  const [groupId, setGroupId] = useState('');
-  const [errors, setErrors] = useState<RuleErrors>({});
-  const [busy, setBusy] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
   const group = groups.get(id);
+  const ruleOf = (d: Draft): Rule => ({
+    when: d.when,
+    after: d.after,
+    target: targetOf(d),
+    order: nextOrder(items),
+  });
+  const onDone = () => void navigate(paths.adminGroup.build(id));
+  const form = useCreateForm({
+    initial: (): Draft => ({
+      when: 'noAnswer',
+      after: DEFAULT_FORWARD_AFTER,
+      kind: 'user',
+      number: '',
+      identity: '',
+      groupId: '',
+    }),
+    validate: (d) =>
+      validateRule(
+        id,
+        ruleOf(d),
+        new Set(groups.keys()),
+        new Set(people.map((p) => p.identity)),
+        (g) => targets?.get(g) ?? [],
+      ),
+    fields: FIELDS,
+    create: list && targets ? (d) => addRule(list, ruleOf(d)) : null,
+    notReady: list
+      ? 'Still reading the other groups’ forwarding; try again in a moment.'
+      : 'Still connecting to the team’s data; try again in a moment.',
+    savedMessage: () => 'The forwarding rule was added.',
+    onCreated: onDone,
+  });
 
-  const target: Target =
-    kind === 'number'
-      ? { kind, number }
-      : kind === 'user'
-        ? { kind, identity }
-        : kind === 'voicemail'
-          ? { kind }
-          : { kind, groupId };
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (busy || !list) return;
-    if (targets === null) {
-      setFormError('Still reading the other groups’ forwarding; try again in a moment.');
-      return;
-    }
-    const order = items.reduce((m, i) => Math.max(m, ruleFromData(i.data)?.order ?? 0), 0) + 1;
-    const rule: Rule = { when, after, target, order };
-    const found = validateRule(
-      id,
-      rule,
-      new Set(groups.keys()),
-      new Set(people.map((p) => p.identity)),
-      (g) => targets.get(g) ?? [],
-    );
-    setErrors(found);
-    const first = (['when', 'after', 'target'] as const).find((f) => found[f] !== undefined);
-    if (first) {
-      document.getElementById(`${uid}-${first}`)?.focus();
-      return;
-    }
-    setBusy(true);
-    setFormError(null);
-    try {
-      await ask(list, { type: 'list.push', data: ruleToData(rule) }, 'list');
-      toast.send({
-        type: 'toast.show',
-        message: 'The forwarding rule was added.',
-        toastType: 'success',
-      });
-      void navigate(paths.adminGroup.build(id));
-    } catch (e) {
-      const f = toSyncFailure(e);
-      setFormError(`The rule could not be saved: ${humanMessage(f)}`);
-      setBusy(false);
-    }
-  }
-
-  const err = (f: keyof RuleErrors) =>
-    errors[f] === undefined ? null : (
-      <p id={`${uid}-${f}-error`} className="field__error">
-        {errors[f]}
-      </p>
-    );
-  const described = (f: keyof RuleErrors) => (errors[f] ? `${uid}-${f}-error` : undefined);
-
+  const frame = { submitLabel: 'Add rule', onCancel: onDone };
   return (
     <Screen title={group ? `New forwarding rule for ${group.name}` : 'New forwarding rule'}>
       {listStatus === 'failed' && (
@@ -153,130 +114,89 @@ export function Component() {
           This group’s forwarding rules could not be opened (the group may have been deleted).
         </p>
       )}
-      <form className="group-form" noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={`${uid}-when`}>When</label>
-          <select
-            id={`${uid}-when`}
-            value={when}
-            aria-describedby={described('when')}
-            onChange={(e) => setWhen(e.currentTarget.value as When)}
-          >
-            {(Object.keys(WHEN_LABELS) as When[]).map((w) => (
-              <option key={w} value={w}>
-                {WHEN_LABELS[w]}
-              </option>
-            ))}
-          </select>
-          {err('when')}
-        </div>
-        {when === 'noAnswer' && (
-          <div className="field">
-            <label htmlFor={`${uid}-after`}>After (seconds of ringing)</label>
-            <input
-              id={`${uid}-after`}
-              type="number"
-              min={5}
-              max={300}
-              value={Number.isNaN(after) ? '' : after}
-              aria-invalid={errors.after ? true : undefined}
-              aria-describedby={described('after')}
-              onChange={(e) => setAfter(e.currentTarget.valueAsNumber)}
-            />
-            {err('after')}
-          </div>
-        )}
-        <fieldset className="field">
-          <legend>Forward to</legend>
-          {(
-            [
-              ['user', 'A person'],
-              ['group', 'Another ring group'],
-              ['number', 'A phone number'],
-              ['voicemail', 'Voicemail'],
-            ] as const
-          ).map(([k, label]) => (
-            <label key={k} className="group-form__choice">
-              <input
-                type="radio"
-                name={`${uid}-kind`}
-                checked={kind === k}
-                onChange={() => setKind(k)}
-              />
-              {label}
-            </label>
-          ))}
-          {kind === 'number' && (
-            <>
-              <label htmlFor={`${uid}-target`}>Phone number</label>
-              <input
-                id={`${uid}-target`}
-                value={number}
-                inputMode="tel"
-                aria-invalid={errors.target ? true : undefined}
-                aria-describedby={described('target')}
-                onChange={(e) => setNumber(e.currentTarget.value)}
-              />
-            </>
-          )}
-          {kind === 'user' && (
-            <>
-              <label htmlFor={`${uid}-target`}>Person</label>
-              <select
-                id={`${uid}-target`}
-                value={identity}
-                aria-invalid={errors.target ? true : undefined}
-                aria-describedby={described('target')}
-                onChange={(e) => setIdentity(e.currentTarget.value)}
-              >
-                <option value="">Choose a person…</option>
-                {people.map((p) => (
-                  <option key={p.identity} value={p.identity}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </>
-          )}
-          {kind === 'group' && (
-            <>
-              <label htmlFor={`${uid}-target`}>Ring group</label>
-              <select
-                id={`${uid}-target`}
-                value={groupId}
-                aria-invalid={errors.target ? true : undefined}
-                aria-describedby={described('target')}
-                onChange={(e) => setGroupId(e.currentTarget.value)}
-              >
-                <option value="">Choose a group…</option>
-                {[...groups.entries()].map(([g, v]) => (
-                  <option key={g} value={g}>
-                    {v.name}
-                  </option>
-                ))}
-              </select>
-            </>
-          )}
-          {err('target')}
-        </fieldset>
-        {formError !== null && (
-          <p className="form-error" role="alert">
-            {formError}
-          </p>
-        )}
-        <div className="group-form__actions">
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Add rule'}
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => void navigate(paths.adminGroup.build(id))}
-          >
-            Cancel
-          </button>
-        </div>
-      </form>
+      <RuleForm form={form} people={people} groups={groups} frame={frame} />
     </Screen>
+  );
+}
+
+function RuleForm({
+  form,
+  people,
+  groups,
+  frame,
+}: {
+  form: FormState<Draft>;
+  people: readonly Person[];
+  groups: ReadonlyMap<string, { name: string }>;
+  frame: FormFrame;
+}) {
+  const kit = useFormKit(form);
+  const { draft: d, fields, set } = kit;
+  /** The target's control for the kind chosen: its label, and a select or the number. */
+  const target = (label: string, control: ReactNode) => (
+    <>
+      <label htmlFor={fields.id('target')}>{label}</label>
+      {control}
+    </>
+  );
+  const choose = (field: 'identity' | 'groupId', what: string, options: Array<[string, string]>) =>
+    kit.select({
+      field: 'target',
+      value: d[field],
+      onChange: (v) => set(field, v),
+      first: <option value="">Choose {what}…</option>,
+      options,
+    });
+  return (
+    <AdminForm kit={kit} order={FIELDS} {...frame} cancelWhileBusy markBusy={false}>
+      {kit.field(
+        'when',
+        'When',
+        kit.select({
+          field: 'when',
+          'aria-invalid': undefined,
+          value: d.when,
+          onChange: (w) => set('when', w as When),
+          options: Object.entries(WHEN_LABELS),
+        }),
+      )}
+      {d.when === 'noAnswer' &&
+        kit.number('after', 'After (seconds of ringing)', { min: 5, max: 300 })}
+      {kit.choices('kind', 'Forward to', TARGET_LABELS, {
+        errorOf: 'target',
+        children: (
+          <>
+            {d.kind === 'number' &&
+              target(
+                'Phone number',
+                <input
+                  {...fields.control('target')}
+                  value={d.number}
+                  inputMode="tel"
+                  onChange={(e) => set('number', e.currentTarget.value)}
+                />,
+              )}
+            {d.kind === 'user' &&
+              target(
+                'Person',
+                choose(
+                  'identity',
+                  'a person',
+                  people.map((p) => [p.identity, p.name]),
+                ),
+              )}
+            {d.kind === 'group' &&
+              target(
+                'Ring group',
+                choose(
+                  'groupId',
+                  'a group',
+                  [...groups.entries()].map(([g, v]) => [g, v.name]),
+                ),
+              )}
+          </>
+        ),
+      })}
+    </AdminForm>
   );
 }

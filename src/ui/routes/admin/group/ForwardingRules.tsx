@@ -1,18 +1,21 @@
 import { useMemo, useState } from 'react';
-import { selectListItems, selectListStatus } from '../../../../machines/syncList.selectors';
-import { ask } from '../../../../machines/syncCommand';
-import { humanMessage, toSyncFailure } from '../../../../contracts/sync-errors';
-import type { ListItem } from '../../../../machines/syncPorts';
-import { useContainerSelector, useSyncList } from '../../../sync/containers';
-import {
-  describeTarget,
-  ruleFromData,
-  ruleToData,
-  WHEN_LABELS,
-} from '../../../../domain/forwarding';
+import { deleteRule, swapRules, type PlacedRule } from '../../../../app/mutators/admin/forwarding';
+import { describeTarget, ruleFromData, WHEN_LABELS } from '../../../../domain/forwarding';
 import type { Rule } from '../../../../contracts/records/forwarding';
+import { selectListItems, selectListStatus } from '../../../../machines/syncList.selectors';
+import { useContainerSelector } from '../../../sync/containers';
+import { NO_ITEMS, useForwardingList } from './forwarding';
+import { Button } from '../form';
 
-const NO_ITEMS: readonly ListItem[] = [];
+/** "When nobody answers after 20 s: forward to Tom". */
+function describeRule(
+  rule: Rule,
+  nameOfPerson: (identity: string) => string,
+  nameOfGroup: (id: string) => string,
+): string {
+  const after = rule.when === 'noAnswer' ? ` after ${rule.after} s` : '';
+  return `${WHEN_LABELS[rule.when]}${after}: forward to ${describeTarget(rule.target, nameOfPerson, nameOfGroup)}`;
+}
 
 /**
  * A group's forwarding rules, live, in the order they apply; each can move up or down (buttons, so
@@ -27,11 +30,7 @@ export function ForwardingRules({
   nameOfPerson: (identity: string) => string;
   nameOfGroup: (id: string) => string;
 }) {
-  const list = useSyncList(`forwarding:${groupId}`, {
-    mode: 'open_existing',
-    pageSize: 100,
-    loadAll: true,
-  });
+  const list = useForwardingList(groupId);
   const status = useContainerSelector(list, selectListStatus, 'opening');
   const items = useContainerSelector(list, selectListItems, NO_ITEMS);
   const [problem, setProblem] = useState<string | null>(null);
@@ -39,7 +38,7 @@ export function ForwardingRules({
   const rules = useMemo(
     () =>
       items
-        .flatMap((i) => {
+        .flatMap((i): PlacedRule[] => {
           const rule = ruleFromData(i.data);
           return rule ? [{ index: i.index, rule }] : [];
         })
@@ -47,37 +46,14 @@ export function ForwardingRules({
     [items],
   );
 
-  async function run(work: () => Promise<unknown>) {
+  function run(write: (l: NonNullable<typeof list>) => Promise<void>) {
     if (!list || busy) return;
     setBusy(true);
     setProblem(null);
-    try {
-      await work();
-    } catch (e) {
-      setProblem(`That change was not saved: ${humanMessage(toSyncFailure(e))}`);
-    } finally {
-      setBusy(false);
-    }
+    write(list)
+      .catch((e: unknown) => setProblem(e instanceof Error ? e.message : String(e)))
+      .finally(() => setBusy(false));
   }
-  const swap = (a: { index: number; rule: Rule }, b: { index: number; rule: Rule }) =>
-    run(async () => {
-      if (!list) return;
-      // Distinct orders even when older rules shared one.
-      const [first, second] =
-        a.rule.order === b.rule.order
-          ? [a.rule.order + 1, a.rule.order]
-          : [b.rule.order, a.rule.order];
-      await ask(
-        list,
-        { type: 'list.set', index: a.index, data: ruleToData({ ...a.rule, order: first }) },
-        'list',
-      );
-      await ask(
-        list,
-        { type: 'list.set', index: b.index, data: ruleToData({ ...b.rule, order: second }) },
-        'list',
-      );
-    });
 
   if (status === 'failed')
     return <p className="form-error">The forwarding rules could not be loaded.</p>;
@@ -89,41 +65,34 @@ export function ForwardingRules({
       ) : (
         <ol className="forwarding-rules" data-testid="forwarding-rules">
           {rules.map((r, i) => {
-            const text = `${WHEN_LABELS[r.rule.when]}${r.rule.when === 'noAnswer' ? ` after ${r.rule.after} s` : ''}: forward to ${describeTarget(r.rule.target, nameOfPerson, nameOfGroup)}`;
+            const text = describeRule(r.rule, nameOfPerson, nameOfGroup);
             return (
               <li key={r.index} data-testid="forwarding-rule">
                 <span>{text}</span>
-                <button
-                  type="button"
-                  className="button button--quiet"
-                  aria-label={`Move up: ${text}`}
+                <Button
+                  quiet
+                  label={`Move up: ${text}`}
                   disabled={i === 0 || busy}
-                  onClick={() => void swap(r, rules[i - 1]!)}
+                  onClick={() => run((l) => swapRules(l, r, rules[i - 1]!))}
                 >
                   ↑
-                </button>
-                <button
-                  type="button"
-                  className="button button--quiet"
-                  aria-label={`Move down: ${text}`}
+                </Button>
+                <Button
+                  quiet
+                  label={`Move down: ${text}`}
                   disabled={i === rules.length - 1 || busy}
-                  onClick={() => void swap(r, rules[i + 1]!)}
+                  onClick={() => run((l) => swapRules(l, r, rules[i + 1]!))}
                 >
                   ↓
-                </button>
-                <button
-                  type="button"
-                  className="button button--quiet"
-                  aria-label={`Delete: ${text}`}
+                </Button>
+                <Button
+                  quiet
+                  label={`Delete: ${text}`}
                   disabled={busy}
-                  onClick={() =>
-                    void run(async () => {
-                      if (list) await ask(list, { type: 'list.remove', index: r.index }, 'list');
-                    })
-                  }
+                  onClick={() => run((l) => deleteRule(l, r.index))}
                 >
                   Delete
-                </button>
+                </Button>
               </li>
             );
           })}

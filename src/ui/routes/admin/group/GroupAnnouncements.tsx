@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../../app/paths';
-import { useGuidanceMap } from '../guidance/useGuidance';
+import { useAnnouncements } from '../live';
 import { GUIDANCE_SLOT_LABELS } from '../../../../domain/group';
 import { GUIDANCE_SLOTS, type GroupGuidance } from '../../../../contracts/records/group';
 
@@ -15,7 +15,7 @@ export function GroupAnnouncements({
   groupId: string;
   guidance: GroupGuidance;
 }) {
-  const { announcements, status } = useGuidanceMap();
+  const { byKey: announcements, status } = useAnnouncements();
   return (
     <section aria-labelledby={`announcements-${groupId}`} data-testid="group-announcements">
       <h2 id={`announcements-${groupId}`}>Announcements</h2>

@@ -1,25 +1,24 @@
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { deleteGroup } from '../../../../app/mutators/admin/groups';
+import { PRESENCE } from '../../../../contracts/objects';
+import { STRATEGY_LABELS } from '../../../../domain/group';
+import { PRESENCE_LABELS, presenceOf } from '../../../../domain/presence';
 import { selectMapItems, selectMapStatus } from '../../../../machines/syncMap.selectors';
 import type { MapItem } from '../../../../machines/syncPorts';
-import { useToastActor } from '../../../app/actors';
 import { paths } from '../../../app/paths';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Screen } from '../../../components/Screen';
-import { PRESENCE_MAP } from '../../../presence/maps';
 import '../../../presence/presence.css';
-import { PRESENCE_LABELS, presenceOf } from '../../../../domain/presence';
 import { useContainerSelector, useSyncMap } from '../../../sync/containers';
-import { LoadFailure } from '../../../sync/LoadFailure';
-import { useSyncAvailability, useSyncRuntime } from '../../../sync/SyncProvider';
-import { deleteGroup } from './commands';
+import { useSyncRuntime } from '../../../sync/SyncProvider';
+import { DeleteDialog } from '../DeleteDialog';
+import { MapState, useMapState } from '../ListScreen';
+import { useGroups, usePeople } from '../live';
 import { ForwardingRules } from './ForwardingRules';
 import { GroupAnnouncements } from './GroupAnnouncements';
 import { GroupHours } from './GroupHours';
 import { GroupTest } from './GroupTest';
-import { STRATEGY_LABELS } from '../../../../domain/group';
 import './groups.css';
-import { useGroups, usePeople } from './useGroups';
 
 const NO_ITEMS: readonly MapItem[] = [];
 
@@ -31,12 +30,11 @@ const NO_ITEMS: readonly MapItem[] = [];
 export function Component() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const toast = useToastActor();
-  const availability = useSyncAvailability();
   const runtime = useSyncRuntime();
-  const { actor, status, error, groups } = useGroups();
+  const map = useGroups();
+  const { actor, groups } = map;
   const { people } = usePeople();
-  const presence = useSyncMap(PRESENCE_MAP, { pageSize: 100, loadAll: true });
+  const presence = useSyncMap(PRESENCE.name, { pageSize: 100, loadAll: true });
   const presenceStatus = useContainerSelector(presence, selectMapStatus, 'opening');
   const presenceItems = useContainerSelector(presence, selectMapItems, NO_ITEMS);
   const presenceByKey = useMemo(
@@ -46,26 +44,13 @@ export function Component() {
   const [deleting, setDeleting] = useState(false);
 
   const group = groups.get(id);
-  const failed = availability.state === 'failed' || status === 'failed';
-  const loading = !failed && status !== 'ready';
+  const { failed, loading } = useMapState(map);
   const nameOfPerson = (identity: string) =>
     people.find((p) => p.identity === identity)?.name ?? identity;
 
   return (
     <Screen title={group?.name ?? 'Ring group'}>
-      {loading && (
-        <p className="screen-status" role="status">
-          Loading the group…
-        </p>
-      )}
-      {failed && (
-        <LoadFailure
-          availability={availability}
-          what="The group"
-          error={error}
-          onRetry={actor ? () => actor.send({ type: 'map.retry' }) : null}
-        />
-      )}
+      <MapState map={map} what="The group" loading="Loading the group…" />
       {!loading && !failed && group === undefined && (
         <p className="screen-status" role="status">
           This ring group does not exist (it may have been deleted).{' '}
@@ -132,30 +117,19 @@ export function Component() {
         </div>
       )}
       {deleting && group && (
-        <ConfirmDialog
-          title={`Delete ${group.name}?`}
-          action={
+        <DeleteDialog
+          name={group.name}
+          remove={
             runtime && actor
-              ? {
-                  label: 'Delete',
-                  busyLabel: 'Deleting…',
-                  run: async () => {
-                    await deleteGroup(await runtime.sdkClient(), actor, id);
-                    toast.send({
-                      type: 'toast.show',
-                      message: `${group.name} was deleted.`,
-                      toastType: 'success',
-                    });
-                    void navigate(paths.adminGroups.build());
-                  },
-                }
+              ? () => deleteGroup({ machines: runtime.machines, groups: actor }, id)
               : null
           }
+          onDeleted={() => void navigate(paths.adminGroups.build())}
           onClose={() => setDeleting(false)}
         >
           Calls to {group.number} will no longer ring anyone. Its business hours, holidays and
           forwarding rules are deleted with it.
-        </ConfirmDialog>
+        </DeleteDialog>
       )}
     </Screen>
   );

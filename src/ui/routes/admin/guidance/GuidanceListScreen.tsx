@@ -1,16 +1,11 @@
-import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useToastActor } from '../../../app/actors';
+import { deleteAnnouncement } from '../../../../app/mutators/admin/announcements';
+import { API, pathOf } from '../../../../contracts/api';
+import { groupsUsing, KIND_LABELS } from '../../../../domain/announcement';
 import { paths } from '../../../app/paths';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { Screen } from '../../../components/Screen';
-import { LoadFailure } from '../../../sync/LoadFailure';
-import { useSyncAvailability } from '../../../sync/SyncProvider';
-import { useGroups } from '../group/useGroups';
-import { deleteGuidance } from './commands';
-import { groupsUsing, KIND_LABELS, type Guidance } from './guidance';
+import { ListScreen } from '../ListScreen';
+import { useAnnouncements, useAudioFiles, useGroups, useLanguages } from '../live';
 import './guidance.css';
-import { useAudioFiles, useGuidanceMap, useLanguages } from './useGuidance';
 
 /**
  * /admin/guidance: every announcement, live, sorted by name: what it is (text in a language, or a
@@ -18,118 +13,40 @@ import { useAudioFiles, useGuidanceMap, useLanguages } from './useGuidance';
  * group plays is refused, naming the groups.
  */
 export function Component() {
-  const availability = useSyncAvailability();
-  const toast = useToastActor();
-  const { actor, status, error, announcements } = useGuidanceMap();
-  const { groups, status: groupsStatus } = useGroups();
-  const { files } = useAudioFiles();
+  const { groups, status } = useGroups();
+  const { byKey: files } = useAudioFiles();
   const { languages } = useLanguages();
-  const [deleting, setDeleting] = useState<{ id: string; g: Guidance } | null>(null);
-  const failed = availability.state === 'failed' || status === 'failed';
-  const loading = !failed && status !== 'ready';
-  const rows = [...announcements.entries()].sort(([, a], [, b]) => a.name.localeCompare(b.name));
   const languageName = (code: string) => languages?.find((l) => l.code === code)?.name ?? code;
-
   return (
-    <Screen title="Guidance">
-      <p>
-        <Link className="button button--primary" to={paths.adminGuidanceCreate.build()}>
-          New announcement
-        </Link>
-      </p>
-      {loading && (
-        <p className="screen-status" role="status">
-          Loading announcements…
-        </p>
-      )}
-      {failed && (
-        <LoadFailure
-          availability={availability}
-          what="Announcements"
-          error={error}
-          onRetry={actor ? () => actor.send({ type: 'map.retry' }) : null}
-        />
-      )}
-      {!loading && !failed && rows.length === 0 && (
-        <p className="screen-status">
-          No announcements yet. An announcement is what callers hear when a group is closed, on a
-          holiday or holding them: text the server speaks, or an audio file.
-        </p>
-      )}
-      {rows.length > 0 && (
-        <table className="groups-table" data-testid="guidance-list">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Language or file</th>
-              <th scope="col">Listen</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(([id, g]) => (
-              <tr key={id} data-testid="guidance-row">
-                <td>
-                  <Link to={paths.adminGuidanceEdit.build(id)}>{g.name || id}</Link>
-                </td>
-                <td>{KIND_LABELS[g.kind]}</td>
-                <td>
-                  {g.kind === 'tts'
-                    ? languageName(g.language)
-                    : (files.get(g.audioId)?.name ?? 'A deleted file')}
-                </td>
-                <td>
-                  <audio
-                    controls
-                    preload="none"
-                    src={`/api/guidance/${encodeURIComponent(id)}/audio`}
-                    aria-label={`Play ${g.name || id}`}
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="button"
-                    onClick={() => setDeleting({ id, g })}
-                    disabled={groupsStatus !== 'ready'}
-                  >
-                    Delete<span className="visually-hidden"> {g.name}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {deleting && (
-        <ConfirmDialog
-          title={`Delete ${deleting.g.name || deleting.id}?`}
-          action={
-            actor
-              ? {
-                  label: 'Delete',
-                  busyLabel: 'Deleting…',
-                  run: async () => {
-                    await deleteGuidance(actor, deleting.id, deleting.g.name, groups);
-                    toast.send({
-                      type: 'toast.show',
-                      message: `${deleting.g.name} was deleted.`,
-                      toastType: 'success',
-                    });
-                  },
-                }
-              : null
-          }
-          onClose={() => setDeleting(null)}
-        >
-          {groupsUsing(deleting.id, groups).length > 0
-            ? `It is played by ${groupsUsing(deleting.id, groups).join('; ')}.`
-            : 'No ring group plays it.'}
-        </ConfirmDialog>
-      )}
-    </Screen>
+    <ListScreen
+      map={useAnnouncements()}
+      columns={{
+        Name: (a, id) => <Link to={paths.adminGuidanceEdit.build(id)}>{a.name || id}</Link>,
+        Kind: (a) => KIND_LABELS[a.kind],
+        'Language or file': (a) =>
+          a.kind === 'tts'
+            ? languageName(a.language)
+            : (files.get(a.audioId)?.name ?? 'A deleted file'),
+      }}
+      listen={(id) => pathOf(API.announcementAudio, { id })}
+      remove={{
+        run: (map, id, a) => deleteAnnouncement(map, id, a.name, groups),
+        disabled: status !== 'ready',
+        explain: (id) => {
+          const uses = groupsUsing(id, groups);
+          return uses.length > 0
+            ? `It is played by ${uses.join('; ')}.`
+            : 'No ring group plays it.';
+        },
+      }}
+      title="Guidance"
+      what="Announcements"
+      create={[paths.adminGuidanceCreate.build(), 'New announcement']}
+      testId="guidance-list"
+      rowTestId="guidance-row"
+    >
+      No announcements yet. An announcement is what callers hear when a group is closed, on a
+      holiday or holding them: text the server speaks, or an audio file.
+    </ListScreen>
   );
 }

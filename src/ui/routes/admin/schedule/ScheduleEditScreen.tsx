@@ -1,5 +1,13 @@
-import { useCallback, useId, useMemo, type FormEvent } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useMemo } from 'react';
+import { saveSchedule } from '../../../../app/mutators/admin/hours';
+import { CALENDARS, SCHEDULES } from '../../../../contracts/objects';
+import {
+  WEEKDAYS,
+  type Schedule,
+  type TimeRange,
+  type Weekday,
+} from '../../../../contracts/records/schedule';
+import { calendarFromData } from '../../../../domain/calendar';
 import {
   describeOpenNow,
   isTimeZone,
@@ -10,22 +18,18 @@ import {
 } from '../../../../domain/hours';
 import { scheduleFromData, scheduleToData, summariseWeek } from '../../../../domain/schedule';
 import { selectDocumentData } from '../../../../machines/syncDocument.selectors';
-import type { JsonObject } from '../../../../machines/syncPorts';
-import { paths } from '../../../app/paths';
 import { useNow } from '../../../components/clock';
-import { Screen } from '../../../components/Screen';
 import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
-import { calendarFromData } from '../../../../domain/calendar';
-import { EditorFrame, type EditorFormProps } from '../EditorFrame';
-import { useGroups } from '../group/useGroups';
-import { useDocumentEditor } from '../useDocumentEditor';
+import {
+  AdminForm,
+  Button,
+  useFormKit,
+  type Fields,
+  type FormFrame,
+  type FormState,
+} from '../form';
+import { documentScreen, GroupDocumentScreen } from '../GroupDocumentScreen';
 import './schedule.css';
-import { groupObjectNames as groupObjects } from '../../../../contracts/objects';
-import { WEEKDAYS, type Schedule, type Weekday } from '../../../../contracts/records/schedule';
-
-const WHAT = 'these business hours';
-const normalize = (data: JsonObject): JsonObject => scheduleToData(scheduleFromData(data));
-const validate = (values: JsonObject) => validateSchedule(scheduleFromData(values));
 
 /** Every zone the browser knows, for suggestions (the field takes any IANA name Intl accepts). */
 function zoneNames(): string[] {
@@ -39,88 +43,45 @@ function zoneNames(): string[] {
  * through the editor machine: someone else's earlier save offers theirs or an overwrite.
  */
 export function Component() {
-  const { id = '' } = useParams();
-  const navigate = useNavigate();
-  const { groups } = useGroups();
-  const editor = useDocumentEditor({
-    name: groupObjects(id).schedule,
-    normalize,
-    validate,
-    what: WHAT,
-  });
-  const onSaved = useCallback(() => void navigate(paths.adminGroup.build(id)), [navigate, id]);
-  const group = groups.get(id);
   return (
-    <Screen title="Edit schedule">
-      <p className="schedule__for">
-        Business hours of {group ? <strong>{group.name}</strong> : 'this ring group'}. Calls outside
-        them get the group’s closed announcement and closed forwarding rules.
-      </p>
-      {editor ? (
-        <EditorFrame
-          editor={editor}
-          what={WHAT}
-          testId="schedule"
-          describeTheirs={(values) => {
-            const s = scheduleFromData(values);
-            return `Their version: ${summariseWeek(s)} (${s.timeZone || 'no time zone'}).`;
-          }}
-          savedMessage="The business hours were saved."
-          onSaved={onSaved}
-        >
-          {(form) => (
-            <ScheduleForm
-              {...form}
-              groupId={id}
-              onCancel={() => void navigate(paths.adminGroup.build(id))}
-            />
-          )}
-        </EditorFrame>
-      ) : (
-        <p className="screen-status" role="status">
-          Loading {WHAT}…
-        </p>
+    <GroupDocumentScreen
+      family={SCHEDULES}
+      spec={documentScreen(
+        { read: scheduleFromData, write: scheduleToData },
+        'schedule',
+        'business hours',
       )}
-    </Screen>
+      store={{ validate: validateSchedule, save: saveSchedule }}
+      describeTheirs={(s) =>
+        `Their version: ${summariseWeek(s)} (${s.timeZone || 'no time zone'}).`
+      }
+      intro={(group) => (
+        <>
+          Business hours of {group}. Calls outside them get the group’s closed announcement and
+          closed forwarding rules.
+        </>
+      )}
+    >
+      {(form, frame, groupId) => <ScheduleForm form={form} frame={frame} groupId={groupId} />}
+    </GroupDocumentScreen>
   );
 }
 
 function ScheduleForm({
-  draft,
-  errors,
-  busy,
-  formError,
-  change,
-  save,
+  form,
+  frame,
   groupId,
-  onCancel,
-}: EditorFormProps & { groupId: string; onCancel: () => void }) {
-  const uid = useId();
-  const schedule = scheduleFromData(draft);
+}: {
+  form: FormState<Schedule>;
+  frame: FormFrame;
+  groupId: string;
+}) {
+  const kit = useFormKit(form);
+  const { fields, draft: schedule } = kit;
   const zones = useMemo(zoneNames, []);
-  const set = (next: Schedule) => change(scheduleToData(next));
-  const setDay = (day: Weekday, ranges: { start: string; end: string }[]) =>
+  const set = (next: Schedule) => form.change(next);
+  const setDay = (day: Weekday, ranges: TimeRange[]) =>
     set({ ...schedule, week: { ...schedule.week, [day]: ranges } });
-  const fieldId = (path: string) => `${uid}-${path.replace(/\./g, '-')}`;
-  const errorOf = (path: string) =>
-    errors[path] === undefined ? null : (
-      <p id={`${fieldId(path)}-error`} className="field__error">
-        {errors[path]}
-      </p>
-    );
-  const described = (path: string) =>
-    errors[path] === undefined ? undefined : `${fieldId(path)}-error`;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const refused = save();
-    const first = Object.keys(refused)[0];
-    if (first !== undefined) {
-      const target =
-        document.getElementById(fieldId(first)) ?? document.getElementById(`${fieldId(first)}-add`);
-      target?.focus();
-    }
-  };
 
   const copyMonday = () => {
     const monday = schedule.week.mon ?? [];
@@ -131,146 +92,132 @@ function ScheduleForm({
   };
 
   return (
-    <form className="schedule-form" noValidate onSubmit={submit} aria-busy={busy}>
+    <AdminForm
+      kit={kit}
+      {...frame}
+      className="schedule-form"
+      actionsClassName="schedule-form__actions"
+      cancelWhileBusy
+    >
       <div className="field">
-        <label htmlFor={fieldId('timeZone')}>Time zone</label>
+        <label htmlFor={fields.id('timeZone')}>Time zone</label>
         <input
-          id={fieldId('timeZone')}
-          list={`${uid}-zones`}
+          {...fields.control('timeZone')}
+          list={`${fields.id('zones')}`}
           value={schedule.timeZone}
           autoComplete="off"
           spellCheck={false}
           placeholder="Europe/London"
-          aria-invalid={errors.timeZone ? true : undefined}
-          aria-describedby={described('timeZone')}
           onChange={(e) => set({ ...schedule, timeZone: e.target.value })}
         />
-        <datalist id={`${uid}-zones`}>
+        <datalist id={fields.id('zones')}>
           {zones.map((z) => (
             <option key={z} value={z} />
           ))}
         </datalist>
-        {errorOf('timeZone')}
+        {fields.error('timeZone')}
       </div>
       <p className="schedule-form__hint">
         Times are 24-hour <code>HH:MM</code> in that zone; use 24:00 for midnight at the end of a
         day. A day with no hours is closed.
       </p>
-      {WEEKDAYS.map((day) => {
-        const ranges = schedule.week[day] ?? [];
-        const name = weekdayName(day);
-        return (
-          <fieldset key={day} className="schedule-day" data-testid={`schedule-day-${day}`}>
-            <legend>{name}</legend>
-            {ranges.length === 0 && <p className="schedule-day__closed">Closed</p>}
-            <ol className="schedule-day__ranges">
-              {ranges.map((r, i) => {
-                const start = `week.${day}.${i}.start`;
-                const end = `week.${day}.${i}.end`;
-                return (
-                  <li key={i}>
-                    <label htmlFor={fieldId(start)} className="visually-hidden">
-                      {name} hours {i + 1} open at
-                    </label>
-                    <input
-                      id={fieldId(start)}
-                      className="schedule-day__time"
-                      value={r.start}
-                      inputMode="numeric"
-                      placeholder="09:00"
-                      aria-invalid={errors[start] ? true : undefined}
-                      aria-describedby={described(start)}
-                      onChange={(e) =>
-                        setDay(
-                          day,
-                          ranges.map((x, k) => (k === i ? { ...x, start: e.target.value } : x)),
-                        )
-                      }
-                    />
-                    <span aria-hidden="true">to</span>
-                    <label htmlFor={fieldId(end)} className="visually-hidden">
-                      {name} hours {i + 1} close at
-                    </label>
-                    <input
-                      id={fieldId(end)}
-                      className="schedule-day__time"
-                      value={r.end}
-                      inputMode="numeric"
-                      placeholder="17:00"
-                      aria-invalid={errors[end] ? true : undefined}
-                      aria-describedby={described(end)}
-                      onChange={(e) =>
-                        setDay(
-                          day,
-                          ranges.map((x, k) => (k === i ? { ...x, end: e.target.value } : x)),
-                        )
-                      }
-                    />
-                    <button
-                      type="button"
-                      className="button button--quiet"
-                      aria-label={`Remove ${name} hours ${i + 1}`}
-                      onClick={() =>
-                        setDay(
-                          day,
-                          ranges.filter((_, k) => k !== i),
-                        )
-                      }
-                    >
-                      Remove
-                    </button>
-                    {errorOf(start)}
-                    {errorOf(end)}
-                  </li>
-                );
-              })}
-            </ol>
-            <button
-              type="button"
-              id={`${fieldId(`week.${day}`)}-add`}
-              className="button button--quiet"
-              disabled={ranges.length >= MAX_RANGES_PER_DAY}
-              aria-describedby={described(`week.${day}`)}
-              onClick={() => {
-                const last = ranges[ranges.length - 1];
-                setDay(day, [
-                  ...ranges,
-                  last
-                    ? { start: last.end === '24:00' ? '' : last.end, end: '' }
-                    : { start: '09:00', end: '17:00' },
-                ]);
-              }}
-            >
-              Add hours on {name}
-            </button>
-            {errorOf(`week.${day}`)}
-          </fieldset>
-        );
-      })}
+      {WEEKDAYS.map((day) => (
+        <Day
+          key={day}
+          day={day}
+          fields={fields}
+          ranges={schedule.week[day] ?? []}
+          onChange={(ranges) => setDay(day, ranges)}
+        />
+      ))}
       <div>
-        <button type="button" className="button" onClick={copyMonday}>
-          Copy Monday’s hours to Tuesday–Friday
-        </button>
+        <Button onClick={copyMonday}>Copy Monday’s hours to Tuesday–Friday</Button>
       </div>
       <OpenNowPreview
         groupId={groupId}
         schedule={schedule}
         valid={Object.keys(validateSchedule(schedule)).length === 0}
       />
-      {formError && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
-      <div className="schedule-form__actions">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save'}
-        </button>
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </AdminForm>
+  );
+}
+
+/** One weekday's opening hours: its ranges, each removable, and the way to add one. */
+function Day({
+  day,
+  fields,
+  ranges,
+  onChange,
+}: {
+  day: Weekday;
+  fields: Fields;
+  ranges: TimeRange[];
+  onChange: (ranges: TimeRange[]) => void;
+}) {
+  const name = weekdayName(day);
+  const time = (i: number, end: 'start' | 'end') => {
+    const path = `week.${day}.${i}.${end}`;
+    const r = ranges[i]!;
+    return (
+      <>
+        <label htmlFor={fields.id(path)} className="visually-hidden">
+          {name} hours {i + 1} {end === 'start' ? 'open' : 'close'} at
+        </label>
+        <input
+          {...fields.control(path)}
+          className="schedule-day__time"
+          value={r[end]}
+          inputMode="numeric"
+          placeholder={end === 'start' ? '09:00' : '17:00'}
+          onChange={(e) =>
+            onChange(ranges.map((x, k) => (k === i ? { ...x, [end]: e.target.value } : x)))
+          }
+        />
+      </>
+    );
+  };
+  return (
+    <fieldset className="schedule-day" data-testid={`schedule-day-${day}`}>
+      <legend>{name}</legend>
+      {ranges.length === 0 && <p className="schedule-day__closed">Closed</p>}
+      <ol className="schedule-day__ranges">
+        {ranges.map((_, i) => (
+          <li key={i}>
+            {time(i, 'start')}
+            <span aria-hidden="true">to</span>
+            {time(i, 'end')}
+            <Button
+              quiet
+              label={`Remove ${name} hours ${i + 1}`}
+              onClick={() => onChange(ranges.filter((_, k) => k !== i))}
+            >
+              Remove
+            </Button>
+            {fields.error(`week.${day}.${i}.start`)}
+            {fields.error(`week.${day}.${i}.end`)}
+          </li>
+        ))}
+      </ol>
+      <button
+        type="button"
+        id={`${fields.id(`week.${day}`)}-add`}
+        className="button button--quiet"
+        disabled={ranges.length >= MAX_RANGES_PER_DAY}
+        aria-describedby={fields.control(`week.${day}`)['aria-describedby']}
+        onClick={() => {
+          const last = ranges[ranges.length - 1];
+          onChange([
+            ...ranges,
+            last
+              ? { start: last.end === '24:00' ? '' : last.end, end: '' }
+              : { start: '09:00', end: '17:00' },
+          ]);
+        }}
+      >
+        Add hours on {name}
+      </button>
+      {fields.error(`week.${day}`)}
+    </fieldset>
   );
 }
 
@@ -285,7 +232,7 @@ function OpenNowPreview({
   valid: boolean;
 }) {
   const now = useNow(10_000);
-  const calendarDoc = useSyncDocument(groupObjects(groupId).calendar, { mode: 'open_existing' });
+  const calendarDoc = useSyncDocument(CALENDARS.name(groupId), { mode: 'open_existing' });
   const calendarData = useContainerSelector(calendarDoc, selectDocumentData, null);
   const calendar = useMemo(() => calendarFromData(calendarData), [calendarData]);
   const text =

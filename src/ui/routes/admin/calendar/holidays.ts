@@ -1,0 +1,16 @@
+import { daysBetween } from '../../../../domain/calendar';
+import { describeDate } from '../../../../domain/hours';
+
+/** A new holiday id: random, URL-safe, and not dependent on `crypto.randomUUID` (plain-http LANs). */
+export function newHolidayId(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return `hol-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** "Mon 25 Dec 2028", or "… to … (3 days)". */
+export function describeDays(h: { start: string; end: string }): string {
+  return h.start === h.end
+    ? describeDate(h.start)
+    : `${describeDate(h.start)} to ${describeDate(h.end)} (${daysBetween(h.start, h.end)} days)`;
+}

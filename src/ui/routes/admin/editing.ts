@@ -1,0 +1,171 @@
+/**
+ * What the two editor hooks share (useMapItemEditor: an item of a map; useDocumentEditor: a
+ * document): an editor machine provided with a load and a save over one stored thing, and kept
+ * running for the screen's life with someone else's saves fed in as they arrive.
+ *
+ * A save goes through the screen's mutator, which writes only if the stored data is still what
+ * the edit started from (`replaceItemIf` / `replaceDocumentIf` in src/app/mutators/core.ts). The
+ * form edits normalized values, so the stored data of each revision seen is kept here: the save
+ * compares against the stored data of the revision its edit started from.
+ */
+import { useEffect, useMemo, useRef } from 'react';
+import { createActor, fromPromise } from 'xstate';
+import type { SaveAnswer } from '../../../app/mutators/admin/written';
+import type { JsonObject } from '../../../contracts/record';
+import {
+  editorMachine,
+  type FieldErrors,
+  type Revisioned,
+  type SaveRequest,
+} from '../../../machines/editor.machine';
+import type { EditorActor } from './EditorFrame';
+import type { FormCodec } from './form';
+
+/** What is stored: the data and its revision. */
+export interface Stored {
+  data: JsonObject;
+  revision: string;
+}
+
+/** What both editor hooks are told about the thing edited. */
+export interface StoredEditorSpec<V> {
+  /** How stored data reads as the record the form edits (tolerant of anything stored), and back. */
+  codec: FormCodec<V>;
+  /** The same rules the form shows next to each field. */
+  validate: (value: V) => FieldErrors;
+}
+
+/** The values the editor machine holds for stored `data`: read as the record, written back. */
+const normalized =
+  <V>(codec: FormCodec<V>) =>
+  (data: JsonObject): JsonObject =>
+    codec.write(codec.read(data));
+
+/** How a hook reads and writes the thing it edits, and words what goes wrong. */
+export interface StoredThing<V> {
+  /** What is stored now; rejects with an Error worded for the admin. */
+  read: () => Promise<Stored>;
+  /** The screen's mutator: writes `value` only if the stored data is still `base`. */
+  save: (base: JsonObject, value: V) => Promise<SaveAnswer>;
+  /** A failed save, worded (the mutators word theirs already). */
+  failed: (error: unknown) => Error;
+  /** "Another admin saved this group first." */
+  first: string;
+  /** "Another admin deleted this group while you were editing it." */
+  deleted: string;
+}
+
+/** One stored thing as the editor machine reads and writes it: values as stored data. */
+interface EditorSource extends StoredThing<JsonObject> {
+  /** Stored data → the values the form edits (tolerant of anything stored). */
+  normalize: (data: JsonObject) => JsonObject;
+  /** The same rules the form shows next to each field. */
+  validate: (values: JsonObject) => FieldErrors;
+}
+
+/** The last value of `value`, for callbacks that outlive a render. */
+export function useLatest<T>(value: T): { readonly current: T } {
+  const ref = useRef(value);
+  useEffect(() => {
+    ref.current = value;
+  });
+  return ref;
+}
+
+/**
+ * An editor actor (not started) over what `source()` names now. `seen` keeps the stored data of
+ * each revision read or pushed, which a save compares against.
+ */
+function createStoredEditor(
+  source: () => EditorSource,
+  seen: Map<string, JsonObject>,
+): EditorActor {
+  const revisioned = (stored: Stored): Revisioned => {
+    seen.set(stored.revision, stored.data);
+    return { values: source().normalize(stored.data), revision: stored.revision };
+  };
+  const machine = editorMachine.provide({
+    actors: {
+      load: fromPromise(async () => revisioned(await source().read())),
+      save: fromPromise<Revisioned, SaveRequest>(async ({ input }) => {
+        const { save, read, failed, first, deleted } = source();
+        let answer: SaveAnswer;
+        try {
+          answer = await save(seen.get(input.revision) ?? input.values, input.values);
+        } catch (error) {
+          throw failed(error);
+        }
+        if (!answer.ok && answer.current === null) throw new Error(deleted);
+        const now = revisioned(await read());
+        if (answer.ok) return now;
+        throw Object.assign(new Error(first), { status: 412 as const, current: now });
+      }),
+    },
+  });
+  return createActor(machine, { input: { validate: (values) => source().validate(values) } });
+}
+
+/**
+ * Runs an editor actor for as long as the component lives, and feeds it someone else's saves as
+ * they arrive through the container (`stored`: what the container holds now): the machine follows
+ * them while nothing is unsaved, and keeps them aside otherwise.
+ */
+function useRunningEditor(
+  editor: EditorActor | null,
+  stored: Stored | null,
+  normalize: (data: JsonObject) => JsonObject,
+  seen: Map<string, JsonObject>,
+): void {
+  const normalizeRef = useLatest(normalize);
+  const revision = stored?.revision;
+  const storedRef = useLatest(stored);
+  useEffect(() => {
+    const current = storedRef.current;
+    if (!editor || current === null) return;
+    const base = editor.getSnapshot().context.base;
+    if (base === null || base.revision === current.revision) return;
+    seen.set(current.revision, current.data);
+    editor.send({
+      type: 'editor.remoteChanged',
+      current: { values: normalizeRef.current(current.data), revision: current.revision },
+    });
+  }, [editor, revision, seen, normalizeRef, storedRef]);
+  useEffect(() => {
+    if (!editor) return;
+    editor.start();
+    return () => {
+      editor.stop();
+    };
+  }, [editor]);
+}
+
+/**
+ * An editor actor over `target` (null until the thing can be read: its container is not open
+ * yet), started for as long as the component lives, fed `stored` (what the container holds now)
+ * as someone else's saves arrive. `thing` says how to read and save it.
+ */
+export function useStoredEditor<T, V>(
+  target: T | null,
+  spec: StoredEditorSpec<V>,
+  thing: (target: T) => StoredThing<V>,
+  stored: Stored | null,
+): EditorActor | null {
+  const specRef = useLatest(spec);
+  const thingRef = useLatest(thing);
+  const seen = useMemo(() => new Map<string, JsonObject>(), []);
+  const editor = useMemo(() => {
+    if (target === null) return null;
+    return createStoredEditor(() => {
+      const { codec, validate } = specRef.current;
+      const it = thingRef.current(target);
+      return {
+        ...it,
+        normalize: normalized(codec),
+        validate: (values) => validate(codec.read(values)),
+        save: (base, values) => it.save(base, codec.read(values)),
+      };
+    }, seen);
+  }, [target, seen, specRef, thingRef]);
+  useRunningEditor(editor, stored, normalized(spec.codec), seen);
+  return editor;
+}
