@@ -2,9 +2,10 @@ import { request } from 'node:http';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { audioRecord } from '../../../src/contracts/records/audio';
 import { audioDuration, sniffAudio } from '../../../server/audio/sniff';
 import { createSyncService, type SyncService } from '../../../server/sync/service';
-import { createAccessPolicy } from '../../../server/users/policy';
+import { createAccessPolicy } from '../../../server/identity/policy';
 import { mp3File, oggOpusFile, wavFile } from '../../support/audio-fixtures';
 import { postJson, removeDir, sessionCookieOf, startApp, tempDir, type TestApp } from './support';
 
@@ -104,10 +105,10 @@ describe('/api/audio', () => {
       size: wav.length,
       duration: 1.5,
     });
-    expect(s.sync.internal!.getMapItem('audio', body.id)).toMatchObject({
-      name: 'Greeting.wav',
-      size: wav.length,
-    });
+    const item = s.sync.internal!.getMapItem('audio', body.id);
+    expect(item).toMatchObject({ name: 'Greeting.wav', size: wav.length });
+    // The item is the audio record the server writes.
+    expect(audioRecord.check(item)).toMatchObject({ ok: true, value: item });
     expect(s.files()).toEqual([`${body.id}.wav`]);
 
     const whole = await fetch(`${s.t.url}/api/audio/${body.id}`, { headers: { Cookie: s.agent } });

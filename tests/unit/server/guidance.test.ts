@@ -15,7 +15,7 @@ import { createSpeech, parseVoices, SpeechError } from '../../../server/guidance
 import type { InternalSync } from '../../../server/sync/internal';
 import type { AccessAttempt } from '../../../server/sync/policy';
 import { createSyncService, type SyncService } from '../../../server/sync/service';
-import { createAccessPolicy } from '../../../server/users/policy';
+import { createAccessPolicy } from '../../../server/identity/policy';
 import { mp3File, wavFile } from '../../support/audio-fixtures';
 import {
   expectError,
