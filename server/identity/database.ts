@@ -36,7 +36,7 @@ const MIGRATIONS: readonly string[] = [
    ) STRICT;
    CREATE INDEX sign_in_keys_identity ON sign_in_keys(identity);`,
   // Each person's extension (unique; NULL until the server gives one: people from before get theirs at
-  // startup, see TeamStore.assignMissingExtensions).
+  // startup, see Users.assignMissingExtensions in users.ts).
   `ALTER TABLE users ADD COLUMN extension TEXT;
    CREATE UNIQUE INDEX users_extension ON users(extension);`,
 ];

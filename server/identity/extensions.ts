@@ -2,7 +2,7 @@
  * Extensions: the short numbers colleagues dial. Every person has one (the server gives the lowest
  * free one from 100 upwards on first sign-in, and to people from before extensions at startup); an
  * admin can change it. One number reaches one thing: an extension is never another person's nor a
- * ring group's number (server/groups/numbers.ts says which numbers groups have).
+ * ring group's number (server/groups/stored.ts says which numbers groups have).
  */
 import { normaliseNumber } from '../../src/contracts/records/group';
 import { EXTENSION } from '../../src/contracts/records/user';

@@ -1,5 +1,5 @@
 /**
- * Sync AccessTokens: the shared Twilio token layout (server/lib/access-token.ts) with a `data_sync` grant,
+ * Sync AccessTokens: the shared Twilio token layout (server/platform/lib/access-token.ts) with a `data_sync` grant,
  * and Twilio's Sync error codes for bad ones.
  */
 import {

@@ -1,6 +1,6 @@
 /**
  * The `users` directory on Twilio Sync: the same Directory the embedded backend keeps
- * (server/users/directory.ts), written through the Sync REST API. The app database stays the source
+ * (server/identity/directory.ts), written through the Sync REST API. The app database stays the source
  * of truth; writes go out in the background, in order per person, and a failure is logged (the next
  * start's `reconcile` repairs any drift), so a slow Twilio never holds up a sign-in.
  */

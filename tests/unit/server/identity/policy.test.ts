@@ -8,7 +8,13 @@ import { createInternalSync } from '../../../../server/sync/internal';
 import { describeAccess } from '../../../../server/sync/policy';
 import type { RestRequest } from '../../../../server/sync/rest/context';
 import { openStore } from '../../../../server/sync/store';
-import { createAccessPolicy, type Role } from '../../../../server/identity/policy';
+import {
+  createAccessPolicy,
+  objectAccess,
+  writeProblem,
+  type Role,
+} from '../../../../server/identity/policy';
+import { NAMED_OBJECTS, OBJECT_FAMILIES } from '../../../../src/contracts/objects';
 import { removeDir, tempDir } from '../support';
 
 let dir: string;
@@ -177,5 +183,63 @@ describe("Switchboard's access policy", () => {
     ]) {
       expect(verdict('ada@x.io', r)).toMatch(/^settings are private/);
     }
+  });
+});
+
+describe('objectAccess: what a person may do to an object, from the catalogue', () => {
+  const R = { read: true, write: false, manage: false };
+  const RW = { read: true, write: true, manage: false };
+  const RWM = { read: true, write: true, manage: true };
+  const NONE = { read: false, write: false, manage: false };
+  const ada = (kind: 'map' | 'list' | 'document', name: string) =>
+    objectAccess({ kind, name }, 'ada@x.io', 'admin');
+  const bob = (kind: 'map' | 'list' | 'document', name: string) =>
+    objectAccess({ kind, name }, 'bob@x.io', 'agent');
+
+  it("follows each object's writers, for every object the catalogue names", () => {
+    const expected = { server: [R, R], admins: [RW, R], ownItems: [RW, RW], team: [RW, RW] };
+    for (const object of NAMED_OBJECTS) {
+      if (object.kind === 'stream' || object.writers === 'owner') continue;
+      const [admin, agent] = expected[object.writers];
+      expect(ada(object.kind, object.name), object.name).toEqual(admin);
+      expect(bob(object.kind, object.name), object.name).toEqual(agent);
+    }
+  });
+
+  it("lets admins remove a group's own objects, and the owner alone open their settings", () => {
+    for (const family of OBJECT_FAMILIES) {
+      if (family.kind === 'stream') continue;
+      if (family.per === 'group') {
+        expect(ada(family.kind, family.name('g1')), family.prefix).toEqual(RWM);
+        expect(bob(family.kind, family.name('g1')), family.prefix).toEqual(R);
+      } else {
+        expect(bob(family.kind, family.name('bob@x.io')), family.prefix).toEqual(RW);
+        expect(ada(family.kind, family.name('bob@x.io')), family.prefix).toEqual(NONE);
+      }
+    }
+  });
+
+  it('gives nothing to someone off the team, and the team everything the catalogue does not name', () => {
+    expect(objectAccess({ kind: 'map', name: 'contacts' }, 'eve@x.io', null)).toEqual(NONE);
+    expect(bob('map', 'scratch')).toEqual(RW);
+    // A name of the catalogue as another kind is another object.
+    expect(bob('document', 'users')).toEqual(RW);
+  });
+});
+
+describe('writeProblem: what a client write must hold', () => {
+  it("names the record's field and the reason", () => {
+    expect(writeProblem({ kind: 'map', name: 'contacts' }, { name: '', phones: [] })).toBe(
+      'Invalid contact name: Enter a name.',
+    );
+    expect(
+      writeProblem({ kind: 'document', name: 'settings:bob@x.io' }, { ringtoneVolume: 'loud' }),
+    ).toMatch(/^Invalid settings ringtoneVolume: /);
+  });
+
+  it('passes a good record, and anything in an object the catalogue does not name', () => {
+    const contact = { name: 'Ann', phones: [{ label: 'Work', number: '+442079460958' }] };
+    expect(writeProblem({ kind: 'map', name: 'contacts' }, contact)).toBeNull();
+    expect(writeProblem({ kind: 'map', name: 'scratch' }, { name: '' })).toBeNull();
   });
 });

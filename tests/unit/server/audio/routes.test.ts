@@ -2,12 +2,12 @@ import { request } from 'node:http';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { audioRecord } from '../../../src/contracts/records/audio';
-import { audioDuration, sniffAudio } from '../../../server/audio/sniff';
-import { createSyncService, type SyncService } from '../../../server/sync/service';
-import { createAccessPolicy } from '../../../server/identity/policy';
-import { mp3File, oggOpusFile, wavFile } from '../../support/audio-fixtures';
-import { postJson, removeDir, sessionCookieOf, startApp, tempDir, type TestApp } from './support';
+import { audioRecord } from '../../../../src/contracts/records/audio';
+import { audioDuration, sniffAudio } from '../../../../server/audio/sniff';
+import { createSyncService, type SyncService } from '../../../../server/sync/service';
+import { createAccessPolicy } from '../../../../server/identity/policy';
+import { mp3File, oggOpusFile, wavFile } from '../../../support/audio-fixtures';
+import { postJson, removeDir, sessionCookieOf, startApp, tempDir, type TestApp } from '../support';
 
 describe('sniffing audio from its bytes', () => {
   const duration = (file: Buffer) => {

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnnouncementError, parseSpokenText } from '../../../server/guidance/announcements';
+import { AnnouncementError, parseSpokenText } from '../../../../server/guidance/announcements';
 import {
   decodeWav,
   fromPcmu,
@@ -9,14 +9,14 @@ import {
   pcmWav,
   resample,
   toPcmu,
-} from '../../../server/guidance/pcm';
-import { refuseRemovingPlayedGuidance } from '../../../server/guidance/in-use';
-import { createSpeech, parseVoices, SpeechError } from '../../../server/guidance/speech';
-import type { InternalSync } from '../../../server/sync/internal';
-import type { AccessAttempt } from '../../../server/sync/policy';
-import { createSyncService, type SyncService } from '../../../server/sync/service';
-import { createAccessPolicy } from '../../../server/identity/policy';
-import { mp3File, wavFile } from '../../support/audio-fixtures';
+} from '../../../../server/guidance/pcm';
+import { refuseRemovingPlayedGuidance } from '../../../../server/guidance/in-use';
+import { createSpeech, parseVoices, SpeechError } from '../../../../server/guidance/speech';
+import type { InternalSync } from '../../../../server/sync/internal';
+import type { AccessAttempt } from '../../../../server/sync/policy';
+import { createSyncService, type SyncService } from '../../../../server/sync/service';
+import { createAccessPolicy } from '../../../../server/identity/policy';
+import { mp3File, wavFile } from '../../../support/audio-fixtures';
 import {
   expectError,
   postJson,
@@ -25,7 +25,7 @@ import {
   startApp,
   tempDir,
   type TestApp,
-} from './support';
+} from '../support';
 
 /** The strongest frequency (Hz) among `candidates` in `samples` at `rate` (a Goertzel filter each). */
 function loudest(samples: Int16Array, rate: number, candidates: number[]): number {
