@@ -1,4 +1,4 @@
-import { API, pathOf } from '../../src/contracts/api';
+import { API, pathOf, type VoiceCredentials } from '../../src/contracts/api';
 import type { Auth } from '../identity/sessions';
 import { readBody } from '../platform/http/body';
 import { HttpError, sendJson } from '../platform/http/errors';
@@ -18,7 +18,7 @@ export interface VoiceRouteDeps {
 /** Another voice backend's answers to the token and registration questions. */
 export interface VoiceBackend {
   /** The whole `GET /api/voice/token` answer; `origin` is the page's. */
-  credentials(identity: string, ttlSeconds: number, origin: string): Record<string, unknown>;
+  credentials(identity: string, ttlSeconds: number, origin: string): VoiceCredentials;
   registered(identity: string): boolean;
 }
 
@@ -43,7 +43,7 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
       return;
     }
     const { host, protocol } = ctx.origin;
-    sendJson(ctx.res, 200, {
+    const credentials: VoiceCredentials = {
       identity: user.identity,
       token: deps.voice.mintToken(user.identity, ttl, sessionRef),
       ttlSeconds: ttl,
@@ -63,7 +63,8 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
       },
       // The SDK always dials wss://; on plain http the page rewrites that to ws:// for this path only.
       signalling: { url: `${protocol === 'https' ? 'wss' : 'ws'}://${host}${SIGNAL_PATH}` },
-    });
+    };
+    sendJson(ctx.res, 200, credentials);
   });
 
   // Whether the service has this person's phone registered. A browser whose socket died silently
