@@ -84,8 +84,10 @@ function writtenData(
   attempt: AccessAttempt,
   req: RestRequest,
 ): { body: JsonObject; data: unknown } | null {
-  if (attempt.op !== 'write' || req.method === 'DELETE' || !isObject(req.body)) return null;
-  const body = req.body;
+  if (attempt.op !== 'write' || req.method === 'DELETE') return null;
+  // No body reads as an empty one (the handlers' `bodyObject`); any other non-object is theirs to refuse.
+  const body = req.body === undefined || req.body === null ? {} : req.body;
+  if (!isObject(body)) return null;
   const sub = req.segments[3];
   if (attempt.kind === 'document') {
     if (attempt.target === 'item' || body.data === undefined) return null;

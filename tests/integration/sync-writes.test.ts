@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
 import { startServer, type RunningServer } from '../support/server';
-import { client, shutdownClients } from './sync/support';
+import { client, RawTwilsock, shutdownClients, signIn, token } from './sync/support';
 
 interface Refusal {
   status: number;
@@ -107,6 +107,32 @@ describe('writes checked against their record at the Sync service', () => {
     expect((await rules.getItems({})).items.map((i) => i.data)).toEqual([
       { when: 'always', target: { kind: 'voicemail' } },
     ]);
+  });
+
+  it('checks what a raw request would store, and leaves a malformed one to its own error', async () => {
+    const raw = await RawTwilsock.open(server.url);
+    try {
+      await raw.init((await token(server.url, await signIn(server.url, 'ada@example.com'))).token);
+      const status = (reply: { header: Record<string, unknown>; body: unknown }) => ({
+        http: (reply.header.http_status as { code: number }).code,
+        code: (reply.body as { code?: number }).code,
+      });
+      // A push without a body would store an empty rule.
+      expect(status(await raw.request('POST', '/v3/Lists/forwarding:grp-a/Items'))).toEqual({
+        http: 400,
+        code: 54156,
+      });
+      // A map item without a key is the seed's error, whatever its data.
+      expect(
+        status(await raw.request('POST', '/v3/Maps/contacts/Items', { data: { name: '' } })),
+      ).toEqual({ http: 400, code: 54209 });
+      // Data that is no object at all is the handler's to refuse.
+      expect(
+        status(await raw.request('PUT', '/v3/Maps/contacts/Items/c-x', { data: 'text' })),
+      ).toEqual({ http: 400, code: 20001 });
+    } finally {
+      raw.close();
+    }
   });
 
   it('lets objects the catalogue does not name hold anything', async () => {
