@@ -106,4 +106,21 @@ export default tseslint.config(
       parserOptions: { projectService: false, project: null },
     },
   },
+  {
+    // The server imports only the contracts and the domain rules from src/ (server/CONTEXT.md).
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)src/(?!contracts/|domain/)',
+              message: 'The server imports only src/contracts and src/domain from src/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { createApp, type App } from './app';
-import { configFromEnv, type AppConfig } from './http/config';
+import { configFromEnv, type AppConfig } from './config';
 
 /**
  * `npm start` / `npm run serve`: the web app, its API and the embedded Sync service in one process.

@@ -10,15 +10,15 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Auth } from '../auth/sessions';
-import { HttpError, sendJson } from '../http/errors';
-import type { RequestContext, Router } from '../http/router';
+import { API } from '../../src/contracts/api';
+import { ANNOUNCEMENTS, AUDIO } from '../../src/contracts/objects';
+import type { Auth } from '../identity/sessions';
+import { HttpError, sendJson } from '../platform/http/errors';
+import type { RequestContext, Router } from '../platform/http/router';
 import type { InternalSync } from '../sync/internal';
-import { youngGcPacer } from '../lib/young-gc';
+import { youngGcPacer } from '../platform/lib/young-gc';
 import { audioDuration, CONTENT_TYPES, sniffAudio, type AudioKind } from './sniff';
 
-export const AUDIO_MAP = 'audio';
-export const GUIDANCE_MAP = 'guidance';
 /** 64 MiB: minutes of WAV, an hour of MP3. */
 export const DEFAULT_MAX_AUDIO_BYTES = 64 * 1024 * 1024;
 const PROBE_BYTES = 64 * 1024;
@@ -57,7 +57,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
   const fileOf = (id: string, kind: AudioKind) => join(dir, `${id}.${kind}`);
   const describe = (id: string): { kind: AudioKind; name: string } => {
     if (!ID_PATTERN.test(id)) throw new HttpError(404, 'not_found', 'No such audio file');
-    const item = requireSync().getMapItem(AUDIO_MAP, id);
+    const item = requireSync().getMapItem(AUDIO.name, id);
     const kind = item?.kind;
     if (item === undefined || (kind !== 'wav' && kind !== 'mp3' && kind !== 'ogg')) {
       throw new HttpError(404, 'not_found', 'No such audio file');
@@ -65,7 +65,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
     return { kind, name: typeof item.name === 'string' ? item.name : id };
   };
 
-  router.on('POST', '/api/audio', async (ctx) => {
+  router.route(API.uploadAudio, async (ctx) => {
     const admin = deps.auth.requireAdmin(ctx);
     const sync = requireSync();
     const name = cleanFileName(ctx.url.searchParams.get('name'));
@@ -128,7 +128,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
         uploadedAt: new Date(ctx.now).toISOString(),
       };
       try {
-        sync.setMapItem(AUDIO_MAP, id, item);
+        sync.setMapItem(AUDIO.name, id, item);
       } catch (err) {
         await rm(fileOf(id, kind), { force: true });
         throw err;
@@ -148,7 +148,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
     }
   });
 
-  router.on('GET', '/api/audio/:id', async (ctx) => {
+  router.route(API.audioFile, async (ctx) => {
     deps.auth.requireUser(ctx);
     const id = ctx.params.id ?? '';
     const { kind } = describe(id);
@@ -159,12 +159,12 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
     serveRange(ctx, path, size, CONTENT_TYPES[kind]);
   });
 
-  router.on('DELETE', '/api/audio/:id', async (ctx) => {
+  router.route(API.deleteAudio, async (ctx) => {
     deps.auth.requireAdmin(ctx);
     const sync = requireSync();
     const id = ctx.params.id ?? '';
     const { kind, name } = describe(id);
-    const users = [...sync.mapItems(GUIDANCE_MAP).entries()]
+    const users = [...sync.mapItems(ANNOUNCEMENTS.name).entries()]
       .filter(([, g]) => g.audioId === id)
       .map(([key, g]) => (typeof g.name === 'string' ? g.name : key));
     if (users.length > 0) {
@@ -174,7 +174,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
         `${name} is used by ${users.length === 1 ? 'the announcement' : 'the announcements'} ${users.join(', ')}; choose another file there first`,
       );
     }
-    sync.removeMapItem(AUDIO_MAP, id);
+    sync.removeMapItem(AUDIO.name, id);
     await rm(fileOf(id, kind), { force: true });
     ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
     ctx.res.end();

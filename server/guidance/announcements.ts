@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AUDIO_MAP, GUIDANCE_MAP } from '../audio/routes';
+import { ANNOUNCEMENTS, AUDIO } from '../../src/contracts/objects';
 import type { InternalSync } from '../sync/internal';
 import { SAMPLE_RATE } from '../voice/audio';
 import { decodeWav, resample, toPcmu, WavError } from './pcm';
@@ -63,7 +63,7 @@ export function createAnnouncements(deps: AnnouncementDeps): Announcements {
 
   /** An uploaded file, resampled once (files never change under an id) and cached beside the speech. */
   async function fileAudio(audioId: string): Promise<Buffer> {
-    const item = deps.sync?.getMapItem(AUDIO_MAP, audioId);
+    const item = deps.sync?.getMapItem(AUDIO.name, audioId);
     if (!item || !/^aud-[a-z0-9]{12}$/.test(audioId)) {
       throw new AnnouncementError('not_found', 'The audio file of this announcement was deleted');
     }
@@ -122,7 +122,7 @@ export function createAnnouncements(deps: AnnouncementDeps): Announcements {
   return {
     pcmuOf,
     async pcmu(id) {
-      const item = deps.sync?.getMapItem(GUIDANCE_MAP, id);
+      const item = deps.sync?.getMapItem(ANNOUNCEMENTS.name, id);
       if (!item) throw new AnnouncementError('not_found', 'No such announcement');
       return pcmuOf(item);
     },

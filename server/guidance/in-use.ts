@@ -5,14 +5,14 @@
  */
 import type { AccessPolicy } from '../sync/policy';
 import type { InternalSync } from '../sync/internal';
-import { GUIDANCE_MAP } from '../audio/routes';
+import { ANNOUNCEMENTS, GROUPS } from '../../src/contracts/objects';
 import { GUIDANCE_SLOTS } from '../../src/contracts/records/group';
 
 /** The names of the ring groups (`groups` map) that play announcement `id`, sorted. */
 export function groupsPlaying(sync: InternalSync | undefined, id: string): string[] {
   if (!sync) return [];
   const names: string[] = [];
-  for (const [key, group] of sync.mapItems('groups')) {
+  for (const [key, group] of sync.mapItems(GROUPS.name)) {
     const guidance = group.guidance;
     if (typeof guidance !== 'object' || guidance === null || Array.isArray(guidance)) continue;
     const slots = guidance as Record<string, unknown>;
@@ -32,8 +32,8 @@ export function refuseRemovingPlayedGuidance(
     const first = policy ? policy(attempt) : null;
     if (first !== null) return first;
     if (
-      attempt.kind === 'map' &&
-      attempt.name === GUIDANCE_MAP &&
+      attempt.kind === ANNOUNCEMENTS.kind &&
+      attempt.name === ANNOUNCEMENTS.name &&
       attempt.target === 'item' &&
       attempt.method === 'DELETE' &&
       attempt.key !== undefined

@@ -3,11 +3,11 @@
  * will hear it, and a stored announcement's audio. Every answer is the 8 kHz μ-law a caller's leg
  * carries, decoded into a 16-bit WAV, so what an admin hears is what a caller hears.
  */
-import { readJsonBody } from '../http/body';
-import { HttpError, sendJson } from '../http/errors';
-import type { RequestContext, Router } from '../http/router';
-import { expectFields } from '../http/validate';
-import type { Auth } from '../auth/sessions';
+import { API } from '../../src/contracts/api';
+import { readBody } from '../platform/http/body';
+import { HttpError, sendJson } from '../platform/http/errors';
+import type { RequestContext, Router } from '../platform/http/router';
+import type { Auth } from '../identity/sessions';
 import { AnnouncementError, parseSpokenText, type Announcements } from './announcements';
 import { pcmuWav } from './pcm';
 import { SpeechError, type Speech } from './speech';
@@ -37,7 +37,7 @@ export function announcementHttpError(err: unknown): Error {
 }
 
 export function registerGuidanceRoutes(router: Router, deps: GuidanceRouteDeps): void {
-  router.on('GET', '/api/guidance/languages', async (ctx) => {
+  router.route(API.languages, async (ctx) => {
     deps.auth.requireAdmin(ctx);
     const languages = await deps.speech.languages().catch((err: unknown) => {
       throw announcementHttpError(err);
@@ -46,9 +46,9 @@ export function registerGuidanceRoutes(router: Router, deps: GuidanceRouteDeps):
   });
 
   // The editor's preview, before anything is saved: `{ text, language }`, or `{ audioId }` of a file.
-  router.on('POST', '/api/guidance/preview', async (ctx) => {
+  router.route(API.preview, async (ctx) => {
     deps.auth.requireAdmin(ctx);
-    const body = expectFields(await readJsonBody(ctx.req), [], ['text', 'language', 'audioId']);
+    const body = await readBody(ctx.req, API.preview);
     if (body.audioId !== undefined && (body.text !== undefined || body.language !== undefined)) {
       throw new HttpError(400, 'bad_request', 'Send either text and language, or audioId');
     }
@@ -66,7 +66,7 @@ export function registerGuidanceRoutes(router: Router, deps: GuidanceRouteDeps):
     }
   });
 
-  router.on('GET', '/api/guidance/:id/audio', async (ctx) => {
+  router.route(API.announcementAudio, async (ctx) => {
     deps.auth.requireAdmin(ctx);
     const id = ctx.params.id ?? '';
     if (!ID_PATTERN.test(id)) throw new HttpError(404, 'not_found', 'No such announcement');

@@ -15,7 +15,7 @@ import {
 } from '../../src/domain/routing/engine';
 import { scheduleFromData } from '../../src/domain/schedule';
 import type { InternalSync } from '../sync/internal';
-import { GROUPS_MAP } from '../users/extensions';
+import { GROUPS, groupObjectNames } from '../../src/contracts/objects';
 import { groupRecord } from '../../src/contracts/records/group';
 
 /** A group's forwarding rules beyond this many are not read (the screens add them one by one). */
@@ -23,11 +23,12 @@ const MAX_RULES = 100;
 
 /** A group's setup, or null when there is no such group. */
 export function groupSetup(sync: InternalSync, id: string): GroupSetup | null {
-  const item = sync.getMapItem(GROUPS_MAP, id);
+  const item = sync.getMapItem(GROUPS.name, id);
   if (!item) return null;
-  const schedule = sync.documentData(`schedule:${id}`);
-  const calendar = sync.documentData(`calendar:${id}`);
-  const rules = sync.listItems(`forwarding:${id}`, MAX_RULES).flatMap((data) => {
+  const names = groupObjectNames(id);
+  const schedule = sync.documentData(names.schedule);
+  const calendar = sync.documentData(names.calendar);
+  const rules = sync.listItems(names.forwarding, MAX_RULES).flatMap((data) => {
     const rule = ruleFromData(data);
     return rule ? [rule] : [];
   });

@@ -12,7 +12,8 @@ import { RequestBatcher } from './batcher';
 import { Core } from './core';
 import { createInternalSync, type InternalSync } from './internal';
 import { describeAccess, forbidden, type AccessAttempt, type AccessPolicy } from './policy';
-import { SyncRestError } from './errors';
+import { errors, SyncRestError } from './errors';
+import type { JsonObject } from '../../src/contracts/record';
 import { limits } from './limits';
 import type { RestRequest } from './rest/context';
 import { openStore } from './store';
@@ -57,47 +58,65 @@ export interface SyncServiceOptions {
    * it): returns the data to store. Presence uses it so `onCall` is what the voice service knows,
    * whatever the browser sent. Default: stored as sent.
    */
-  shapeMapItem?: (
-    attempt: AccessAttempt & { key: string },
-    data: Record<string, unknown>,
-  ) => Record<string, unknown>;
+  shapeMapItem?: (attempt: AccessAttempt & { key: string }, data: JsonObject) => JsonObject;
   /**
-   * The app's rules for the data of a map item a client writes (after the access policy allowed it and
-   * `shapeMapItem` shaped it): null to accept, or why not, answered 400 / 20001 with that reason and
-   * nothing written. Ring groups use it so a number is never taken twice. Runs in the request's turn of
-   * the write batch, so what it reads is what the write would be checked against. Default: all pass.
+   * The app's rules for the data a client writes (a map item's, a list item's, a document's; after
+   * the access policy allowed it and `shapeMapItem` shaped it): null to accept, or why not, answered
+   * 400 with the kind's invalid-data code (errors.ts) and that reason, nothing written. Runs in the
+   * request's turn of the write batch, so what it reads is what the write would be checked against.
+   * Default: all pass.
    */
-  checkMapItem?: (
-    attempt: AccessAttempt & { key: string },
-    data: Record<string, unknown>,
-  ) => string | null;
+  checkWrite?: (attempt: AccessAttempt, data: JsonObject) => string | null;
   /** Whether a token's app session is still live (checked on every init and update); default: all are. */
   tokenLive?: (identity: string, sessionRef: string | null) => boolean;
 }
 
 export const WS_PATH = '/v3/wsconnect';
 
-type ShapeMapItem = NonNullable<SyncServiceOptions['shapeMapItem']>;
-type CheckMapItem = NonNullable<SyncServiceOptions['checkMapItem']>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Lets the app reshape, then check, the data of an allowed map item write before any handler sees it;
- * returns the refusal, or null.
+ * The body of a client request that writes data (a map or list item's, a document's) and the data
+ * it would store, or null for one that writes none (a ttl, a removal, a list's context).
  */
-function shapeWith(shape: ShapeMapItem | undefined, check: CheckMapItem | undefined) {
+function writtenData(
+  attempt: AccessAttempt,
+  req: RestRequest,
+): { body: JsonObject; data: unknown } | null {
+  if (attempt.op !== 'write' || req.method === 'DELETE') return null;
+  // No body reads as an empty one (the handlers' `bodyObject`); any other non-object is theirs to refuse.
+  const body = req.body === undefined || req.body === null ? {} : req.body;
+  if (!isObject(body)) return null;
+  const sub = req.segments[3];
+  if (attempt.kind === 'document') {
+    if (attempt.target === 'item' || body.data === undefined) return null;
+    // The SDK creates every document empty (open_or_create, create_new): that holds no record yet.
+    const empty = isObject(body.data) && Object.keys(body.data).length === 0;
+    return attempt.target === 'create' && empty ? null : { body, data: body.data };
+  }
+  if ((attempt.kind !== 'map' && attempt.kind !== 'list') || sub !== 'Items') return null;
+  // A map item without a key is the handler's to refuse (54209), whatever its data.
+  if (attempt.kind === 'map' && !attempt.key) return null;
+  // A list push without data stores an empty object.
+  const pushed = attempt.kind === 'list' && req.segments.length === 4;
+  if (body.data === undefined) return pushed ? { body, data: {} } : null;
+  return { body, data: body.data };
+}
+
+/** Lets the app reshape, then check, the data of an allowed client write before any handler sees it. */
+function checkWith(options: Pick<SyncServiceOptions, 'shapeMapItem' | 'checkWrite'>) {
   return (attempt: AccessAttempt, req: RestRequest): SyncRestError | null => {
-    if (attempt.kind !== 'map' || attempt.target !== 'item') return null;
-    if (attempt.op !== 'write' || attempt.key === undefined) return null;
-    const body = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-    const data = (body as Record<string, unknown>).data;
+    const written = writtenData(attempt, req);
     // Data of the wrong shape is left for the handler to refuse with the seed's error.
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-    const item = { ...attempt, key: attempt.key };
-    const shaped = shape ? shape(item, data as Record<string, unknown>) : data;
-    (body as Record<string, unknown>).data = shaped;
-    const reason = check?.(item, shaped as Record<string, unknown>);
-    return reason ? new SyncRestError(400, 20001, reason) : null;
+    if (!written || !isObject(written.data)) return null;
+    let data = written.data;
+    if (attempt.kind === 'map' && attempt.key && options.shapeMapItem) {
+      data = options.shapeMapItem({ ...attempt, key: attempt.key }, data);
+      written.body.data = data;
+    }
+    const reason = options.checkWrite?.(attempt, data);
+    return reason ? errors.invalidData(attempt.kind, reason) : null;
   };
 }
 
@@ -105,7 +124,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   mkdirSync(options.dataDir, { recursive: true });
   const now = options.now ?? Date.now;
   const store = openStore(options.dataDir);
-  const shapeItemWrite = shapeWith(options.shapeMapItem, options.checkMapItem);
+  const checkData = checkWith(options);
   const log =
     options.log ??
     ((message: string, error?: unknown): void => {
@@ -153,12 +172,12 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
     tokenLive: options.tokenLive,
     authorize:
-      options.accessPolicy || options.shapeMapItem || options.checkMapItem
+      options.accessPolicy || options.shapeMapItem || options.checkWrite
         ? (identity, req) => {
             const attempt = describeAccess(core, identity, req);
-            const reason = attempt && options.accessPolicy?.(attempt);
-            if (reason) return forbidden(reason);
-            return attempt ? shapeItemWrite(attempt, req) : null;
+            if (!attempt) return null;
+            const reason = options.accessPolicy?.(attempt);
+            return reason ? forbidden(reason) : checkData(attempt, req);
           }
         : undefined,
     mayRead: options.accessPolicy

@@ -1,5 +1,5 @@
 /**
- * Sync AccessTokens: the shared Twilio token layout (server/lib/access-token.ts) with a `data_sync` grant,
+ * Sync AccessTokens: the shared Twilio token layout (server/platform/lib/access-token.ts) with a `data_sync` grant,
  * and Twilio's Sync error codes for bad ones.
  */
 import {
@@ -8,7 +8,7 @@ import {
   decodeAccessToken,
   loadOrCreateSecret,
   signAccessToken,
-} from '../lib/access-token';
+} from '../platform/lib/access-token';
 
 export { ACCOUNT_SID, API_KEY_SID, loadOrCreateSecret };
 export const SERVICE_SID = 'IS00000000000000000000000000000000';

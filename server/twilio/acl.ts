@@ -1,6 +1,6 @@
 /**
  * Who may do what in Twilio Sync: the rules the embedded Sync service enforces per request
- * (server/users/policy.ts), granted as Twilio Sync's per-object permissions. The service must have ACL
+ * (server/identity/policy.ts, from the catalogue in src/contracts/objects.ts), granted as Twilio Sync's per-object permissions. The service must have ACL
  * on, so a token's identity can touch no object it holds no permission for; this server (the API key)
  * is not bound by permissions.
  *
@@ -15,21 +15,22 @@
  * - A ring group's schedule, calendar and forwarding list are made here when an admin creates the
  *   group (`createGroupObjects`), and granted to the team.
  */
-import type { JsonObject } from '../../src/machines/syncPorts';
-import { HttpError } from '../http/errors';
-import { HOLDS_MAP, PRESENCE_MAP, USERS_MAP } from '../users/directory';
-import { GROUPS_MAP } from '../users/extensions';
 import {
-  GROUP_PREFIXES,
-  NO_ACCESS,
-  objectAccess,
-  SETTINGS_PREFIX,
-  type ObjectAccess,
-  type Role,
-} from '../users/policy';
+  CALENDARS,
+  GROUP_OBJECTS,
+  lookUpObject,
+  NAMED_OBJECTS,
+  SCHEDULES,
+  SETTINGS,
+  type ObjectFamily,
+} from '../../src/contracts/objects';
+import type { JsonObject } from '../../src/contracts/record';
+import type { Calendar } from '../../src/contracts/records/calendar';
+import type { Schedule } from '../../src/contracts/records/schedule';
+import { NO_ACCESS, objectAccess, type ObjectAccess, type Role } from '../identity/policy';
+import { HttpError } from '../platform/http/errors';
 import type { TwilioClient } from './client';
 import { pathKey, restStatus } from './sync-rest';
-import { CALLS_LIST } from './webhooks';
 
 export type SyncObjectKind = 'document' | 'list' | 'map';
 export interface SyncObjectRef {
@@ -37,28 +38,30 @@ export interface SyncObjectRef {
   name: string;
 }
 
-/** What the browsers open that is everyone's: made by the server at start. */
-export const SHARED_OBJECTS: readonly SyncObjectRef[] = [
-  { kind: 'map', name: USERS_MAP },
-  { kind: 'map', name: PRESENCE_MAP },
-  { kind: 'map', name: HOLDS_MAP },
-  { kind: 'map', name: GROUPS_MAP },
-  { kind: 'map', name: 'guidance' },
-  { kind: 'map', name: 'audio' },
-  { kind: 'map', name: 'contacts' },
-  { kind: 'list', name: CALLS_LIST },
-];
+const isRefKind = (kind: string): kind is SyncObjectKind =>
+  kind === 'document' || kind === 'list' || kind === 'map';
 
-/** The objects this module grants: the shared ones, settings documents and ring groups' objects. */
+/** What the browsers open that is everyone's (the catalogue's named objects): made by the server at start. */
+export const SHARED_OBJECTS: readonly SyncObjectRef[] = NAMED_OBJECTS.flatMap(({ kind, name }) =>
+  isRefKind(kind) ? [{ kind, name }] : [],
+);
+
+/** The objects this module grants: every object of the catalogue (the shared ones and the families). */
 export function isGranted(ref: SyncObjectRef): boolean {
-  if (SHARED_OBJECTS.some((o) => o.kind === ref.kind && o.name === ref.name)) return true;
-  if (ref.kind === 'document')
-    return (
-      ref.name.startsWith(SETTINGS_PREFIX) ||
-      ref.name.startsWith('schedule:') ||
-      ref.name.startsWith('calendar:')
-    );
-  return ref.kind === 'list' && ref.name.startsWith('forwarding:');
+  return lookUpObject(ref.name, ref.kind) !== null;
+}
+
+/** A family's object for one group or person, as this module addresses it. */
+function refOf(family: ObjectFamily, id: string): SyncObjectRef {
+  if (!isRefKind(family.kind)) throw new Error(`${family.prefix}* is not granted per object`);
+  return { kind: family.kind, name: family.name(id) };
+}
+
+/** What a new group's own objects hold when the server makes them (no hours, no holidays). */
+function initialData(family: ObjectFamily, timeZone: string): JsonObject | undefined {
+  if (family === SCHEDULES) return { timeZone, week: {} } satisfies Schedule;
+  if (family === CALENDARS) return { holidays: [] } satisfies Calendar;
+  return undefined;
 }
 
 /** The Sync REST calls the permissions need (the `twilio` package's, below; the stand-in in tests). */
@@ -278,10 +281,11 @@ export function createSyncAcl(
   /** Gives `identity` what their role gives now on every granted object (only the differences when `view` says who holds what). */
   async function apply(identity: string, view?: View): Promise<void> {
     const role = roleOf(identity);
+    // Of the people's own objects, only theirs: nobody else holds anything on them.
+    const settings = refOf(SETTINGS, identity);
     const objects = (view ?? { objects: await listObjects() }).objects.filter(
-      (o) => !o.name.startsWith(SETTINGS_PREFIX) || o.name === `${SETTINGS_PREFIX}${identity}`,
+      (o) => SETTINGS.idOf(o.name) === null || o.name === settings.name,
     );
-    const settings: SyncObjectRef = { kind: 'document', name: `${SETTINGS_PREFIX}${identity}` };
     if (role !== null && !objects.some((o) => o.name === settings.name)) {
       // The browser opens its settings with open_or_create, which ACL does not allow it to create.
       await rest.create(settings, {});
@@ -292,7 +296,7 @@ export function createSyncAcl(
       view?.held && (lastWrite.get(identity) ?? 0) <= (view.since ?? 0) ? view.held : null;
     lastWrite.set(identity, ++writes);
     await each(objects, async (ref) => {
-      const want = objectAccess(ref.name, identity, role);
+      const want = objectAccess(ref, identity, role);
       if (held && same(want, held.get(keyOf(ref))?.get(identity) ?? NO_ACCESS)) return;
       try {
         await rest.setPermission(ref, identity, want);
@@ -395,18 +399,12 @@ export function createSyncAcl(
     },
 
     async createGroupObjects(groupId, timeZone) {
-      const objects: SyncObjectRef[] = GROUP_PREFIXES.map((prefix) => ({
-        kind: prefix === 'forwarding:' ? 'list' : 'document',
-        name: `${prefix}${groupId}`,
-      }));
-      const data: Record<string, JsonObject> = {
-        [`schedule:${groupId}`]: { timeZone, week: {} },
-        [`calendar:${groupId}`]: { holidays: [] },
-      };
+      const families: readonly ObjectFamily[] = GROUP_OBJECTS;
+      const objects = families.map((family) => refOf(family, groupId));
       const made: SyncObjectRef[] = [];
       try {
-        for (const ref of objects) {
-          if (!(await rest.create(ref, data[ref.name])))
+        for (const [i, ref] of objects.entries()) {
+          if (!(await rest.create(ref, initialData(families[i]!, timeZone))))
             throw new HttpError(
               409,
               'group_exists',
@@ -431,7 +429,7 @@ export function createSyncAcl(
             lastWrite.set(identity, ++writes);
             try {
               await each(objects, (ref) =>
-                rest.setPermission(ref, identity, objectAccess(ref.name, identity, role)),
+                rest.setPermission(ref, identity, objectAccess(ref, identity, role)),
               );
             } catch (err) {
               failed = true;

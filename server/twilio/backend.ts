@@ -6,19 +6,19 @@
  * its tokens and options say.
  */
 import type twilio from 'twilio';
-import type { Auth } from '../auth/sessions';
+import { API, pathOf } from '../../src/contracts/api';
 import type { Announcements } from '../guidance/announcements';
-import type { Router } from '../http/router';
-import type { User } from '../store/users';
+import type { Router } from '../platform/http/router';
+import type { User } from '../identity/users';
 import type { SyncService } from '../sync/service';
-import type { Role } from '../users/policy';
+import type { Role } from '../identity/policy';
 import { SOUND_NAMES, type VoiceBackend } from '../voice/routes';
 import { createSyncAcl, createSyncAclRest, type SyncAcl } from './acl';
 import { createCallLog, type CallLog } from './calls';
 import { createTwilioClient } from './client';
 import type { TwilioConfig } from './config';
 import { createRestDirectory, type BackgroundDirectory } from './directory';
-import { registerTwilioMedia } from './media';
+import { createTwilioVoicemail, registerTwilioMedia, type TwilioVoicemail } from './media';
 import { createRoutingData, type RoutingData } from './routing-data';
 import { createSyncRest, type SyncRest } from './sync-rest';
 import {
@@ -44,11 +44,14 @@ export interface TwilioBackend {
   rest: SyncRest;
   data: RoutingData;
   calls: CallLog;
-  /** The webhooks, Twilio's announcement audio and voicemail recordings. */
+  /** Voicemail messages (Twilio's recordings), for GET /api/voicemail/{id}. */
+  voicemail: TwilioVoicemail;
+  /** A ring group's members now (who may hear its voicemail). */
+  membersOf(groupId: string): Promise<readonly string[]>;
+  /** The webhooks and Twilio's announcement audio. */
   register(
     router: Router,
     deps: {
-      auth: Auth;
       team: () => readonly User[];
       announcements: Announcements;
       directRingSeconds: number;
@@ -88,6 +91,7 @@ export function createTwilioBackend(
     log,
   });
   const users = createRestDirectory(rest, log);
+  const voicemail = createTwilioVoicemail({ config, rest });
   // Sign-in, a role change and removal all pass here: the person's permissions follow.
   const directory: BackgroundDirectory = {
     ...users,
@@ -128,7 +132,7 @@ export function createTwilioBackend(
         token: mintTwilioVoiceToken(config, identity, ttl),
         ttlSeconds: ttl,
         device: twilioDeviceOptions(
-          (name) => `${origin}/api/voice/sounds/${name}.wav`,
+          (name) => `${origin}${pathOf(API.voiceSound, { file: `${name}.wav` })}`,
           SOUND_NAMES,
         ),
         signalling: { url: TWILIO_SIGNALLING_URL },
@@ -146,19 +150,14 @@ export function createTwilioBackend(
     rest,
     data,
     calls,
+    voicemail,
+    membersOf: async (groupId) => (await data.groups()).get(groupId)?.members ?? [],
     register(router, r) {
       const media = registerTwilioMedia(router, {
         config,
-        auth: r.auth,
         data,
         announcements: r.announcements,
         log,
-        mayHear: async (identity, groupId) => {
-          const me = r.team().find((u) => u.identity === identity);
-          if (!me) return false;
-          if (me.role === 'admin') return true;
-          return (await data.groups()).get(groupId)?.members.includes(identity) ?? false;
-        },
       });
       registerTwilioWebhooks(router, {
         config,
@@ -166,6 +165,7 @@ export function createTwilioBackend(
         data,
         calls,
         media,
+        voicemail,
         team: r.team,
         directRingSeconds: r.directRingSeconds,
         now,

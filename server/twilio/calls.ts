@@ -7,13 +7,7 @@
  * Also who is on a call right now, from the legs Twilio reports answered and completed: routing
  * skips them (Sync's presence item is the browser's to write, so it may not say so yet).
  */
-
-export interface VoicemailRecording {
-  recordingSid: string;
-  /** Where the browser plays it: this server's proxy of Twilio's recording (signed in). */
-  url: string;
-  seconds: number;
-}
+import type { CallRecord, Outcome, Voicemail } from '../../src/contracts/records/call';
 
 export interface CallState {
   callSid: string;
@@ -35,18 +29,16 @@ export interface CallState {
   declined: boolean;
   /** Sent on by a forwarding rule, and where (the last one). */
   forwardedTo: string | null;
-  voicemail: VoicemailRecording | null;
+  /** The message left: its Recording SID (the id GET /api/voicemail/{id} plays) and length. */
+  voicemail: Voicemail | null;
   /** The last sentence the routing gave (why voicemail, why nobody rang). */
   reason: string;
   /** False for a call this server first heard of when it ended: its outcome is not known. */
   followed: boolean;
   /** Once written: its index in `calls`, what was written (a late recording updates it), and when. */
-  written: { index: number; data: Record<string, unknown>; at: number } | null;
+  written: { index: number; data: CallRecord; at: number } | null;
   writing: boolean;
 }
-
-export type Outcome =
-  'answered' | 'missed' | 'forwarded' | 'abandoned' | 'rejected' | 'busy' | 'failed';
 
 /** How long a call's state is kept at most (a status callback that never came). */
 const KEEP_MS = 6 * 60 * 60 * 1000;
@@ -133,15 +125,12 @@ export function createCallLog(now: () => number = Date.now): CallLog {
 }
 
 /**
- * The `calls` item for a finished call (PRODUCT.md, "Data"): the same fields the embedded voice
- * service writes, plus `group`. `endedAt` is when Twilio reported it over; `duration` is the talk
- * time (seconds from the answer), 0 when nobody answered.
+ * The `calls` item for a finished call: the record both backends write (src/contracts/records/call.ts),
+ * with the group's id in `group` and its name then in `groupName`. `endedAt` is when Twilio reported
+ * it over; `duration` is the talk time (seconds from the answer), 0 when nobody answered. A call this
+ * server did not follow from its start has the outcome `unknown`.
  */
-export function historyItem(
-  state: CallState,
-  endedAt: number,
-  parentStatus: string,
-): Record<string, unknown> {
+export function historyItem(state: CallState, endedAt: number, parentStatus: string): CallRecord {
   const answeredAt = state.answeredAt;
   return {
     callSid: state.callSid,
@@ -150,18 +139,20 @@ export function historyItem(
     to: state.to,
     user: state.user,
     callee: state.callee,
-    group: state.groupName,
-    groupId: state.groupId,
+    group: state.groupId,
+    groupName: state.groupId === null ? null : state.groupName || null,
     handledBy: state.answeredBy,
     trail: [],
     startedAt: state.startedAt,
     answeredAt,
     endedAt,
     duration: answeredAt === null ? 0 : Math.max(0, Math.round((endedAt - answeredAt) / 1000)),
-    ...(state.followed ? { outcome: outcomeOf(state, parentStatus) } : {}),
+    outcome: state.followed ? outcomeOf(state, parentStatus) : 'unknown',
     reason: state.reason,
-    ...(state.forwardedTo ? { forwardedTo: state.forwardedTo } : {}),
-    ...(state.voicemail ? { voicemail: state.voicemail } : {}),
+    routing: [],
+    voicemail: state.voicemail,
+    forwardedTo: state.forwardedTo,
+    test: false,
   };
 }
 

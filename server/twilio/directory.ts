@@ -1,11 +1,12 @@
 /**
  * The `users` directory on Twilio Sync: the same Directory the embedded backend keeps
- * (server/users/directory.ts), written through the Sync REST API. The app database stays the source
+ * (server/identity/directory.ts), written through the Sync REST API. The app database stays the source
  * of truth; writes go out in the background, in order per person, and a failure is logged (the next
  * start's `reconcile` repairs any drift), so a slow Twilio never holds up a sign-in.
  */
-import type { User } from '../store/users';
-import { directoryEntry, PRESENCE_MAP, USERS_MAP, type Directory } from '../users/directory';
+import type { User } from '../identity/users';
+import { PRESENCE, USERS } from '../../src/contracts/objects';
+import { directoryEntry, type Directory } from '../identity/directory';
 import type { SyncRest } from './sync-rest';
 
 export interface BackgroundDirectory extends Directory {
@@ -37,34 +38,34 @@ export function createRestDirectory(
   return {
     upsert(user: User) {
       queue(user.identity, 'upsert', () =>
-        rest.setMapItem(USERS_MAP, user.identity, directoryEntry(user)),
+        rest.setMapItem(USERS.name, user.identity, directoryEntry(user)),
       );
     },
     remove(identity) {
       queue(identity, 'remove', async () => {
-        await rest.removeMapItem(USERS_MAP, identity);
-        await rest.removeMapItem(PRESENCE_MAP, identity);
+        await rest.removeMapItem(USERS.name, identity);
+        await rest.removeMapItem(PRESENCE.name, identity);
       });
     },
     signedOut(identity) {
-      queue(identity, 'sign-out', () => rest.removeMapItem(PRESENCE_MAP, identity));
+      queue(identity, 'sign-out', () => rest.removeMapItem(PRESENCE.name, identity));
     },
     // On Twilio the browser writes its whole presence item on every heartbeat; the server keeps who is
     // on a call itself (calls.ts) and routing reads that, so nothing is written here.
     onCall() {},
     reconcile(users) {
       queue('*', 'reconcile', async () => {
-        await rest.ensureMap(USERS_MAP);
-        await rest.ensureMap(PRESENCE_MAP);
-        const current = await rest.mapItems(USERS_MAP);
+        await rest.ensureMap(USERS.name);
+        await rest.ensureMap(PRESENCE.name);
+        const current = await rest.mapItems(USERS.name);
         const wanted = new Set(users.map((u) => u.identity));
         for (const user of users) {
           const entry = directoryEntry(user);
           if (JSON.stringify(current.get(user.identity)?.data) !== JSON.stringify(entry))
-            await rest.setMapItem(USERS_MAP, user.identity, entry);
+            await rest.setMapItem(USERS.name, user.identity, entry);
         }
         for (const key of current.keys())
-          if (!wanted.has(key)) await rest.removeMapItem(USERS_MAP, key);
+          if (!wanted.has(key)) await rest.removeMapItem(USERS.name, key);
       });
     },
     async settled() {

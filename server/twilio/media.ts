@@ -11,20 +11,25 @@
  * uploaded audio file are not played on Twilio (the file is on one server's disk; see
  * docs/operations.md, "Running on Twilio").
  *
- * Voicemail: `GET /api/twilio/recordings/{RE…}?group=…&s=…` streams Twilio's recording (MP3) to a
- * signed-in admin or member of the group it was left for; the history row holds this URL.
+ * Voicemail: the history row keeps the Recording SID as the message's id, and GET /api/voicemail/{id}
+ * (server/calls/voicemail.ts, the same route as on the embedded backend) streams Twilio's recording
+ * (MP3) to a signed-in admin or member of the group it was left for ({@link createTwilioVoicemail}).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Auth } from '../auth/sessions';
 import type { Announcements } from '../guidance/announcements';
 import { pcmuWav } from '../guidance/pcm';
-import { HttpError } from '../http/errors';
-import type { Router } from '../http/router';
-import type { JsonObject } from '../../src/machines/syncPorts';
+import { HttpError } from '../platform/http/errors';
+import type { Router } from '../platform/http/router';
+import { TWILIO_PATHS } from '../../src/contracts/api';
+import { CALLS } from '../../src/contracts/objects';
+import { callRecord } from '../../src/contracts/records/call';
+import type { VoicemailMessages } from '../calls/voicemail';
+import type { SyncRest } from './sync-rest';
+import type { JsonObject } from '../../src/contracts/record';
 import { redirectedUri } from './client';
 import type { TwilioConfig } from './config';
 import type { RoutingData } from './routing-data';
-import { PATHS, sayLanguage, type Spoken } from './twiml';
+import { sayLanguage, type Spoken } from './twiml';
 
 /** How long the webhook waits for a first rendering before it lets Twilio speak the text. */
 const RENDER_WAIT_MS = 3000;
@@ -49,8 +54,6 @@ export function announcementVersion(item: JsonObject): string {
 export interface TwilioMedia {
   /** How the announcement `id` reaches a caller now, or null (gone, or a file announcement). */
   announcement(id: string): Promise<Spoken | null>;
-  /** The browser's URL for a voicemail recording left for `groupId`. */
-  recordingUrl(recordingSid: string, groupId: string): string;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -73,17 +76,12 @@ export function registerTwilioMedia(
   router: Router,
   deps: {
     config: TwilioConfig;
-    auth: Auth;
     data: RoutingData;
     announcements: Announcements;
     log: (message: string) => void;
-    /** Whether `identity` may hear voicemail left for `groupId` (an admin or a member). */
-    mayHear: (identity: string, groupId: string) => Promise<boolean>;
-    fetch?: typeof fetch;
   },
 ): TwilioMedia {
   const { config } = deps;
-  const doFetch = deps.fetch ?? fetch;
   /**
    * How each announcement item read from Sync reaches callers, worked out once per item: the cache
    * hands out the same object until it reads the announcement again (a failed render is tried again
@@ -92,7 +90,7 @@ export function registerTwilioMedia(
   const spokenFor = new WeakMap<JsonObject, Spoken>();
   const warned = new Set<string>();
 
-  router.on('GET', `${PATHS.audio}/:file`, async (ctx) => {
+  router.on('GET', `${TWILIO_PATHS.audio}/:file`, async (ctx) => {
     const id = /^(.{1,200})\.wav$/.exec(ctx.params.file ?? '')?.[1];
     const version = ctx.url.searchParams.get('v') ?? '';
     if (!id || !signedOk(config.authToken, `audio:${id}:${version}`, ctx.url.searchParams.get('s')))
@@ -107,47 +105,6 @@ export function registerTwilioMedia(
       'Cache-Control': 'public, max-age=86400',
     });
     ctx.res.end(ctx.req.method === 'HEAD' ? undefined : wav);
-  });
-
-  router.on('GET', '/api/twilio/recordings/:sid', async (ctx) => {
-    const { user } = deps.auth.requireSession(ctx);
-    const sid = ctx.params.sid ?? '';
-    const groupId = ctx.url.searchParams.get('group') ?? '';
-    if (
-      !/^RE[0-9a-fA-F]{32}$/.test(sid) ||
-      !signedOk(config.authToken, `recording:${sid}:${groupId}`, ctx.url.searchParams.get('s'))
-    )
-      throw new HttpError(404, 'not_found', 'No such recording');
-    if (!(await deps.mayHear(user.identity, groupId)))
-      throw new HttpError(
-        403,
-        'forbidden',
-        "Only the group's members and admins hear its voicemail",
-      );
-    const twilioUrl = `https://api.twilio.com/2010-04-01/Accounts/${config.accountSid}/Recordings/${sid}.mp3`;
-    const upstream = await doFetch(
-      config.apiBaseUrl ? redirectedUri(twilioUrl, config.apiBaseUrl) : twilioUrl,
-      {
-        headers: {
-          Authorization: `Basic ${Buffer.from(`${config.apiKey}:${config.apiSecret}`).toString('base64')}`,
-        },
-      },
-    ).catch(() => null);
-    if (!upstream || !upstream.ok) {
-      if (upstream?.status === 404) throw new HttpError(404, 'not_found', 'No such recording');
-      throw new HttpError(
-        502,
-        'upstream_error',
-        'Twilio did not hand out the recording; try again',
-      );
-    }
-    const body = Buffer.from(await upstream.arrayBuffer());
-    ctx.res.writeHead(200, {
-      'Content-Type': 'audio/mpeg',
-      'Content-Length': body.length,
-      'Cache-Control': 'private, max-age=3600',
-    });
-    ctx.res.end(ctx.req.method === 'HEAD' ? undefined : body);
   });
 
   return {
@@ -177,7 +134,7 @@ export function registerTwilioMedia(
           s: sign(config.authToken, `audio:${id}:${version}`),
         });
         spoken = {
-          play: `${config.publicUrl}${PATHS.audio}/${encodeURIComponent(id)}.wav?${query.toString()}`,
+          play: `${config.publicUrl}${TWILIO_PATHS.audio}/${encodeURIComponent(id)}.wav?${query.toString()}`,
         };
       } catch (err) {
         deps.log(
@@ -189,12 +146,90 @@ export function registerTwilioMedia(
       spokenFor.set(item, spoken);
       return spoken;
     },
-    recordingUrl(recordingSid, groupId) {
-      const query = new URLSearchParams({
-        group: groupId,
-        s: sign(config.authToken, `recording:${recordingSid}:${groupId}`),
-      });
-      return `/api/twilio/recordings/${recordingSid}?${query.toString()}`;
+  };
+}
+
+/** A Recording SID: the id of a voicemail message on Twilio. */
+const RECORDING_SID = /^RE[0-9a-f]{32}$/;
+/** How many history rows, newest first, are searched for a recording not seen since the start. */
+const SEARCHED_ROWS = 2000;
+/** Recordings whose group is remembered (a few hours' messages on a busy team). */
+const REMEMBERED = 5000;
+
+export interface TwilioVoicemail extends VoicemailMessages {
+  /** Notes the group a recording was left for, as its webhook said. */
+  left(recordingSid: string, groupId: string): void;
+}
+
+/**
+ * Voicemail on Twilio, for GET /api/voicemail/{id}: the id is the Recording SID the history row
+ * keeps. The group it was left for (who may hear it) is what the recording's webhook said, or, for
+ * one left before this server started, the `group` of the history row that holds it. The audio is
+ * Twilio's MP3, fetched with the API key and passed on.
+ */
+export function createTwilioVoicemail(deps: {
+  config: TwilioConfig;
+  rest: SyncRest;
+  fetch?: typeof fetch;
+}): TwilioVoicemail {
+  const { config } = deps;
+  const doFetch = deps.fetch ?? fetch;
+  const groups = new Map<string, string>();
+  const remember = (recordingSid: string, groupId: string): void => {
+    groups.delete(recordingSid);
+    groups.set(recordingSid, groupId);
+    if (groups.size > REMEMBERED) groups.delete(groups.keys().next().value!);
+  };
+
+  async function groupOf(recordingSid: string): Promise<string | null> {
+    const known = groups.get(recordingSid);
+    if (known !== undefined) return known;
+    for (const { data } of await deps.rest.listItems(CALLS.name, SEARCHED_ROWS, 'desc')) {
+      const row = callRecord.read(data);
+      if (row.voicemail?.id !== recordingSid) continue;
+      if (row.group === null) return null;
+      remember(recordingSid, row.group);
+      return row.group;
+    }
+    return null;
+  }
+
+  return {
+    left: remember,
+    async find(id) {
+      if (!RECORDING_SID.test(id)) return null;
+      const groupId = await groupOf(id);
+      if (groupId === null) return null;
+      return {
+        groupId,
+        async send(ctx) {
+          const twilioUrl = `https://api.twilio.com/2010-04-01/Accounts/${config.accountSid}/Recordings/${id}.mp3`;
+          const upstream = await doFetch(
+            config.apiBaseUrl ? redirectedUri(twilioUrl, config.apiBaseUrl) : twilioUrl,
+            {
+              headers: {
+                Authorization: `Basic ${Buffer.from(`${config.apiKey}:${config.apiSecret}`).toString('base64')}`,
+              },
+            },
+          ).catch(() => null);
+          if (!upstream || !upstream.ok) {
+            if (upstream?.status === 404)
+              throw new HttpError(404, 'not_found', 'No such voicemail message');
+            throw new HttpError(
+              502,
+              'upstream_error',
+              'Twilio did not hand out the recording; try again',
+            );
+          }
+          const body = Buffer.from(await upstream.arrayBuffer());
+          ctx.res.writeHead(200, {
+            'Content-Type': 'audio/mpeg',
+            'Content-Length': body.length,
+            'Cache-Control': 'private, max-age=3600',
+          });
+          ctx.res.end(ctx.req.method === 'HEAD' ? undefined : body);
+        },
+      };
     },
   };
 }

@@ -10,17 +10,19 @@ import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
 import { MAX_HOPS, type Availability, type GroupSetup } from '../../src/domain/routing/engine';
 import { scheduleFromData } from '../../src/domain/schedule';
-import type { JsonObject } from '../../src/machines/syncPorts';
+import type { JsonObject } from '../../src/contracts/record';
 import { TtlCache } from './cache';
 import type { StoredMapItem, SyncRest } from './sync-rest';
-import { normaliseNumber, type Group } from '../../src/contracts/records/group';
-import { groupObjectNames as groupObjects } from '../../src/contracts/objects';
-import { groupRecord } from '../../src/contracts/records/group';
+import {
+  ANNOUNCEMENTS,
+  GROUPS,
+  groupObjectNames as groupObjects,
+  PRESENCE,
+  SETTINGS,
+} from '../../src/contracts/objects';
+import { groupRecord, normaliseNumber, type Group } from '../../src/contracts/records/group';
+import { settingsRecord } from '../../src/contracts/records/settings';
 import type { Rule } from '../../src/contracts/records/forwarding';
-
-export const GROUPS_MAP = 'groups';
-export const GUIDANCE_MAP = 'guidance';
-export const PRESENCE_MAP = 'presence';
 
 /** How long what admins configure is reused (a change reaches calls within this). */
 export const CONFIG_TTL_MS = 10_000;
@@ -78,7 +80,7 @@ export function createRoutingData(deps: {
   const groups = () =>
     groupsCache.get('all', async () => {
       const out = new Map<string, Group>();
-      for (const [id, item] of await rest.mapItems(GROUPS_MAP))
+      for (const [id, item] of await rest.mapItems(GROUPS.name))
         out.set(id, groupRecord.read(item.data));
       return out;
     });
@@ -103,15 +105,15 @@ export function createRoutingData(deps: {
     });
 
   const doNotDisturb = (identity: string) =>
-    dndCache.get(
-      identity,
-      async () => (await rest.document(`settings:${identity}`))?.doNotDisturb === true,
-    );
+    dndCache.get(identity, async () => {
+      const settings = await rest.document(SETTINGS.name(identity));
+      return settings !== null && settingsRecord.read(settings).doNotDisturb;
+    });
 
   async function availabilities(people: Iterable<string>): Promise<Map<string, Availability>> {
     const unique = [...new Set(people)];
     const [presence, dnd] = await Promise.all([
-      presenceCache.get('all', () => rest.mapItems(PRESENCE_MAP)),
+      presenceCache.get('all', () => rest.mapItems(PRESENCE.name)),
       Promise.all(unique.map(doNotDisturb)),
     ]);
     const at = now();
@@ -163,6 +165,9 @@ export function createRoutingData(deps: {
       return (await availabilities([identity])).get(identity) ?? 'offline';
     },
     guidance: (id) =>
-      guidanceCache.get(id, async () => (await rest.getMapItem(GUIDANCE_MAP, id))?.data ?? null),
+      guidanceCache.get(
+        id,
+        async () => (await rest.getMapItem(ANNOUNCEMENTS.name, id))?.data ?? null,
+      ),
   };
 }

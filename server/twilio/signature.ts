@@ -7,8 +7,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import twilio from 'twilio';
-import { BODY_LIMIT_BYTES } from '../http/body';
-import { HttpError } from '../http/errors';
+import { BODY_LIMIT_BYTES } from '../platform/http/body';
+import { HttpError } from '../platform/http/errors';
 import type { TwilioConfig } from './config';
 
 export type FormParams = Record<string, string | string[]>;

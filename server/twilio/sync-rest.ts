@@ -5,7 +5,7 @@
  * Objects are addressed by unique name, as the browser opens them. A missing object or item reads as
  * null; writing an item into a map or list that does not exist yet creates it first.
  */
-import type { JsonObject } from '../../src/machines/syncPorts';
+import type { JsonObject } from '../../src/contracts/record';
 import type { TwilioClient } from './client';
 
 export interface StoredMapItem {
@@ -24,8 +24,12 @@ export interface SyncRest {
   removeMapItem(map: string, key: string): Promise<void>;
   /** A document's data, or null when there is none. */
   document(name: string): Promise<JsonObject | null>;
-  /** Every item of a list, oldest first (at most `limit`). */
-  listItems(list: string, limit?: number): Promise<{ index: number; data: JsonObject }[]>;
+  /** Every item of a list, oldest first or newest first (at most `limit`). */
+  listItems(
+    list: string,
+    limit?: number,
+    order?: 'asc' | 'desc',
+  ): Promise<{ index: number; data: JsonObject }[]>;
   /** Appends an item; resolves with its index. */
   pushListItem(list: string, data: JsonObject): Promise<number>;
   updateListItem(list: string, index: number, data: JsonObject): Promise<void>;
@@ -144,12 +148,14 @@ export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRe
         throw err;
       }
     },
-    async listItems(name, limit = 1000) {
+    async listItems(name, limit = 1000, order = 'asc') {
       try {
-        return (await list(name).syncListItems.list({ pageSize: 100, limit })).map((item) => ({
-          index: item.index,
-          data: asObject(item.data),
-        }));
+        return (await list(name).syncListItems.list({ pageSize: 100, limit, order })).map(
+          (item) => ({
+            index: item.index,
+            data: asObject(item.data),
+          }),
+        );
       } catch (err) {
         if (notFound(err)) return [];
         throw err;

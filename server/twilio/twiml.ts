@@ -14,19 +14,10 @@
  * Each `<Client>` and `<Number>` reports its answer and its end (statusCallback), so the history
  * knows who took the call and routing knows who is on one.
  */
+import { TWILIO_PATHS } from '../../src/contracts/api';
 import type { Plan } from '../../src/domain/routing/engine';
 import { encodeBranches, type Branches } from './plan-token';
 import { Twiml } from './twiml-writer';
-
-export const PATHS = {
-  voice: '/api/twilio/voice',
-  next: '/api/twilio/voice/next',
-  voicemail: '/api/twilio/voicemail',
-  recording: '/api/twilio/recording',
-  leg: '/api/twilio/leg',
-  status: '/api/twilio/status',
-  audio: '/api/twilio/audio',
-} as const;
 
 /** How an announcement reaches the caller: a recording to play, or text for Twilio to speak. */
 export type Spoken = { play: string } | { say: string; language: string | null };
@@ -81,11 +72,11 @@ function nextUrl(ctx: TwimlContext, groupId: string, branches: Branches): string
     };
     token = encodeBranches({ noAnswer: voicemail, busy: voicemail })!;
   }
-  return url(ctx, PATHS.next, { plan: token });
+  return url(ctx, TWILIO_PATHS.next, { plan: token });
 }
 
 const callbacks = (ctx: TwimlContext) => ({
-  statusCallback: url(ctx, PATHS.leg),
+  statusCallback: url(ctx, TWILIO_PATHS.leg),
   statusCallbackEvent: ['answered', 'completed'],
 });
 
@@ -186,12 +177,12 @@ export async function writePlan(
               }),
         );
         response.record({
-          action: url(ctx, PATHS.voicemail, { group: p.groupId }),
+          action: url(ctx, TWILIO_PATHS.voicemail, { group: p.groupId }),
           maxLength: VOICEMAIL_MAX_SECONDS,
           playBeep: true,
           timeout: 5,
           finishOnKey: '#',
-          recordingStatusCallback: url(ctx, PATHS.recording, { group: p.groupId }),
+          recordingStatusCallback: url(ctx, TWILIO_PATHS.recording, { group: p.groupId }),
           recordingStatusCallbackEvent: ['completed'],
         });
         // Reached only when nothing was recorded (Twilio then goes on past <Record>).

@@ -19,13 +19,13 @@
  */
 import type { ServerResponse } from 'node:http';
 import { decide } from '../../src/domain/routing/engine';
-import { HttpError } from '../http/errors';
-import type { RequestContext, Router } from '../http/router';
-import type { User } from '../store/users';
+import { HttpError } from '../platform/http/errors';
+import type { RequestContext, Router } from '../platform/http/router';
+import type { User } from '../identity/users';
 import { resolveDestination } from '../voice/directory';
-import { historyItem, type CallLog, type CallState, type VoicemailRecording } from './calls';
+import { historyItem, type CallLog, type CallState } from './calls';
 import type { TwilioConfig } from './config';
-import type { TwilioMedia } from './media';
+import type { TwilioMedia, TwilioVoicemail } from './media';
 import { decodeBranches, PlanTokenError } from './plan-token';
 import type { RoutingData } from './routing-data';
 import { readSignedForm } from './signature';
@@ -33,16 +33,16 @@ import type { SyncRest } from './sync-rest';
 import { Twiml } from './twiml-writer';
 import {
   dialNumber,
-  PATHS,
   ringClients,
   sayAndHangUp,
   writePlan,
   type Reached,
   type TwimlContext,
 } from './twiml';
+import { TWILIO_PATHS } from '../../src/contracts/api';
+import { CALLS } from '../../src/contracts/objects';
 import { normaliseNumber } from '../../src/contracts/records/group';
 
-export const CALLS_LIST = 'calls';
 const CALL_SID = /^CA[0-9a-fA-F]{32}$/;
 const E164 = /^\+[1-9][0-9]{7,14}$/;
 const DIAL_STATUSES = ['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled'];
@@ -55,6 +55,8 @@ export interface TwilioWebhookDeps {
   data: RoutingData;
   calls: CallLog;
   media: TwilioMedia;
+  /** Where the recordings' groups are noted (who may hear them). */
+  voicemail: TwilioVoicemail;
   /** The team (the app database): who may call out, names, direct calls. */
   team: () => readonly User[];
   /** Seconds a direct call to a colleague rings. */
@@ -182,7 +184,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
 
   router.on(
     'POST',
-    PATHS.voice,
+    TWILIO_PATHS.voice,
     answering(async (_ctx, params) => {
       const callSid = callSidOf(params);
       const from = params.From ?? '';
@@ -284,7 +286,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
 
   router.on(
     'POST',
-    PATHS.next,
+    TWILIO_PATHS.next,
     answering(async (ctx, params) => {
       const callSid = callSidOf(params);
       const status = params.DialCallStatus ?? '';
@@ -343,12 +345,9 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     const seconds = Number(params.RecordingDuration ?? '0');
     if (!/^RE[0-9a-fA-F]{32}$/.test(recordingSid) || !(seconds > 0)) return;
     const state = calls.get(callSid);
-    if (!state || state.voicemail?.recordingSid === recordingSid) return;
-    const voicemail: VoicemailRecording = {
-      recordingSid,
-      url: deps.media.recordingUrl(recordingSid, groupId),
-      seconds: Math.round(seconds),
-    };
+    if (!state || state.voicemail?.id === recordingSid) return;
+    deps.voicemail.left(recordingSid, groupId);
+    const voicemail = { id: recordingSid, seconds: Math.round(seconds) };
     state.voicemail = voicemail;
     if (state.written) {
       const { index, data: row, at } = state.written;
@@ -356,15 +355,15 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
         ...row,
         voicemail,
         outcome: row.outcome === 'abandoned' ? 'missed' : row.outcome,
-      };
+      } satisfies typeof row;
       state.written = { index, data: updated, at };
-      await deps.rest.updateListItem(CALLS_LIST, index, updated);
+      await deps.rest.updateListItem(CALLS.name, index, updated);
     }
   }
 
   router.on(
     'POST',
-    PATHS.voicemail,
+    TWILIO_PATHS.voicemail,
     answering(async (ctx, params) => {
       const callSid = callSidOf(params);
       await keepVoicemail(callSid, ctx.url.searchParams.get('group') ?? '', params);
@@ -375,7 +374,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     }),
   );
 
-  router.on('POST', PATHS.recording, async (ctx) => {
+  router.on('POST', TWILIO_PATHS.recording, async (ctx) => {
     const params = await readSignedForm(ctx.req, config);
     const callSid = callSidOf(params);
     if (params.RecordingStatus === 'completed')
@@ -383,7 +382,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     sendNothing(ctx.res);
   });
 
-  router.on('POST', PATHS.leg, async (ctx) => {
+  router.on('POST', TWILIO_PATHS.leg, async (ctx) => {
     const params = await readSignedForm(ctx.req, config);
     const legSid = callSidOf(params);
     const parentSid = callSidOf(params, 'ParentCallSid');
@@ -403,7 +402,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     sendNothing(ctx.res);
   });
 
-  router.on('POST', PATHS.status, async (ctx) => {
+  router.on('POST', TWILIO_PATHS.status, async (ctx) => {
     const params = await readSignedForm(ctx.req, config);
     const callSid = callSidOf(params);
     const status = params.CallStatus ?? '';
@@ -422,7 +421,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     state.writing = true;
     const row = historyItem(state, now(), status);
     try {
-      const index = await deps.rest.pushListItem(CALLS_LIST, row);
+      const index = await deps.rest.pushListItem(CALLS.name, row);
       state.written = { index, data: row, at: now() };
     } catch (err) {
       log(

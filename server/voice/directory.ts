@@ -1,5 +1,7 @@
-import type { User } from '../store/users';
-import { EXTENSION_SHAPE, normaliseNumber, type GroupNumber } from '../users/extensions';
+import type { User } from '../identity/users';
+import { normaliseNumber } from '../../src/contracts/records/group';
+import { EXTENSION } from '../../src/contracts/records/user';
+import type { GroupNumber } from '../identity/extensions';
 import type { Destination } from './service';
 
 const PHONE_NUMBER = /^\+?[0-9][0-9 ().-]{2,30}$/;
@@ -31,9 +33,7 @@ export function resolveDestination(
   const target = raw.replace(/^client:/i, '');
   const lower = target.toLowerCase();
   const number = normaliseNumber(target);
-  const byExtension = EXTENSION_SHAPE.test(number)
-    ? team.find((u) => u.extension === number)
-    : undefined;
+  const byExtension = EXTENSION.test(number) ? team.find((u) => u.extension === number) : undefined;
   const person =
     team.find((u) => u.identity === target) ??
     team.find((u) => u.email.toLowerCase() === lower) ??
@@ -42,7 +42,7 @@ export function resolveDestination(
   if (person) return { kind: 'person', identity: person.identity, name: person.name };
   const group = number === '' ? undefined : groups.find((g) => g.number === number);
   if (group) return { kind: 'group', groupId: group.id, name: group.name, test: false };
-  if (EXTENSION_SHAPE.test(number))
+  if (EXTENSION.test(number))
     return {
       kind: 'unknown',
       reason: `Nobody has extension ${number}. The Users screen lists everyone's extension.`,

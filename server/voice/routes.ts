@@ -1,7 +1,8 @@
-import type { Auth } from '../auth/sessions';
-import { readJsonBody } from '../http/body';
-import { HttpError, sendJson } from '../http/errors';
-import type { Router } from '../http/router';
+import { API, pathOf, type VoiceCredentials } from '../../src/contracts/api';
+import type { Auth } from '../identity/sessions';
+import { readBody } from '../platform/http/body';
+import { HttpError, sendJson } from '../platform/http/errors';
+import type { Router } from '../platform/http/router';
 import { SDK_SOUNDS, toneWav } from './audio';
 import { CallControlError, SIGNAL_PATH, type VoiceService } from './service';
 
@@ -17,7 +18,7 @@ export interface VoiceRouteDeps {
 /** Another voice backend's answers to the token and registration questions. */
 export interface VoiceBackend {
   /** The whole `GET /api/voice/token` answer; `origin` is the page's. */
-  credentials(identity: string, ttlSeconds: number, origin: string): Record<string, unknown>;
+  credentials(identity: string, ttlSeconds: number, origin: string): VoiceCredentials;
   registered(identity: string): boolean;
 }
 
@@ -35,14 +36,14 @@ export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
  */
 export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void {
   const ttl = deps.tokenTtlSeconds ?? 3600;
-  router.on('GET', '/api/voice/token', (ctx) => {
+  router.route(API.voiceToken, (ctx) => {
     const { user, sessionRef } = deps.auth.requireSession(ctx);
     if (deps.backend) {
       sendJson(ctx.res, 200, deps.backend.credentials(user.identity, ttl, ctx.origin.origin));
       return;
     }
     const { host, protocol } = ctx.origin;
-    sendJson(ctx.res, 200, {
+    const credentials: VoiceCredentials = {
       identity: user.identity,
       token: deps.voice.mintToken(user.identity, ttl, sessionRef),
       ttlSeconds: ttl,
@@ -54,18 +55,22 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
         enableImprovedSignalingErrorPrecision: true,
         closeProtection: false,
         sounds: Object.fromEntries(
-          SOUND_NAMES.map((name) => [name, `${ctx.origin.origin}/api/voice/sounds/${name}.wav`]),
+          SOUND_NAMES.map((name) => [
+            name,
+            `${ctx.origin.origin}${pathOf(API.voiceSound, { file: `${name}.wav` })}`,
+          ]),
         ),
       },
       // The SDK always dials wss://; on plain http the page rewrites that to ws:// for this path only.
       signalling: { url: `${protocol === 'https' ? 'wss' : 'ws'}://${host}${SIGNAL_PATH}` },
-    });
+    };
+    sendJson(ctx.res, 200, credentials);
   });
 
   // Whether the service has this person's phone registered. A browser whose socket died silently
   // (a background tab, a NAT that forgot the connection) still believes it is registered; the page
   // asks here when it comes back to the foreground and registers afresh if not.
-  router.on('GET', '/api/voice/registration', (ctx) => {
+  router.route(API.voiceRegistration, (ctx) => {
     const { user } = deps.auth.requireSession(ctx);
     sendJson(ctx.res, 200, {
       registered: deps.backend
@@ -87,7 +92,7 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
     }
   };
   const control = (action: 'hold' | 'resume' | 'park') =>
-    router.on('POST', `/api/voice/calls/:sid/${action}`, (ctx) => {
+    router.route(API[action], (ctx) => {
       const { user } = deps.auth.requireSession(ctx);
       const callSid = ctx.params.sid ?? '';
       if (!CALL_SID.test(callSid))
@@ -110,25 +115,17 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   control('park');
 
   // Transfer: `{ to, mode: 'blind' | 'consult' }`; then, for a consult, complete or cancel.
-  router.on('POST', '/api/voice/calls/:sid/transfer', async (ctx) => {
+  router.route(API.transfer, async (ctx) => {
     const { user } = deps.auth.requireSession(ctx);
     const callSid = ctx.params.sid ?? '';
     if (!CALL_SID.test(callSid)) throw new HttpError(400, 'bad_request', 'That is not a call id.');
-    const body = await readJsonBody(ctx.req);
-    const { to, mode } = (typeof body === 'object' && body !== null ? body : {}) as {
-      to?: unknown;
-      mode?: unknown;
-    };
-    if (typeof to !== 'string' || to.length > 200)
-      throw new HttpError(400, 'bad_request', 'Say who to transfer the call to.');
-    if (mode !== 'blind' && mode !== 'consult')
-      throw new HttpError(400, 'bad_request', 'mode must be "blind" or "consult".');
+    const { to, mode } = await readBody(ctx.req, API.transfer);
     answer(() => deps.voice.transfer(user.identity, callSid, to, mode));
     ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
     ctx.res.end();
   });
   for (const step of ['complete', 'cancel'] as const)
-    router.on('POST', `/api/voice/calls/:sid/transfer/${step}`, (ctx) => {
+    router.route(step === 'complete' ? API.completeTransfer : API.cancelTransfer, (ctx) => {
       const { user } = deps.auth.requireSession(ctx);
       const callSid = ctx.params.sid ?? '';
       if (!CALL_SID.test(callSid))
@@ -143,7 +140,7 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
     });
 
   const cache = new Map<string, Buffer>();
-  router.on('GET', '/api/voice/sounds/:file', (ctx) => {
+  router.route(API.voiceSound, (ctx) => {
     const match = /^([a-z0-9]+)\.wav$/.exec(ctx.params.file ?? '');
     const tone = match ? SDK_SOUNDS[match[1]!] : undefined;
     if (!match || !tone) throw new HttpError(404, 'not_found', 'No such sound');

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { loadOrCreateSecret } from '../lib/access-token';
+import { loadOrCreateSecret } from '../platform/lib/access-token';
 import { holdMusic, toneFrame, TONES } from './audio';
 import { answerLeg, bridge, offerLeg, type MediaLeg, type MediaOptions } from './media';
 import { frame, MAX_FRAME_BYTES, parseFrame, type ClientMessage } from './protocol';
@@ -16,6 +16,7 @@ import { mintVoiceToken, verifyVoiceToken } from './token';
 import type { VoicemailStore } from './voicemail';
 import type { Decision, Plan, RingTurn } from '../../src/domain/routing/engine';
 import type { GuidanceSlot } from '../../src/contracts/records/group';
+import type { CallRecord, Outcome, RoutingStep, TrailStep } from '../../src/contracts/records/call';
 import type { When } from '../../src/contracts/records/forwarding';
 
 export const SIGNAL_PATH = '/signal';
@@ -26,61 +27,6 @@ export type Destination =
   /** A ring group: routed by the engine. `test`: an admin's Test this group call. */
   | { kind: 'group'; groupId: string; name: string; test: boolean }
   | { kind: 'unknown'; reason: string };
-
-/** One routing decision as it was carried out, for the caller's Test this group and the history. */
-export interface RoutingStep {
-  kind:
-    | 'situation'
-    | 'announce'
-    | 'ring'
-    | 'forward'
-    | 'noAnswer'
-    | 'busy'
-    | 'answered'
-    | 'voicemail'
-    | 'recording'
-    | 'problem';
-  text: string;
-  at: number;
-}
-
-/** One step in a call's life after it was answered, for the history row's trail. */
-export interface TrailStep {
-  action: 'held' | 'resumed' | 'parked' | 'pickedUp' | 'rangBack' | 'transferred';
-  /** Who did it (for `rangBack`, who the call rang back to). */
-  by: string;
-  /** For `transferred`: who took the call. */
-  to?: string;
-  at: number;
-}
-
-/** One finished call, as the server writes it to the `calls` list. */
-export interface CallRecord {
-  id: string;
-  direction: 'outbound';
-  from: string;
-  to: string;
-  user: string;
-  callee: string | null;
-  /** The person who had the call last (a picker after a park), or null if nobody answered. */
-  handledBy: string | null;
-  trail: TrailStep[];
-  startedAt: number;
-  answeredAt: number | null;
-  endedAt: number;
-  duration: number;
-  outcome: 'answered' | 'missed' | 'rejected' | 'busy' | 'failed' | 'abandoned' | 'voicemail';
-  reason: string;
-  /** The ring group dialled, if any, and its name then. */
-  group: string | null;
-  groupName: string | null;
-  /** A group call's routing decisions, in order (empty for a call to a person). */
-  routing: RoutingStep[];
-  /** The message left, if the call went to voicemail and the caller spoke. */
-  voicemail: { id: string; seconds: number } | null;
-  /** An admin's Test this group call. */
-  test?: boolean;
-}
 
 /** A call waiting in the park, as /hold lists it (the `holds` map item). */
 export interface ParkedCall {
@@ -122,7 +68,7 @@ export interface VoiceServiceOptions {
   nameOf?: (identity: string) => string | null;
   /** Whether the person has do-not-disturb on. */
   doNotDisturb?: (identity: string) => boolean;
-  /** Told of every finished call (history). */
+  /** Told of every finished call: its history row, as both backends write it (src/contracts). */
   onCallEnded?: (record: CallRecord) => void;
   /** Told when someone's number of live calls changes (presence). */
   onBusyChanged?: (identity: string, busy: boolean) => void;
@@ -514,7 +460,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
 
   function endCall(
     call: Call,
-    outcome: CallRecord['outcome'],
+    outcome: Outcome,
     reason: string,
     notify: { caller?: Notice; callee?: Notice },
   ): void {
@@ -560,12 +506,14 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     const handler = call.answeredAt === null ? null : call.handledBy;
     try {
       options.onCallEnded?.({
-        id: call.id,
+        callSid: call.id,
         direction: 'outbound',
         from: call.from,
         to: call.to,
         user: call.from,
         callee: call.callee,
+        group: call.route?.groupId ?? null,
+        groupName: call.route?.groupName ?? null,
         handledBy: handler,
         trail: call.trail,
         startedAt: call.startedAt,
@@ -574,11 +522,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         duration: call.answeredAt === null ? 0 : Math.round((endedAt - call.answeredAt) / 1000),
         outcome: finalOutcome,
         reason: finalReason,
-        group: call.route?.groupId ?? null,
-        groupName: call.route?.groupName ?? null,
         routing: call.route?.steps ?? [],
         voicemail: message,
-        ...(call.route?.test ? { test: true } : {}),
+        forwardedTo: null,
+        test: call.route?.test ?? false,
       });
     } catch (err) {
       log(`voice: recording call ${call.id} failed: ${String(err)}`);
@@ -670,19 +617,17 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return;
     }
     const startedAt = now();
-    const record = (
-      outcome: CallRecord['outcome'],
-      reason: string,
-      callee: string | null,
-    ): void => {
+    const record = (outcome: Outcome, reason: string, callee: string | null): void => {
       try {
         options.onCallEnded?.({
-          id: sid('CA'),
+          callSid: sid('CA'),
           direction: 'outbound',
           from: caller,
           to,
           user: caller,
           callee,
+          group: null,
+          groupName: null,
           handledBy: null,
           trail: [],
           startedAt,
@@ -691,10 +636,10 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
           duration: 0,
           outcome,
           reason,
-          group: null,
-          groupName: null,
           routing: [],
           voicemail: null,
+          forwardedTo: null,
+          test: false,
         });
       } catch (err) {
         log(`voice: recording a failed call failed: ${String(err)}`);

@@ -43,3 +43,17 @@ export function voiceSettingsFromEnv(env: Env): VoiceSettings {
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
   };
 }
+
+/** VOICE_RTP_PORTS="10000-10199": inclusive, at least two ports (each call uses one per leg); null when unset. */
+export function rtpPortsFromEnv(value: string | null): [number, number] | null {
+  if (value === null) return null;
+  const match = /^(\d{1,5})\s*-\s*(\d{1,5})$/.exec(value);
+  const min = Number(match?.[1]);
+  const max = Number(match?.[2]);
+  if (!match || min < 1024 || max > 65535 || max <= min) {
+    throw new Error(
+      `VOICE_RTP_PORTS must be a UDP port range like 10000-10199 (from 1024 to 65535, at least two ports), got ${JSON.stringify(value)}`,
+    );
+  }
+  return [min, max];
+}

@@ -1,10 +1,10 @@
 /**
- * Voice AccessTokens: the shared Twilio token layout (server/lib/access-token.ts) with a `voice`
+ * Voice AccessTokens: the shared Twilio token layout (server/platform/lib/access-token.ts) with a `voice`
  * grant, as twilio-node's `AccessToken` + `VoiceGrant` make them, signed with their own secret so a
  * Sync token never opens the phone and the other way round. Bad tokens get the codes the Voice SDK
  * maps (docs: protocol notes, section 6 and 10).
  */
-import { decodeAccessToken, signAccessToken } from '../lib/access-token';
+import { decodeAccessToken, signAccessToken } from '../platform/lib/access-token';
 
 export const APPLICATION_SID = 'AP00000000000000000000000000000000';
 /** Twilio refuses tokens that live longer than a day. */

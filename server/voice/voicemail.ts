@@ -17,9 +17,8 @@ import {
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveRange } from '../audio/routes';
-import type { Auth } from '../auth/sessions';
-import { HttpError } from '../http/errors';
-import type { Router } from '../http/router';
+import type { VoicemailMessages } from '../calls/voicemail';
+import { HttpError } from '../platform/http/errors';
 import { pcmuWav } from '../guidance/pcm';
 import { SAMPLE_RATE } from './audio';
 
@@ -88,28 +87,24 @@ export function createVoicemailStore(dataDir: string): VoicemailStore {
 }
 
 /**
- * GET /api/voicemail/{id}: a message's WAV (with ranges, for the history's player), to admins and
- * the members of the group it was left for; anyone else gets the same 404 as for no message.
+ * The embedded backend's messages as GET /api/voicemail/{id} serves them (server/calls/voicemail.ts):
+ * the WAV under the data folder, with ranges for the history's player.
  */
-export function registerVoicemailRoutes(
-  router: Router,
-  deps: {
-    auth: Auth;
-    store: VoicemailStore;
-    membersOf: (groupId: string) => readonly string[];
-  },
-): void {
-  router.on('GET', '/api/voicemail/:id', async (ctx) => {
-    const user = deps.auth.requireUser(ctx);
-    const found = deps.store.find(ctx.params.id ?? '');
-    const allowed =
-      found !== null &&
-      (user.role === 'admin' || deps.membersOf(found.meta.groupId).includes(user.identity));
-    if (!found || !allowed) throw new HttpError(404, 'not_found', 'No such voicemail message');
-    const { size } = await stat(found.path).catch(() => {
-      throw new HttpError(404, 'not_found', 'No such voicemail message');
-    });
-    ctx.res.setHeader('Cache-Control', 'private, no-store');
-    serveRange(ctx, found.path, size, 'audio/wav');
-  });
+export function storedMessages(store: VoicemailStore): VoicemailMessages {
+  return {
+    find(id) {
+      const found = store.find(id);
+      if (!found) return Promise.resolve(null);
+      return Promise.resolve({
+        groupId: found.meta.groupId,
+        async send(ctx) {
+          const { size } = await stat(found.path).catch(() => {
+            throw new HttpError(404, 'not_found', 'No such voicemail message');
+          });
+          ctx.res.setHeader('Cache-Control', 'private, no-store');
+          serveRange(ctx, found.path, size, 'audio/wav');
+        },
+      });
+    },
+  };
 }

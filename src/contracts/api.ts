@@ -197,7 +197,9 @@ export const API = {
   setRole: route(
     'PUT',
     '/api/users/:identity/role',
-    body({ role: v.picklist(ROLES, 'Field role must be "admin" or "agent"') }),
+    body({
+      role: v.pipe(text('role'), v.picklist(ROLES, 'Field role must be "admin" or "agent"')),
+    }),
     UserAnswer,
   ),
   setExtension: route(

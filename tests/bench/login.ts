@@ -11,7 +11,7 @@ import react from '@vitejs/plugin-react';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 import { launchChromium } from '../support/chromium';
-import { securityHeaders } from '../../server/http/headers';
+import { securityHeaders } from '../../server/platform/http/headers';
 import { startServer } from '../support/server';
 import { fmt, median, writeSection } from './report';
 import { serveStatic } from './static';

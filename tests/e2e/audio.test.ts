@@ -130,7 +130,7 @@ describe('audio files', () => {
     // The request is held on its way, as on a slow network, while the person cancels, and is
     // then dropped: letting it go on would send the whole file, as Playwright does for a held
     // request whose route is removed. A cut-short upload that reaches the server is
-    // tests/unit/server/audio.test.ts's business.
+    // tests/unit/server/audio/routes.test.ts's business.
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
     let handled: Promise<void> = Promise.resolve();

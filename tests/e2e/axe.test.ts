@@ -50,7 +50,10 @@ async function context(cookie: string | null): Promise<BrowserContext> {
   return ctx;
 }
 
-/** What an admin would have made: a contact, a ring group with its objects, an announcement, audio. */
+/**
+ * What an admin would have made: a contact, a ring group with its objects, an announcement, audio;
+ * each as its screen stores it (the Sync service refuses data that breaks its record).
+ */
 async function seedData(cookie: string): Promise<void> {
   const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
   try {
@@ -58,14 +61,14 @@ async function seedData(cookie: string): Promise<void> {
     await contacts.set('ct-acme', {
       name: 'Acme Ltd',
       company: 'Acme',
-      phones: [{ label: 'office', number: '+44 20 7946 0000' }],
+      phones: [{ label: 'office', number: '+442079460000' }],
       email: 'hello@acme.example',
       note: '',
     });
     await sdk.document({
       id: `schedule:${GROUP}`,
       mode: 'create_new',
-      data: { timeZone: 'Europe/London', week: { mon: [{ from: '09:00', to: '17:00' }] } },
+      data: { timeZone: 'Europe/London', week: { mon: [{ start: '09:00', end: '17:00' }] } },
     });
     // Holidays in this month, so the month view shows marked days (one of them today).
     const today = new Date().toISOString().slice(0, 10);

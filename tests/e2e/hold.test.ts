@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { storeGroup } from '../support/ring-groups';
+import { serverWrites } from '../support/server-writes';
 import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, type Person } from './support/live';
 import { inbound, phonePerson } from './support/page-audio';
@@ -42,7 +43,11 @@ const openPerson = (name: string, path: string): Promise<Person> =>
 
 beforeAll(async () => {
   server = await startServer({
-    env: { SWITCHBOARD_VOICE_RING_SECONDS: '10', SWITCHBOARD_VOICE_PARK_SECONDS: '8' },
+    env: {
+      SWITCHBOARD_VOICE_RING_SECONDS: '10',
+      SWITCHBOARD_VOICE_PARK_SECONDS: '8',
+      SWITCHBOARD_SYNC_TEST_HOOKS: '1',
+    },
   });
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   ann = await openPerson('Ann', '/contacts');
@@ -270,17 +275,24 @@ describe('hold, park and pick up', () => {
 
   it('a blind transfer to a ring group rings its member with the group named; nobody answering brings it back to Bob', async () => {
     // Ann signed in first: she is the admin who sets up the group (Cat alone, 3 s a turn).
+    // 3 s a turn, quicker than the group form allows: written as the server.
     const admin = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
+    const writes = await serverWrites(server.url);
     try {
-      await storeGroup(admin, {
-        id: 'front',
-        name: 'Front desk',
-        number: '700',
-        members: ['cat@example.com'],
-        strategy: 'sequential',
-        ringTimeout: 3,
-      });
+      await storeGroup(
+        admin,
+        {
+          id: 'front',
+          name: 'Front desk',
+          number: '700',
+          members: ['cat@example.com'],
+          strategy: 'sequential',
+          ringTimeout: 3,
+        },
+        writes,
+      );
     } finally {
+      writes.close();
       await admin.shutdown();
     }
     await annCallsBob();

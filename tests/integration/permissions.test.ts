@@ -101,6 +101,33 @@ afterAll(async () => {
 
 const path = (kind: Kind, name: string): string => `/v3/${kind}/${encodeURIComponent(name)}`;
 
+/**
+ * What each object's record accepts (src/contracts/records), so a write is allowed or refused for
+ * who writes it alone (the service refuses a write that breaks its record with 400).
+ */
+const VALID: Record<string, Record<string, unknown>> = {
+  users: { name: 'Cy', email: 'cy@example.com', role: 'agent' },
+  calls: {
+    direction: 'inbound',
+    from: '+1',
+    to: '+2',
+    startedAt: 1,
+    endedAt: 2,
+    duration: 0,
+    outcome: 'missed',
+  },
+  presence: { status: 'available' },
+  contacts: { name: 'Ann', phones: [{ label: 'Work', number: '+442079460958' }] },
+  holds: { caller: 'Ann', parkedAt: 1 },
+  groups: { name: 'G', number: '300', members: [], strategy: 'simultaneous', ringTimeout: 20 },
+  guidance: { name: 'Hello', kind: 'tts', text: 'Hello', language: 'en-us' },
+  audio: { name: 'a.wav', kind: 'wav', contentType: 'audio/wav', size: 1, duration: 1 },
+  'schedule:g1': { timeZone: 'UTC', week: {} },
+  'calendar:g1': { holidays: [] },
+  'forwarding:g1': { when: 'always', target: { kind: 'voicemail' } },
+  [`settings:${EMAIL.agent}`]: { doNotDisturb: false },
+};
+
 /** (Re)creates the object as the server, so each cell starts from an existing object. */
 async function ensure(kind: Kind, name: string): Promise<void> {
   await raw.admin.request('POST', '/test/as-server', {
@@ -117,16 +144,17 @@ async function attempt(
   op: Op,
 ): Promise<{ status: number; body: unknown }> {
   const r = raw[who];
+  const data = VALID[name]!;
   const item =
     kind === 'Maps'
       ? {
           method: 'POST',
           path: `${path(kind, name)}/Items`,
-          body: { key: EMAIL[who], data: { by: who } },
+          body: { key: EMAIL[who], data },
         }
       : kind === 'Lists'
-        ? { method: 'POST', path: `${path(kind, name)}/Items`, body: { data: { by: who } } }
-        : { method: 'POST', path: path(kind, name), body: { data: { by: who } } };
+        ? { method: 'POST', path: `${path(kind, name)}/Items`, body: { data } }
+        : { method: 'POST', path: path(kind, name), body: { data } };
   const call =
     op === 'read'
       ? { method: 'GET', path: path(kind, name), body: undefined }

@@ -25,7 +25,7 @@ const TARGET = '/history?filter=missed#today';
 const FORM = { name: 'Model Tester' };
 /**
  * Each path is a new browser signing in as a new person: a browser that never signed in as an existing
- * person would be asked for the server's one-time code (tests/unit/server/returning-sign-in.test.ts).
+ * person would be asked for the server's one-time code (tests/unit/server/identity/returning-sign-in.test.ts).
  */
 let runs = 0;
 

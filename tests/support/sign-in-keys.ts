@@ -1,6 +1,6 @@
 /**
  * A browser keeps the `sb_keys` cookie that proves, at its next local sign-in, that it has signed in as that
- * person before (server/auth/returning.ts). Scripts and tests signing in through the API keep it here, per
+ * person before (server/identity/returning.ts). Scripts and tests signing in through the API keep it here, per
  * server and person, the way each person's own browser would.
  */
 const jars = new Map<string, string>();

@@ -1,7 +1,7 @@
 /**
  * A local stand-in of Twilio's REST API, as much of Sync as the server uses: the service's ACL flag,
  * maps and their items, lists and their items, documents, by unique name, each object's permissions
- * per identity, with Twilio's JSON shapes, pages and errors. The
+ * per identity, with Twilio's JSON shapes, pages (list items in either `Order`) and errors. The
  * server reaches it through the `twilio` package's own HTTP client with the address rewritten
  * (SWITCHBOARD_TWILIO_API_URL, server/twilio/client.ts), so requests arrive as Twilio would get them:
  * `/sync/v1/Services/{sid}/…`, form-encoded bodies, Basic auth with the API key. Every request is
@@ -366,7 +366,9 @@ export async function startTwilioApi(options: {
           200,
           page(
             'items',
-            [...items].map(([i, item]) => listItemJson(name, i, item)),
+            (url.searchParams.get('Order') === 'desc' ? [...items].reverse() : [...items]).map(
+              ([i, item]) => listItemJson(name, i, item),
+            ),
           ),
         );
       if (key === undefined && method === 'POST') {

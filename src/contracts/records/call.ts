@@ -9,7 +9,10 @@ import { defineRecord, timestamp } from '../record';
 export const DIRECTIONS = ['inbound', 'outbound'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-/** How a call ended (PRODUCT.md, "Data"). */
+/**
+ * How a call ended (PRODUCT.md, "Data"); `unknown` when the server did not follow the call from its
+ * start (on Twilio, another server had its first webhooks), so who took it is not known.
+ */
 export const OUTCOMES = [
   'answered',
   'missed',
@@ -20,6 +23,7 @@ export const OUTCOMES = [
   'abandoned',
   'dropped',
   'failed',
+  'unknown',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 

@@ -9,6 +9,8 @@
  */
 import type { SyncMap } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callRecord } from '../../../src/contracts/records/call';
+import { holdRecord } from '../../../src/contracts/records/hold';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
 import {
@@ -60,6 +62,9 @@ const pickUp = (who: Person, callId: string) => dial(who, `park:${callId}`);
 
 async function holdKeys(): Promise<string[]> {
   const page = await holds.getItems({ pageSize: 100 });
+  // Each item is the hold record the server writes.
+  for (const item of page.items)
+    expect(holdRecord.check(item.data)).toMatchObject({ ok: true, value: item.data });
   return page.items.map((i) => i.key);
 }
 
@@ -143,6 +148,8 @@ describe('park and pick up', () => {
         const items = (await history.getItems({ order: 'desc', pageSize: 5 })).items;
         const row = items.find((i) => (i.data as { callSid?: string }).callSid === entry.callId);
         if (!row) return false;
+        // The row is the call record both backends write.
+        expect(callRecord.check(row.data)).toMatchObject({ ok: true, value: row.data });
         expect(row.data).toMatchObject({
           from: 'ann@example.com',
           callee: 'bob@example.com',

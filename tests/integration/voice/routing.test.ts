@@ -9,6 +9,7 @@
  */
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callRecord } from '../../../src/contracts/records/call';
 import { holdMusic } from '../../../server/voice/audio';
 import { storeGroup, type GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
@@ -69,6 +70,8 @@ async function historyRow(callSid: string): Promise<Record<string, unknown>> {
     8000,
     'the history row',
   );
+  // The row is the call record both backends write.
+  expect(callRecord.check(found)).toMatchObject({ ok: true, value: found });
   return found!;
 }
 

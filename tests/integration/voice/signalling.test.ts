@@ -4,7 +4,7 @@
  * access is refused), changes nothing, and the server keeps serving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOrCreateSecret } from '../../../server/lib/access-token';
+import { loadOrCreateSecret } from '../../../server/platform/lib/access-token';
 import { mintAccessToken } from '../../../server/sync/token';
 import { mintVoiceToken } from '../../../server/voice/token';
 import { startServer, type RunningServer } from '../../support/server';

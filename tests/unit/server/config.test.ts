@@ -1,11 +1,8 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  configFromEnv,
-  extraScriptOrigin,
-  isLoopbackHost,
-  localSignInOffered,
-} from '../../../server/http/config';
+import { configFromEnv } from '../../../server/config';
+import { extraScriptOrigin, localSignInOffered } from '../../../server/identity/config';
+import { isLoopbackHost } from '../../../server/platform/config';
 
 describe('configFromEnv', () => {
   it('has the documented defaults', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createApp, type App } from '../../../server/app';
-import { configFromEnv, type AppConfig } from '../../../server/http/config';
+import { configFromEnv, type AppConfig } from '../../../server/config';
 import type { SyncService } from '../../../server/sync/service';
 import { rememberSignInKeys, signInKeyHeaders } from '../../support/sign-in-keys';
 

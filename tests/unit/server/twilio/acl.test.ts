@@ -1,7 +1,7 @@
 /**
  * Who may do what in Twilio Sync: the server refuses a Sync service without ACL, makes the shared
  * objects, and grants each person per-object permissions from the same rules the embedded Sync
- * service enforces (server/users/policy.ts), following sign-in, role changes and removal, and makes
+ * service enforces (server/identity/policy.ts), following sign-in, role changes and removal, and makes
  * a new ring group's objects for its admin. Checked on the stand-in's permission resources.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,10 +2,13 @@
  * Following calls through Twilio's callbacks to their `calls` history item, written through the
  * `twilio` package to the stand-in of Twilio's Sync REST API (the form-encoded requests it received
  * are what is checked): an answered call, voicemail (with the recording before and after the
- * row), a declined direct call, and a call this server did not see start. Also the audio Twilio
- * fetches for announcements and the voicemail recordings the browser plays.
+ * row), a declined direct call, and a call this server did not see start. Every row is the call
+ * record both backends write (src/contracts/records/call.ts). Also the audio Twilio fetches for
+ * announcements and the voicemail recordings the browser plays (GET /api/voicemail/{id}, the route
+ * the embedded backend serves its messages on).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callRecord } from '../../../../src/contracts/records/call';
 import { ADA, ALICE, BOB, CAT, SALES_NUMBER, THU_HOLIDAY, WED_OPEN, seedTeam } from './fixture';
 import {
   ACCOUNT_SID,
@@ -31,11 +34,15 @@ afterAll(() => t.close());
 
 const LIST = `/sync/v1/Services/${SERVICE_SID}/Lists/calls/Items`;
 
-/** The `calls` items created through the REST API, as Twilio would store them. */
+/** The `calls` items created through the REST API, as Twilio would store them; each a call record. */
 function created(): Record<string, unknown>[] {
   return t.api.requests
     .filter((r) => r.method === 'POST' && r.path === LIST)
-    .map((r) => JSON.parse(r.form.Data!) as Record<string, unknown>);
+    .map((r) => {
+      const row = JSON.parse(r.form.Data!) as Record<string, unknown>;
+      expect(callRecord.check(row)).toMatchObject({ ok: true, value: row });
+      return row;
+    });
 }
 
 async function post(path: string, form: Record<string, string>, status = 200): Promise<string> {
@@ -111,8 +118,8 @@ describe('an answered call', () => {
       to: SALES_NUMBER,
       user: '',
       callee: null,
-      group: 'Sales',
-      groupId: 'grp-sales',
+      group: 'grp-sales',
+      groupName: 'Sales',
       handledBy: BOB,
       trail: [],
       startedAt: WED_OPEN,
@@ -121,6 +128,10 @@ describe('an answered call', () => {
       duration: 61,
       outcome: 'answered',
       reason: 'Ringing Alice and Bob at once.',
+      routing: [],
+      voicemail: null,
+      forwardedTo: null,
+      test: false,
     });
 
     // Bob is free again.
@@ -156,31 +167,46 @@ describe('voicemail', () => {
     expect(row).toMatchObject({
       callSid,
       direction: 'inbound',
-      group: 'Sales',
+      group: 'grp-sales',
+      groupName: 'Sales',
       handledBy: null,
       outcome: 'missed',
       duration: 0,
       reason: 'The forwarding rule sends the call to voicemail.',
-      voicemail: { recordingSid: RECORDING, seconds: 14 },
+      voicemail: { id: RECORDING, seconds: 14 },
     });
 
-    const url = (row.voicemail as { url: string }).url;
-    expect(url).toMatch(new RegExp(`^/api/twilio/recordings/${RECORDING}\\?group=grp-sales&s=`));
+    // The same route as the embedded backend's messages: /api/voicemail/{the row's voicemail.id}.
     t.api.recordings.set(RECORDING, Buffer.from('ID3 fake mp3'));
-    const play = (cookie?: string, path = url) =>
-      fetch(`${t.url}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+    const play = (cookie?: string, id = RECORDING) =>
+      fetch(`${t.url}/api/voicemail/${id}`, { headers: cookie ? { Cookie: cookie } : {} });
     for (const who of [ALICE, ADA]) {
       const res = await play(cookies[who]);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('audio/mpeg');
       expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('ID3 fake mp3');
     }
-    expect((await play(cookies[CAT])).status).toBe(403);
+    // Not a member: the same answer as for no message at all.
+    expect((await play(cookies[CAT])).status).toBe(404);
     expect((await play()).status).toBe(401);
-    // Another group named in the URL: the signature no longer matches.
-    expect(
-      (await play(cookies[CAT], url.replace('group=grp-sales', 'group=grp-support'))).status,
-    ).toBe(404);
+    expect((await play(cookies[ADA], `RE${'f'.repeat(32)}`)).status).toBe(404);
+    expect((await play(cookies[ADA], 'vm-0000000000000000')).status).toBe(404);
+  });
+
+  it('a message this server did not see left is found by its history row, for its group only', async () => {
+    const earlier = `RE${'c'.repeat(32)}`;
+    t.api.pushListItem('calls', {
+      ...created().at(-1)!,
+      callSid: sid(),
+      voicemail: { id: earlier, seconds: 5 },
+    });
+    t.api.recordings.set(earlier, Buffer.from('ID3 earlier'));
+    const play = (cookie: string) =>
+      fetch(`${t.url}/api/voicemail/${earlier}`, { headers: { Cookie: cookie } });
+    const res = await play(cookies[ALICE]!);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('ID3 earlier');
+    expect((await play(cookies[CAT]!)).status).toBe(404);
   });
 
   it('a recording reported after the row was written updates that row', async () => {
@@ -204,12 +230,14 @@ describe('voicemail', () => {
     const update = t.api.requests.slice(before).find((r) => r.method === 'POST');
     const index = [...t.api.lists.get('calls')!.keys()].at(-1)!;
     expect(update?.path).toBe(`${LIST}/${index}`);
-    expect(JSON.parse(update!.form.Data!)).toMatchObject({
+    const updated = JSON.parse(update!.form.Data!) as Record<string, unknown>;
+    expect(callRecord.check(updated)).toMatchObject({ ok: true, value: updated });
+    expect(updated).toMatchObject({
       callSid,
       outcome: 'missed',
-      voicemail: { recordingSid: late, seconds: 9 },
+      voicemail: { id: late, seconds: 9 },
     });
-    expect(t.api.listData('calls').at(-1)).toMatchObject({ voicemail: { recordingSid: late } });
+    expect(t.api.listData('calls').at(-1)).toMatchObject({ voicemail: { id: late } });
   });
 });
 
@@ -245,10 +273,10 @@ describe('other endings', () => {
       callSid,
       direction: 'inbound',
       from: CALLER,
-      group: 'Sales',
-      groupId: 'grp-sales',
+      group: 'grp-sales',
+      groupName: 'Sales',
+      outcome: 'unknown',
     });
-    expect(row).not.toHaveProperty('outcome');
     expect(row.reason).toMatch(/did not follow the call/);
   });
 });

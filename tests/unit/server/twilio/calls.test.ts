@@ -3,6 +3,7 @@
  * call's state is kept, and the outcome its history row gets.
  */
 import { describe, expect, it } from 'vitest';
+import { callRecord } from '../../../../src/contracts/records/call';
 import { createCallLog, historyItem, type CallStart } from '../../../../server/twilio/calls';
 
 const start =
@@ -32,7 +33,8 @@ describe('CallLog', () => {
   it('keeps a call 30 minutes after its row is written, six hours at most otherwise', () => {
     let now = 0;
     const log = createCallLog(() => now);
-    log.open('CA1', start()).written = { index: 0, data: {}, at: 0 };
+    const first = log.open('CA1', start());
+    first.written = { index: 0, data: historyItem(first, 0, 'completed'), at: 0 };
     log.open('CA2', start());
     log.legAnswered('b', 'CA2');
     now = 31 * 60_000;
@@ -65,15 +67,34 @@ describe('historyItem outcomes', () => {
       'completed',
       'forwarded',
     ],
-    [{ voicemail: { recordingSid: 'RE', url: '/x', seconds: 3 } }, 'completed', 'missed'],
+    [{ voicemail: { id: `RE${'0'.repeat(32)}`, seconds: 3 } }, 'completed', 'missed'],
     [{ rangOut: true }, 'completed', 'missed'],
     [{ rangOut: true, declined: true, callee: 'b' }, 'completed', 'rejected'],
     [{}, 'completed', 'abandoned'],
     [{}, 'busy', 'busy'],
     [{}, 'failed', 'failed'],
-    [{ followed: false }, 'completed', undefined],
+    [{ followed: false }, 'completed', 'unknown'],
   ])('%o, call %s: %s', (over, status, expected) => {
     expect(outcome(over, status)).toBe(expected);
+  });
+
+  it('is the call record both backends write, group by id and name', () => {
+    const state = createCallLog(() => 0).open(
+      'CA1',
+      start({ groupId: 'grp-sales', groupName: 'Sales' }),
+    );
+    Object.assign(state, {
+      answeredBy: 'bob@example.com',
+      answeredAt: 1000,
+      voicemail: { id: `RE${'a'.repeat(32)}`, seconds: 14 },
+      forwardedTo: '+15551230000',
+    });
+    const row = historyItem(state, 90_000, 'completed');
+    expect(callRecord.check(row)).toMatchObject({ ok: true, value: row });
+    expect(row).toMatchObject({ group: 'grp-sales', groupName: 'Sales' });
+    const direct = historyItem(createCallLog(() => 0).open('CA2', start()), 1000, 'failed');
+    expect(callRecord.check(direct)).toMatchObject({ ok: true, value: direct });
+    expect(direct).toMatchObject({ group: null, groupName: null, outcome: 'failed' });
   });
 
   it('talk time counts from the answer', () => {

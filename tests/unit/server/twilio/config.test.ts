@@ -3,7 +3,8 @@
  * value should look like, and the embedded backend untouched when it is not asked for.
  */
 import { describe, expect, it } from 'vitest';
-import { configFromEnv, localSignInOffered } from '../../../../server/http/config';
+import { configFromEnv } from '../../../../server/config';
+import { localSignInOffered } from '../../../../server/identity/config';
 import { twilioConfigFromEnv } from '../../../../server/twilio/config';
 import { ACCOUNT_SID, APP_SID, NUMBERS, SERVICE_SID, twilioEnv } from './support';
 

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { createApp, type App } from '../../../../server/app';
-import { configFromEnv } from '../../../../server/http/config';
+import { configFromEnv } from '../../../../server/config';
 import { startTwilioApi, type TwilioApiStandIn } from '../../../support/twilio-api';
 import { removeDir, sessionCookieOf, tempDir } from '../support';
 

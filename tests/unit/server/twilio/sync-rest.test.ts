@@ -4,7 +4,7 @@
  * form-encoded as Twilio gets them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { User } from '../../../../server/store/users';
+import type { User } from '../../../../server/identity/users';
 import { createTwilioClient, redirectedUri } from '../../../../server/twilio/client';
 import type { TwilioConfig } from '../../../../server/twilio/config';
 import { createRestDirectory } from '../../../../server/twilio/directory';

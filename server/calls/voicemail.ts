@@ -1,0 +1,75 @@
+/**
+ * Voicemail, whichever backend took the message: what a caller hears before the tone when the group
+ * has no greeting of its own, and GET /api/voicemail/{id}, which plays a message (the history row's
+ * `voicemail.id`) to the members of the group it was left for and to admins. The embedded backend
+ * keeps messages on disk (server/voice/voicemail.ts); on Twilio the id is a Recording SID and the
+ * audio is Twilio's, fetched for the browser (server/twilio/media.ts).
+ */
+import { API } from '../../src/contracts/api';
+import type { Auth } from '../identity/sessions';
+import { HttpError } from '../platform/http/errors';
+import type { RequestContext, Router } from '../platform/http/router';
+
+/** What a caller hears before the tone when a group has no voicemail greeting of its own. */
+export const VOICEMAIL_GREETING =
+  'Nobody can take your call right now. Please leave a message after the tone.';
+
+/** One message: the group it was left for, and how its audio is sent. */
+export interface VoicemailMessage {
+  groupId: string;
+  send(ctx: RequestContext): Promise<void>;
+}
+
+/** Where a backend keeps its messages. */
+export interface VoicemailMessages {
+  /** The message with this id, or null when there is none. */
+  find(id: string): Promise<VoicemailMessage | null>;
+}
+
+/**
+ * GET /api/voicemail/{id}: the message's audio to admins and the members of the group it was left
+ * for; anyone else gets the same 404 as for no message (whether a message exists is not theirs to
+ * learn).
+ */
+export function registerVoicemailRoutes(
+  router: Router,
+  deps: {
+    auth: Auth;
+    messages: VoicemailMessages;
+    /** The members of a ring group now (none when it is gone). */
+    membersOf: (groupId: string) => Promise<readonly string[]>;
+  },
+): void {
+  router.route(API.voicemail, async (ctx) => {
+    const user = deps.auth.requireUser(ctx);
+    const found = await deps.messages.find(ctx.params.id ?? '');
+    const allowed =
+      found !== null &&
+      (user.role === 'admin' || (await deps.membersOf(found.groupId)).includes(user.identity));
+    if (!found || !allowed) throw new HttpError(404, 'not_found', 'No such voicemail message');
+    await found.send(ctx);
+  });
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * A voicemail message goes when its history row does: both are kept `days`. Sweeps `store` now and
+ * every hour; returns what stops it.
+ */
+export function keepVoicemailWithHistory(
+  store: { sweep(now: number, maxAgeMs: number): number },
+  options: { days: number; now: () => number; log: (message: string) => void },
+): () => void {
+  const sweep = (): void => {
+    try {
+      store.sweep(options.now(), options.days * 24 * HOUR_MS);
+    } catch (err) {
+      options.log(`voicemail: sweep failed: ${String(err)}`);
+    }
+  };
+  sweep();
+  const timer = setInterval(sweep, HOUR_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,32 @@
+/**
+ * The app's configuration, read from the environment once at start (docs/operations.md lists every
+ * variable): the HTTP server's own (platform), sign-in (identity), call audio ports (voice) and the
+ * backend (embedded, or Twilio's with its settings). Throws a readable error when a value is invalid.
+ */
+import { nonEmpty, serverConfigFromEnv, type Env, type ServerConfig } from './platform/config';
+import { signInConfigFromEnv, type SignInConfig } from './identity/config';
+import { twilioConfigFromEnv, type TwilioConfig } from './twilio/config';
+import { rtpPortsFromEnv } from './voice/settings';
+
+export interface AppConfig extends ServerConfig, SignInConfig {
+  /** VOICE_RTP_PORTS: the UDP ports call audio may use ("min-max"); any free port when null. */
+  voiceRtpPorts: [number, number] | null;
+  /**
+   * SWITCHBOARD_BACKEND: `embedded` (Sync and calls served here) or Twilio's Sync and Voice
+   * (server/twilio/, with its settings).
+   */
+  backend: { kind: 'embedded' } | TwilioConfig;
+}
+
+export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
+  const server = serverConfigFromEnv(env, cwd);
+  const twilio = twilioConfigFromEnv(env);
+  // Twilio reaches the webhooks at the public URL: its name is one this server answers to.
+  if (twilio) server.publicHosts.push(new URL(twilio.publicUrl).hostname.toLowerCase());
+  return {
+    ...server,
+    ...signInConfigFromEnv(env, cwd),
+    voiceRtpPorts: rtpPortsFromEnv(nonEmpty(env.VOICE_RTP_PORTS)),
+    backend: twilio ?? { kind: 'embedded' },
+  };
+}

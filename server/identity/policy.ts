@@ -1,0 +1,134 @@
+/**
+ * Who may do what to the Sync objects, derived from the catalogue (src/contracts/objects.ts): each
+ * object's `writers` and whether it is a group's or a person's. {@link objectAccess} says what one
+ * person may do to one object (read, write, manage); both backends use it, the embedded Sync
+ * service per request ({@link createAccessPolicy}) and Twilio Sync as per-object permissions
+ * (server/twilio/acl.ts). The table is in docs/sync-service.md ("Who may do what"):
+ * - `server` (`users`, `calls`, `holds`): read by the team, written only by the server (roles through
+ *   the admin API, call history and parked calls by the voice service), so none can be forged;
+ * - `admins` (`groups`, `guidance`, `audio` and each group's `schedule:*`, `calendar:*`,
+ *   `forwarding:*`): read by the team, changed by admins;
+ * - `ownItems` (`presence`): read by the team; each person writes only the item keyed by their own
+ *   identity, and nobody changes the map itself;
+ * - `owner` (`settings:{identity}`): read and written by that person only;
+ * - `team` (`contacts`, and any object the catalogue does not name): open to everyone on the team.
+ * Someone no longer on the team (a token not yet expired) may do nothing at all.
+ *
+ * What a write must hold comes from the catalogue too: {@link writeProblem} checks a client's item or
+ * document against the object's record (the embedded Sync service refuses what fails it).
+ */
+import {
+  CALLS,
+  HOLDS,
+  lookUpObject,
+  USERS,
+  type NamedObject,
+  type ObjectFamily,
+  type ObjectKind,
+} from '../../src/contracts/objects';
+import type { Role } from '../../src/contracts/records/user';
+import type { JsonObject } from '../../src/contracts/record';
+import type { AccessAttempt } from '../sync/policy';
+
+export type { Role } from '../../src/contracts/records/user';
+
+/** What one person may do to a whole object: Twilio Sync's permission flags. */
+export interface ObjectAccess {
+  /** Open it, read its items, be told of changes. */
+  read: boolean;
+  /** Change its data, add, change and remove its items. */
+  write: boolean;
+  /** Remove the object itself. */
+  manage: boolean;
+}
+
+export const NO_ACCESS: ObjectAccess = { read: false, write: false, manage: false };
+const READ_ONLY: ObjectAccess = { read: true, write: false, manage: false };
+const READ_WRITE: ObjectAccess = { read: true, write: true, manage: false };
+
+/** An object by its kind and unique name. */
+export interface ObjectRef {
+  kind: ObjectKind;
+  name: string;
+}
+
+const isFamily = (object: NamedObject | ObjectFamily): object is ObjectFamily => 'prefix' in object;
+
+/**
+ * What `identity` (with `role`, or null when off the team) may do to the object. `manage` (removing
+ * the object) is given only where the object goes with what it belongs to: a ring group's own
+ * objects, to admins; the shared objects the server made are removed by nobody.
+ */
+export function objectAccess(object: ObjectRef, identity: string, role: Role | null): ObjectAccess {
+  if (role === null) return NO_ACCESS;
+  const found = lookUpObject(object.name, object.kind);
+  if (!found) return READ_WRITE;
+  switch (found.object.writers) {
+    case 'owner':
+      return found.id === identity ? READ_WRITE : NO_ACCESS;
+    case 'server':
+      return READ_ONLY;
+    case 'admins': {
+      const admin = role === 'admin';
+      const groupOwned = isFamily(found.object) && found.object.per === 'group';
+      return { read: true, write: admin, manage: admin && groupOwned };
+    }
+    case 'ownItems':
+    case 'team':
+      return READ_WRITE;
+  }
+}
+
+/** Why nobody but the server writes these, as the person refused reads it. */
+const SERVER_REASONS = new Map<NamedObject | ObjectFamily, string>([
+  [USERS, 'the users directory is kept by the server; admins change roles on the Users screen'],
+  [HOLDS, 'calls are parked and picked up through the phone; the server keeps this list'],
+  [CALLS, 'call history is written by the server as calls end'],
+]);
+
+/**
+ * The embedded Sync service's per-request policy: {@link objectAccess} at the grain of a request.
+ * Reads need `read`; every change (an item, the object's data or ttl, creating or removing it) needs
+ * `write`; an `ownItems` map's items are each person's own, and the map itself nobody's.
+ */
+export function createAccessPolicy(
+  roleOf: (identity: string) => Role | null,
+): (attempt: AccessAttempt) => string | null {
+  return (attempt) => {
+    const role = roleOf(attempt.identity);
+    if (role === null) return 'you are no longer on this team';
+    const object = { kind: attempt.kind, name: attempt.name ?? '' };
+    const access = objectAccess(object, attempt.identity, role);
+    if (!access.read) return 'settings are private: only their owner reads or changes them';
+    if (attempt.op === 'read') return null;
+    const found = lookUpObject(object.name, object.kind);
+    if (!access.write) {
+      if (found?.object.writers === 'server')
+        return SERVER_REASONS.get(found.object) ?? 'only the server writes this';
+      return 'only admins change ring groups, announcements, audio, hours, holidays and forwarding';
+    }
+    if (found?.object.writers === 'ownItems') {
+      if (attempt.target === 'object') return 'the presence map itself cannot be changed';
+      if (attempt.target === 'item' && attempt.key !== attempt.identity)
+        return 'you can only set your own presence';
+    }
+    return null;
+  };
+}
+
+/**
+ * Why `data`, written by a client to an item of the object (a map's or a list's) or as its data (a
+ * document's), breaks the object's record, naming the field and the reason; null when it passes, or
+ * when the catalogue does not name the object (a script's own object holds what it likes). A
+ * document is checked whole: the SDK sends the document a patch makes, not the patch.
+ */
+export function writeProblem(object: ObjectRef, data: JsonObject): string | null {
+  const found = lookUpObject(object.name, object.kind);
+  if (!found) return null;
+  const record = found.object.record;
+  const checked = record.check(data);
+  if (checked.ok) return null;
+  return checked.field === ''
+    ? `Invalid ${record.name}: ${checked.reason}`
+    : `Invalid ${record.name} ${checked.field}: ${checked.reason}`;
+}

@@ -1,0 +1,90 @@
+import { API } from '../../src/contracts/api';
+import { readBody } from '../platform/http/body';
+import { sendJson } from '../platform/http/errors';
+import type { RequestContext, Router } from '../platform/http/router';
+import type { Directory } from './directory';
+import { IdentityError, invalidField } from './errors';
+import { parseExtension } from './extensions';
+import { parseName } from './fields';
+import type { PresenceSettings } from './presence';
+import { publicUser } from './session-routes';
+import type { Auth } from './sessions';
+import type { Users } from './users';
+
+export interface UserRouteDeps {
+  auth: Auth;
+  users: Users;
+  directory: Directory;
+  /** Drops the removed user's live Sync sockets. */
+  disconnect: (identity: string) => void;
+  presence: PresenceSettings;
+}
+
+function identityParam(ctx: RequestContext): string {
+  const raw = ctx.params.identity ?? '';
+  let identity: string;
+  try {
+    identity = decodeURIComponent(raw);
+  } catch {
+    throw invalidField('The user in the path is not valid URL encoding');
+  }
+  if (identity.length === 0 || identity.length > 254) throw invalidField('No such user identity');
+  return identity;
+}
+
+/**
+ * GET /api/presence/settings (signed in): the heartbeat and ttl every browser uses for its presence
+ * item. PUT /api/me/name (signed in): the person's own display name, as colleagues see it.
+ * Admin-only team management: PUT /api/users/:identity/role, PUT /api/users/:identity/extension and
+ * DELETE /api/users/:identity. The database changes first, then the `users` Sync map follows, so
+ * every open /users screen updates.
+ */
+export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
+  router.route(API.presenceSettings, (ctx) => {
+    deps.auth.requireUser(ctx);
+    sendJson(ctx.res, 200, deps.presence);
+  });
+
+  router.route(API.renameMe, async (ctx) => {
+    const me = deps.auth.requireUser(ctx);
+    const body = await readBody(ctx.req, API.renameMe);
+    const { user, changed } = deps.users.rename(me.identity, parseName(body.name));
+    if (changed) deps.directory.upsert(user);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.route(API.setRole, async (ctx) => {
+    deps.auth.requireAdmin(ctx);
+    const identity = identityParam(ctx);
+    const { role } = await readBody(ctx.req, API.setRole);
+    const { user, changed } = deps.users.setRole(identity, role);
+    if (changed) deps.directory.upsert(user);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.route(API.setExtension, async (ctx) => {
+    deps.auth.requireAdmin(ctx);
+    const identity = identityParam(ctx);
+    const body = await readBody(ctx.req, API.setExtension);
+    const { user, changed } = deps.users.setExtension(identity, parseExtension(body.extension));
+    if (changed) deps.directory.upsert(user);
+    sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.route(API.removeUser, (ctx) => {
+    const admin = deps.auth.requireAdmin(ctx);
+    const identity = identityParam(ctx);
+    if (identity === admin.identity) {
+      throw new IdentityError(
+        'conflict',
+        'cannot_remove_self',
+        'You cannot remove yourself; ask another admin to do it',
+      );
+    }
+    const removed = deps.users.remove(identity);
+    deps.directory.remove(removed.identity);
+    deps.disconnect(removed.identity);
+    ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
+    ctx.res.end();
+  });
+}
