@@ -1,5 +1,5 @@
 /** How a `presence` map item reads to a person (PRODUCT.md: available, on a call, away, offline). */
-import type { JsonObject } from '../machines/syncPorts';
+import type { JsonObject } from '../contracts/record';
 
 export type PresenceState = 'available' | 'onCall' | 'away' | 'offline';
 
