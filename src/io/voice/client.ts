@@ -19,17 +19,12 @@ import {
 import { createCallMirror, type CallMirror, type MirrorChannel } from './mirror';
 import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
 import { createTabLock, type TabLock } from './tab-lock';
+import type { VoiceCredentials } from '../../contracts/api';
 
 export type DeviceActor = ActorRefFrom<typeof deviceMachine>;
 
 /** `GET /api/voice/token`. */
-export interface VoiceCredentials {
-  identity: string;
-  token: string;
-  ttlSeconds: number;
-  device: Record<string, unknown>;
-  signalling: { url: string };
-}
+export type { VoiceCredentials } from '../../contracts/api';
 
 export interface VoiceRuntimeDeps {
   identity: string;
@@ -41,10 +36,14 @@ export interface VoiceRuntimeDeps {
   /** A colleague's display name, for incoming calls. */
   nameOf?: (identity: string) => string | null;
   /**
-   * `POST /api/voice/calls/{callSid}/{path}` (with a JSON body for a transfer): the server holds,
-   * resumes, parks or transfers the call; rejects with an Error whose message a person can read.
+   * Asks the server to hold, resume, park or transfer the call (src/app/mutators/calls.ts); rejects
+   * with an Error whose message a person can read.
    */
-  controlCall?: (callSid: string, path: string, body?: unknown) => Promise<void>;
+  controlCall?: (
+    callSid: string,
+    action: CallControlInput['action'],
+    transfer?: CallControlInput['transfer'],
+  ) => Promise<void>;
   /** Web Locks, or null where the browser has none (then every tab is the owner). */
   locks?: LockManager | null;
   /** Opens the channel the person's tabs share (BroadcastChannel), or null where there is none. */
@@ -99,16 +98,6 @@ export function soundAt(url: string, volume: number): string {
   u.searchParams.set('level', String(level));
   return u.toString();
 }
-
-/** Where each call control goes, under `/api/voice/calls/{callSid}/`. */
-const CONTROL_PATHS: Record<CallControlInput['action'], string> = {
-  hold: 'hold',
-  resume: 'resume',
-  park: 'park',
-  transfer: 'transfer',
-  completeTransfer: 'transfer/complete',
-  cancelTransfer: 'transfer/cancel',
-};
 
 /** The server's message on a call (`{"event":…}`: held, resumed, consultAnswered, consultEnded) as a call event, or null. */
 export function heldEvent(content: unknown): CallAdapterEvent | null {
@@ -322,10 +311,9 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         const callSid = calls.get(input.callId)?.parameters.CallSid;
         if (!callSid) throw new Error('This call is not connected yet.');
         if (!deps.controlCall) throw new Error('Hold and park are not available here.');
-        const path = CONTROL_PATHS[input.action];
         await deps.controlCall(
           callSid,
-          path,
+          input.action,
           input.action === 'transfer' ? input.transfer : undefined,
         );
       }),
