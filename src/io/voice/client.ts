@@ -411,7 +411,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     },
   });
 
-  const actor = createActor(provided, { input: { owner, now: deps.now } });
+  const actor = createActor(provided, { input: { owner, now: deps.now }, systemId: 'phone' });
 
   const isOwner = () => !NOT_OWNER.includes(selectDeviceStatus(actor.getSnapshot()));
   const summaries = (): CallSummary[] =>
