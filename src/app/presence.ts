@@ -104,7 +104,7 @@ export function runPresence({
     if (stopped || !present || settings === null || handle.actor) return;
     if (selectMapStatus(map.getSnapshot()) !== 'ready') return;
     const actor = createActor(providedMachine(map), {
-      systemId: 'presence',
+      systemId: 'presenceHeartbeat',
       input: {
         identity,
         ttlSeconds: settings.ttlSeconds,

@@ -12,7 +12,7 @@
  * again. That is the only way either restarts.
  *
  * React only reads it: providers hand the workspace down, hooks subscribe to it. Long-lived actors
- * carry a systemId (`syncClient`, `map:users`…, `presence`, `phone`).
+ * carry a systemId (`session`, `toast`, `syncClient`, `map:users`…, `presenceHeartbeat`, `phone`).
  */
 import type { SessionUser } from '../contracts/api';
 import { GROUPS, HOLDS, PRESENCE, SETTINGS, USERS } from '../contracts/objects';

@@ -237,7 +237,7 @@ describe('the signed-in workspace', () => {
       ttl: 60,
     });
     const actor = workspace.getSnapshot().presence.actor;
-    expect(actor?.system.get('presence')).toBe(actor);
+    expect(actor?.system.get('presenceHeartbeat')).toBe(actor);
     // A screen opening a shared map gets the workspace's actor, not a second subscription.
     const lease = workspace.sync.open('map', 'users', { pageSize: 100, loadAll: true });
     await tick();
