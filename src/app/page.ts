@@ -1,5 +1,5 @@
 import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
-import type { SessionUser } from '../contracts/api';
+import type { SessionUser } from '../contracts/api-session';
 import { createApiClient, type ApiClient } from '../io/api/client';
 import { restoreSession, signIn, signOut } from '../io/api/session';
 import { sessionMachine, type NotifyParams } from '../machines/session.machine';

@@ -1,5 +1,5 @@
 /** The signed-in person, as `GET /api/session` and the sign-in endpoints return it. */
-export type { SessionUser } from '../contracts/api';
+export type { SessionUser } from '../contracts/api-session';
 
 /** Which Google Identity Services flow produced `value`. */
 export type GoogleFlow = 'idToken' | 'code' | 'accessToken';

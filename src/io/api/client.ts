@@ -14,7 +14,7 @@ import {
   type Method,
   type ParamsOf,
   type Route,
-} from '../../contracts/api';
+} from '../../contracts/api-route';
 
 /** An /api failure with the server's `{ error: { code, message } }`, ready to show to the user. */
 export class ApiError extends Error {

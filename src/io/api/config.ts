@@ -1,7 +1,7 @@
-import { API, type AppConfig } from '../../contracts/api';
+import { SESSION_ROUTES as API, type AppConfig } from '../../contracts/api-session';
 import type { ApiClient } from './client';
 
-export type { AppConfig } from '../../contracts/api';
+export type { AppConfig } from '../../contracts/api-session';
 
 /** `GET /api/config`: what the login screen may offer. */
 export function loadConfig(api: ApiClient): Promise<AppConfig> {

@@ -1,5 +1,5 @@
 /** The session routes: who is signed in, signing in (local or Google) and signing out. */
-import { API, type SessionUser } from '../../contracts/api';
+import { SESSION_ROUTES as API, type SessionUser } from '../../contracts/api-session';
 import type { SignInRequest } from '../../machines/session.types';
 import { ApiError, type ApiClient } from './client';
 
