@@ -16,6 +16,7 @@
  */
 import type { SessionUser } from '../contracts/api';
 import { GROUPS, HOLDS, PRESENCE, SETTINGS, USERS } from '../contracts/objects';
+import { setIssueSink } from '../contracts/record';
 import { settingsRecord } from '../contracts/records/settings';
 import type { ApiClient } from '../io/api/client';
 import { selectDocumentData, selectDocumentStatus } from '../machines/syncDocument.selectors';
@@ -59,6 +60,15 @@ export interface WorkspaceDeps extends WorkspaceOptions {
   api: ApiClient;
   user: SessionUser;
 }
+
+// Stored data that no longer matches its contract is read tolerantly (src/contracts/record.ts) and
+// never rewritten silently: each distinct reason is told once, here in the console.
+setIssueSink((record, issue) => {
+  const what = issue.dropped ? 'left out' : 'kept as stored';
+  console.warn(
+    `A stored ${record} does not match its contract: ${issue.field || 'the whole value'} ${what} (${issue.reason}).`,
+  );
+});
 
 /** The maps every signed-in screen may show, opened once for the workspace's life. */
 const SHARED_MAPS = [USERS.name, PRESENCE.name, HOLDS.name, GROUPS.name] as const;
