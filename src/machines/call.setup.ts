@@ -3,12 +3,7 @@
  * context and events, and the actions, guards, actors and delays the machine is set up with.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import {
-  endReasonForCode,
-  type CallEndReason,
-  type Remote,
-  type VoiceError,
-} from './call.types';
+import { endReasonForCode, type CallEndReason, type Remote, type VoiceError } from './call.types';
 
 export type CallDirection = 'outgoing' | 'incoming';
 
