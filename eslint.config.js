@@ -96,6 +96,10 @@ const uiRules = {
         'Write through a named mutator (src/app/mutators/<feature>.ts), not a command sent from a view.',
     },
     {
+      selector: "CallExpression[callee.property.name='sdkClient']",
+      message: 'src/ui uses no SDK object: write through a named mutator (src/app/mutators/).',
+    },
+    {
       selector: `ImportExpression[source.value=/^(twilio-sync|@twilio\\u002F)/]`,
       message: 'Only src/io loads the SDKs.',
     },

@@ -99,6 +99,14 @@ describe('src/ui and the SDKs', () => {
     ).toHaveLength(1);
   });
 
+  it('refuses the SDK client handed out by the runtime', async () => {
+    const code = `export const open = async (runtime: { sdkClient(): Promise<unknown> }) =>
+  runtime.sdkClient();`;
+    expect(await findings('src/ui/x.tsx', code)).toEqual([
+      'src/ui uses no SDK object: write through a named mutator (src/app/mutators/).',
+    ]);
+  });
+
   it('refuses the SDK adapters as values, and lets their types through', async () => {
     expect(
       await findings(
