@@ -3,6 +3,23 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Import zones, one way: contracts <- domain <- machines <- io <- app <- ui, and nothing in src/
+ * imports server/. Each zone lists what it may not import (relative paths name the folder).
+ */
+const SERVER = { group: ['**/server/**'], message: 'The browser never imports server code.' };
+const above = (zone, folders) => ({
+  group: folders.flatMap((folder) => [`**/${folder}`, `**/${folder}/**`]),
+  message: `${zone} sits below ${folders.join(', ')}: import the other way round.`,
+});
+
+/** The SDKs reach the browser only through src/io (and src/ui never loads them, even lazily). */
+const SDKS = ['twilio-sync', '@twilio/voice-sdk'];
+const SDK_IMPORTS = {
+  group: [...SDKS, '@twilio/*'],
+  message: 'Only src/io talks to the SDKs.',
+};
+
 /** Machines are pure: no SDK, no fetch, no timers, no clock. These arrive as provided actors. */
 const machinePurity = {
   'no-restricted-imports': [
@@ -10,24 +27,11 @@ const machinePurity = {
     {
       patterns: [
         {
-          group: ['twilio-sync', '@twilio/*', 'react', 'react-dom', 'react-router*'],
+          group: [...SDKS, '@twilio/*', 'react', 'react-dom', 'react-router*'],
           message: 'Machines import no SDK or UI: provide it as an actor.',
         },
-        {
-          // The SDK-free sync modules (ports, validation, errors, constants) are the machines' vocabulary.
-          group: [
-            '**/ui/**',
-            '**/sync/**',
-            '!**/sync/ports',
-            '!**/sync/validation',
-            '!**/sync/errors',
-            '!**/sync/constants',
-            '**/voice/**',
-            '**/auth/**',
-            '**/server/**',
-          ],
-          message: 'Machines sit below ui and above the ports.',
-        },
+        above('src/machines', ['io', 'app', 'ui']),
+        SERVER,
       ],
     },
   ],
@@ -39,6 +43,66 @@ const machinePurity = {
     { name: 'Date', message: 'Time is provided.' },
     { name: 'localStorage', message: 'Storage is provided.' },
     { name: 'sessionStorage', message: 'Storage is provided.' },
+  ],
+};
+
+/** Sync commands that write: the named mutators of src/app/mutators send them, never a view. */
+const WRITE_COMMANDS =
+  '/^(list|map|document|stream)\\.(push|set|update|mutate|remove|setTtl|setItemTtl|publish|removeList|removeMap|removeDocument|removeStream)$/';
+const EFFECT =
+  'CallExpression:matches([callee.name=/^use(Layout)?Effect$/], [callee.property.name=/^use(Layout)?Effect$/])';
+
+/** What React code may not do: own an actor's life from an effect, write around the mutators, load an SDK. */
+const uiRules = {
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        SERVER,
+        SDK_IMPORTS,
+        {
+          group: [
+            '**/io/sync/client',
+            '**/io/sync/adapters',
+            '**/io/sync/bridges/**',
+            '**/io/voice/client',
+            '**/io/voice/sdk',
+          ],
+          allowTypeImports: true,
+          message: 'src/ui reaches the SDKs only through the workspace (src/app).',
+        },
+        {
+          group: ['**/machines/syncAsk', '**/machines/syncCommand'],
+          allowTypeImports: true,
+          message: 'Write through a named mutator (src/app/mutators/<feature>.ts).',
+        },
+      ],
+    },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: `${EFFECT} CallExpression[callee.name='createActor']`,
+      message:
+        'Long-lived actors are created in src/app (the page or the workspace), not in a React effect.',
+    },
+    {
+      selector: `${EFFECT} CallExpression[callee.property.name='start'][arguments.length=0]`,
+      message: 'Actors are started in src/app (the page or the workspace), not in a React effect.',
+    },
+    {
+      selector: `CallExpression[callee.property.name='send'] > ObjectExpression > Property[key.name='type'][value.value=${WRITE_COMMANDS}]`,
+      message:
+        'Write through a named mutator (src/app/mutators/<feature>.ts), not a command sent from a view.',
+    },
+    {
+      selector: "CallExpression[callee.property.name='sdkClient']",
+      message: 'src/ui uses no SDK object: write through a named mutator (src/app/mutators/).',
+    },
+    {
+      selector: `ImportExpression[source.value=/^(twilio-sync|@twilio\\u002F)/]`,
+      message: 'Only src/io loads the SDKs.',
+    },
   ],
 };
 
@@ -72,20 +136,46 @@ export default tseslint.config(
       ],
     },
   },
+  // The zones of src/, one way: contracts <- domain <- machines <- io <- app <- ui.
   {
-    files: ['src/ui/**/*.{ts,tsx}', 'src/machines/**/*.ts', 'src/sync/**/*.ts', 'src/auth/**/*.ts'],
+    files: ['src/contracts/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            { group: ['**/server/**'], message: 'The browser never imports server code.' },
-          ],
-        },
+        { patterns: [above('src/contracts', ['domain', 'machines', 'io', 'app', 'ui']), SERVER] },
       ],
     },
   },
-  { files: ['src/machines/**/*.ts'], ignores: ['src/machines/**/*.test.ts'], rules: machinePurity },
+  {
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [above('src/domain', ['machines', 'io', 'app', 'ui']), SERVER] },
+      ],
+    },
+  },
+  { files: ['src/machines/**/*.ts'], rules: machinePurity },
+  {
+    files: ['src/io/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [above('src/io', ['app', 'ui']), SERVER] }],
+    },
+  },
+  {
+    files: ['src/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [above('src/app', ['ui']), SDK_IMPORTS, SERVER] },
+      ],
+    },
+  },
+  { files: ['src/ui/**/*.{ts,tsx}'], rules: uiRules },
+  {
+    files: ['src/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER] }] },
+  },
   {
     files: ['tests/**/*.{ts,tsx}', 'scripts/**/*.ts'],
     rules: {

@@ -1,3 +1,4 @@
+import { SESSION_ROUTES } from '../contracts/api-session';
 import type { AppActors } from './page';
 
 /**
@@ -11,7 +12,7 @@ export function revalidateOnReturn(actors: AppActors, win: Window, doc: Document
     if (doc.visibilityState !== 'visible') return;
     if (actors.session.getSnapshot().context.user === null) return;
     // Errors other than 401 (offline, server restarting) are not a verdict on the session.
-    actors.api.request('GET', '/api/session').catch(() => undefined);
+    actors.api.call(SESSION_ROUTES.session).catch(() => undefined);
   };
   win.addEventListener('focus', check);
   doc.addEventListener('visibilitychange', check);

@@ -9,105 +9,31 @@
 import * as v from 'valibot';
 import { AudioSchema } from './records/audio';
 import { HoldSchema } from './records/hold';
-import { ROLES } from './records/user';
+import { body, route, text } from './api-route';
+import { SESSION_ROUTES, UserAnswer } from './api-session';
+import { ROLES } from './roles';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnySchema = v.GenericSchema<any, any>;
-
-/** `:name` segments of a path, as a union of names. */
-export type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | ParamsOf<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
-export interface Route<
-  M extends Method = Method,
-  P extends string = string,
-  B extends AnySchema | null = AnySchema | null,
-  A extends AnySchema | null = AnySchema | null,
-> {
-  readonly method: M;
-  readonly path: P;
-  readonly body: B;
-  readonly answer: A;
-}
-
-export type BodyOf<R extends Route> = R['body'] extends AnySchema ? v.InferInput<R['body']> : never;
-export type AnswerOf<R extends Route> = R['answer'] extends AnySchema
-  ? v.InferOutput<R['answer']>
-  : undefined;
-
-const route = <
-  M extends Method,
-  P extends string,
-  B extends AnySchema | null,
-  A extends AnySchema | null,
->(
-  method: M,
-  path: P,
-  body: B,
-  answer: A,
-): Route<M, P, B, A> => ({ method, path, body, answer });
-
-/** The path of `route` with its params filled in (each encoded as one segment). */
-export function pathOf<P extends string>(
-  route: Route<Method, P>,
-  ...[params]: ParamsOf<P> extends never ? [] : [Record<ParamsOf<P>, string>]
-): string {
-  const values = (params ?? {}) as Record<string, string>;
-  return route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`${route.path}: no value for :${name}`);
-    return encodeURIComponent(value);
-  });
-}
-
-/** The params of `pathname` if it is this route's path, else null. */
-export function matchPath(path: string, pathname: string): Record<string, string> | null {
-  const pattern = path.split('/');
-  const segments = pathname.split('/');
-  if (pattern.length !== segments.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const expected = pattern[i] ?? '';
-    const actual = segments[i] ?? '';
-    if (expected.startsWith(':')) {
-      if (actual === '') return null;
-      params[expected.slice(1)] = actual;
-    } else if (expected !== actual) return null;
-  }
-  return params;
-}
-
-// Field messages match what the server has always said (tests/unit/server/bad-bodies.test.ts).
-const text = (name: string) => v.string(`Field ${name} must be a string`);
-const body = <E extends v.ObjectEntries>(entries: E) =>
-  v.strictObject(entries, 'Request body must be a JSON object');
+export {
+  matchPath,
+  pathOf,
+  route,
+  type AnswerOf,
+  type BodyOf,
+  type Method,
+  type ParamsOf,
+  type Route,
+} from './api-route';
+export {
+  ConfigAnswer,
+  FIRST_ANSWER_PATHS,
+  FIRST_ANSWERS_ID,
+  UserAnswerSchema,
+  type AppConfig,
+  type FirstAnswer,
+  type SessionUser,
+} from './api-session';
 
 // ── Answers ───────────────────────────────────────────────────────────────────────────────────
-
-export const UserAnswerSchema = v.object({
-  identity: v.pipe(v.string(), v.nonEmpty()),
-  name: v.string(),
-  email: v.string(),
-  role: v.picklist(ROLES),
-  picture: v.optional(v.nullable(v.string()), null),
-  extension: v.optional(v.nullable(v.string()), null),
-});
-export type SessionUser = v.InferOutput<typeof UserAnswerSchema>;
-const UserAnswer = v.object({ user: UserAnswerSchema });
-
-export const ConfigAnswer = v.object({
-  googleClientId: v.nullable(v.pipe(v.string(), v.nonEmpty())),
-  googleScriptUrl: v.string(),
-  localSignIn: v.boolean(),
-  passcodeRequired: v.boolean(),
-  backend: v.picklist(['embedded', 'twilio']),
-});
-export type AppConfig = v.InferOutput<typeof ConfigAnswer>;
 
 const SyncTokenAnswer = v.object({
   identity: v.optional(v.string(), ''),
@@ -147,39 +73,7 @@ const ParkAnswer = v.object({
 // ── Routes ────────────────────────────────────────────────────────────────────────────────────
 
 export const API = {
-  // Sign-in and the session (the login screen reads config and session before its first screen).
-  config: route('GET', '/api/config', null, ConfigAnswer),
-  session: route('GET', '/api/session', null, UserAnswer),
-  signInLocal: route(
-    'POST',
-    '/api/session/local',
-    body({
-      name: text('name'),
-      email: text('email'),
-      passcode: v.optional(text('passcode')),
-      code: v.optional(text('code')),
-    }),
-    UserAnswer,
-  ),
-  signInGoogle: route(
-    'POST',
-    '/api/session/google',
-    body({ credential: text('credential') }),
-    UserAnswer,
-  ),
-  signInGoogleCode: route(
-    'POST',
-    '/api/session/google/code',
-    body({ code: text('code') }),
-    UserAnswer,
-  ),
-  signInGoogleToken: route(
-    'POST',
-    '/api/session/google/token',
-    body({ access_token: text('access_token') }),
-    UserAnswer,
-  ),
-  signOut: route('POST', '/api/session/logout', null, null),
+  ...SESSION_ROUTES,
 
   // Tokens.
   syncToken: route('GET', '/api/token', null, SyncTokenAnswer),
@@ -283,15 +177,3 @@ export const TWILIO_PATHS = {
 export const ErrorAnswer = v.object({
   error: v.object({ code: v.string(), message: v.pipe(v.string(), v.nonEmpty()) }),
 });
-
-/**
- * The answers a page's first API requests would get, carried in its HTML by the server so the app
- * starts without asking: `GET /api/session` and `GET /api/config`, keyed by path, in a
- * `<script type="application/json">` element with this id.
- */
-export const FIRST_ANSWERS_ID = 'first-answers';
-export const FIRST_ANSWER_PATHS = [API.session.path, API.config.path] as const;
-export interface FirstAnswer {
-  status: number;
-  body: unknown;
-}

@@ -4,7 +4,16 @@
  * are JavaScript at runtime whatever the types say.
  */
 import { SyncFailure, syncErrors } from './sync-errors';
-import type { ItemMetadata, JsonObject, Mutator, SortOrder } from '../machines/syncPorts';
+import type { JsonObject } from './record';
+
+/** The order items are read in. */
+export type SortOrder = 'asc' | 'desc';
+/** An item's own settings sent with a write. */
+export interface ItemMetadata {
+  ttl?: number;
+}
+/** A mutate callback: receives the current data and returns the new data (null to abort). */
+export type Mutator = (current: JsonObject) => JsonObject | null;
 
 const invalid = syncErrors.invalidArgument;
 

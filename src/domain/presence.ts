@@ -1,5 +1,6 @@
 /** How a `presence` map item reads to a person (PRODUCT.md: available, on a call, away, offline). */
-import type { JsonObject } from '../machines/syncPorts';
+import type { JsonObject } from '../contracts/record';
+import { presenceRecord } from '../contracts/records/presence';
 
 export type PresenceState = 'available' | 'onCall' | 'away' | 'offline';
 
@@ -10,13 +11,16 @@ export const PRESENCE_LABELS: Readonly<Record<PresenceState, string>> = {
   offline: 'Offline',
 };
 
-/** No item (never written, or its ttl lapsed) is Offline; the on-call flag outranks the status. */
+/**
+ * No item (never written, or its ttl lapsed) is Offline; the on-call flag outranks the status; a
+ * status the contract does not know reads as Offline rather than a guess.
+ */
 export function presenceOf(data: JsonObject | undefined): PresenceState {
   if (data === undefined) return 'offline';
-  if (data.onCall === true) return 'onCall';
-  if (data.status === 'away') return 'away';
-  if (data.status === 'available') return 'available';
-  return 'offline';
+  const { value, issues } = presenceRecord.decode(data);
+  if (value.onCall) return 'onCall';
+  if (issues.some((issue) => issue.field === 'status')) return 'offline';
+  return value.status;
 }
 
 /** Sort rank for the directory: reachable people first. */

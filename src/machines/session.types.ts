@@ -1,11 +1,5 @@
 /** The signed-in person, as `GET /api/session` and the sign-in endpoints return it. */
-export interface SessionUser {
-  identity: string;
-  name: string;
-  email: string;
-  role: 'admin' | 'agent';
-  picture: string | null;
-}
+export type { SessionUser } from '../contracts/api-session';
 
 /** Which Google Identity Services flow produced `value`. */
 export type GoogleFlow = 'idToken' | 'code' | 'accessToken';

@@ -16,14 +16,7 @@ import {
 } from 'xstate';
 import { DEFAULT_ORDER, DEFAULT_PAGE_SIZE } from '../contracts/sync-constants';
 import { isContainerGone, syncErrors, toSyncFailure } from '../contracts/sync-errors';
-import type {
-  ConnectionState,
-  ContainerKind,
-  ContainerMark,
-  ContainerMeta,
-  ItemPage,
-  ItemQuery,
-} from './syncPorts';
+import type { ConnectionState, ItemPage, ItemQuery } from './syncPorts';
 import { openEntityMachine, type OpenEntityOutput } from './openEntity.machine';
 import {
   commandRunner,
@@ -35,7 +28,6 @@ import {
   rejected,
   removeCommandOf,
 } from './syncCommand';
-import { advanceMetaByEvent } from './syncContainer';
 import type {
   CommandSettled,
   ContainerContext,
@@ -44,76 +36,17 @@ import type {
   ContainerInput,
   ContainerSpec,
   KindTypes,
-  PagedExtra,
   PagedInput,
-  PushRule,
 } from './syncContainer.types';
 import { ItemStore } from './syncItemStore';
 import { applyPage, nextPageQuery } from './syncPaging';
-
-type Item = { lastEventId: number; dateUpdated: number };
-type PagedContext = PagedExtra<unknown, Item> & { meta: ContainerMeta | null };
-type ItemEvent = { item: Item; container?: ContainerMark };
-type ItemRemoved = {
-  lastEventId: number | null;
-  dateUpdated: number | null;
-  container?: ContainerMark;
-};
-
-/** Stores an item if it is newer than the one known for its key, advancing the descriptor. */
-function writeItem(
-  context: PagedContext,
-  keyOf: (item: Item) => unknown,
-  item: Item,
-  mark?: ContainerMark,
-) {
-  const items = context.items.setIfNewer(keyOf(item), item, item.lastEventId);
-  const meta =
-    context.meta && advanceMetaByEvent(context.meta, mark, item.lastEventId, item.dateUpdated);
-  return { items, meta };
-}
-
-/** Item events of the paged kinds apply when newer than what is known for their key (seed 4). */
-function itemRules(
-  kind: ContainerKind,
-  keyOf: (item: Item) => unknown,
-  keyOfRemoved: (event: ItemRemoved) => unknown,
-) {
-  const item: PushRule<PagedContext, ItemEvent> = {
-    guard: {
-      name: 'isNewItem',
-      test: (context, event) => context.items.isNewer(keyOf(event.item), event.item.lastEventId),
-    },
-    apply: (context, event) => writeItem(context, keyOf, event.item, event.container),
-  };
-  const removal: PushRule<PagedContext, ItemRemoved> = {
-    guard: {
-      name: 'isNewRemoval',
-      test: (context, event) =>
-        context.items.has(keyOfRemoved(event)) &&
-        (event.lastEventId === null ||
-          context.items.isNewer(keyOfRemoved(event), event.lastEventId)),
-    },
-    apply: (context, event) => ({
-      items: context.items.remove(keyOfRemoved(event), event.lastEventId),
-      meta:
-        context.meta &&
-        advanceMetaByEvent(context.meta, event.container, event.lastEventId, event.dateUpdated),
-    }),
-  };
-  return {
-    [`${kind}.itemAdded`]: item,
-    [`${kind}.itemUpdated`]: item,
-    [`${kind}.itemRemoved`]: removal,
-  } as Record<string, PushRule<never, never>>;
-}
+import { pushedTransitions, type Args, type Item, type PagedContext } from './syncContainer.push';
 
 const isSettled = (event: EventObject): event is CommandSettled<{ type: string }> =>
   event.type === 'command.settled';
 
 type Context = ContainerContext<KindTypes>;
 type Command = { type: string; requestId?: string };
-type Args = { context: Context; event: EventObject };
 type Pageable = { getItems(query: ItemQuery<unknown>): Promise<ItemPage<unknown>> };
 /** What the `loadPage` actor gets (tests provide their own). */
 export type LoadPageInput = { port: Pageable; query: ItemQuery<unknown> };
@@ -124,39 +57,14 @@ function build(spec: ContainerSpec<KindTypes>) {
   const removeCommand = removeCommandOf(kind);
   const Kind = `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
   const opened = `opened${Kind}`;
-  const keyOf = paged?.keyOf as unknown as (item: Item) => unknown;
-  const rules: Record<string, PushRule<never, never> | undefined> = {
-    ...(paged &&
-      itemRules(kind, keyOf, paged.removedKey as unknown as (event: ItemRemoved) => unknown)),
-    ...(spec.pushed as Record<string, PushRule<never, never>> | undefined),
-  };
-  const applyWrite =
-    spec.applyWrite ??
-    ((context: Context, item: Item) => writeItem(context as Context & PagedContext, keyOf, item));
+  const { keyOf, applyWrite, guards: pushGuards, on } = pushedTransitions(spec);
   const guards: Record<string, (args: Args, params: unknown) => boolean> = {
+    ...pushGuards,
     [opened]: (_, output) => {
       const result = output as OpenEntityOutput;
       return result.ok && result.opened.port.kind === kind;
     },
   };
-  const on: Record<string, object> = {};
-  for (const [type, rule] of Object.entries(rules)) {
-    if (!rule) continue;
-    const apply = ({ context, event }: Args) => rule.apply(context as never, event as never);
-    if (rule.guard) {
-      const { test } = rule.guard;
-      guards[rule.guard.name] = ({ context, event }) => test(context as never, event as never);
-    }
-    on[type] = {
-      ...(rule.guard ? { guard: rule.guard.name } : {}),
-      actions: rule.emit
-        ? enqueueActions(({ context, event, enqueue }) => {
-            enqueue.assign(apply({ context: context as Context, event }));
-            enqueue.emit(event);
-          })
-        : assign(apply),
-    };
-  }
   const commands = spec.commands as Record<
     string,
     (port: unknown, command: object) => Promise<unknown>

@@ -3,13 +3,15 @@
  * `src/sync/adapters.ts` implement these over twilio-sync; unit tests implement them with fakes.
  * Times are epoch milliseconds so machine context stays plain data.
  */
+import type { JsonObject } from '../contracts/record';
 import type { ContainerKind, SyncFailure } from '../contracts/sync-errors';
+import type { ItemMetadata, Mutator, SortOrder } from '../contracts/sync-rules';
 
 export type { ContainerKind } from '../contracts/sync-errors';
+export type { JsonObject } from '../contracts/record';
+export type { ItemMetadata, Mutator, SortOrder } from '../contracts/sync-rules';
 
 export type OpenMode = 'open_or_create' | 'open_existing' | 'create_new';
-export type SortOrder = 'asc' | 'desc';
-export type JsonObject = { [key: string]: unknown };
 
 /** Mirrors twilio-sync's ConnectionState. */
 export type ConnectionState =
@@ -47,10 +49,6 @@ export interface MapItem extends ItemFields {
   key: string;
 }
 
-export interface ItemMetadata {
-  ttl?: number;
-}
-
 export interface ItemQuery<K> {
   from?: K;
   pageSize?: number;
@@ -62,9 +60,6 @@ export interface ItemPage<T> {
   /** More items exist after the last one returned, in the query's order. */
   hasMore: boolean;
 }
-
-/** A mutate callback: receives the current data and returns the new data (null to abort). */
-export type Mutator = (current: JsonObject) => JsonObject | null;
 
 /** What opening asked for. `id` is the SID or unique name; absent only for create_new. */
 export interface OpenRequest {

@@ -41,14 +41,45 @@ export function checked<R extends AnyRecord>(record: R, data: unknown): Stored<R
   return result.value;
 }
 
-/** Writes a map item whole (created or replaced). */
+/** Writes a map item whole (created or replaced); `ttl` (seconds) makes it lapse unless renewed. */
 export function putItem<R extends AnyRecord>(
   map: MapActor,
   record: R,
   key: string,
   data: unknown,
+  options: { ttl?: number } = {},
 ): Promise<MapItem> {
-  return askMap(map, { type: 'map.set', key, data: checked(record, data) });
+  const ttl = options.ttl === undefined ? {} : { ttl: options.ttl };
+  return askMap(map, { type: 'map.set', key, data: checked(record, data), ...ttl });
+}
+
+/**
+ * Replaces a map item whole only if it still exists: an item someone removed meanwhile is not
+ * silently made again (the answer is then `{ ok: false }` and nothing was written).
+ */
+export async function updateItem<R extends AnyRecord>(
+  map: MapActor,
+  record: R,
+  key: string,
+  data: unknown,
+): Promise<{ ok: boolean }> {
+  const next = checked(record, data);
+  let gone = false;
+  await askMap(map, {
+    type: 'map.mutate',
+    key,
+    mutator: (current) => {
+      // The SDK calls this again with the fresh value after a lost race: only the last call counts.
+      gone = Object.keys(current).length === 0;
+      return gone ? null : next;
+    },
+  });
+  return { ok: !gone };
+}
+
+/** Renews a map item's ttl (seconds) without changing its data, so nobody is sent an event. */
+export function touchItem(map: MapActor, key: string, ttl: number): Promise<undefined> {
+  return askMap(map, { type: 'map.setItemTtl', key, ttl });
 }
 
 /** Removes a map item. */

@@ -43,7 +43,8 @@ export function numberProblem(raw: string): string | null {
   return 'Start with + and the country code (e.g. +1 415 555 0100), or enter an extension of 2 to 6 digits.';
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An email address as the form and the contract accept it. */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const atMost = (limit: number) =>
   v.maxLength<string, number, string>(limit, `Use at most ${limit} characters.`);

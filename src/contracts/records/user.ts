@@ -5,9 +5,9 @@
  */
 import * as v from 'valibot';
 import { defineRecord } from '../record';
+import { ROLES } from '../roles';
 
-export const ROLES = ['admin', 'agent'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../roles';
 
 /** An extension: 2 to 6 digits. */
 export const EXTENSION = /^\d{2,6}$/;

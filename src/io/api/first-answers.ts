@@ -4,14 +4,9 @@
  * on every page. Each is used once, by the first GET of its path; everything after
  * (a retry, a re-check when the tab comes back) goes to the server.
  */
+import { FIRST_ANSWERS_ID, type FirstAnswer } from '../../contracts/api-session';
 
-/** The id of the `<script type="application/json">` element that carries them. */
-export const FIRST_ANSWERS_ID = 'first-answers';
-
-export interface FirstAnswer {
-  status: number;
-  body: unknown;
-}
+export { FIRST_ANSWERS_ID, type FirstAnswer } from '../../contracts/api-session';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

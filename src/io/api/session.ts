@@ -1,55 +1,44 @@
-import type { SessionUser, SignInRequest } from '../../machines/session.types';
+/** The session routes: who is signed in, signing in (local or Google) and signing out. */
+import { SESSION_ROUTES as API, type SessionUser } from '../../contracts/api-session';
+import type { SignInRequest } from '../../machines/session.types';
 import { ApiError, type ApiClient } from './client';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const BAD_USER = new ApiError(
-  502,
-  'bad_response',
-  'The server sent an unreadable user. Please try again.',
-);
-
-/** Validates `{ user }` from the server so a malformed answer is an error, never a half user. */
-export function parseUserResponse(body: unknown): SessionUser {
-  const user = isRecord(body) ? body.user : undefined;
-  if (!isRecord(user)) throw BAD_USER;
-  const { identity, name, email, role, picture } = user;
-  if (typeof identity !== 'string' || identity === '') throw BAD_USER;
-  if (typeof name !== 'string' || typeof email !== 'string') throw BAD_USER;
-  if (role !== 'admin' && role !== 'agent') throw BAD_USER;
-  if (picture !== null && picture !== undefined && typeof picture !== 'string') throw BAD_USER;
-  return { identity, name, email, role, picture: picture ?? null };
-}
+/** A malformed `{ user }` is an error, never a half user. */
+const UNREADABLE_USER = 'The server sent an unreadable user. Please try again.';
 
 /** `GET /api/session`: the user, or null when the server answers 401 (nobody signed in). */
 export async function restoreSession(api: ApiClient): Promise<SessionUser | null> {
   try {
-    return parseUserResponse(await api.request('GET', '/api/session'));
+    return (await api.call(API.session, undefined, undefined, { unreadable: UNREADABLE_USER }))
+      .user;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
 }
 
-const GOOGLE_ENDPOINTS = {
-  idToken: { path: '/api/session/google', field: 'credential' },
-  code: { path: '/api/session/google/code', field: 'code' },
-  accessToken: { path: '/api/session/google/token', field: 'access_token' },
-} as const;
-
 export async function signIn(api: ApiClient, request: SignInRequest): Promise<SessionUser> {
+  const options = { unreadable: UNREADABLE_USER };
   if (request.method === 'local') {
-    const body: Record<string, string> = { name: request.name, email: request.email };
-    if (request.passcode !== undefined) body.passcode = request.passcode;
-    if (request.code !== undefined) body.code = request.code;
-    return parseUserResponse(await api.request('POST', '/api/session/local', body));
+    const { name, email, passcode, code } = request;
+    const body = {
+      name,
+      email,
+      ...(passcode === undefined ? {} : { passcode }),
+      ...(code === undefined ? {} : { code }),
+    };
+    return (await api.call(API.signInLocal, undefined, body, options)).user;
   }
-  const endpoint = GOOGLE_ENDPOINTS[request.flow];
-  return parseUserResponse(
-    await api.request('POST', endpoint.path, { [endpoint.field]: request.value }),
-  );
+  const { value } = request;
+  switch (request.flow) {
+    case 'idToken':
+      return (await api.call(API.signInGoogle, undefined, { credential: value }, options)).user;
+    case 'code':
+      return (await api.call(API.signInGoogleCode, undefined, { code: value }, options)).user;
+    case 'accessToken':
+      return (await api.call(API.signInGoogleToken, undefined, { access_token: value }, options))
+        .user;
+  }
 }
 
 /**
@@ -58,7 +47,7 @@ export async function signIn(api: ApiClient, request: SignInRequest): Promise<Se
  */
 export async function signOut(api: ApiClient, signal?: AbortSignal): Promise<void> {
   try {
-    await api.request('POST', '/api/session/logout', undefined, signal ? { signal } : undefined);
+    await api.call(API.signOut, undefined, undefined, signal ? { signal } : undefined);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return;
     throw error;

@@ -208,6 +208,7 @@ export function startSyncRuntime(options: {
         session: sessionActor(options.createClient ?? createSdkClient, onClient),
       },
     }),
+    { systemId: 'syncClient' },
   );
   actor.start();
   return {

@@ -16,20 +16,20 @@ import {
   selectDeviceStatus,
   type DeviceStatus,
 } from '../../machines/device.selectors';
+import { createAudio, type AudioControls } from './audio';
 import { createCallMirror, type CallMirror, type MirrorChannel } from './mirror';
+import { heldEvent, serverSentence } from './server-messages';
 import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
 import { createTabLock, type TabLock } from './tab-lock';
+import type { VoiceCredentials } from '../../contracts/api';
 
 export type DeviceActor = ActorRefFrom<typeof deviceMachine>;
 
+export { soundAt, type AudioControls, type AudioDevice, type AudioPreferences } from './audio';
+export { heldEvent, serverSentence } from './server-messages';
+
 /** `GET /api/voice/token`. */
-export interface VoiceCredentials {
-  identity: string;
-  token: string;
-  ttlSeconds: number;
-  device: Record<string, unknown>;
-  signalling: { url: string };
-}
+export type { VoiceCredentials } from '../../contracts/api';
 
 export interface VoiceRuntimeDeps {
   identity: string;
@@ -41,10 +41,14 @@ export interface VoiceRuntimeDeps {
   /** A colleague's display name, for incoming calls. */
   nameOf?: (identity: string) => string | null;
   /**
-   * `POST /api/voice/calls/{callSid}/{path}` (with a JSON body for a transfer): the server holds,
-   * resumes, parks or transfers the call; rejects with an Error whose message a person can read.
+   * Asks the server to hold, resume, park or transfer the call (src/app/mutators/calls.ts); rejects
+   * with an Error whose message a person can read.
    */
-  controlCall?: (callSid: string, path: string, body?: unknown) => Promise<void>;
+  controlCall?: (
+    callSid: string,
+    action: CallControlInput['action'],
+    transfer?: CallControlInput['transfer'],
+  ) => Promise<void>;
   /** Web Locks, or null where the browser has none (then every tab is the owner). */
   locks?: LockManager | null;
   /** Opens the channel the person's tabs share (BroadcastChannel), or null where there is none. */
@@ -66,84 +70,6 @@ export interface VoiceRuntime {
   stop(): void;
 }
 
-/** The person's audio choices (from their settings document); null ids mean the browser's default. */
-export interface AudioPreferences {
-  microphoneId: string | null;
-  speakerId: string | null;
-  ringtoneId: string | null;
-  /** Ringtone volume, 0..100 percent of the ringtone's own level. */
-  ringtoneVolume: number;
-}
-
-export interface AudioDevice {
-  id: string;
-  label: string;
-}
-
-export interface AudioControls {
-  /**
-   * Applies the choices to this tab's phone (now, or once it starts). Resolves with a sentence for
-   * each choice that could not be applied (a device that is gone), empty when all took.
-   */
-  apply(prefs: AudioPreferences): Promise<string[]>;
-  /** Microphones and speakers the browser lists; `outputSelection` false where speakers cannot be chosen. */
-  devices(): Promise<{ inputs: AudioDevice[]; outputs: AudioDevice[]; outputSelection: boolean }>;
-  /** Plays a short tone on a speaker (the default one when null) at the given volume (0..100). */
-  test(speakerId: string | null, volume: number): Promise<void>;
-}
-
-/** The URL of one of the server's SDK sounds at a volume (0..100). */
-export function soundAt(url: string, volume: number): string {
-  const level = Math.max(0, Math.min(100, Math.round(volume)));
-  const u = new URL(url);
-  u.searchParams.set('level', String(level));
-  return u.toString();
-}
-
-/** Where each call control goes, under `/api/voice/calls/{callSid}/`. */
-const CONTROL_PATHS: Record<CallControlInput['action'], string> = {
-  hold: 'hold',
-  resume: 'resume',
-  park: 'park',
-  transfer: 'transfer',
-  completeTransfer: 'transfer/complete',
-  cancelTransfer: 'transfer/cancel',
-};
-
-/** The server's message on a call (`{"event":…}`: held, resumed, consultAnswered, consultEnded) as a call event, or null. */
-export function heldEvent(content: unknown): CallAdapterEvent | null {
-  let data: unknown = content;
-  if (typeof content === 'string') {
-    try {
-      data = JSON.parse(content) as unknown;
-    } catch {
-      return null;
-    }
-  }
-  if (typeof data !== 'object' || data === null) return null;
-  const event = (data as { event?: unknown }).event;
-  if (event === 'held') return { type: 'call.heldByThem' };
-  if (event === 'resumed') return { type: 'call.resumedByThem' };
-  if (event === 'consultAnswered') return { type: 'call.consultAnswered' };
-  if (event === 'routing') {
-    const { kind, text } = data as { kind?: unknown; text?: unknown };
-    if (typeof kind !== 'string' || typeof text !== 'string' || text === '' || text.length > 500)
-      return null;
-    return { type: 'call.routed', kind: kind.slice(0, 40), text };
-  }
-  if (event === 'consultEnded') {
-    const reason = (data as { reason?: unknown }).reason;
-    return {
-      type: 'call.consultEnded',
-      reason:
-        typeof reason === 'string' && reason !== '' && reason.length <= 300
-          ? reason
-          : 'The transfer did not happen.',
-    };
-  }
-  return null;
-}
-
 /** The SDK's TransportError: a message could not be sent because no socket is open. */
 const NO_TRANSPORT = 31009;
 
@@ -158,11 +84,6 @@ type SdkCall = InstanceType<VoiceSdkModule['Call']>;
 /** The SDK's EventEmitter listener type. */
 type Listener = Parameters<SdkDevice['on']>[1];
 
-/** The SDK prefixes the server's sentence with the error's name and code: "BusyHere (31486): …". */
-export function serverSentence(message: string): string {
-  return message.replace(/^[A-Za-z]+ \(\d+\): /, '');
-}
-
 export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRuntime> {
   let sdk: SdkDevice | null = null;
   let credentials: VoiceCredentials | null = null;
@@ -170,9 +91,11 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
   const listeners: (() => void)[] = [];
   /** Set while a renewed token is handed to the SDK (see the `updateToken` action). */
   let updatingToken = false;
-  /** The person's audio choices, and the ringtone volume the current SDK Device plays at. */
-  let prefs: AudioPreferences | null = null;
-  let appliedVolume: number | null = null;
+  const audio = createAudio(() => ({
+    device: sdk,
+    // No credentials yet: nothing to apply to. Credentials without sounds: the devices still are.
+    sounds: credentials ? ((credentials.device.sounds ?? {}) as Record<string, string>) : undefined,
+  }));
   /** The current SDK Device's own listeners, removed when it is dropped. */
   const deviceListeners: (() => void)[] = [];
 
@@ -182,7 +105,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     sdk = null;
     for (const off of deviceListeners.splice(0)) off();
     old?.destroy();
-    appliedVolume = null; // a new Device starts with the default sounds
+    audio.deviceReplaced();
   }
   const lock: TabLock = createTabLock(
     `switchboard-phone:${deps.identity}`,
@@ -220,8 +143,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     on('disconnect', () => {
       calls.delete(callId);
       queueMicrotask(() => send({ type: 'call.disconnected' }));
-      // A ringtone volume chosen during the call is applied once the phone is idle again.
-      if (prefs && appliedVolume !== prefs.ringtoneVolume) void applyToSdk();
+      audio.callEnded();
     });
     on('reject', () => calls.delete(callId));
     // The server's word about the other side: they put us on hold (or parked us), or came back.
@@ -229,47 +151,6 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       const event = heldEvent(message.content);
       if (event) send(event);
     });
-  }
-
-  /** Puts the person's audio choices on the SDK Device; what could not be applied, in sentences. */
-  async function applyToSdk(): Promise<string[]> {
-    const device = sdk;
-    if (!device || !prefs || !credentials) return [];
-    const problems: string[] = [];
-    const sounds = (credentials.device.sounds ?? {}) as Record<string, string>;
-    if (prefs.ringtoneVolume !== appliedVolume && !device.isBusy && sounds.incoming) {
-      device.updateOptions({
-        sounds: { ...sounds, incoming: soundAt(sounds.incoming, prefs.ringtoneVolume) },
-      });
-      appliedVolume = prefs.ringtoneVolume;
-    }
-    const audio = device.audio;
-    if (!audio) return problems;
-    // Only a device the person chose can be "not available": going back to the browser's default
-    // may fail while the SDK is still listing devices (a Device just created), and then the
-    // default is what plays anyway.
-    if (prefs.microphoneId) {
-      await audio.setInputDevice(prefs.microphoneId).catch(() => {
-        problems.push('The chosen microphone is not available; the default one is used.');
-      });
-    } else await audio.unsetInputDevice().catch(() => undefined);
-    if (audio.isOutputSelectionSupported) {
-      for (const [collection, id, what] of [
-        [audio.speakerDevices, prefs.speakerId, 'speaker'],
-        [audio.ringtoneDevices, prefs.ringtoneId, 'ringtone device'],
-      ] as const) {
-        if (id !== null) {
-          const chosen = await collection.set(id).then(
-            () => true,
-            () => false,
-          );
-          if (chosen) continue;
-          problems.push(`The chosen ${what} is not available; the default one is used.`);
-        }
-        await collection.set('default').catch(() => undefined);
-      }
-    }
-    return problems;
   }
 
   /**
@@ -298,7 +179,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       if (updatingToken && error.code === NO_TRANSPORT) return;
       fail(error.code ?? 31000, error.message ?? '');
     });
-    void applyToSdk();
+    void audio.applyToSdk();
     on('incoming', (call: SdkCall) => {
       const callId = call.parameters.CallSid ?? `in-${deps.now()}`;
       const from = call.parameters.From ?? '';
@@ -322,10 +203,9 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
         const callSid = calls.get(input.callId)?.parameters.CallSid;
         if (!callSid) throw new Error('This call is not connected yet.');
         if (!deps.controlCall) throw new Error('Hold and park are not available here.');
-        const path = CONTROL_PATHS[input.action];
         await deps.controlCall(
           callSid,
-          path,
+          input.action,
           input.action === 'transfer' ? input.transfer : undefined,
         );
       }),
@@ -423,7 +303,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     },
   });
 
-  const actor = createActor(provided, { input: { owner, now: deps.now } });
+  const actor = createActor(provided, { input: { owner, now: deps.now }, systemId: 'phone' });
 
   const isOwner = () => !NOT_OWNER.includes(selectDeviceStatus(actor.getSnapshot()));
   const summaries = (): CallSummary[] =>
@@ -475,36 +355,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     },
     mirror,
     command,
-    audio: {
-      apply(next) {
-        prefs = next;
-        return applyToSdk();
-      },
-      async devices() {
-        const all = await navigator.mediaDevices.enumerateDevices();
-        const list = (kind: MediaDeviceKind) =>
-          all
-            .filter((d) => d.kind === kind && d.deviceId !== '' && d.deviceId !== 'default')
-            .map((d, i) => ({ id: d.deviceId, label: d.label || `Device ${i + 1}` }));
-        return {
-          inputs: list('audioinput'),
-          outputs: list('audiooutput'),
-          outputSelection: 'setSinkId' in HTMLMediaElement.prototype,
-        };
-      },
-      async test(speakerId, volume) {
-        // The ringtone's first ring (two seconds), at the chosen volume.
-        const base = (credentials?.device.sounds as Record<string, string> | undefined)?.incoming;
-        if (!base) throw new Error('The phone has not started yet.');
-        const player = new Audio(soundAt(base, volume));
-        if (speakerId)
-          await (player as HTMLAudioElement & { setSinkId(id: string): Promise<void> }).setSinkId(
-            speakerId,
-          );
-        await player.play();
-        setTimeout(() => player.pause(), 2000);
-      },
-    },
+    audio: audio.controls,
     async leave() {
       actor.send({ type: 'device.signOut' });
       // Settles once the machine is done (signedOut is final), at once when it already is.

@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { ApiClient } from '../../io/api/client';
-import type { AppActors, SessionActor, ToastActor } from '../../app/page';
+import type { AppActors, SessionActor, ToastActor, WorkspaceHost } from '../../app/page';
 
 const ActorsContext = createContext<AppActors | null>(null);
 
@@ -28,7 +28,7 @@ export function useApiClient(): ApiClient {
   return useActors().api;
 }
 
-/** Registers work that sign-out waits for (see `AppActors.beforeSignOut`). */
-export function useBeforeSignOut(): AppActors['beforeSignOut'] {
-  return useActors().beforeSignOut;
+/** Where the signed-in person's workspace is kept (see `WorkspaceProvider`). */
+export function useWorkspaceHost(): WorkspaceHost {
+  return useActors().workspace;
 }

@@ -25,13 +25,15 @@ import {
   type DeviceStatus,
 } from '../../machines/device.selectors';
 import { useContainerSelector, useSyncMap } from '../sync/containers';
-import { USERS_MAP } from '../presence/maps';
+import { SHARED_MAP } from '../../app/containers';
+import { CONTACTS, USERS } from '../../contracts/objects';
+import { userRecord } from '../../contracts/records/user';
 import { selectMapItems } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../machines/syncPorts';
 import { CallCard, CallCardView } from './CallCard';
 import { CallNotifications } from './CallNotifications';
 import { DoNotDisturb } from './DoNotDisturb';
-import { usePhone } from './PhoneProvider';
+import { usePhone } from './phone';
 import { contactNumbers, resolveDial, type Dialable, type DialableNumber } from './dial';
 import { contactFromData } from '../routes/contacts/contact';
 import { useCallSideEffects } from './side-effects';
@@ -92,16 +94,19 @@ function DevicePanel({
   const state = useSelector(device, (s) => stateValueText(s.value));
   const error = useSelector(device, selectDeviceError);
   const calls = useSelector(device, selectCalls);
-  const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
+  const users = useSyncMap(USERS.name, SHARED_MAP);
   const userItems = useContainerSelector(users, selectMapItems, NO_ITEMS);
   const people = useMemo<Dialable[]>(
     () =>
-      userItems.map((item) => ({
-        identity: item.key,
-        name: typeof item.data.name === 'string' ? item.data.name : item.key,
-        email: typeof item.data.email === 'string' ? item.data.email : '',
-        extension: typeof item.data.extension === 'string' ? item.data.extension : null,
-      })),
+      userItems.map((item) => {
+        const user = userRecord.read(item.data);
+        return {
+          identity: item.key,
+          name: user?.name ?? item.key,
+          email: user?.email ?? '',
+          extension: user?.extension ?? null,
+        };
+      }),
     [userItems],
   );
   const entries = useMemo(() => Object.entries(calls), [calls]);
@@ -257,7 +262,7 @@ function DialForm({
 
 /** Reads the shared contacts for the dial box (renders nothing). */
 function ContactNumbers({ onChange }: { onChange: (numbers: DialableNumber[]) => void }) {
-  const contacts = useSyncMap('contacts', { pageSize: 100, loadAll: true });
+  const contacts = useSyncMap(CONTACTS.name, SHARED_MAP);
   const items = useContainerSelector(contacts, selectMapItems, NO_ITEMS);
   useEffect(() => {
     onChange(contactNumbers(items.map((item) => contactFromData(item.data))));

@@ -4,10 +4,14 @@
  * two actions on one combination). Pure: the softphone listens, /setting edits, the person's
  * `settings:{identity}` document keeps them under `shortcuts`.
  */
-import type { JsonObject } from '../../machines/syncPorts';
+import type { JsonObject } from '../../contracts/record';
+import {
+  SHORTCUT_ACTIONS,
+  settingsRecord,
+  type ShortcutAction,
+} from '../../contracts/records/settings';
 
-export const SHORTCUT_ACTIONS = ['answer', 'hangUp', 'mute', 'hold', 'park', 'dial'] as const;
-export type ShortcutAction = (typeof SHORTCUT_ACTIONS)[number];
+export { SHORTCUT_ACTIONS, type ShortcutAction } from '../../contracts/records/settings';
 export type Shortcuts = Record<ShortcutAction, string>;
 
 export const SHORTCUT_LABELS: Record<ShortcutAction, string> = {
@@ -99,18 +103,16 @@ export function shortcutProblem(
   return null;
 }
 
-/** The shortcuts a settings document holds, each read defensively (a bad one falls back to its default). */
+/**
+ * The shortcuts a settings document holds (read by its contract), each checked again: one that
+ * clashes, lacks a modifier or belongs to the browser falls back to its default.
+ */
 export function shortcutsFrom(data: JsonObject | null | undefined): Shortcuts {
-  const stored = data?.shortcuts;
+  const stored = settingsRecord.read(data ?? {}).shortcuts;
   const out: Shortcuts = { ...DEFAULT_SHORTCUTS };
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return out;
   for (const action of SHORTCUT_ACTIONS) {
-    const combo = (stored as Record<string, unknown>)[action];
-    if (
-      typeof combo === 'string' &&
-      combo.length <= 40 &&
-      shortcutProblem(out, action, combo) === null
-    )
+    const combo = stored[action];
+    if (combo !== undefined && combo.length <= 40 && shortcutProblem(out, action, combo) === null)
       out[action] = combo;
   }
   return out;

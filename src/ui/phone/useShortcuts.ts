@@ -3,6 +3,8 @@ import { selectCallSummary, type CallSummary } from '../../machines/call.selecto
 import type { CallActor } from '../../machines/device.machine';
 import { selectDocumentData } from '../../machines/syncDocument.selectors';
 import type { MirrorCommand } from '../../io/voice/mirror';
+import { SETTINGS_DOCUMENT } from '../../app/containers';
+import { SETTINGS } from '../../contracts/objects';
 import { useContainerSelector, useSyncDocument } from '../sync/containers';
 import { actionFor, comboOf, shortcutsFrom, type ShortcutAction } from './shortcuts';
 
@@ -46,7 +48,7 @@ export function useShortcuts(
   send: (callId: string, command: MirrorCommand) => void,
   focusDial: () => void,
 ): void {
-  const settings = useSyncDocument(`settings:${identity}`, { data: {} });
+  const settings = useSyncDocument(SETTINGS.name(identity), SETTINGS_DOCUMENT);
   const data = useContainerSelector(settings, selectDocumentData, null);
   const shortcuts = JSON.stringify(shortcutsFrom(data));
   useEffect(() => {

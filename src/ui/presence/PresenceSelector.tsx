@@ -2,7 +2,8 @@ import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { selectOwnStatus, selectPresenceFailing } from '../../machines/presence.selectors';
 import './presence.css';
-import { usePresence } from './PresenceProvider';
+import { setPresenceStatus } from '../../app/mutators/presence';
+import { usePresence } from './usePresence';
 
 /** The top bar's status selector (Available / Away) for this browser's presence. */
 export function PresenceSelector() {
@@ -24,12 +25,9 @@ export function PresenceSelector() {
         value={status ?? 'available'}
         disabled={actor === undefined}
         aria-describedby={problem ? `${id}-problem` : undefined}
-        onChange={(e) =>
-          actor?.send({
-            type: 'presence.setStatus',
-            status: e.target.value === 'away' ? 'away' : 'available',
-          })
-        }
+        onChange={(e) => {
+          if (actor) setPresenceStatus(actor, e.target.value === 'away' ? 'away' : 'available');
+        }}
       >
         <option value="available">Available</option>
         <option value="away">Away</option>

@@ -1,151 +1,78 @@
 /**
- * Hooks that open a synced container through its machine and hand the component the actor.
- * Components read with `useSelector(actor, selectX)` (selectors in src/machines/*.selectors.ts, or
- * {@link useContainerSelector} while the actor may still be undefined) and write with
- * `ask(actor, command, kind)` from src/machines/syncCommand.ts.
+ * Hooks that hand a component a synced container's actor, opened through the workspace's Sync
+ * scope: containers are shared (one actor per name and options, counted) and stop once the last
+ * holder lets go. Components read with `useSelector(actor, selectX)` (selectors in
+ * src/machines/*.selectors.ts, or {@link useContainerSelector} while the actor may still be
+ * undefined) and write through the named mutators of src/app/mutators/.
  */
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useState } from 'react';
-import { createActor, type Actor, type AnyActorLogic, type SnapshotFrom } from 'xstate';
-import type { syncDocumentMachine } from '../../machines/syncDocument.machine';
-import type { syncListMachine } from '../../machines/syncList.machine';
-import type { syncMapMachine } from '../../machines/syncMap.machine';
-import type { SyncRuntime } from '../../io/sync/client';
-import type { JsonObject, OpenMode, SortOrder } from '../../machines/syncPorts';
-import { useSyncRuntime } from './SyncProvider';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Actor, AnyActorLogic, SnapshotFrom } from 'xstate';
+import type {
+  ActorOf,
+  DocumentOptions,
+  OpenKind,
+  OptionsOf,
+  PagedOptions,
+} from '../../app/containers';
+import { useSyncRuntime, useSyncScope } from './SyncProvider';
 
-export type MapActor = Actor<typeof syncMapMachine>;
-export type ListActor = Actor<typeof syncListMachine>;
-export type DocumentActor = Actor<typeof syncDocumentMachine>;
-
-export interface ContainerOptions {
-  /** How to open (seed 4); screens use the default, open_or_create. */
-  mode?: OpenMode;
-  ttl?: number;
-}
-
-export interface PagedOptions extends ContainerOptions {
-  /** Items per page (1 to 100; default 50). */
-  pageSize?: number;
-  order?: SortOrder;
-  /** Keep fetching pages until the whole container is held (maps the screen searches in full). */
-  loadAll?: boolean;
-}
+export type {
+  ContainerOptions,
+  DocumentActor,
+  ListActor,
+  MapActor,
+  PagedOptions,
+} from '../../app/containers';
 
 /**
- * Creates, starts and (on unmount, or when the runtime or input changes) stops one actor. The
- * actor is undefined until the runtime is up. Stopping the container actor stops its event bridge,
- * which removes every SDK listener it added and closes the SDK handle.
+ * Holds the container `name` while the component lives (and the runtime is up), through the
+ * scope; undefined until then. Options are compared by value, so an object written inline is fine.
  */
-function useRuntimeActor<A extends { start(): unknown; stop(): unknown }>(
-  create: ((runtime: SyncRuntime) => A) | null,
-): A | undefined {
+function useContainer<K extends OpenKind>(
+  kind: K,
+  name: string,
+  options: OptionsOf<K>,
+): ActorOf<K> | undefined {
+  const scope = useSyncScope();
   const runtime = useSyncRuntime();
-  const [actor, setActor] = useState<A>();
+  const [actor, setActor] = useState<ActorOf<K>>();
+  // A document's initial data only matters on create: a new object each render must not re-open.
+  const { data, ...keyed } = options as OptionsOf<K> & { data?: unknown };
+  const initial = useRef(data);
+  initial.current = data;
+  const key = JSON.stringify(keyed);
   useEffect(() => {
-    if (runtime === null || create === null) return;
-    const created = create(runtime);
-    created.start();
-    setActor(created);
+    if (runtime === null) return;
+    const given = JSON.parse(key) as OptionsOf<K>;
+    const withData = initial.current === undefined ? given : { ...given, data: initial.current };
+    const lease = scope.open(kind, name, withData);
+    if (lease === null) return;
+    setActor(lease.actor);
     return () => {
-      created.stop();
+      lease.release();
       setActor(undefined);
     };
-  }, [runtime, create]);
+  }, [scope, runtime, kind, name, key]);
   return actor;
-}
-
-/** Sends `loadMore` whenever the view is idle with more pages to fetch. */
-function useLoadAll(actor: MapActor | ListActor | undefined, enabled: boolean): void {
-  useEffect(() => {
-    if (actor === undefined || !enabled) return;
-    // Both machines share the paging shape; only the event's domain differs.
-    const target = actor as unknown as {
-      getSnapshot(): {
-        status: string;
-        context: { paging: { hasMore: boolean } };
-        matches(state: { ready: 'idle' }): boolean;
-      };
-      subscribe(next: () => void): { unsubscribe(): void };
-      send(event: { type: string }): void;
-    };
-    const type = actor.logic.id === 'syncList' ? 'list.loadMore' : 'map.loadMore';
-    const check = () => {
-      const snapshot = target.getSnapshot();
-      if (snapshot.status !== 'active' || !snapshot.context.paging.hasMore) return;
-      if (!snapshot.matches({ ready: 'idle' })) return;
-      target.send({ type });
-    };
-    const subscription = target.subscribe(check);
-    check();
-    return () => subscription.unsubscribe();
-  }, [actor, enabled]);
-}
-
-/** The list or map machine's input: the name and only the options given. */
-function pagedInput(
-  name: string,
-  mode: PagedOptions['mode'],
-  ttl: PagedOptions['ttl'],
-  pageSize: PagedOptions['pageSize'],
-  order: PagedOptions['order'],
-) {
-  return {
-    id: name,
-    ...(mode === undefined ? {} : { mode }),
-    ...(ttl === undefined ? {} : { ttl }),
-    ...(pageSize === undefined ? {} : { pageSize }),
-    ...(order === undefined ? {} : { order }),
-  };
 }
 
 /** Opens the map `name` (open_or_create unless told otherwise) for as long as the component lives. */
-export function useSyncMap(name: string, options: PagedOptions = {}): MapActor | undefined {
-  const { mode, ttl, pageSize, order, loadAll = false } = options;
-  const create = useCallback(
-    (runtime: SyncRuntime): MapActor =>
-      createActor(runtime.machines.map, { input: pagedInput(name, mode, ttl, pageSize, order) }),
-    [name, mode, ttl, pageSize, order],
-  );
-  const actor = useRuntimeActor(create);
-  useLoadAll(actor, loadAll);
-  return actor;
+export function useSyncMap(name: string, options: PagedOptions = {}): ActorOf<'map'> | undefined {
+  return useContainer('map', name, options);
 }
 
 /** Opens the list `name`; send `list.loadMore` to fetch the next page. */
-export function useSyncList(name: string, options: PagedOptions = {}): ListActor | undefined {
-  const { mode, ttl, pageSize, order, loadAll = false } = options;
-  const create = useCallback(
-    (runtime: SyncRuntime): ListActor =>
-      createActor(runtime.machines.list, { input: pagedInput(name, mode, ttl, pageSize, order) }),
-    [name, mode, ttl, pageSize, order],
-  );
-  const actor = useRuntimeActor(create);
-  useLoadAll(actor, loadAll);
-  return actor;
+export function useSyncList(name: string, options: PagedOptions = {}): ActorOf<'list'> | undefined {
+  return useContainer('list', name, options);
 }
 
 /** Opens the document `name`; `data` is its content if this open creates it. */
 export function useSyncDocument(
   name: string,
-  options: ContainerOptions & { data?: JsonObject } = {},
-): DocumentActor | undefined {
-  const { mode, ttl, data } = options;
-  const create = useCallback(
-    (runtime: SyncRuntime): DocumentActor =>
-      createActor(runtime.machines.document, {
-        input: {
-          id: name,
-          ...(mode === undefined ? {} : { mode }),
-          ...(ttl === undefined ? {} : { ttl }),
-          ...(data === undefined ? {} : { data }),
-        },
-      }),
-    // The initial data only matters on create; a new object each render must not re-open.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [name, mode, ttl],
-  );
-  return useRuntimeActor(create);
+  options: DocumentOptions = {},
+): ActorOf<'document'> | undefined {
+  return useContainer('document', name, options);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { API } from '../../../src/contracts/api';
 import { createApiClient, NETWORK_ERROR_MESSAGE } from '../../../src/io/api/client';
 import { loadConfig } from '../../../src/io/api/config';
 import { restoreSession, signIn, signOut } from '../../../src/io/api/session';
@@ -11,7 +12,14 @@ interface Call {
 const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const ada = { identity: 'u1', name: 'Ada', email: 'ada@example.com', role: 'admin', picture: null };
+const ada = {
+  identity: 'u1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  role: 'admin',
+  picture: null,
+  extension: null,
+};
 
 function client(...responses: Array<Response | Error>) {
   const calls: Call[] = [];
@@ -134,7 +142,7 @@ describe('session API', () => {
     const { api, onUnauthorized } = client(
       json(401, { error: { code: 'unauthenticated', message: 'Sign in first' } }),
     );
-    await expect(api.request('GET', '/api/anything')).rejects.toMatchObject({
+    await expect(api.call(API.voiceRegistration)).rejects.toMatchObject({
       status: 401,
       message: 'Sign in first',
     });

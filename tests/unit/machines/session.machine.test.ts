@@ -21,6 +21,7 @@ const ada: SessionUser = {
   email: 'ada@example.com',
   role: 'admin',
   picture: null,
+  extension: null,
 };
 
 interface Deferred<T> {

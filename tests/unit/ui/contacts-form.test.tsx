@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ContactWriteError } from '../../../src/ui/routes/contacts/commands';
+import { ContactWriteError } from '../../../src/app/mutators/contacts';
 import { ContactDialog } from '../../../src/ui/routes/contacts/ContactDialog';
 import { emptyForm } from '../../../src/ui/routes/contacts/validation';
 

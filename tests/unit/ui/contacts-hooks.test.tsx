@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 /**
- * The React sync layer over SDK fakes: hooks open containers through the machines, show pushed
- * events live, and on unmount leave no SDK listener behind (the counts return to zero).
+ * The React sync layer over SDK fakes: hooks open containers through the workspace's Sync scope,
+ * show pushed events live, share one container between the components that open it, and once the
+ * last one unmounts (and the scope stops) leave no SDK listener behind (the counts return to zero).
  */
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { selectListItems, selectListStatus } from '../../../src/machines/syncList.selectors';
 import { selectMapSize, selectMapStatus } from '../../../src/machines/syncMap.selectors';
@@ -11,6 +12,7 @@ import { startSyncRuntime, type SyncClientLike } from '../../../src/io/sync/clie
 import type { ListItem } from '../../../src/machines/syncPorts';
 import { ActorsProvider } from '../../../src/ui/app/actors';
 import { createAppActors } from '../../../src/app/page';
+import { startSyncScope } from '../../../src/app/sync-scope';
 import { useContainerSelector, useSyncList, useSyncMap } from '../../../src/ui/sync/containers';
 import { SyncProvider } from '../../../src/ui/sync/SyncProvider';
 import { SyncStatusBanner } from '../../../src/ui/sync/SyncStatusBanner';
@@ -79,7 +81,9 @@ function setup() {
         createClient: () => client as unknown as SyncClientLike,
       }),
     );
-  return { client, contacts, calls, actors, start };
+  // Made outside React, as the workspace makes it; the components only open containers in it.
+  const scope = startSyncScope({ ...actors, start });
+  return { client, contacts, calls, actors, scope };
 }
 
 const NONE: readonly ListItem[] = [];
@@ -100,10 +104,10 @@ function ListProbe() {
 
 describe('sync hooks', () => {
   it('open the map and the list, apply pushed events live, and remove every listener on unmount', async () => {
-    const { client, contacts, calls, actors, start } = setup();
+    const { client, contacts, calls, actors, scope } = setup();
     const view = render(
       <ActorsProvider actors={actors}>
-        <SyncProvider start={start}>
+        <SyncProvider scope={scope}>
           <MapProbe />
           <ListProbe />
         </SyncProvider>
@@ -132,18 +136,68 @@ describe('sync hooks', () => {
     expect(calls.totalListeners()).toBe(0);
     expect(contacts.closed).toBe(1);
     expect(calls.closed).toBe(1);
+    expect(client.shutdowns).toBe(0);
+    scope.stop();
+    await act(() => Promise.resolve());
     expect(client.totalListeners()).toBe(0);
     expect(client.shutdowns).toBe(1);
   });
 
+  it('share one container between the components that open it, until the last lets go', async () => {
+    const { contacts, actors, scope } = setup();
+    function Screen({ probes }: { probes: number }) {
+      return (
+        <>
+          {Array.from({ length: probes }, (_, i) => (
+            <MapProbe key={i} />
+          ))}
+        </>
+      );
+    }
+    const tree = (probes: number) => (
+      <ActorsProvider actors={actors}>
+        <SyncProvider scope={scope}>
+          <Screen probes={probes} />
+        </SyncProvider>
+      </ActorsProvider>
+    );
+    const view = render(tree(2));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('map').map((p) => p.textContent)).toEqual([
+        'ready 1',
+        'ready 1',
+      ]),
+    );
+    const shared = contacts.totalListeners();
+    view.rerender(tree(3));
+    await waitFor(() => expect(screen.getAllByTestId('map')).toHaveLength(3));
+    expect(screen.getAllByTestId('map').map((p) => p.textContent)).toEqual([
+      'ready 1',
+      'ready 1',
+      'ready 1',
+    ]);
+    // One subscription to the SDK map, whoever holds it.
+    expect(contacts.totalListeners()).toBe(shared);
+    view.rerender(tree(1));
+    await act(() => Promise.resolve());
+    expect(contacts.totalListeners()).toBe(shared);
+    expect(contacts.closed).toBe(0);
+    view.rerender(tree(0));
+    await act(() => Promise.resolve());
+    expect(contacts.totalListeners()).toBe(0);
+    expect(contacts.closed).toBe(1);
+    view.unmount();
+    scope.stop();
+  });
+
   it('stop a container when only its component unmounts, keeping the client', async () => {
-    const { client, contacts, actors, start } = setup();
+    const { client, contacts, actors, scope } = setup();
     function Screen({ show }: { show: boolean }) {
       return show ? <MapProbe /> : <p>elsewhere</p>;
     }
     const view = render(
       <ActorsProvider actors={actors}>
-        <SyncProvider start={start}>
+        <SyncProvider scope={scope}>
           <Screen show />
         </SyncProvider>
       </ActorsProvider>,
@@ -151,7 +205,7 @@ describe('sync hooks', () => {
     await screen.findByText('ready 1');
     view.rerender(
       <ActorsProvider actors={actors}>
-        <SyncProvider start={start}>
+        <SyncProvider scope={scope}>
           <Screen show={false} />
         </SyncProvider>
       </ActorsProvider>,
@@ -161,13 +215,14 @@ describe('sync hooks', () => {
     expect(client.shutdowns).toBe(0);
     expect(client.totalListeners()).toBeGreaterThan(0);
     view.unmount();
+    scope.stop();
   });
 
   it('say "Reconnecting…" when a live connection drops, and nothing before the first connection', async () => {
-    const { client, actors, start } = setup();
+    const { client, actors, scope } = setup();
     const view = render(
       <ActorsProvider actors={actors}>
-        <SyncProvider start={start}>
+        <SyncProvider scope={scope}>
           <SyncStatusBanner />
           <MapProbe />
         </SyncProvider>
@@ -189,5 +244,6 @@ describe('sync hooks', () => {
     change('denied');
     expect(screen.getByTestId('sync-banner').textContent).toContain('Sign in again');
     view.unmount();
+    scope.stop();
   });
 });

@@ -71,6 +71,25 @@ describe('call history items', () => {
     expect(describeTrail(moved.trail)).toBe('Transferred to cat@x.io by bob@x.io');
   });
 
+  it('reads a voicemail by its id on either backend, and one that is not a voicemail as none', () => {
+    const embedded = { id: 'vm-0123456789abcdef', seconds: 12 };
+    const twilio = { id: `RE${'0a'.repeat(16)}`, seconds: 30 };
+    expect(callFromData(1, { voicemail: embedded }).voicemail).toEqual(embedded);
+    expect(callFromData(2, { voicemail: twilio }).voicemail).toEqual(twilio);
+    expect(
+      callFromData(3, { voicemail: { id: '../etc/passwd', seconds: 1 } }).voicemail,
+    ).toBeNull();
+    expect(
+      callFromData(4, { voicemail: { recordingSid: 'RE1', seconds: 3 } }).voicemail,
+    ).toBeNull();
+  });
+
+  it('keeps who was called and the group as stored, null when absent', () => {
+    const call = callFromData(1, { callee: 'cat@x.io', group: 'g1', groupName: 'Front desk' });
+    expect(call).toMatchObject({ callee: 'cat@x.io', group: 'g1', groupName: 'Front desk' });
+    expect(callFromData(2, {})).toMatchObject({ callee: null, group: null, groupName: null });
+  });
+
   it('parses each list item once', () => {
     const item = {
       index: 1,

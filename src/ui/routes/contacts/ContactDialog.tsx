@@ -1,9 +1,16 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { ContactWriteError } from './commands';
+import { ContactWriteError } from '../../../app/mutators/contacts';
+import { WriteRefused } from '../../../app/mutators/core';
 import type { Contact } from './contact';
 import { Modal } from '../../components/Modal';
 import { PhoneFields } from './PhoneFields';
-import { LIMITS, validateContact, type ContactErrors, type ContactForm } from './validation';
+import {
+  errorsFromRefusal,
+  LIMITS,
+  validateContact,
+  type ContactErrors,
+  type ContactForm,
+} from './validation';
 
 /** The form's fields in the order focus should visit the first error. */
 const FIELD_ORDER = ['name', 'company', 'phones', 'email', 'note'] as const;
@@ -73,9 +80,17 @@ export function ContactDialog({
       await onSave(checked.contact, restore);
       onClose();
     } catch (error) {
+      setSaving(false);
+      if (error instanceof WriteRefused) {
+        // Refused by the contact's contract before anything was sent: said beside the field.
+        const refused = errorsFromRefusal(error.field, error.reason);
+        setErrors(refused);
+        const target = firstInvalid(refused);
+        if (target) document.getElementById(id(target))?.focus();
+        return;
+      }
       if (error instanceof ContactWriteError && error.gone) setLearnedGone(true);
       setSaveError(error instanceof Error ? error.message : String(error));
-      setSaving(false);
     }
   }
 

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import type { MapItem } from '../../../machines/syncPorts';
-import { useDial } from '../../phone/PhoneProvider';
+import { useDial } from '../../phone/phone';
 import { contactFromData } from './contact';
 
 const ROW_HEIGHT = 72;

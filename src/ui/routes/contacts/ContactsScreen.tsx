@@ -12,7 +12,9 @@ import { Screen } from '../../components/Screen';
 import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
-import { deleteContact, putContact, updateContact } from './commands';
+import { CONTACTS } from '../../../contracts/objects';
+import { SHARED_MAP } from '../../../app/containers';
+import { createContact, deleteContact, updateContact } from '../../../app/mutators/contacts';
 import { contactFromData, newContactId, type Contact } from './contact';
 import { ContactDialog } from './ContactDialog';
 import { ContactList } from './ContactList';
@@ -44,7 +46,7 @@ type Open =
 export function Component() {
   const toast = useToastActor();
   const availability = useSyncAvailability();
-  const contacts = useSyncMap('contacts', { pageSize: 100, loadAll: true });
+  const contacts = useSyncMap(CONTACTS.name, SHARED_MAP);
   const status = useContainerSelector(contacts, selectMapStatus, 'opening');
   const store = useContainerSelector(contacts, selectStore, null);
   const loadingPage = useContainerSelector(contacts, selectMapLoadingPage, false);
@@ -81,7 +83,7 @@ export function Component() {
 
   async function save(contact: Contact, restore: boolean) {
     if (!contacts || open === null || open.kind === 'delete') return;
-    if (open.kind === 'add' || restore) await putContact(contacts, open.id, contact);
+    if (open.kind === 'add' || restore) await createContact(contacts, open.id, contact);
     else await updateContact(contacts, open.id, contact);
     toast.send({
       type: 'toast.show',

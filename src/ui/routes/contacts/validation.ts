@@ -1,14 +1,17 @@
-/** The contact form's rules (the product's own; the seed leaves form validation open). */
-import type { Contact } from './contact';
+/**
+ * The contact form: what is typed, and each field's problem in words beside it, before anything is
+ * saved. The limits and the number rules are the contract's (src/contracts/records/contact.ts),
+ * which the save checks again.
+ */
+import {
+  CONTACT_LIMITS,
+  EMAIL,
+  normalizeNumber,
+  numberProblem,
+  type Contact,
+} from '../../../contracts/records/contact';
 
-export const LIMITS = {
-  name: 80,
-  company: 80,
-  label: 30,
-  email: 254,
-  note: 500,
-  phones: 10,
-} as const;
+export const LIMITS = CONTACT_LIMITS;
 
 export interface ContactForm {
   name: string;
@@ -50,36 +53,8 @@ export function formFromContact(contact: Contact): ContactForm {
   };
 }
 
-/**
- * A phone number as stored: "+" and digits for an international (E.164) number, digits only for
- * an extension. Spaces, dashes, dots, slashes and parentheses are formatting and are dropped.
- */
-export function normalizeNumber(raw: string): string {
-  return raw.trim().replace(/[\s\-.()/]/g, '');
-}
-
-/** Null when the number is fine, else what to fix. */
-export function checkNumber(raw: string): string | null {
-  const number = normalizeNumber(raw);
-  if (number === '') return 'Enter a number, or remove this row.';
-  if (/[^\d+]/.test(number)) {
-    return 'Use digits only, with an optional + at the start (spaces and dashes are fine).';
-  }
-  if (number.startsWith('+')) {
-    const digits = number.slice(1);
-    if (digits.includes('+')) return 'Only one + is allowed, at the start.';
-    if (digits.startsWith('0'))
-      return 'After the +, start with the country code (it never starts with 0).';
-    if (digits.length < 7 || digits.length > 15) {
-      return 'An international number has 7 to 15 digits after the +, e.g. +44 20 7946 0958.';
-    }
-    return null;
-  }
-  if (number.length >= 2 && number.length <= 6) return null;
-  return 'Start with + and the country code (e.g. +1 415 555 0100), or enter an extension of 2 to 6 digits.';
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A phone number as stored, and what is wrong with one as typed: the contract's rules. */
+export { normalizeNumber, numberProblem as checkNumber } from '../../../contracts/records/contact';
 
 /** Either the contact to save (trimmed, numbers normalised) or the errors to show beside fields. */
 export function validateContact(
@@ -107,7 +82,7 @@ export function validateContact(
   const phoneNumbers: Record<number, string> = {};
   const phoneLabels: Record<number, string> = {};
   for (const { phone, index } of rows) {
-    const problem = checkNumber(phone.number);
+    const problem = numberProblem(phone.number);
     if (problem) phoneNumbers[index] = problem;
     if (phone.label.trim().length > LIMITS.label) {
       phoneLabels[index] = `Use at most ${LIMITS.label} characters.`;
@@ -136,4 +111,15 @@ export function validateContact(
       note,
     },
   };
+}
+
+/**
+ * A save the contract refused (`field` a dot path such as "phones.1.number"), shown beside the
+ * field: the form's own checks let through something the contract does not.
+ */
+export function errorsFromRefusal(field: string, reason: string): ContactErrors {
+  const top = field.split('.')[0];
+  if (top === 'name' || top === 'company' || top === 'email' || top === 'note')
+    return { [top]: reason };
+  return { phones: field.startsWith('phones') ? reason : `${field || 'The contact'}: ${reason}` };
 }

@@ -1,5 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
+import { API, pathOf } from '../../../contracts/api';
+import type { Outcome } from '../../../contracts/records/call';
 import { describeTrail, directionFor, formatDuration, type Call } from './call';
 
 const ROW_HEIGHT = 64;
@@ -9,7 +11,7 @@ const PHONE_NOT_READY = 'The phone is not ready to call';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-const OUTCOME_LABEL = {
+const OUTCOME_LABEL: Record<Outcome, string> = {
   answered: 'Answered',
   missed: 'Missed',
   forwarded: 'Forwarded',
@@ -18,14 +20,15 @@ const OUTCOME_LABEL = {
   busy: 'Busy',
   failed: 'Failed',
   voicemail: 'Voicemail',
-} as const;
+  dropped: 'Dropped',
+};
 
 /** Who "Call back" reaches from this row: the other party as seen by `me`. */
 export function callBackTarget(
   call: Call,
   me: string | null,
 ): { to: string; label: string } | null {
-  if (call.callee !== '' && call.from !== '') {
+  if (call.callee && call.from !== '') {
     // A call between colleagues: call whichever of the two is not me.
     const other = call.from === me ? call.callee : call.from;
     return { to: `client:${other}`, label: other };
@@ -76,11 +79,11 @@ const CallRow = memo(function CallRow({
         {call.outcome ? OUTCOME_LABEL[call.outcome] : 'Unknown'}
       </span>
       <span className="call-row__voicemail">
-        {call.voicemail && canHear(call.group) && (
+        {call.voicemail && canHear(call.group ?? '') && (
           <audio
             controls
             preload="none"
-            src={`/api/voicemail/${call.voicemail.id}`}
+            src={pathOf(API.voicemail, { id: call.voicemail.id })}
             aria-label={`Voicemail from ${other || 'an unknown caller'}, ${call.voicemail.seconds} seconds`}
             data-testid="voicemail-player"
           />

@@ -21,12 +21,14 @@ import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { callOf, filterFrom, FILTERS, passes, type Filter } from './call';
 import { CallList } from './CallList';
-import { useDial } from '../../phone/PhoneProvider';
+import { useDial } from '../../phone/phone';
 import { useSessionActor } from '../../app/actors';
 import { selectUser } from '../../../machines/session.selectors';
 import { useSelector } from '@xstate/react';
 import './history.css';
 import { groupRecord } from '../../../contracts/records/group';
+import { CALLS, GROUPS } from '../../../contracts/objects';
+import { SHARED_MAP } from '../../../app/containers';
 
 const NO_ITEMS: readonly ListItem[] = [];
 const NO_GROUPS: readonly MapItem[] = [];
@@ -58,7 +60,7 @@ export function Component() {
   const [params, setParams] = useSearchParams();
   const filter = filterFrom(params.get('filter'));
   const availability = useSyncAvailability();
-  const calls = useSyncList('calls', { order: 'desc', pageSize: PAGE_SIZE });
+  const calls = useSyncList(CALLS.name, { order: 'desc', pageSize: PAGE_SIZE });
   const status = useContainerSelector(calls, selectListStatus, 'opening');
   const items = useContainerSelector(calls, selectListItems, NO_ITEMS);
   const loadingPage = useContainerSelector(calls, selectListLoadingPage, false);
@@ -76,7 +78,7 @@ export function Component() {
   );
   const loadMore = useCallback(() => calls?.send({ type: 'list.loadMore' }), [calls]);
   // Voicemail plays for the group's members and admins (the server refuses anyone else).
-  const groups = useSyncMap('groups', { pageSize: 100, loadAll: true });
+  const groups = useSyncMap(GROUPS.name, SHARED_MAP);
   const groupItems = useContainerSelector(groups, selectMapItems, NO_GROUPS);
   const admin = me?.role === 'admin';
   // The groups whose voicemail I may hear, worked out once per change, not per row.

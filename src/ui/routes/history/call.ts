@@ -1,66 +1,44 @@
 /**
- * One item of the `calls` list, read defensively (other clients and later features write it):
- * a field of the wrong type reads as absent, an unknown direction or outcome as "unknown".
+ * One item of the `calls` list as /history shows it: read by the call's contract
+ * (src/contracts/records/call.ts), with what the contract could not read as stored shown as
+ * unknown: a direction, an outcome, a time or a duration that was dropped or breaks a rule reads
+ * as null, a voicemail that is not one as none. Holds and resumes are left out of the trail.
  */
-import type { JsonObject, ListItem } from '../../../machines/syncPorts';
+import type { JsonObject } from '../../../contracts/record';
+import {
+  callRecord,
+  type CallRecord,
+  type Direction,
+  type Outcome,
+  type TrailStep,
+} from '../../../contracts/records/call';
+import type { ListItem } from '../../../machines/syncPorts';
 
-export type Direction = 'inbound' | 'outbound';
-export type Outcome =
-  'answered' | 'missed' | 'forwarded' | 'abandoned' | 'rejected' | 'busy' | 'failed' | 'voicemail';
+export type { Direction, Outcome } from '../../../contracts/records/call';
 
-export interface Call {
+/** The fields shown as unknown (null) when the stored value could not be read as it should. */
+type MaybeUnknown =
+  'direction' | 'outcome' | 'startedAt' | 'answeredAt' | 'endedAt' | 'duration' | 'voicemail';
+
+/** A call in the list: its record, its position, and null for what could not be read. */
+export type Call = Omit<CallRecord, MaybeUnknown> & {
   index: number;
   direction: Direction | null;
-  from: string;
-  to: string;
-  user: string;
-  /** The colleague who was called (calls between people), or ''. */
-  callee: string;
-  /** The ring group dialled (its id), or ''. */
-  group: string;
-  /** That group's name when the call was made, or ''. */
-  groupName: string;
-  /** The message the caller left, if any: its id (for /api/voicemail/{id}) and length. */
-  voicemail: { id: string; seconds: number } | null;
+  outcome: Outcome | null;
   /** Epoch ms, or null when absent or unreadable. */
   startedAt: number | null;
   answeredAt: number | null;
   endedAt: number | null;
   /** Seconds. */
   duration: number | null;
-  outcome: Outcome | null;
-  /** Who had the call last (a picker after a park), or ''. */
-  handledBy: string;
-  /** What happened after the answer: parked, picked up, rung back (holds are left out). */
-  trail: TrailStep[];
-}
+  /** The message the caller left, if any: its id (for /api/voicemail/{id}) and length. */
+  voicemail: CallRecord['voicemail'];
+};
 
-export interface TrailStep {
-  action: 'parked' | 'pickedUp' | 'rangBack' | 'transferred';
-  by: string;
-  /** For `transferred`: who took the call. */
-  to?: string;
-}
+/** Trail steps shown in the history's text (holds and resumes are not, for now). */
+const SHOWN_STEPS = new Set<TrailStep['action']>(['parked', 'pickedUp', 'rangBack', 'transferred']);
 
-const TRAIL_ACTIONS: readonly string[] = ['parked', 'pickedUp', 'rangBack', 'transferred'];
-
-function trailOf(value: unknown): TrailStep[] {
-  if (!Array.isArray(value)) return [];
-  const steps: TrailStep[] = [];
-  for (const step of value.slice(0, 50)) {
-    if (typeof step !== 'object' || step === null) continue;
-    const { action, by, to } = step as { action?: unknown; by?: unknown; to?: unknown };
-    if (typeof action === 'string' && TRAIL_ACTIONS.includes(action) && typeof by === 'string')
-      steps.push({
-        action: action as TrailStep['action'],
-        by,
-        ...(typeof to === 'string' ? { to } : {}),
-      });
-  }
-  return steps;
-}
-
-const TRAIL_TEXT: Record<Exclude<TrailStep['action'], 'transferred'>, string> = {
+const TRAIL_TEXT: Record<'parked' | 'pickedUp' | 'rangBack', string> = {
   parked: 'Parked by',
   pickedUp: 'Picked up by',
   rangBack: 'Rang back to',
@@ -69,72 +47,31 @@ const TRAIL_TEXT: Record<Exclude<TrailStep['action'], 'transferred'>, string> = 
 /** The trail as a person reads it: "Parked by bob@… · Picked up by cat@…". */
 export function describeTrail(trail: readonly TrailStep[]): string {
   return trail
+    .filter((step) => SHOWN_STEPS.has(step.action))
     .map((step) =>
       step.action === 'transferred'
         ? `Transferred to ${step.to ?? 'someone'} by ${step.by}`
-        : `${TRAIL_TEXT[step.action]} ${step.by}`,
+        : `${TRAIL_TEXT[step.action as keyof typeof TRAIL_TEXT]} ${step.by}`,
     )
     .join(' · ');
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-function time(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value !== '') {
-    const ms = Date.parse(value);
-    return Number.isFinite(ms) ? ms : null;
-  }
-  return null;
-}
-
-const OUTCOMES: readonly string[] = [
-  'answered',
-  'missed',
-  'forwarded',
-  'abandoned',
-  'rejected',
-  'busy',
-  'failed',
-  'voicemail',
-];
-
-function voicemailOf(value: unknown): Call['voicemail'] {
-  if (typeof value !== 'object' || value === null) return null;
-  const { id, seconds } = value as { id?: unknown; seconds?: unknown };
-  return typeof id === 'string' &&
-    /^vm-[a-z0-9]{16}$/.test(id) &&
-    typeof seconds === 'number' &&
-    Number.isFinite(seconds) &&
-    seconds >= 0
-    ? { id, seconds }
-    : null;
-}
-
 export function callFromData(index: number, data: JsonObject): Call {
-  const duration = data.duration;
+  const { value, issues } = callRecord.decode(data);
+  const unreadable = new Set(issues.map((issue) => issue.field.split('.')[0]));
+  const known = <K extends MaybeUnknown>(field: K): CallRecord[K] | null =>
+    unreadable.has(field) ? null : value[field];
   return {
+    ...value,
     index,
-    direction:
-      data.direction === 'inbound' || data.direction === 'outbound' ? data.direction : null,
-    from: text(data.from),
-    to: text(data.to),
-    user: text(data.user),
-    callee: text(data.callee),
-    group: text(data.group),
-    groupName: text(data.groupName),
-    voicemail: voicemailOf(data.voicemail),
-    startedAt: time(data.startedAt),
-    answeredAt: time(data.answeredAt),
-    endedAt: time(data.endedAt),
-    duration:
-      typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? duration : null,
-    outcome:
-      typeof data.outcome === 'string' && OUTCOMES.includes(data.outcome)
-        ? (data.outcome as Outcome)
-        : null,
-    handledBy: text(data.handledBy),
-    trail: trailOf(data.trail),
+    direction: known('direction'),
+    outcome: known('outcome'),
+    startedAt: known('startedAt'),
+    answeredAt: known('answeredAt') ?? null,
+    endedAt: known('endedAt'),
+    duration: known('duration'),
+    voicemail: known('voicemail') ?? null,
+    trail: value.trail.slice(0, 50).filter((step) => SHOWN_STEPS.has(step.action)),
   };
 }
 
@@ -163,8 +100,7 @@ export function filterFrom(value: string | null): Filter {
  * the callee and outbound to everyone else; other calls keep the direction they were written with.
  */
 export function directionFor(call: Call, me: string | null): Direction | null {
-  if (call.callee !== '' && call.direction !== null)
-    return call.callee === me ? 'inbound' : 'outbound';
+  if (call.callee && call.direction !== null) return call.callee === me ? 'inbound' : 'outbound';
   return call.direction;
 }
 

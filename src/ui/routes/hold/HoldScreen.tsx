@@ -7,12 +7,14 @@ import {
 import type { MapItem } from '../../../machines/syncPorts';
 import { useNow } from '../../components/clock';
 import { Screen } from '../../components/Screen';
-import { HOLDS_MAP, USERS_MAP } from '../../presence/maps';
-import { useDial } from '../../phone/PhoneProvider';
+import { SHARED_MAP } from '../../../app/containers';
+import { HOLDS, USERS } from '../../../contracts/objects';
+import { userRecord } from '../../../contracts/records/user';
+import { useDial } from '../../phone/phone';
 import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
-import { formatWaiting, holdFrom, type Hold } from './hold';
+import { formatWaiting, holdFrom, type ParkedCall } from './hold';
 import './hold.css';
 
 const NO_ITEMS: readonly MapItem[] = [];
@@ -26,8 +28,8 @@ const NO_ITEMS: readonly MapItem[] = [];
 export function Component() {
   const availability = useSyncAvailability();
   const dial = useDial();
-  const holds = useSyncMap(HOLDS_MAP, { pageSize: 100, loadAll: true });
-  const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
+  const holds = useSyncMap(HOLDS.name, SHARED_MAP);
+  const users = useSyncMap(USERS.name, SHARED_MAP);
   const status = useContainerSelector(holds, selectMapStatus, 'opening');
   const items = useContainerSelector(holds, selectMapItems, NO_ITEMS);
   const error = useContainerSelector(holds, selectMapError, null);
@@ -38,13 +40,12 @@ export function Component() {
     () =>
       items
         .map((item) => holdFrom(item.key, item.data))
-        .filter((hold): hold is Hold => hold !== null)
+        .filter((hold): hold is ParkedCall => hold !== null)
         .sort((a, b) => a.parkedAt - b.parkedAt || a.callId.localeCompare(b.callId)),
     [items],
   );
   const names = useMemo(
-    () =>
-      new Map(userItems.map((u) => [u.key, typeof u.data.name === 'string' ? u.data.name : u.key])),
+    () => new Map(userItems.map((u) => [u.key, userRecord.read(u.data)?.name ?? u.key])),
     [userItems],
   );
   const now = useNow(1000, parked.length > 0);
@@ -60,7 +61,7 @@ export function Component() {
     return () => clearTimeout(timer);
   }, [pending]);
 
-  function pickUp(hold: Hold) {
+  function pickUp(hold: ParkedCall) {
     if (!dial || pending.has(hold.callId)) return;
     setPending((p) => new Set(p).add(hold.callId));
     dial(`park:${hold.callId}`, hold.caller);

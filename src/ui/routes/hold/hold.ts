@@ -1,40 +1,22 @@
-/** The `holds` map item (PRODUCT.md: caller, parked by, parked at), read defensively. */
-import type { JsonObject } from '../../../machines/syncPorts';
+/** A parked call as /hold lists it: the `holds` map item read by its contract, with its key. */
+import type { JsonObject } from '../../../contracts/record';
+import { holdRecord, type Hold } from '../../../contracts/records/hold';
 
-export interface Hold {
-  /** The map key: the parked call's id. */
-  callId: string;
-  /** Who is waiting: a name or a number. */
-  caller: string;
-  /** The identity of whoever parked the call. */
-  parkedBy: string;
-  /** Epoch milliseconds. */
-  parkedAt: number;
-  /** Set by the pick-up claim; the winner removes the item right after. */
-  claimedBy: string | null;
-}
+/** A hold and the parked call's id (the map key). */
+export type ParkedCall = Hold & { callId: string };
 
-/** `parkedAt` is epoch milliseconds; an ISO 8601 string is accepted too. */
-function timeOf(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
-  if (typeof value === 'string') {
-    const t = Date.parse(value);
-    return Number.isNaN(t) ? null : t;
-  }
-  return null;
-}
-
-/** The hold in an item's data, or null when the data is not a hold (it is then not listed). */
-export function holdFrom(callId: string, data: JsonObject): Hold | null {
-  const { caller, parkedBy, parkedAt, claimedBy } = data;
-  const at = timeOf(parkedAt);
-  if (typeof caller !== 'string' || caller.trim() === '' || at === null) return null;
+/**
+ * The hold in an item's data, or null when the data is not a hold (no caller or no time: it is
+ * then not listed). An ISO 8601 `parkedAt` reads as its instant.
+ */
+export function holdFrom(callId: string, data: JsonObject): ParkedCall | null {
+  const hold = holdRecord.read(data);
+  if (hold === null) return null;
   return {
     callId,
-    caller: caller.trim(),
-    parkedBy: typeof parkedBy === 'string' ? parkedBy : '',
-    parkedAt: at,
-    claimedBy: typeof claimedBy === 'string' && claimedBy !== '' ? claimedBy : null,
+    ...hold,
+    caller: hold.caller.trim(),
+    claimedBy: hold.claimedBy === '' ? null : hold.claimedBy,
   };
 }
 

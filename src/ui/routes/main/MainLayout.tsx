@@ -1,18 +1,17 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import '../../../styles/shell.css';
-import { PhoneProvider } from '../../phone/PhoneProvider';
+import { WorkspaceProvider } from '../../app/workspace';
 import { Softphone } from '../../phone/Softphone';
-import { PresenceProvider } from '../../presence/PresenceProvider';
-import { SyncProvider } from '../../sync/SyncProvider';
 import { SyncStatusBanner } from '../../sync/SyncStatusBanner';
 import { SideNav } from './SideNav';
 import { TopBar } from './TopBar';
 
 /**
  * The signed-in frame (PRODUCT.md main layout): top bar, side nav, and the screen. It stays mounted
- * while navigating, including into the admin and settings layouts nested inside it. It owns the
- * signed-in user's sync runtime (SyncProvider), so every screen below shares one SyncClient.
+ * while navigating, including into the admin and settings layouts nested inside it. It hands the
+ * signed-in person's workspace (Sync, presence, the phone; started by the page root) to every
+ * screen below, so they share one SyncClient and one phone.
  */
 export function Component() {
   const { pathname } = useLocation();
@@ -25,23 +24,19 @@ export function Component() {
     main.current?.focus();
   }, [pathname]);
   return (
-    <SyncProvider>
-      <PresenceProvider>
-        <PhoneProvider>
-          <div className="shell">
-            <a className="skip-link" href="#main">
-              Skip to content
-            </a>
-            <TopBar />
-            <SideNav />
-            <main id="main" ref={main} className="shell__main" tabIndex={-1}>
-              <SyncStatusBanner />
-              <Outlet />
-            </main>
-            <Softphone />
-          </div>
-        </PhoneProvider>
-      </PresenceProvider>
-    </SyncProvider>
+    <WorkspaceProvider>
+      <div className="shell">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <TopBar />
+        <SideNav />
+        <main id="main" ref={main} className="shell__main" tabIndex={-1}>
+          <SyncStatusBanner />
+          <Outlet />
+        </main>
+        <Softphone />
+      </div>
+    </WorkspaceProvider>
   );
 }

@@ -7,7 +7,9 @@ import {
   selectUserRole,
 } from '../../../machines/session.selectors';
 import { selectMapItem } from '../../../machines/syncMap.selectors';
-import { USERS_MAP } from '../../presence/maps';
+import { SHARED_MAP } from '../../../app/containers';
+import { USERS } from '../../../contracts/objects';
+import { userRecord } from '../../../contracts/records/user';
 import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSessionActor } from '../../app/actors';
 import { PresenceSelector } from '../../presence/PresenceSelector';
@@ -18,11 +20,11 @@ export function TopBar() {
   const session = useSessionActor();
   const identity = useSelector(session, selectUser)?.identity ?? '';
   // The directory's name (live: a rename in /setting shows at once), else the session's.
-  const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
+  const users = useSyncMap(USERS.name, SHARED_MAP);
   const select = useMemo(() => selectMapItem(identity), [identity]);
-  const listed = useContainerSelector(users, select, undefined)?.data.name;
+  const listed = useContainerSelector(users, select, undefined);
   const signedInName = useSelector(session, selectUserName);
-  const name = typeof listed === 'string' ? listed : signedInName;
+  const name = (listed && userRecord.read(listed.data)?.name) ?? signedInName;
   const role = useSelector(session, selectUserRole);
   const signingOut = useSelector(session, selectSessionStatus) === 'signingOut';
   return (

@@ -8,12 +8,22 @@ import {
 } from '../../../machines/syncDocument.selectors';
 import { selectMapItem } from '../../../machines/syncMap.selectors';
 import type { AudioDevice } from '../../../io/voice/client';
+import { SETTINGS_DOCUMENT, SHARED_MAP } from '../../../app/containers';
+import {
+  chooseAudioDevice,
+  setRingtoneVolume,
+  setShortcuts,
+  type AudioDeviceChoice,
+} from '../../../app/mutators/settings';
+import { renameMe } from '../../../app/mutators/users';
+import { SETTINGS, USERS } from '../../../contracts/objects';
+import { settingsRecord } from '../../../contracts/records/settings';
+import { userRecord } from '../../../contracts/records/user';
 import { useApiClient, useSessionActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
 import { CallNotifications } from '../../phone/CallNotifications';
 import { DoNotDisturb } from '../../phone/DoNotDisturb';
-import { usePhone } from '../../phone/PhoneProvider';
-import { phoneSettingsFrom } from '../../phone/settings';
+import { usePhone } from '../../phone/phone';
 import {
   comboOf,
   DEFAULT_SHORTCUTS,
@@ -23,8 +33,8 @@ import {
   shortcutsFrom,
   type ShortcutAction,
 } from '../../phone/shortcuts';
-import { USERS_MAP } from '../../presence/maps';
 import { useContainerSelector, useSyncDocument, useSyncMap } from '../../sync/containers';
+import { writeProblem } from '../../sync/writeProblem';
 import './settings.css';
 
 /** /setting: the signed-in person's own settings (their name, calls, audio). */
@@ -49,10 +59,10 @@ export function Component() {
 /** The name colleagues see (the `users` directory, written by the server through PUT /api/me/name). */
 function DisplayName({ identity, signedInAs }: { identity: string; signedInAs: string }) {
   const api = useApiClient();
-  const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
+  const users = useSyncMap(USERS.name, SHARED_MAP);
   const select = useMemo(() => selectMapItem(identity), [identity]);
   const item = useContainerSelector(users, select, undefined);
-  const current = typeof item?.data.name === 'string' ? item.data.name : signedInAs;
+  const current = (item && userRecord.read(item.data)?.name) ?? signedInAs;
   const [name, setName] = useState<string | null>(null);
   const [state, setState] = useState<
     { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'failed'; message: string }
@@ -68,7 +78,7 @@ function DisplayName({ identity, signedInAs }: { identity: string; signedInAs: s
     }
     setState({ kind: 'saving' });
     try {
-      await api.request('PUT', '/api/me/name', { name: shown });
+      await renameMe(api, shown);
       setName(null);
       setState({ kind: 'saved' });
     } catch (error) {
@@ -126,11 +136,13 @@ type Devices = { inputs: AudioDevice[]; outputs: AudioDevice[]; outputSelection:
 /** Microphone, speaker, ringtone device and volume, saved in the person's settings document. */
 function AudioSettings({ identity }: { identity: string }) {
   const { runtime } = usePhone();
-  const settings = useSyncDocument(`settings:${identity}`, { data: {} });
+  const settings = useSyncDocument(SETTINGS.name(identity), SETTINGS_DOCUMENT);
   const status = useContainerSelector(settings, selectDocumentStatus, 'opening');
   const data = useContainerSelector(settings, selectDocumentData, null);
-  const error = useContainerSelector(settings, selectDocumentError, null);
-  const saved = phoneSettingsFrom(data);
+  const openError = useContainerSelector(settings, selectDocumentError, null);
+  const saved = settingsRecord.read(data ?? {});
+  const [refused, setRefused] = useState<string | null>(null);
+  const error = refused ?? openError?.message ?? null;
   const [devices, setDevices] = useState<Devices | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [volume, setVolume] = useState<number | null>(null);
@@ -154,22 +166,27 @@ function AudioSettings({ identity }: { identity: string }) {
   }, [runtime]);
 
   const ready = status === 'ready';
-  const save = (patch: Record<string, string | number | null>) =>
-    settings?.send({ type: 'document.update', data: patch });
+  const save = (write: (doc: NonNullable<typeof settings>) => Promise<void>) => {
+    if (!settings) return;
+    setRefused(null);
+    write(settings).catch((failure: unknown) => setRefused(writeProblem(failure)));
+  };
+  const saveVolume = () => {
+    if (volume !== null) save((doc) => setRingtoneVolume(doc, volume));
+  };
   const shownVolume = volume ?? saved.ringtoneVolume;
 
-  const select = (
-    key: 'microphoneId' | 'speakerId' | 'ringtoneId',
-    label: string,
-    list: AudioDevice[],
-  ) => (
+  const select = (key: AudioDeviceChoice, label: string, list: AudioDevice[]) => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
       <select
         id={`${id}-${key}`}
         value={saved[key] ?? ''}
         disabled={!ready}
-        onChange={(e) => save({ [key]: e.target.value === '' ? null : e.target.value })}
+        onChange={(e) => {
+          const chosen = e.target.value === '' ? null : e.target.value;
+          save((doc) => chooseAudioDevice(doc, key, chosen));
+        }}
         data-testid={`settings-${key}`}
       >
         <option value="">The browser&apos;s default</option>
@@ -216,8 +233,8 @@ function AudioSettings({ identity }: { identity: string }) {
           value={shownVolume}
           disabled={!ready}
           onChange={(e) => setVolume(Number(e.target.value))}
-          onPointerUp={() => volume !== null && save({ ringtoneVolume: volume })}
-          onKeyUp={() => volume !== null && save({ ringtoneVolume: volume })}
+          onPointerUp={saveVolume}
+          onKeyUp={saveVolume}
           data-testid="settings-volume"
         />
       </div>
@@ -245,7 +262,7 @@ function AudioSettings({ identity }: { identity: string }) {
       )}
       {error && (
         <p role="alert" className="field__error">
-          Your audio settings could not be saved: {error.message}
+          Your audio settings could not be saved: {error}
         </p>
       )}
     </section>
@@ -258,15 +275,19 @@ function AudioSettings({ identity }: { identity: string }) {
  * with the reason and nothing changes.
  */
 function ShortcutSettings({ identity }: { identity: string }) {
-  const settings = useSyncDocument(`settings:${identity}`, { data: {} });
+  const settings = useSyncDocument(SETTINGS.name(identity), SETTINGS_DOCUMENT);
   const status = useContainerSelector(settings, selectDocumentStatus, 'opening');
   const data = useContainerSelector(settings, selectDocumentData, null);
   const shortcuts = shortcutsFrom(data);
   const [editing, setEditing] = useState<ShortcutAction | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const ready = status === 'ready';
-  const save = (next: typeof shortcuts) =>
-    settings?.send({ type: 'document.update', data: { shortcuts: { ...next } } });
+  const save = (next: typeof shortcuts) => {
+    if (!settings) return;
+    setShortcuts(settings, next).catch((failure: unknown) =>
+      setProblem(`The shortcuts could not be saved: ${writeProblem(failure)}`),
+    );
+  };
 
   return (
     <section className="settings__section" aria-labelledby="settings-shortcuts">

@@ -2,7 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../io/api/client';
 import { useApiClient, useToastActor } from '../../app/actors';
 import type { TeamMember } from './directory';
-import { checkExtension, extensionChangedMessage, setExtension } from './roles';
+import { setExtension } from '../../../app/mutators/users';
+import { checkExtension, extensionChangedMessage } from './roles';
 
 /**
  * An admin's field for a person's extension on /users. It shows the live value from the `users` map

@@ -10,7 +10,9 @@ import {
 import type { MapItem } from '../../../machines/syncPorts';
 import { useApiClient, useSessionActor, useToastActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
-import { PRESENCE_MAP, USERS_MAP } from '../../presence/maps';
+import { SHARED_MAP } from '../../../app/containers';
+import { removeUser, setRole } from '../../../app/mutators/users';
+import { PRESENCE, USERS } from '../../../contracts/objects';
 import '../../presence/presence.css';
 import { PRESENCE_LABELS } from '../../../domain/presence';
 import { useContainerSelector, useSyncMap } from '../../sync/containers';
@@ -19,8 +21,8 @@ import { LoadFailure } from '../../sync/LoadFailure';
 import { presenceCounts, teamDirectory, type Role, type TeamMember } from './directory';
 import { ExtensionField } from './ExtensionField';
 import { RemoveUserDialog } from './RemoveUserDialog';
-import { removeUser, roleChangedMessage, setRole } from './roles';
-import { useDial } from '../../phone/PhoneProvider';
+import { roleChangedMessage } from './roles';
+import { useDial } from '../../phone/phone';
 import './users.css';
 
 const NO_ITEMS: readonly MapItem[] = [];
@@ -34,8 +36,8 @@ export function Component() {
   const availability = useSyncAvailability();
   const session = useSessionActor();
   const me = useSelector(session, selectUser);
-  const users = useSyncMap(USERS_MAP, { pageSize: 100, loadAll: true });
-  const presence = useSyncMap(PRESENCE_MAP, { pageSize: 100, loadAll: true });
+  const users = useSyncMap(USERS.name, SHARED_MAP);
+  const presence = useSyncMap(PRESENCE.name, SHARED_MAP);
   const usersStatus = useContainerSelector(users, selectMapStatus, 'opening');
   const userItems = useContainerSelector(users, selectMapItems, NO_ITEMS);
   const usersError = useContainerSelector(users, selectMapError, null);

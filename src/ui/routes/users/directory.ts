@@ -1,29 +1,30 @@
-/** The team directory: `users` items joined with `presence` items, for the /users screen. */
+/**
+ * The team directory for /users: each `users` item read by its contract, joined with the person's
+ * `presence` item.
+ */
+import { userRecord, type UserEntry } from '../../../contracts/records/user';
 import type { MapItem } from '../../../machines/syncPorts';
 import { presenceOf, type PresenceState } from '../../../domain/presence';
 
-export type Role = 'admin' | 'agent';
+export type { Role } from '../../../contracts/records/user';
 
-export interface TeamMember {
+/** A person as the directory lists them: their entry, their identity and their presence now. */
+export type TeamMember = Omit<UserEntry, 'extension'> & {
   identity: string;
-  name: string;
-  email: string;
-  role: Role;
   /** The short number that rings them; null in a directory from before extensions. */
   extension: string | null;
   presence: PresenceState;
-}
+};
 
 /** The member in a `users` item, or null when the item is not one (it is then not listed). */
 export function memberFrom(item: MapItem, presence: PresenceState): TeamMember | null {
-  const { name, email, role, extension } = item.data;
-  if (typeof name !== 'string' || name === '') return null;
+  const user = userRecord.read(item.data);
+  if (user === null) return null;
   return {
+    ...user,
     identity: item.key,
-    name,
-    email: typeof email === 'string' ? email : item.key,
-    role: role === 'admin' ? 'admin' : 'agent',
-    extension: typeof extension === 'string' && extension !== '' ? extension : null,
+    email: user.email || item.key,
+    extension: user.extension || null,
     presence,
   };
 }

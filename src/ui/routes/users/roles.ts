@@ -1,28 +1,12 @@
-/** The admin role change, through the server (the `users` map is read-only to browsers). */
-import type { ApiClient } from '../../../io/api/client';
+/**
+ * What /users says about role and extension changes, and the check of a typed extension before it
+ * is sent (the changes themselves are src/app/mutators/users.ts).
+ */
+import { EXTENSION } from '../../../contracts/records/user';
 import type { Role, TeamMember } from './directory';
-
-export function setRole(api: ApiClient, identity: string, role: Role): Promise<unknown> {
-  return api.request('PUT', `/api/users/${encodeURIComponent(identity)}/role`, { role });
-}
 
 export function roleChangedMessage(name: string, role: Role): string {
   return role === 'admin' ? `${name} is now an admin.` : `${name} is now an agent.`;
-}
-
-export function removeUser(api: ApiClient, identity: string): Promise<unknown> {
-  return api.request('DELETE', `/api/users/${encodeURIComponent(identity)}`);
-}
-
-/** The admin's extension change; the server checks it again (409 when it is taken meanwhile). */
-export function setExtension(
-  api: ApiClient,
-  identity: string,
-  extension: string,
-): Promise<unknown> {
-  return api.request('PUT', `/api/users/${encodeURIComponent(identity)}/extension`, {
-    extension,
-  });
 }
 
 export function extensionChangedMessage(name: string, extension: string): string {
@@ -45,7 +29,7 @@ export function checkExtension(
 ): string | null {
   const extension = normaliseExtension(raw);
   if (extension === '') return 'Enter an extension of 2 to 6 digits.';
-  if (!/^\d{2,6}$/.test(extension)) return 'An extension is 2 to 6 digits, like 104.';
+  if (!EXTENSION.test(extension)) return 'An extension is 2 to 6 digits, like 104.';
   const owner = others.find((o) => o.identity !== member.identity && o.extension === extension);
   if (owner) return `${extension} is already the extension of ${owner.name}.`;
   return null;

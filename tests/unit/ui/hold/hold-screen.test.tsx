@@ -8,12 +8,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSyncRuntime, type SyncClientLike } from '../../../../src/io/sync/client';
 import { ActorsProvider } from '../../../../src/ui/app/actors';
 import { createAppActors } from '../../../../src/app/page';
+import { startSyncScope } from '../../../../src/app/sync-scope';
 import { ClockProvider, type Clock } from '../../../../src/ui/components/clock';
 import { Component as HoldScreen } from '../../../../src/ui/routes/hold/HoldScreen';
 import { SyncProvider } from '../../../../src/ui/sync/SyncProvider';
 import { FakeSdkClient, FakeSdkContainer } from '../../sync/sdkFakes';
 
-afterEach(cleanup);
+const scopes: { stop(): void }[] = [];
+afterEach(() => {
+  cleanup();
+  for (const scope of scopes.splice(0)) scope.stop();
+});
 
 const T0 = Date.UTC(2026, 0, 1, 9, 0, 0);
 
@@ -87,9 +92,11 @@ function renderHold(holds: ReturnType<typeof mapItem>[]) {
         createClient: () => client as unknown as SyncClientLike,
       }),
     );
+  const scope = startSyncScope({ ...actors, start });
+  scopes.push(scope);
   render(
     <ActorsProvider actors={actors}>
-      <SyncProvider start={start}>
+      <SyncProvider scope={scope}>
         <ClockProvider clock={clock}>
           <HoldScreen />
         </ClockProvider>

@@ -1,0 +1,45 @@
+/**
+ * What the voice service says on a call, as the call machine hears it: its messages about the
+ * other side (held, resumed, a consultation answered or ended, a routing decision) and the
+ * sentence inside the SDK's error messages.
+ */
+import type { CallAdapterEvent } from '../../machines/call.machine';
+
+/** The server's message on a call (`{"event":…}`: held, resumed, consultAnswered, consultEnded) as a call event, or null. */
+export function heldEvent(content: unknown): CallAdapterEvent | null {
+  let data: unknown = content;
+  if (typeof content === 'string') {
+    try {
+      data = JSON.parse(content) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (typeof data !== 'object' || data === null) return null;
+  const event = (data as { event?: unknown }).event;
+  if (event === 'held') return { type: 'call.heldByThem' };
+  if (event === 'resumed') return { type: 'call.resumedByThem' };
+  if (event === 'consultAnswered') return { type: 'call.consultAnswered' };
+  if (event === 'routing') {
+    const { kind, text } = data as { kind?: unknown; text?: unknown };
+    if (typeof kind !== 'string' || typeof text !== 'string' || text === '' || text.length > 500)
+      return null;
+    return { type: 'call.routed', kind: kind.slice(0, 40), text };
+  }
+  if (event === 'consultEnded') {
+    const reason = (data as { reason?: unknown }).reason;
+    return {
+      type: 'call.consultEnded',
+      reason:
+        typeof reason === 'string' && reason !== '' && reason.length <= 300
+          ? reason
+          : 'The transfer did not happen.',
+    };
+  }
+  return null;
+}
+
+/** The SDK prefixes the server's sentence with the error's name and code: "BusyHere (31486): …". */
+export function serverSentence(message: string): string {
+  return message.replace(/^[A-Za-z]+ \(\d+\): /, '');
+}
