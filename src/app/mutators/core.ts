@@ -82,6 +82,15 @@ export function touchItem(map: MapActor, key: string, ttl: number): Promise<unde
   return askMap(map, { type: 'map.setItemTtl', key, ttl });
 }
 
+/** A map item as the service holds it now, with its revision (not the copy the map holds). */
+export async function fetchItem(
+  map: MapActor,
+  key: string,
+): Promise<{ data: JsonObject; revision: string }> {
+  const item = await askMap(map, { type: 'map.get', key });
+  return { data: item.data, revision: item.revision };
+}
+
 /** Removes a map item. */
 export function removeItem(map: MapActor, key: string): Promise<undefined> {
   return askMap(map, { type: 'map.remove', key });

@@ -62,16 +62,6 @@ export interface ApiClient {
    * {@link ApiError}.
    */
   call<R extends Route>(route: R, ...args: CallArgs<R>): Promise<AnswerOf<R>>;
-  /**
-   * The raw request under `call`: JSON in and out, no schema. Kept for the admin area while it
-   * moves to `call`; nothing else uses it.
-   */
-  request(
-    method: Method,
-    path: string,
-    body?: unknown,
-    options?: { signal?: AbortSignal },
-  ): Promise<unknown>;
 }
 
 export interface ApiClientOptions {
@@ -158,7 +148,6 @@ export function createApiClient({ fetch: fetchImpl, onUnauthorized }: ApiClientO
   }
 
   return {
-    request,
     async call<R extends Route>(route: R, ...[params, body, options]: CallArgs<R>) {
       if (route.body !== null) {
         // The server checks it with the same schema and the same words: refused here, nothing sent.

@@ -5,7 +5,9 @@ import {
   type DataRouter,
   type LoaderFunctionArgs,
   type RouteObject,
+  useParams,
 } from 'react-router-dom';
+import type { ComponentType } from 'react';
 import { RouteError } from '../components/RouteError';
 import { Splash } from '../components/Splash';
 import { createConfigLoader } from '../routes/login/config-loader';
@@ -23,6 +25,25 @@ function requireValidId({ params }: LoaderFunctionArgs): null {
 }
 
 const always = (): boolean => true;
+
+/**
+ * A screen of one thing (`{id}`) starts afresh when the id changes (React Router keeps a route's
+ * component mounted from /admin/group/a/edit to /admin/group/b/edit): its editor and form belong
+ * to one thing.
+ */
+function byId(load: () => Promise<{ Component: ComponentType }>) {
+  return async () => {
+    const screen = await load();
+    const Screen = screen.Component;
+    return {
+      ...screen,
+      Component: function ScreenOfOne() {
+        const { id = '' } = useParams();
+        return <Screen key={id} />;
+      },
+    };
+  };
+}
 
 /**
  * All routes of seed section 2, each screen its own lazy chunk except /login: it is where every
@@ -101,7 +122,7 @@ function adminRoutes(): RouteObject[] {
     {
       path: paths.adminCalendarEdit.pattern,
       ...withId,
-      lazy: () => import('../routes/admin/calendar/CalendarEditScreen'),
+      lazy: byId(() => import('../routes/admin/calendar/CalendarEditScreen')),
     },
     {
       path: paths.adminGroups.pattern,
@@ -114,22 +135,22 @@ function adminRoutes(): RouteObject[] {
     {
       path: paths.adminGroup.pattern,
       ...withId,
-      lazy: () => import('../routes/admin/group/GroupDetailScreen'),
+      lazy: byId(() => import('../routes/admin/group/GroupDetailScreen')),
     },
     {
       path: paths.adminGroupEdit.pattern,
       ...withId,
-      lazy: () => import('../routes/admin/group/GroupEditScreen'),
+      lazy: byId(() => import('../routes/admin/group/GroupEditScreen')),
     },
     {
       path: paths.adminGroupForwardingCreate.pattern,
       ...withId,
-      lazy: () => import('../routes/admin/group/ForwardingCreateScreen'),
+      lazy: byId(() => import('../routes/admin/group/ForwardingCreateScreen')),
     },
     {
       path: paths.adminGroupGuidance.pattern,
       ...withId,
-      lazy: () => import('../routes/admin/group/GroupGuidanceScreen'),
+      lazy: byId(() => import('../routes/admin/group/GroupGuidanceScreen')),
     },
     {
       path: paths.adminGuidance.pattern,
@@ -142,12 +163,12 @@ function adminRoutes(): RouteObject[] {
     {
       path: paths.adminGuidanceEdit.pattern,
       ...withId,
-      lazy: () => import('../routes/admin/guidance/GuidanceEditScreen'),
+      lazy: byId(() => import('../routes/admin/guidance/GuidanceEditScreen')),
     },
     {
       path: paths.adminScheduleEdit.pattern,
       ...withId,
-      lazy: () => import('../routes/admin/schedule/ScheduleEditScreen'),
+      lazy: byId(() => import('../routes/admin/schedule/ScheduleEditScreen')),
     },
   ];
 }

@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { admin, agent, FakeServer, renderApp, unauthorized } from './harness';
+import { API } from '../../../src/contracts/api';
 
 afterEach(cleanup);
 
@@ -119,7 +120,7 @@ describe('route guard', () => {
     const app = renderApp('/contacts?q=a#b', server);
     await expectScreen('Contacts');
     server.user = null;
-    await app.actors.api.request('GET', '/api/session').catch(() => undefined);
+    await app.actors.api.call(API.session).catch(() => undefined);
     await screen.findByLabelText('Name');
     expect(app.path()).toBe(`/login?redirect=${encodeURIComponent('/contacts?q=a#b')}`);
     expect(app.actors.session.getSnapshot().context.redirect).toBe('/contacts?q=a#b');

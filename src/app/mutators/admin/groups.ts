@@ -5,8 +5,7 @@
  * objects are left behind. On Twilio (Sync with ACL, where browsers cannot create objects) the
  * server makes those three first (`POST /api/groups/:id/objects`) and this opens them.
  */
-import * as v from 'valibot';
-import { API, pathOf } from '../../../contracts/api';
+import { API } from '../../../contracts/api';
 import { CALENDARS, GROUPS, groupObjectNames, SCHEDULES } from '../../../contracts/objects';
 import type { JsonObject } from '../../../contracts/record';
 import type { Group } from '../../../contracts/records/group';
@@ -35,10 +34,7 @@ export async function prepareGroupObjects(
   id: string,
   timeZone: string,
 ): Promise<boolean> {
-  const route = API.groupObjects;
-  const answer = await api.request(route.method, pathOf(route, { id }), { timeZone });
-  const read = v.safeParse(route.answer, answer);
-  return read.success && read.output.created;
+  return (await api.call(API.groupObjects, { id }, { timeZone })).created;
 }
 
 export interface GroupWrites {

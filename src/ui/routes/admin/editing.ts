@@ -8,8 +8,9 @@
  * form edits normalized values, so the stored data of each revision seen is kept here: the save
  * compares against the stored data of the revision its edit started from.
  */
+import { useActorRef } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
-import { createActor, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
 import type { SaveAnswer } from '../../../app/mutators/admin/written';
 import type { JsonObject } from '../../../contracts/record';
 import {
@@ -73,20 +74,25 @@ export function useLatest<T>(value: T): { readonly current: T } {
 }
 
 /**
- * An editor actor (not started) over what `source()` names now. `seen` keeps the stored data of
- * each revision read or pushed, which a save compares against.
+ * The editor machine over what `source()` names now, its load held until `ready` settles (the
+ * thing can be read). `seen` keeps the stored data of each revision read or pushed, which a save
+ * compares against.
  */
-function createStoredEditor(
+function storedEditorLogic(
   source: () => EditorSource,
   seen: Map<string, JsonObject>,
-): EditorActor {
+  ready: Promise<void>,
+) {
   const revisioned = (stored: Stored): Revisioned => {
     seen.set(stored.revision, stored.data);
     return { values: source().normalize(stored.data), revision: stored.revision };
   };
   const machine = editorMachine.provide({
     actors: {
-      load: fromPromise(async () => revisioned(await source().read())),
+      load: fromPromise(async () => {
+        await ready;
+        return revisioned(await source().read());
+      }),
       save: fromPromise<Revisioned, SaveRequest>(async ({ input }) => {
         const { save, read, failed, first, deleted } = source();
         let answer: SaveAnswer;
@@ -102,16 +108,16 @@ function createStoredEditor(
       }),
     },
   });
-  return createActor(machine, { input: { validate: (values) => source().validate(values) } });
+  return machine;
 }
 
 /**
- * Runs an editor actor for as long as the component lives, and feeds it someone else's saves as
- * they arrive through the container (`stored`: what the container holds now): the machine follows
- * them while nothing is unsaved, and keeps them aside otherwise.
+ * Feeds the editor someone else's saves as they arrive through the container (`stored`: what the
+ * container holds now): the machine follows them while nothing is unsaved, and keeps them aside
+ * otherwise.
  */
-function useRunningEditor(
-  editor: EditorActor | null,
+function useRemoteChanges(
+  editor: EditorActor,
   stored: Stored | null,
   normalize: (data: JsonObject) => JsonObject,
   seen: Map<string, JsonObject>,
@@ -121,7 +127,7 @@ function useRunningEditor(
   const storedRef = useLatest(stored);
   useEffect(() => {
     const current = storedRef.current;
-    if (!editor || current === null) return;
+    if (current === null) return;
     const base = editor.getSnapshot().context.base;
     if (base === null || base.revision === current.revision) return;
     seen.set(current.revision, current.data);
@@ -130,19 +136,13 @@ function useRunningEditor(
       current: { values: normalizeRef.current(current.data), revision: current.revision },
     });
   }, [editor, revision, seen, normalizeRef, storedRef]);
-  useEffect(() => {
-    if (!editor) return;
-    editor.start();
-    return () => {
-      editor.stop();
-    };
-  }, [editor]);
 }
 
 /**
- * An editor actor over `target` (null until the thing can be read: its container is not open
- * yet), started for as long as the component lives, fed `stored` (what the container holds now)
- * as someone else's saves arrive. `thing` says how to read and save it.
+ * An editor over `target` for as long as the component lives (React's actor hook starts and stops
+ * it), fed `stored` (what the container holds now) as someone else's saves arrive; null until
+ * `target` can be read (its container is not open yet), the editor's load waiting until then.
+ * `thing` says how to read and save it.
  */
 export function useStoredEditor<T, V>(
   target: T | null,
@@ -152,20 +152,39 @@ export function useStoredEditor<T, V>(
 ): EditorActor | null {
   const specRef = useLatest(spec);
   const thingRef = useLatest(thing);
+  const targetRef = useLatest(target);
   const seen = useMemo(() => new Map<string, JsonObject>(), []);
-  const editor = useMemo(() => {
-    if (target === null) return null;
-    return createStoredEditor(() => {
-      const { codec, validate } = specRef.current;
-      const it = thingRef.current(target);
-      return {
-        ...it,
-        normalize: normalized(codec),
-        validate: (values) => validate(codec.read(values)),
-        save: (base, values) => it.save(base, codec.read(values)),
-      };
-    }, seen);
-  }, [target, seen, specRef, thingRef]);
-  useRunningEditor(editor, stored, normalized(spec.codec), seen);
-  return editor;
+  const gate = useMemo(() => {
+    let open = () => {};
+    const ready = new Promise<void>((resolve) => (open = resolve));
+    return { ready, open };
+  }, []);
+  useEffect(() => {
+    if (target !== null) gate.open();
+  }, [target, gate]);
+  const logic = useMemo(
+    () =>
+      storedEditorLogic(
+        () => {
+          const { codec, validate } = specRef.current;
+          const current = targetRef.current;
+          if (current === null) throw new Error('Nothing to edit yet.');
+          const it = thingRef.current(current);
+          return {
+            ...it,
+            normalize: normalized(codec),
+            validate: (values) => validate(codec.read(values)),
+            save: (base, values) => it.save(base, codec.read(values)),
+          };
+        },
+        seen,
+        gate.ready,
+      ),
+    [seen, gate, specRef, targetRef, thingRef],
+  );
+  const editor: EditorActor = useActorRef(logic, {
+    input: { validate: (values) => specRef.current.validate(specRef.current.codec.read(values)) },
+  });
+  useRemoteChanges(editor, stored, normalized(spec.codec), seen);
+  return target === null ? null : editor;
 }

@@ -4,8 +4,7 @@
  * the team, the announcements, the audio files; and the voices the server speaks.
  */
 import { useEffect, useMemo, useState } from 'react';
-import * as v from 'valibot';
-import { API, pathOf } from '../../../contracts/api';
+import { API } from '../../../contracts/api';
 import { ANNOUNCEMENTS, AUDIO, GROUPS, USERS, type NamedObject } from '../../../contracts/objects';
 import type { AnyObjectSchema, RecordContract } from '../../../contracts/record';
 import type { Announcement } from '../../../contracts/records/announcement';
@@ -110,13 +109,9 @@ export function useLanguages() {
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
-    const route = API.languages;
-    api.request(route.method, pathOf(route)).then(
-      (body) => {
-        if (!live) return;
-        const answer = v.safeParse(route.answer, body);
-        if (answer.success) setLanguages(answer.output.languages);
-        else setError('The server’s answer could not be read.');
+    api.call(API.languages).then(
+      (answer) => {
+        if (live) setLanguages(answer.languages);
       },
       (e: unknown) => {
         if (live) setError(e instanceof Error ? e.message : String(e));

@@ -9,7 +9,7 @@ import { useMemo, useState } from 'react';
 import type { SaveAnswer } from '../../../app/mutators/admin/written';
 import type { JsonObject } from '../../../contracts/record';
 import { humanMessage, toSyncFailure } from '../../../contracts/sync-errors';
-import { askMap } from '../../../machines/syncAsk';
+import { fetchItem } from '../../../app/mutators/core';
 import { selectMapItem, selectMapStatus } from '../../../machines/syncMap.selectors';
 import { useContainerSelector, type MapActor } from '../../sync/containers';
 import type { EditorActor } from './EditorFrame';
@@ -33,8 +33,7 @@ async function readItem(
   { thing, missing }: { thing: string; missing: string },
 ): Promise<Stored> {
   try {
-    const item = await askMap(map, { type: 'map.get', key });
-    return { data: item.data, revision: item.revision };
+    return await fetchItem(map, key);
   } catch (error) {
     const failure = toSyncFailure(error);
     throw new Error(

@@ -21,6 +21,7 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   failed: 'Failed',
   voicemail: 'Voicemail',
   dropped: 'Dropped',
+  unknown: 'Outcome not known',
 };
 
 /** Who "Call back" reaches from this row: the other party as seen by `me`. */

@@ -32,9 +32,14 @@ import {
   type DocumentEditorSpec,
 } from '../../../../src/ui/routes/admin/useDocumentEditor';
 import { SyncProvider } from '../../../../src/ui/sync/SyncProvider';
+import { startSyncScope, type SyncScope } from '../../../../src/app/sync-scope';
 import { FakeSdkClient } from '../../sync/sdkFakes';
 
-afterEach(cleanup);
+const scopes: SyncScope[] = [];
+afterEach(() => {
+  cleanup();
+  for (const scope of scopes.splice(0)) scope.stop();
+});
 
 const clone = (data: JsonObject): JsonObject => JSON.parse(JSON.stringify(data)) as JsonObject;
 
@@ -178,9 +183,17 @@ function setup(stored: JsonObject | null) {
         createClient: () => client as unknown as SyncClientLike,
       }),
     );
+  // As the workspace does: the scope is started outside React and handed down.
+  const scope = startSyncScope({
+    api: actors.api,
+    toast: actors.toast,
+    session: actors.session,
+    start,
+  });
+  scopes.push(scope);
   render(
     <ActorsProvider actors={actors}>
-      <SyncProvider start={start}>
+      <SyncProvider scope={scope}>
         <Probe />
       </SyncProvider>
     </ActorsProvider>,

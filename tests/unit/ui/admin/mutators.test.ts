@@ -25,7 +25,7 @@ import { WriteRefused } from '../../../../src/app/mutators/core';
 import type { Group } from '../../../../src/contracts/records/group';
 import { emptyAnnouncement } from '../../../../src/domain/announcement';
 import { emptyGroup, groupToData } from '../../../../src/domain/group';
-import type { ApiClient } from '../../../../src/io/api/client';
+import { createApiClient } from '../../../../src/io/api/client';
 import { FakeList, serverError } from '../../machines/syncFakes';
 import { documentWith, fakeSync, writes } from './fakeSync';
 
@@ -40,6 +40,27 @@ async function refusal(write: Promise<unknown>): Promise<{ field: string; reason
     if (!(error instanceof WriteRefused)) throw error;
     return { field: error.field, reason: error.reason };
   }
+}
+
+/** The real API client over a fetch that answers every request with `answer` (null: 204). */
+function apiAnswering(answer: unknown) {
+  const requests: { method: string; url: string; body: unknown }[] = [];
+  const api = createApiClient({
+    fetch: (url, init) => {
+      requests.push({
+        method: init?.method ?? 'GET',
+        url: url as string,
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      });
+      return Promise.resolve(
+        answer === null
+          ? new Response(null, { status: 204 })
+          : new Response(JSON.stringify(answer), { status: 200 }),
+      );
+    },
+    onUnauthorized: () => {},
+  });
+  return { api, requests };
 }
 
 describe('ring group mutators', () => {
@@ -114,13 +135,13 @@ describe('ring group mutators', () => {
     sync.documents.entities.set('schedule:grp-1', documentWith({ timeZone: 'UTC', week: {} }));
     sync.documents.entities.set('calendar:grp-1', documentWith({ holidays: [] }));
     sync.lists.entities.set('forwarding:grp-1', new FakeList('ES-f', 'forwarding:grp-1'));
-    const api = { request: vi.fn(() => Promise.resolve({ created: true })) };
+    const { api, requests } = apiAnswering({ created: true });
     await createGroup({ machines: sync.machines, groups }, 'grp-1', desk, 'UTC', (id, zone) =>
       prepareGroupObjects(api, id, zone),
     );
-    expect(api.request).toHaveBeenCalledWith('POST', '/api/groups/grp-1/objects', {
-      timeZone: 'UTC',
-    });
+    expect(requests).toEqual([
+      { method: 'POST', url: '/api/groups/grp-1/objects', body: { timeZone: 'UTC' } },
+    ]);
     expect(sync.documents.creates).toEqual([]);
     expect(sync.lists.creates).toEqual([]);
     expect(sync.documents.opens.map((o) => [o.id, o.mode])).toEqual([
@@ -271,9 +292,8 @@ describe('forwarding, hours and audio mutators', () => {
   });
 
   it('deletes an audio file through the API', async () => {
-    const request = vi.fn(() => Promise.resolve(undefined));
-    const api: ApiClient = { request };
+    const { api, requests } = apiAnswering(null);
     await deleteAudio(api, 'aud-abc');
-    expect(request).toHaveBeenCalledWith('DELETE', '/api/audio/aud-abc');
+    expect(requests).toEqual([{ method: 'DELETE', url: '/api/audio/aud-abc', body: undefined }]);
   });
 });

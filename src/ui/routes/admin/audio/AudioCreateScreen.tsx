@@ -1,7 +1,7 @@
-import { useSelector } from '@xstate/react';
-import { useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { createActor, fromCallback } from 'xstate';
+import { fromCallback } from 'xstate';
 import {
   uploadMachine,
   type UploadEvent,
@@ -58,14 +58,9 @@ export function Component() {
   const uid = useId();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
-  const upload = useMemo(() => createActor(uploadLogic, { input: { check: checkAudioFile } }), []);
-  useEffect(() => {
-    upload.start();
-    return () => {
-      // Leaving the screen mid-upload stops the transfer; the server keeps nothing of it.
-      upload.stop();
-    };
-  }, [upload]);
+  // Runs for the screen's life: leaving mid-upload stops the transfer, and the server keeps
+  // nothing of it.
+  const upload = useActorRef(uploadLogic, { input: { check: checkAudioFile } });
   const status = useSelector(upload, selectUploadStatus);
   const file = useSelector(upload, selectUploadFile);
   const percent = useSelector(upload, selectUploadPercent);

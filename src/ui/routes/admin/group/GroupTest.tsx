@@ -4,7 +4,7 @@ import type { RoutingNote } from '../../../../machines/call.machine';
 import { selectCallRouting, selectCallStatus } from '../../../../machines/call.selectors';
 import type { CallActor } from '../../../../machines/device.machine';
 import { selectCalls } from '../../../../machines/device.selectors';
-import { useDial, usePhone } from '../../../phone/PhoneProvider';
+import { useDial, usePhone } from '../../../phone/phone';
 
 const NO_NOTES: readonly RoutingNote[] = [];
 
