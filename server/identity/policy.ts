@@ -26,11 +26,9 @@ import {
   type ObjectFamily,
   type ObjectKind,
 } from '../../src/contracts/objects';
-import type { Role } from '../../src/contracts/records/user';
 import type { JsonObject } from '../../src/contracts/record';
 import type { AccessAttempt } from '../sync/policy';
-
-export type { Role } from '../../src/contracts/records/user';
+import type { Role } from '../../src/contracts/roles';
 
 /** What one person may do to a whole object: Twilio Sync's permission flags. */
 export interface ObjectAccess {

@@ -1,11 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import {
-  API,
-  FIRST_ANSWER_PATHS,
-  type AppConfig as ConfigAnswer,
-  type FirstAnswer,
-  type SessionUser,
-} from '../../src/contracts/api';
+import { API } from '../../src/contracts/api';
 import type { AppConfig } from '../config';
 import { readBody } from '../platform/http/body';
 import { errorBody, sendJson, toHttpError } from '../platform/http/errors';
@@ -20,6 +14,12 @@ import { passcodeMatches } from './passcode';
 import type { ReturningPeople } from './returning';
 import type { Auth, AuthContext } from './sessions';
 import type { User } from './users';
+import {
+  FIRST_ANSWER_PATHS,
+  type AppConfig as ConfigAnswer,
+  type FirstAnswer,
+  type SessionUser,
+} from '../../src/contracts/api-session';
 
 export interface SessionRouteDeps {
   config: AppConfig;

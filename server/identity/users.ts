@@ -4,12 +4,10 @@
  * roles, extensions and who is on the team; a person renames themselves. Refusals are
  * IdentityErrors. The `users` Sync map mirrors this table (directory.ts).
  */
-import type { Role } from '../../src/contracts/records/user';
 import type { AppDatabase } from './database';
 import { extensionTaken, IdentityError, unknownUser } from './errors';
 import { lowestFreeExtension, type GroupNumber } from './extensions';
-
-export type { Role } from '../../src/contracts/records/user';
+import type { Role } from '../../src/contracts/roles';
 
 export interface User {
   identity: string;

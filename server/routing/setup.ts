@@ -6,17 +6,12 @@
  */
 import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
-import {
-  decide,
-  transferTurns,
-  type Availability,
-  type Decision,
-  type GroupSetup,
-} from '../../src/domain/routing/engine';
+import { decide, transferTurns } from '../../src/domain/routing/engine';
 import { scheduleFromData } from '../../src/domain/schedule';
 import type { InternalSync } from '../sync/internal';
 import { GROUPS, groupObjectNames } from '../../src/contracts/objects';
 import { groupRecord } from '../../src/contracts/records/group';
+import type { Availability, Decision, GroupSetup } from '../../src/domain/routing/plan';
 
 /** A group's forwarding rules beyond this many are not read (the screens add them one by one). */
 const MAX_RULES = 100;

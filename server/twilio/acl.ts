@@ -27,10 +27,11 @@ import {
 import type { JsonObject } from '../../src/contracts/record';
 import type { Calendar } from '../../src/contracts/records/calendar';
 import type { Schedule } from '../../src/contracts/records/schedule';
-import { NO_ACCESS, objectAccess, type ObjectAccess, type Role } from '../identity/policy';
+import { NO_ACCESS, objectAccess, type ObjectAccess } from '../identity/policy';
 import { HttpError } from '../platform/http/errors';
 import type { TwilioClient } from './client';
 import { pathKey, restStatus } from './sync-rest';
+import type { Role } from '../../src/contracts/roles';
 
 export type SyncObjectKind = 'document' | 'list' | 'map';
 export interface SyncObjectRef {

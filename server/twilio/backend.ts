@@ -6,12 +6,11 @@
  * its tokens and options say.
  */
 import type twilio from 'twilio';
-import { API, pathOf } from '../../src/contracts/api';
+import { API } from '../../src/contracts/api';
 import type { Announcements } from '../guidance/announcements';
 import type { Router } from '../platform/http/router';
 import type { User } from '../identity/users';
 import type { SyncService } from '../sync/service';
-import type { Role } from '../identity/policy';
 import { SOUND_NAMES, type VoiceBackend } from '../voice/routes';
 import { createSyncAcl, createSyncAclRest, type SyncAcl } from './acl';
 import { createCallLog, type CallLog } from './calls';
@@ -29,6 +28,8 @@ import {
   twilioDeviceOptions,
 } from './tokens';
 import { registerTwilioWebhooks } from './webhooks';
+import { pathOf } from '../../src/contracts/api-route';
+import type { Role } from '../../src/contracts/roles';
 
 /** What the page must reach besides its own origin on Twilio (Sync, Voice signalling, Insights). */
 export const TWILIO_CONNECT_SOURCES = ['https://*.twilio.com', 'wss://*.twilio.com'];

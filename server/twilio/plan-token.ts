@@ -13,10 +13,10 @@
  * a voicemail keeps its reason, which the history row records.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { Plan } from '../../src/domain/routing/engine';
 import { isWhen, targetFromData } from '../../src/domain/forwarding';
 import { GUIDANCE_SLOTS, type GuidanceSlot } from '../../src/contracts/records/group';
 import type { Target } from '../../src/contracts/records/forwarding';
+import type { Plan } from '../../src/domain/routing/plan';
 
 /** What follows a ring or a dial: the branch for nobody answering and the one for a decline. */
 export interface Branches {

@@ -8,7 +8,6 @@
  */
 import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
-import { MAX_HOPS, type Availability, type GroupSetup } from '../../src/domain/routing/engine';
 import { scheduleFromData } from '../../src/domain/schedule';
 import type { JsonObject } from '../../src/contracts/record';
 import { TtlCache } from './cache';
@@ -23,6 +22,7 @@ import {
 import { groupRecord, normaliseNumber, type Group } from '../../src/contracts/records/group';
 import { settingsRecord } from '../../src/contracts/records/settings';
 import type { Rule } from '../../src/contracts/records/forwarding';
+import { MAX_HOPS, type Availability, type GroupSetup } from '../../src/domain/routing/plan';
 
 /** How long what admins configure is reused (a change reaches calls within this). */
 export const CONFIG_TTL_MS = 10_000;

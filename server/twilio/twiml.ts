@@ -15,9 +15,9 @@
  * knows who took the call and routing knows who is on one.
  */
 import { TWILIO_PATHS } from '../../src/contracts/api';
-import type { Plan } from '../../src/domain/routing/engine';
 import { encodeBranches, type Branches } from './plan-token';
 import { Twiml } from './twiml-writer';
+import type { Plan } from '../../src/domain/routing/plan';
 
 /** How an announcement reaches the caller: a recording to play, or text for Twilio to speak. */
 export type Spoken = { play: string } | { say: string; language: string | null };

@@ -1,10 +1,11 @@
-import { API, pathOf, type VoiceCredentials } from '../../src/contracts/api';
+import { API, type VoiceCredentials } from '../../src/contracts/api';
 import type { Auth } from '../identity/sessions';
 import { readBody } from '../platform/http/body';
 import { HttpError, sendJson } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
 import { SDK_SOUNDS, toneWav } from './audio';
 import { CallControlError, SIGNAL_PATH, type VoiceService } from './service';
+import { pathOf } from '../../src/contracts/api-route';
 
 export interface VoiceRouteDeps {
   auth: Auth;

@@ -14,10 +14,11 @@ import { answerLeg, bridge, offerLeg, type MediaLeg, type MediaOptions } from '.
 import { frame, MAX_FRAME_BYTES, parseFrame, type ClientMessage } from './protocol';
 import { mintVoiceToken, verifyVoiceToken } from './token';
 import type { VoicemailStore } from './voicemail';
-import type { Decision, Plan, RingTurn } from '../../src/domain/routing/engine';
+import type { RingTurn } from '../../src/domain/routing/engine';
 import type { GuidanceSlot } from '../../src/contracts/records/group';
 import type { CallRecord, Outcome, RoutingStep, TrailStep } from '../../src/contracts/records/call';
 import type { When } from '../../src/contracts/records/forwarding';
+import type { Decision, Plan } from '../../src/domain/routing/plan';
 
 export const SIGNAL_PATH = '/signal';
 

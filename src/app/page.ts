@@ -1,4 +1,4 @@
-import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import type { SessionUser } from '../contracts/api-session';
 import { createApiClient, type ApiClient } from '../io/api/client';
 import { restoreSession, signIn, signOut } from '../io/api/session';
@@ -7,8 +7,10 @@ import type { SignInRequest } from '../machines/session.types';
 import { toastMachine } from '../machines/toast.machine';
 import type { Workspace, WorkspaceOptions } from './workspace';
 
-export type SessionActor = ActorRefFrom<typeof sessionMachine>;
-export type ToastActor = ActorRefFrom<typeof toastMachine>;
+import type { SessionActor } from '../machines/session.machine';
+import type { ToastActor } from '../machines/toast.machine';
+
+export type { SessionActor, ToastActor };
 
 /** The signed-in person's workspace, while there is one (it loads in its own chunk). */
 export interface WorkspaceHost {

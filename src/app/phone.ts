@@ -8,12 +8,13 @@
 import { toPromise } from 'xstate';
 import type { Settings } from '../contracts/records/settings';
 import type { ApiClient } from '../io/api/client';
-import type { AudioPreferences, VoiceRuntime, VoiceRuntimeDeps } from '../io/voice/client';
+import type { VoiceRuntime, VoiceRuntimeDeps } from '../io/voice/client';
 import { onNotificationAction, phoneWorker } from '../io/voice/notifications';
 import { API } from '../contracts/api';
 import { selectCalls } from '../machines/device.selectors';
 import { callControls } from './mutators/calls';
-import type { ToastActor } from './page';
+import type { ToastActor } from '../machines/toast.machine';
+import type { AudioPreferences } from '../io/voice/audio';
 
 /** Starts the phone's runtime; tests pass a fake, the browser loads the SDK's chunk. */
 export type StartVoice = (deps: VoiceRuntimeDeps) => Promise<VoiceRuntime>;

@@ -14,7 +14,8 @@ import {
   type OpenKind,
   type OptionsOf,
 } from './containers';
-import type { SessionActor, ToastActor } from './page';
+import type { SessionActor } from '../machines/session.machine';
+import type { ToastActor } from '../machines/toast.machine';
 import { startBrowserSyncRuntime, type StartSyncRuntime } from './sync-runtime';
 
 /** What the screens can know about the sync runtime itself. */

@@ -14,18 +14,19 @@
  * React only reads it: providers hand the workspace down, hooks subscribe to it. Long-lived actors
  * carry a systemId (`session`, `toast`, `syncClient`, `map:users`…, `presenceHeartbeat`, `phone`).
  */
-import type { SessionUser } from '../contracts/api';
 import { GROUPS, HOLDS, PRESENCE, SETTINGS, USERS } from '../contracts/objects';
 import { setIssueSink } from '../contracts/record';
 import { settingsRecord } from '../contracts/records/settings';
 import type { ApiClient } from '../io/api/client';
 import { selectDocumentData, selectDocumentStatus } from '../machines/syncDocument.selectors';
 import { SETTINGS_DOCUMENT, SHARED_MAP, type Lease } from './containers';
-import type { SessionActor, ToastActor } from './page';
+import type { SessionActor } from '../machines/session.machine';
+import type { ToastActor } from '../machines/toast.machine';
 import { startPhone, type Phone, type PhoneHandle, type StartVoice } from './phone';
 import { runPresence, type PresenceHandle, type PresenceRunner } from './presence';
 import { startSyncScope, type SyncScope } from './sync-scope';
 import type { StartSyncRuntime } from './sync-runtime';
+import type { SessionUser } from '../contracts/api-session';
 
 export interface WorkspaceSnapshot {
   presence: PresenceHandle;

@@ -13,26 +13,6 @@ import { body, route, text } from './api-route';
 import { SESSION_ROUTES, UserAnswer } from './api-session';
 import { ROLES } from './roles';
 
-export {
-  matchPath,
-  pathOf,
-  route,
-  type AnswerOf,
-  type BodyOf,
-  type Method,
-  type ParamsOf,
-  type Route,
-} from './api-route';
-export {
-  ConfigAnswer,
-  FIRST_ANSWER_PATHS,
-  FIRST_ANSWERS_ID,
-  UserAnswerSchema,
-  type AppConfig,
-  type FirstAnswer,
-  type SessionUser,
-} from './api-session';
-
 // ── Answers ───────────────────────────────────────────────────────────────────────────────────
 
 const SyncTokenAnswer = v.object({

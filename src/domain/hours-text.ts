@@ -1,36 +1,11 @@
 /** How opening hours read to a person: weekday names, dates, instants and "open now" in words. */
-import type { Weekday } from '../contracts/records/schedule';
 import type { OpenNow } from './hours';
 import { DAY, dateMs, wallClock, zoneOrUtc } from './wall-clock';
-
-const WEEKDAY_NAMES: Record<Weekday, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
-
-export function weekdayName(day: Weekday): string {
-  return WEEKDAY_NAMES[day];
-}
+import { SHORT_WEEKDAY } from './weekdays';
 
 // --- words -------------------------------------------------------------------------------------
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** Three-letter weekday names, as screens show them. */
-export const SHORT_WEEKDAY: Record<Weekday, string> = {
-  mon: 'Mon',
-  tue: 'Tue',
-  wed: 'Wed',
-  thu: 'Thu',
-  fri: 'Fri',
-  sat: 'Sat',
-  sun: 'Sun',
-};
-
 /** A local date (`YYYY-MM-DD`) as "25 Dec 2026". */
 export function describeDate(date: string): string {
   return `${Number(date.slice(8, 10))} ${MONTHS[Number(date.slice(5, 7)) - 1] ?? ''} ${date.slice(0, 4)}`;

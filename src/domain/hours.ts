@@ -17,7 +17,6 @@ import {
   type Weekday,
 } from '../contracts/records/schedule';
 import type { Calendar, Holiday } from '../contracts/records/calendar';
-import { weekdayName } from './hours-text';
 import {
   DAY,
   MINUTE,
@@ -32,15 +31,7 @@ import {
   zoneOrUtc,
   type WallClock,
 } from './wall-clock';
-
-export { isTimeZone, parseTime, wallClock, wallToInstant, type WallClock } from './wall-clock';
-export {
-  describeDate,
-  describeInstant,
-  describeOpenNow,
-  SHORT_WEEKDAY,
-  weekdayName,
-} from './hours-text';
+import { weekdayName } from './weekdays';
 
 export const MAX_RANGES_PER_DAY = 6;
 /** How far ahead the next change is looked for: a year and a bit, so yearly holidays are seen. */

@@ -2,9 +2,11 @@
  * A group's `schedule:{id}` document as the app reads it: tolerant of whatever is stored (a field
  * of the wrong type reads as missing), and the one-line summary screens show.
  */
-import { parseTime, SHORT_WEEKDAY, sortRanges } from './hours';
+import { sortRanges } from './hours';
 import { scheduleRecord } from '../contracts/records/schedule';
 import { WEEKDAYS, type Schedule, type Weekday } from '../contracts/records/schedule';
+import { SHORT_WEEKDAY } from './weekdays';
+import { parseTime } from './wall-clock';
 
 /** Whatever the document holds, read as hours (see the contract for what is dropped). */
 export function scheduleFromData(data: unknown): Schedule {

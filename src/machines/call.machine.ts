@@ -3,22 +3,6 @@ import { callSetup } from './call.setup';
 import { addressOf } from './call.types';
 import { openState } from './call.open';
 
-export {
-  isValidDigits,
-  MAX_ROUTING_NOTES,
-  RING_TIMEOUT_MS,
-  type CallAdapterEvent,
-  type CallContext,
-  type CallControlInput,
-  type CallDirection,
-  type CallEvent,
-  type CallInput,
-  type CallRef,
-  type CallUserEvent,
-  type RoutingNote,
-  type TransferRequest,
-} from './call.setup';
-
 /**
  * One call, outgoing or incoming, from its first signal to its end.
  *

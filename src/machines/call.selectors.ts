@@ -1,6 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
-import type { callMachine, CallDirection, RoutingNote } from './call.machine';
+import type { callMachine } from './call.machine';
 import { describeEndReason, type CallEndReason, type Remote } from './call.types';
+import type { CallDirection, RoutingNote } from './call.setup';
 
 type CallSnapshot = SnapshotFrom<typeof callMachine>;
 

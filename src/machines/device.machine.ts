@@ -2,19 +2,6 @@ import { assign, enqueueActions, stopChild } from 'xstate';
 import { deviceSetup, messageOf } from './device.setup';
 import { ownerState } from './device.owner';
 
-export {
-  RECONNECT_TIMEOUT_MS,
-  TOKEN_EXPIRY_MS,
-  UNREGISTER_TIMEOUT_MS,
-  renewBackoffMs,
-  type CallActor,
-  type DeviceAdapterEvent,
-  type DeviceContext,
-  type DeviceEvent,
-  type DeviceInput,
-  type DeviceUserEvent,
-} from './device.setup';
-
 /**
  * The signed-in person's voice Device in this tab: who holds it, its registration, its token, and
  * the calls on it.

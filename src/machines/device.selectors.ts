@@ -1,6 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import type { VoiceError } from './call.types';
-import type { CallActor, deviceMachine } from './device.machine';
+import type { deviceMachine } from './device.machine';
+import type { CallActor } from './device.setup';
 
 type DeviceSnapshot = SnapshotFrom<typeof deviceMachine>;
 

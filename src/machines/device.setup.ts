@@ -3,7 +3,7 @@
  * and events, its timings, and the actions, guards, actors and delays it is set up with.
  */
 import { assign, fromPromise, setup, type ActorRefFrom } from 'xstate';
-import { callMachine, type CallAdapterEvent } from './call.machine';
+import { callMachine } from './call.machine';
 import {
   AUTH_ERROR_CODES,
   CONNECTION_ERROR_CODES,
@@ -12,6 +12,7 @@ import {
   type Remote,
   type VoiceError,
 } from './call.types';
+import type { CallAdapterEvent } from './call.setup';
 
 export type CallActor = ActorRefFrom<typeof callMachine>;
 

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import type { ToastType } from './toast.machine';
 import type { SessionUser, SignInRequest } from './session.types';
 
@@ -220,3 +220,6 @@ export const sessionMachine = setup({
     },
   },
 });
+
+/** A running session machine (the page's, systemId `session`). */
+export type SessionActor = ActorRefFrom<typeof sessionMachine>;

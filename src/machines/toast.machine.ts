@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate';
+import { assign, setup, type ActorRefFrom } from 'xstate';
 
 export type ToastType = 'info' | 'success' | 'warning' | 'error';
 
@@ -79,3 +79,6 @@ export const toastMachine = setup({
     },
   },
 });
+
+/** A running toast machine (the page's, systemId `toast`). */
+export type ToastActor = ActorRefFrom<typeof toastMachine>;

@@ -8,7 +8,7 @@
  *     server (routing-webhook.ts: the real server in Twilio mode against a local stand-in of
  *     Twilio's API).
  */
-import { decide, type Availability, type GroupSetup } from '../../src/domain/routing/engine';
+import { decide } from '../../src/domain/routing/engine';
 import { stateAt } from '../../src/domain/hours';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import type { Group, Strategy } from '../../src/contracts/records/group';
 import type { Rule, Target, When } from '../../src/contracts/records/forwarding';
 import type { Schedule } from '../../src/contracts/records/schedule';
 import type { Calendar, Holiday } from '../../src/contracts/records/calendar';
+import type { Availability, GroupSetup } from '../../src/domain/routing/plan';
 
 /** Samples per measured kind; each sample times BATCH consecutive calls. */
 const SAMPLES = Number(process.env.BENCH_ROUTING_SAMPLES ?? 5_000);

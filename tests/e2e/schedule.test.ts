@@ -8,7 +8,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeOpenNow, openNow, wallClock, weekdayName } from '../../src/domain/hours';
+import { openNow } from '../../src/domain/hours';
 import { scheduleFromData } from '../../src/domain/schedule';
 import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
@@ -22,6 +22,9 @@ import {
   type Person,
 } from './support/live';
 import { WEEKDAYS } from '../../src/contracts/records/schedule';
+import { weekdayName } from '../../src/domain/weekdays';
+import { describeOpenNow } from '../../src/domain/hours-text';
+import { wallClock } from '../../src/domain/wall-clock';
 
 let server: RunningServer;
 let browser: Browser;

@@ -60,12 +60,7 @@ import {
   type Actor,
   type SnapshotFrom,
 } from 'xstate';
-import {
-  callMachine,
-  RING_TIMEOUT_MS,
-  type CallEvent,
-  type CallInput,
-} from '../../src/machines/call.machine';
+import { callMachine } from '../../src/machines/call.machine';
 import { selectCallEndText } from '../../src/machines/call.selectors';
 import { remoteFromAddress } from '../../src/machines/call.types';
 import { stateValueText } from '../../src/machines/stateValue';
@@ -90,6 +85,7 @@ import {
   waitForStates,
   type VoicePerson,
 } from './support/voice';
+import { RING_TIMEOUT_MS, type CallEvent, type CallInput } from '../../src/machines/call.setup';
 
 /** How far Bob's page clock moves at a time while his call rings out (see `ringOut`). */
 const RING_STEP_MS = 7_500;

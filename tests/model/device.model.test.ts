@@ -37,16 +37,13 @@ import {
   type DeviceSut,
 } from '../unit/machines/deviceHarness';
 import { Coverage } from '../unit/machines/syncModelSupport';
-import {
-  deviceMachine,
-  RECONNECT_TIMEOUT_MS,
-  TOKEN_EXPIRY_MS,
-} from '../../src/machines/device.machine';
+import { deviceMachine } from '../../src/machines/device.machine';
 import { addSessionCookie, apiSignIn } from './support/app';
 import { installLockGate, setLockGate } from './support/lock-gate';
 import { startSignalProxy, type SignalProxy } from './support/signal-proxy';
 import { installStateLog, readStateLog } from './support/state-log';
 import { launchChromiumForVoice, openVoicePerson, type VoicePerson } from './support/voice';
+import { RECONNECT_TIMEOUT_MS, TOKEN_EXPIRY_MS } from '../../src/machines/device.setup';
 
 /** A short token's life: the SDK asks for a new one 10 s before its end. */
 const SHORT_TTL = 20;

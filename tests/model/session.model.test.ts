@@ -8,7 +8,6 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine, EventObject } from 'xstate';
-import { FIRST_ANSWERS_ID } from '../../src/io/api/first-answers';
 import {
   SESSION_EXPIRED_MESSAGE,
   SIGN_OUT_TIMED_OUT,
@@ -19,6 +18,7 @@ import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiRevoke, apiSignIn } from './support/app';
 import { drivePath, planPaths, type PlannedPath } from './support/plan';
+import { FIRST_ANSWERS_ID } from '../../src/contracts/api-session';
 
 const PASSCODE = 'correct horse battery staple';
 const TARGET = '/history?filter=missed#today';

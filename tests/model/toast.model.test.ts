@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import { ADMIN_ONLY_MESSAGE } from '../../src/ui/app/guard';
 import { AUTO_DISMISS_MS, toastMachine } from '../../src/machines/toast.machine';
-import { UNREGISTER_TIMEOUT_MS } from '../../src/machines/device.machine';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiSignIn } from './support/app';
 import { drivePath, planPaths, type PlannedPath } from './support/plan';
+import { UNREGISTER_TIMEOUT_MS } from '../../src/machines/device.setup';
 
 const AFTER = 'xstate.after.autoDismiss.toast.shown.timed';
 const SIGN_OUT_FAILED = /^Could not sign out/;

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import * as v from 'valibot';
-import type { Route } from '../../../src/contracts/api';
 import { InexactNumberError, parseExactJson } from '../lib/exact-json';
 import { badRequest, HttpError } from './errors';
+import type { Route } from '../../../src/contracts/api-route';
 
 /** Bodies of the JSON API are small: anything larger is refused while it streams in. */
 export const BODY_LIMIT_BYTES = 64 * 1024;

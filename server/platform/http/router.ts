@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Route as ApiRoute } from '../../../src/contracts/api';
 import { HttpError } from './errors';
 import type { RequestOrigin } from './origin';
+import type { Route as ApiRoute } from '../../../src/contracts/api-route';
 
 export interface RequestContext {
   req: IncomingMessage;

@@ -6,7 +6,11 @@ import { extname, join, normalize, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { HttpError } from './errors';
-import { FIRST_ANSWER_PATHS, FIRST_ANSWERS_ID, type FirstAnswer } from '../../../src/contracts/api';
+import {
+  FIRST_ANSWERS_ID,
+  FIRST_ANSWER_PATHS,
+  type FirstAnswer,
+} from '../../../src/contracts/api-session';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

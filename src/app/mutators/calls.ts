@@ -6,7 +6,7 @@
  */
 import { API } from '../../contracts/api';
 import type { ApiClient } from '../../io/api/client';
-import type { CallControlInput, TransferRequest } from '../../machines/call.machine';
+import type { CallControlInput, TransferRequest } from '../../machines/call.setup';
 
 export async function holdCall(api: ApiClient, sid: string): Promise<void> {
   await api.call(API.hold, { sid });

@@ -3,9 +3,10 @@
  * an admin's role, extension and removal changes, and anyone's own display name. The change comes
  * back to every open directory through the map. Rejects with the server's `ApiError`.
  */
-import { API, type SessionUser } from '../../contracts/api';
-import type { Role } from '../../contracts/records/user';
+import { API } from '../../contracts/api';
 import type { ApiClient } from '../../io/api/client';
+import type { SessionUser } from '../../contracts/api-session';
+import type { Role } from '../../contracts/roles';
 
 export async function setRole(api: ApiClient, identity: string, role: Role): Promise<SessionUser> {
   return (await api.call(API.setRole, { identity }, { role })).user;

@@ -7,8 +7,6 @@ import * as v from 'valibot';
 import { defineRecord } from '../record';
 import { ROLES } from '../roles';
 
-export { ROLES, type Role } from '../roles';
-
 /** An extension: 2 to 6 digits. */
 export const EXTENSION = /^\d{2,6}$/;
 

@@ -41,17 +41,6 @@ import {
   type RoutingInput,
 } from './plan';
 
-export {
-  MAX_HOPS,
-  pathOf,
-  type AppliedRule,
-  type Availability,
-  type Decision,
-  type GroupSetup,
-  type Plan,
-  type RoutingInput,
-} from './plan';
-
 const CLOSED: Schedule = { timeZone: 'UTC', week: {} };
 
 /** The first rule (by `order`) for the first of `whens` that has one. */

@@ -6,8 +6,6 @@
  */
 import { FIRST_ANSWERS_ID, type FirstAnswer } from '../../contracts/api-session';
 
-export { FIRST_ANSWERS_ID, type FirstAnswer } from '../../contracts/api-session';
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

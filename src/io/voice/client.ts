@@ -4,13 +4,9 @@
  * into machine events. The only place that touches an SDK `Device` or `Call`.
  */
 import { createActor, fromPromise, toPromise, type ActorRefFrom } from 'xstate';
-import {
-  callMachine,
-  type CallAdapterEvent,
-  type CallControlInput,
-} from '../../machines/call.machine';
+import { callMachine } from '../../machines/call.machine';
 import { selectCallSummary, type CallSummary } from '../../machines/call.selectors';
-import { deviceMachine, type CallActor } from '../../machines/device.machine';
+import { deviceMachine } from '../../machines/device.machine';
 import {
   selectCalls,
   selectDeviceStatus,
@@ -22,14 +18,12 @@ import { heldEvent, serverSentence } from './server-messages';
 import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
 import { createTabLock, type TabLock } from './tab-lock';
 import type { VoiceCredentials } from '../../contracts/api';
+import type { CallActor } from '../../machines/device.setup';
+import type { CallAdapterEvent, CallControlInput } from '../../machines/call.setup';
 
 export type DeviceActor = ActorRefFrom<typeof deviceMachine>;
 
-export { soundAt, type AudioControls, type AudioDevice, type AudioPreferences } from './audio';
-export { heldEvent, serverSentence } from './server-messages';
-
 /** `GET /api/voice/token`. */
-export type { VoiceCredentials } from '../../contracts/api';
 
 export interface VoiceRuntimeDeps {
   identity: string;

@@ -13,8 +13,8 @@ import type {
   HoldStatus,
   TransferStatus,
 } from '../../machines/call.selectors';
-import type { CallDirection, CallUserEvent } from '../../machines/call.machine';
 import type { Remote } from '../../machines/call.types';
+import type { CallDirection, CallUserEvent } from '../../machines/call.setup';
 
 /** What a follower tab may ask the owner to do with a call: anything the call card can send. */
 export type MirrorCommand = CallUserEvent;

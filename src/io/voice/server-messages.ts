@@ -1,9 +1,9 @@
+import type { CallAdapterEvent } from '../../machines/call.setup';
 /**
  * What the voice service says on a call, as the call machine hears it: its messages about the
  * other side (held, resumed, a consultation answered or ended, a routing decision) and the
  * sentence inside the SDK's error messages.
  */
-import type { CallAdapterEvent } from '../../machines/call.machine';
 
 /** The server's message on a call (`{"event":…}`: held, resumed, consultAnswered, consultEnded) as a call event, or null. */
 export function heldEvent(content: unknown): CallAdapterEvent | null {

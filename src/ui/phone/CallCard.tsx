@@ -7,10 +7,10 @@ import {
   type CallStatus,
   type CallSummary,
 } from '../../machines/call.selectors';
-import type { CallActor } from '../../machines/device.machine';
 import { stateValueText } from '../../machines/stateValue';
 import type { MirrorCommand } from '../../io/voice/mirror';
 import { useNow } from '../components/clock';
+import type { CallActor } from '../../machines/device.setup';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
 

@@ -16,7 +16,6 @@ import { useSessionActor } from '../app/actors';
 import { summariesOf, useShortcuts } from './useShortcuts';
 import { selectCallLive } from '../../machines/call.selectors';
 import { stateValueText } from '../../machines/stateValue';
-import type { CallActor } from '../../machines/device.machine';
 import type { DeviceActor, VoiceRuntime } from '../../io/voice/client';
 import {
   selectCalls,
@@ -38,6 +37,7 @@ import { contactNumbers, resolveDial, type Dialable, type DialableNumber } from 
 import { contactFromData } from '../routes/contacts/contact';
 import { useCallSideEffects } from './side-effects';
 import './phone.css';
+import type { CallActor } from '../../machines/device.setup';
 
 const STATUS_TEXT: Record<DeviceStatus, string> = {
   follower: 'The phone is open in another tab.',

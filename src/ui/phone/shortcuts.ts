@@ -11,7 +11,6 @@ import {
   type ShortcutAction,
 } from '../../contracts/records/settings';
 
-export { SHORTCUT_ACTIONS, type ShortcutAction } from '../../contracts/records/settings';
 export type Shortcuts = Record<ShortcutAction, string>;
 
 export const SHORTCUT_LABELS: Record<ShortcutAction, string> = {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { selectCallRemote, selectCallStatus } from '../../machines/call.selectors';
-import type { CallActor } from '../../machines/device.machine';
 import { canNotify, notifyIncomingCall } from '../../io/voice/notifications';
+import type { CallActor } from '../../machines/device.setup';
 
 /**
  * What calls do outside the panel: an incoming call in a hidden tab raises a browser notification

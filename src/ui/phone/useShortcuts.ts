@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
 import { selectCallSummary, type CallSummary } from '../../machines/call.selectors';
-import type { CallActor } from '../../machines/device.machine';
 import { selectDocumentData } from '../../machines/syncDocument.selectors';
 import type { MirrorCommand } from '../../io/voice/mirror';
 import { SETTINGS_DOCUMENT } from '../../app/containers';
 import { SETTINGS } from '../../contracts/objects';
 import { useContainerSelector, useSyncDocument } from '../sync/containers';
-import { actionFor, comboOf, shortcutsFrom, type ShortcutAction } from './shortcuts';
+import { actionFor, comboOf, shortcutsFrom } from './shortcuts';
+import type { CallActor } from '../../machines/device.setup';
+import type { ShortcutAction } from '../../contracts/records/settings';
 
 const LIVE = new Set(['connecting', 'ringing', 'answering', 'open', 'reconnecting']);
 

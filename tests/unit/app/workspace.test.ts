@@ -7,10 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createActor, createMachine, type AnyActorRef } from 'xstate';
 import { createAppActors, startAppActors, type AppActors } from '../../../src/app/page';
 import type { Workspace } from '../../../src/app/workspace';
-import type { SessionUser } from '../../../src/contracts/api';
 import { startSyncRuntime, type SyncClientLike } from '../../../src/io/sync/client';
-import type { AudioPreferences, VoiceRuntime } from '../../../src/io/voice/client';
-import { FakeSdkClient, FakeSdkContainer } from '../sync/sdkFakes';
+import type { VoiceRuntime } from '../../../src/io/voice/client';
+import { FakeSdkClient, FakeSdkContainer } from '../io/sync/sdkFakes';
+import type { SessionUser } from '../../../src/contracts/api-session';
+import type { AudioPreferences } from '../../../src/io/voice/audio';
 
 const ada: SessionUser = {
   identity: 'ada@x.io',

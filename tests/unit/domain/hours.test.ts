@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  describeOpenNow,
-  isTimeZone,
-  nextHoliday,
-  openNow,
-  stateAt,
-  validateSchedule,
-  wallClock,
-  wallToInstant,
-} from '../../../src/domain/hours';
+import { nextHoliday, openNow, stateAt, validateSchedule } from '../../../src/domain/hours';
 import { scheduleFromData, scheduleToData, summariseWeek } from '../../../src/domain/schedule';
 import type { Schedule } from '../../../src/contracts/records/schedule';
 import type { Calendar } from '../../../src/contracts/records/calendar';
+import { describeOpenNow } from '../../../src/domain/hours-text';
+import { isTimeZone, wallClock, wallToInstant } from '../../../src/domain/wall-clock';
 
 const weekdays = (start: string, end: string) => ({
   mon: [{ start, end }],

@@ -8,15 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  decide,
-  MAX_HOPS,
-  type Availability,
-  type Decision,
-  type GroupSetup,
-  type Plan,
-  type RoutingInput,
-} from '../../../src/domain/routing/engine';
+import { decide } from '../../../src/domain/routing/engine';
 import { stateAt } from '../../../src/domain/hours';
 import {
   GUIDANCE_SLOTS,
@@ -26,6 +18,14 @@ import {
 import type { Rule, Target, When } from '../../../src/contracts/records/forwarding';
 import { WEEKDAYS, type Schedule, type TimeRange } from '../../../src/contracts/records/schedule';
 import type { Calendar } from '../../../src/contracts/records/calendar';
+import {
+  MAX_HOPS,
+  type Availability,
+  type Decision,
+  type GroupSetup,
+  type Plan,
+  type RoutingInput,
+} from '../../../src/domain/routing/plan';
 
 const PEOPLE = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
 const GROUP_IDS = ['g0', 'g1', 'g2', 'g3', 'g4'];

@@ -6,20 +6,19 @@
  * Test this group are part of them.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  decide,
-  MAX_HOPS,
-  pathOf,
-  transferTurns,
-  type Availability,
-  type Decision,
-  type GroupSetup,
-  type Plan,
-} from '../../../src/domain/routing/engine';
+import { decide, transferTurns } from '../../../src/domain/routing/engine';
 import type { GroupGuidance, GuidanceSlot, Strategy } from '../../../src/contracts/records/group';
 import type { Rule, Target, When } from '../../../src/contracts/records/forwarding';
 import type { Schedule } from '../../../src/contracts/records/schedule';
 import type { Calendar } from '../../../src/contracts/records/calendar';
+import {
+  MAX_HOPS,
+  pathOf,
+  type Availability,
+  type Decision,
+  type GroupSetup,
+  type Plan,
+} from '../../../src/domain/routing/plan';
 
 const NAMES: Record<string, string> = {
   ann: 'Ann',

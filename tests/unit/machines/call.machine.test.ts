@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
-import {
-  callMachine,
-  isValidDigits,
-  MAX_ROUTING_NOTES,
-  RING_TIMEOUT_MS,
-  type CallDirection,
-} from '../../../src/machines/call.machine';
+import { callMachine } from '../../../src/machines/call.machine';
 import {
   selectCallDigits,
   selectCallDuration,
@@ -23,6 +17,12 @@ import {
   endReasonForCode,
   remoteFromAddress,
 } from '../../../src/machines/call.types';
+import {
+  MAX_ROUTING_NOTES,
+  RING_TIMEOUT_MS,
+  isValidDigits,
+  type CallDirection,
+} from '../../../src/machines/call.setup';
 
 /** One call over a fake adapter that records what the machine asked of it. */
 function startCall(direction: CallDirection, remote = remoteFromAddress('client:bob')) {

@@ -8,14 +8,14 @@ import {
   type EventObject,
   type SnapshotFrom,
 } from 'xstate';
+import { callMachine } from '../../../src/machines/call.machine';
+import { remoteFromAddress } from '../../../src/machines/call.types';
+import { Coverage, walkEdges } from './syncModelSupport';
 import {
-  callMachine,
   RING_TIMEOUT_MS,
   type CallDirection,
   type CallInput,
-} from '../../../src/machines/call.machine';
-import { remoteFromAddress } from '../../../src/machines/call.types';
-import { Coverage, walkEdges } from './syncModelSupport';
+} from '../../../src/machines/call.setup';
 
 type Snap = SnapshotFrom<typeof callMachine>;
 type ModelEvent = EventObject & Record<string, unknown>;

@@ -2,12 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { selectCallEndReason, selectCallStatus } from '../../../src/machines/call.selectors';
 import { remoteFromAddress } from '../../../src/machines/call.types';
 import {
-  RECONNECT_TIMEOUT_MS,
-  renewBackoffMs,
-  TOKEN_EXPIRY_MS,
-  UNREGISTER_TIMEOUT_MS,
-} from '../../../src/machines/device.machine';
-import {
   selectCall,
   selectCalls,
   selectDeviceBusy,
@@ -18,6 +12,12 @@ import {
 } from '../../../src/machines/device.selectors';
 import { deviceHarness } from './deviceHarness';
 import { settle } from './syncModelSupport';
+import {
+  RECONNECT_TIMEOUT_MS,
+  TOKEN_EXPIRY_MS,
+  UNREGISTER_TIMEOUT_MS,
+  renewBackoffMs,
+} from '../../../src/machines/device.setup';
 
 /** An owner tab that got its token and was registered by the SDK. */
 async function registeredDevice() {

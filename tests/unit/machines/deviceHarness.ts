@@ -10,14 +10,14 @@ import {
   type InspectionEvent,
 } from 'xstate';
 import { callMachine } from '../../../src/machines/call.machine';
+import { deviceMachine } from '../../../src/machines/device.machine';
+import { deferred, settle } from './syncModelSupport';
 import {
-  deviceMachine,
   RECONNECT_TIMEOUT_MS,
-  renewBackoffMs,
   TOKEN_EXPIRY_MS,
   UNREGISTER_TIMEOUT_MS,
-} from '../../../src/machines/device.machine';
-import { deferred, settle } from './syncModelSupport';
+  renewBackoffMs,
+} from '../../../src/machines/device.setup';
 
 type Deferred<T> = ReturnType<typeof deferred<T>>;
 

@@ -5,13 +5,14 @@
  * beside that field, anything else as the form's error. Nothing typed is lost when a save is
  * refused. After the create, a toast and `onCreated`.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { WriteRefused } from '../../../app/mutators/core';
 import type { FieldErrors } from '../../../machines/editor.machine';
 import { useToastActor } from '../../app/actors';
 import type { FormState } from './form';
 
-export const NOT_CONNECTED = 'Still connecting to the team’s data; try again in a moment.';
+export const NOT_CONNECTED =
+  'Still connecting to the team’s data; it is saved as soon as that is done.';
 
 export function useCreateForm<V, R = void>({
   initial,
@@ -41,6 +42,32 @@ export function useCreateForm<V, R = void>({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
+  /** A save asked for before `create` could run: it runs as soon as it can, checked again then. */
+  const [waiting, setWaiting] = useState(false);
+
+  function run(mutate: (value: V) => Promise<R>) {
+    setFormError(null);
+    mutate(draft).then((created) => {
+      toast.send({ type: 'toast.show', message: savedMessage(draft), toastType: 'success' });
+      onCreated(created);
+    }, refused);
+  }
+
+  // The save asked for while connecting goes ahead once it can, checked against what is now known.
+  const latest = useRef({ validate, draft, run });
+  latest.current = { validate, draft, run };
+  useEffect(() => {
+    if (!waiting || create === null) return;
+    setWaiting(false);
+    const found = latest.current.validate(latest.current.draft);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      setBusy(false);
+      setFormError(null);
+      return;
+    }
+    latest.current.run(create);
+  }, [waiting, create]);
 
   function refused(error: unknown) {
     setBusy(false);
@@ -63,16 +90,14 @@ export function useCreateForm<V, R = void>({
     save: () => {
       const found = validate(draft);
       setErrors(found);
-      if (Object.keys(found).length > 0 || create === null) {
-        if (create === null) setFormError(notReady);
+      if (Object.keys(found).length > 0) return found;
+      setBusy(true);
+      if (create === null) {
+        setWaiting(true);
+        setFormError(notReady);
         return found;
       }
-      setBusy(true);
-      setFormError(null);
-      create(draft).then((created) => {
-        toast.send({ type: 'toast.show', message: savedMessage(draft), toastType: 'success' });
-        onCreated(created);
-      }, refused);
+      run(create);
       return found;
     },
   };

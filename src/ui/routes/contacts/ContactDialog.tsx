@@ -1,7 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { ContactWriteError } from '../../../app/mutators/contacts';
 import { WriteRefused } from '../../../app/mutators/core';
-import type { Contact } from './contact';
 import { Modal } from '../../components/Modal';
 import { PhoneFields } from './PhoneFields';
 import {
@@ -11,6 +10,7 @@ import {
   type ContactErrors,
   type ContactForm,
 } from './validation';
+import type { Contact } from '../../../contracts/records/contact';
 
 /** The form's fields in the order focus should visit the first error. */
 const FIELD_ORDER = ['name', 'company', 'phones', 'email', 'note'] as const;

@@ -15,13 +15,15 @@ import { LoadFailure } from '../../sync/LoadFailure';
 import { CONTACTS } from '../../../contracts/objects';
 import { SHARED_MAP } from '../../../app/containers';
 import { createContact, deleteContact, updateContact } from '../../../app/mutators/contacts';
-import { contactFromData, newContactId, type Contact } from './contact';
+import { contactFromData } from './contact';
 import { ContactDialog } from './ContactDialog';
 import { ContactList } from './ContactList';
 import './contacts.css';
 import { DeleteDialog } from './DeleteDialog';
 import { indexContacts, searchContacts } from './search';
 import { emptyForm, formFromContact, type ContactForm } from './validation';
+import type { Contact } from '../../../contracts/records/contact';
+import { newContactId } from '../../../contracts/records/contact';
 
 /**
  * The map's item store itself, not `selectMapItems`: the index sorts by name anyway, so a second

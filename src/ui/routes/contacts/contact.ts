@@ -6,9 +6,6 @@
 import { contactRecord, type Contact } from '../../../contracts/records/contact';
 import type { JsonObject } from '../../../contracts/record';
 
-export type { Contact, Phone } from '../../../contracts/records/contact';
-export { newContactId } from '../../../contracts/records/contact';
-
 export function contactFromData(data: JsonObject): Contact {
   const contact = contactRecord.read(data);
   return { ...contact, phones: contact.phones.filter((phone) => phone.number !== '') };

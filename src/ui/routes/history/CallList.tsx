@@ -1,8 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
-import { API, pathOf } from '../../../contracts/api';
+import { API } from '../../../contracts/api';
 import type { Outcome } from '../../../contracts/records/call';
 import { describeTrail, directionFor, formatDuration, type Call } from './call';
+import { pathOf } from '../../../contracts/api-route';
 
 const ROW_HEIGHT = 64;
 /** Ask for the next page when the last rendered row is this close to the end. */

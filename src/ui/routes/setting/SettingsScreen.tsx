@@ -7,7 +7,6 @@ import {
   selectDocumentStatus,
 } from '../../../machines/syncDocument.selectors';
 import { selectMapItem } from '../../../machines/syncMap.selectors';
-import type { AudioDevice } from '../../../io/voice/client';
 import { SETTINGS_DOCUMENT, SHARED_MAP } from '../../../app/containers';
 import {
   chooseAudioDevice,
@@ -27,15 +26,15 @@ import { usePhone } from '../../phone/phone';
 import {
   comboOf,
   DEFAULT_SHORTCUTS,
-  SHORTCUT_ACTIONS,
   SHORTCUT_LABELS,
   shortcutProblem,
   shortcutsFrom,
-  type ShortcutAction,
 } from '../../phone/shortcuts';
 import { useContainerSelector, useSyncDocument, useSyncMap } from '../../sync/containers';
 import { writeProblem } from '../../sync/writeProblem';
 import './settings.css';
+import type { AudioDevice } from '../../../io/voice/audio';
+import { SHORTCUT_ACTIONS, type ShortcutAction } from '../../../contracts/records/settings';
 
 /** /setting: the signed-in person's own settings (their name, calls, audio). */
 export function Component() {

@@ -18,12 +18,13 @@ import { PRESENCE_LABELS } from '../../../domain/presence';
 import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
-import { presenceCounts, teamDirectory, type Role, type TeamMember } from './directory';
+import { presenceCounts, teamDirectory, type TeamMember } from './directory';
 import { ExtensionField } from './ExtensionField';
 import { RemoveUserDialog } from './RemoveUserDialog';
 import { roleChangedMessage } from './roles';
 import { useDial } from '../../phone/phone';
 import './users.css';
+import type { Role } from '../../../contracts/roles';
 
 const NO_ITEMS: readonly MapItem[] = [];
 

@@ -6,8 +6,6 @@ import { userRecord, type UserEntry } from '../../../contracts/records/user';
 import type { MapItem } from '../../../machines/syncPorts';
 import { presenceOf, type PresenceState } from '../../../domain/presence';
 
-export type { Role } from '../../../contracts/records/user';
-
 /** A person as the directory lists them: their entry, their identity and their presence now. */
 export type TeamMember = Omit<UserEntry, 'extension'> & {
   identity: string;

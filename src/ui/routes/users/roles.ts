@@ -3,7 +3,8 @@
  * is sent (the changes themselves are src/app/mutators/users.ts).
  */
 import { EXTENSION } from '../../../contracts/records/user';
-import type { Role, TeamMember } from './directory';
+import type { TeamMember } from './directory';
+import type { Role } from '../../../contracts/roles';
 
 export function roleChangedMessage(name: string, role: Role): string {
   return role === 'admin' ? `${name} is now an admin.` : `${name} is now an agent.`;

@@ -8,14 +8,10 @@ import { createInternalSync } from '../../../../server/sync/internal';
 import { describeAccess } from '../../../../server/sync/policy';
 import type { RestRequest } from '../../../../server/sync/rest/context';
 import { openStore } from '../../../../server/sync/store';
-import {
-  createAccessPolicy,
-  objectAccess,
-  writeProblem,
-  type Role,
-} from '../../../../server/identity/policy';
+import { createAccessPolicy, objectAccess, writeProblem } from '../../../../server/identity/policy';
 import { NAMED_OBJECTS, OBJECT_FAMILIES } from '../../../../src/contracts/objects';
 import { removeDir, tempDir } from '../support';
+import type { Role } from '../../../../src/contracts/roles';
 
 let dir: string;
 let store: ReturnType<typeof openStore>;

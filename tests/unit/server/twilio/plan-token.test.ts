@@ -5,13 +5,13 @@
  */
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pathOf, type Plan } from '../../../../src/domain/routing/engine';
 import {
   decodeBranches,
   encodeBranches,
   MAX_TOKEN_LENGTH,
   PlanTokenError,
 } from '../../../../server/twilio/plan-token';
+import { pathOf, type Plan } from '../../../../src/domain/routing/plan';
 
 const voicemail: Plan = {
   kind: 'voicemail',

@@ -2,8 +2,8 @@
  * Reading TwiML answers in tests: the signed parts (announcement URLs, the plan carried in an action
  * URL) are replaced by what they mean, so whole documents can be compared with expected ones.
  */
-import type { Plan } from '../../../../src/domain/routing/engine';
 import { decodeBranches, type Branches } from '../../../../server/twilio/plan-token';
+import type { Plan } from '../../../../src/domain/routing/plan';
 
 export function describePlan(p: Plan | null): string {
   if (p === null) return 'hang up';

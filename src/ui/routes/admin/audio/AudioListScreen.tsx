@@ -1,11 +1,12 @@
 import { deleteAudio } from '../../../../app/mutators/admin/audio';
-import { API, pathOf } from '../../../../contracts/api';
+import { API } from '../../../../contracts/api';
 import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { ListScreen } from '../ListScreen';
 import { useAudioFiles } from '../live';
 import './audio.css';
 import { formatDuration, formatSize } from './upload';
+import { pathOf } from '../../../../contracts/api-route';
 
 /** /admin/audio: the team's audio files, live, each with a player, its length and size, and delete. */
 export function Component() {

@@ -1,5 +1,6 @@
-import { API, pathOf } from '../../../../contracts/api';
+import { API } from '../../../../contracts/api';
 import { ApiError, errorFrom, NETWORK_ERROR_MESSAGE } from '../../../../io/api/client';
+import { pathOf } from '../../../../contracts/api-route';
 
 /** 64 MiB, as the server enforces (server/audio/routes.ts). */
 export const MAX_AUDIO_BYTES = 64 * 1024 * 1024;

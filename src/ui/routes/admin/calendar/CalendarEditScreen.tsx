@@ -11,7 +11,6 @@ import {
   validateHoliday,
   type HolidayErrors,
 } from '../../../../domain/calendar';
-import { wallClock } from '../../../../domain/hours';
 import { useNow } from '../../../components/clock';
 import { AdminForm, useFields, useFormKit, type FormFrame, type FormState } from '../form';
 import { documentScreen, GroupDocumentScreen } from '../GroupDocumentScreen';
@@ -20,6 +19,7 @@ import { EMPTY_HOLIDAY, HolidayForm, type HolidayDraft } from './HolidayForm';
 import { describeDays, newHolidayId } from './holidays';
 import { IcsImport } from './IcsImport';
 import { MonthView, monthTitle, sameDayIn } from './MonthView';
+import { wallClock } from '../../../../domain/wall-clock';
 
 const SCREEN = {
   ...documentScreen({ read: calendarFromData, write: calendarToData }, 'calendar', 'holidays'),

@@ -1,7 +1,8 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { addDays, addMonths, monthGrid } from '../../../../domain/calendar';
-import { describeDate, holidayOn } from '../../../../domain/hours';
+import { holidayOn } from '../../../../domain/hours';
 import type { Holiday } from '../../../../contracts/records/calendar';
+import { describeDate } from '../../../../domain/hours-text';
 
 const WEEKDAY_HEADERS = [
   ['Mon', 'Monday'],

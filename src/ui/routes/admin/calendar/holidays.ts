@@ -1,5 +1,5 @@
 import { daysBetween } from '../../../../domain/calendar';
-import { describeDate } from '../../../../domain/hours';
+import { describeDate } from '../../../../domain/hours-text';
 
 /** A new holiday id: random, URL-safe, and not dependent on `crypto.randomUUID` (plain-http LANs). */
 export function newHolidayId(): string {

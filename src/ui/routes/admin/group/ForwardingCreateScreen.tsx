@@ -100,8 +100,8 @@ export function Component() {
     fields: FIELDS,
     create: list && targets ? (d) => addRule(list, ruleOf(d)) : null,
     notReady: list
-      ? 'Still reading the other groups’ forwarding; try again in a moment.'
-      : 'Still connecting to the team’s data; try again in a moment.',
+      ? 'Still reading the other groups’ forwarding; the rule is added as soon as that is done.'
+      : 'Still connecting to the team’s data; the rule is added as soon as that is done.',
     savedMessage: () => 'The forwarding rule was added.',
     onCreated: onDone,
   });

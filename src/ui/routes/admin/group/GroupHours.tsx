@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { calendarFromData } from '../../../../domain/calendar';
-import { describeDate, describeOpenNow, nextHoliday, openNow } from '../../../../domain/hours';
+import { nextHoliday, openNow } from '../../../../domain/hours';
 import { scheduleFromData, summariseWeek } from '../../../../domain/schedule';
 import {
   selectDocumentData,
@@ -9,6 +9,7 @@ import {
 import { useNow } from '../../../components/clock';
 import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
 import { groupObjectNames as groupObjects } from '../../../../contracts/objects';
+import { describeDate, describeOpenNow } from '../../../../domain/hours-text';
 
 /**
  * A group's business hours on its page, live: the week, the zone, whether it is open right now and

@@ -1,10 +1,10 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
-import type { RoutingNote } from '../../../../machines/call.machine';
 import { selectCallRouting, selectCallStatus } from '../../../../machines/call.selectors';
-import type { CallActor } from '../../../../machines/device.machine';
 import { selectCalls } from '../../../../machines/device.selectors';
 import { useDial, usePhone } from '../../../phone/phone';
+import type { CallActor } from '../../../../machines/device.setup';
+import type { RoutingNote } from '../../../../machines/call.setup';
 
 const NO_NOTES: readonly RoutingNote[] = [];
 

@@ -1,11 +1,12 @@
 import { Link } from 'react-router-dom';
 import { deleteAnnouncement } from '../../../../app/mutators/admin/announcements';
-import { API, pathOf } from '../../../../contracts/api';
+import { API } from '../../../../contracts/api';
 import { groupsUsing, KIND_LABELS } from '../../../../domain/announcement';
 import { paths } from '../../../app/paths';
 import { ListScreen } from '../ListScreen';
 import { useAnnouncements, useAudioFiles, useGroups, useLanguages } from '../live';
 import './guidance.css';
+import { pathOf } from '../../../../contracts/api-route';
 
 /**
  * /admin/guidance: every announcement, live, sorted by name: what it is (text in a language, or a

@@ -1,5 +1,6 @@
-import { API, pathOf } from '../../../../contracts/api';
+import { API } from '../../../../contracts/api';
 import { ApiError, errorFrom, NETWORK_ERROR_MESSAGE } from '../../../../io/api/client';
+import { pathOf } from '../../../../contracts/api-route';
 
 export type PreviewRequest = { text: string; language: string } | { audioId: string };
 

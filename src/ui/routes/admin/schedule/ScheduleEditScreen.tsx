@@ -8,14 +8,7 @@ import {
   type Weekday,
 } from '../../../../contracts/records/schedule';
 import { calendarFromData } from '../../../../domain/calendar';
-import {
-  describeOpenNow,
-  isTimeZone,
-  MAX_RANGES_PER_DAY,
-  openNow,
-  validateSchedule,
-  weekdayName,
-} from '../../../../domain/hours';
+import { MAX_RANGES_PER_DAY, openNow, validateSchedule } from '../../../../domain/hours';
 import { scheduleFromData, scheduleToData, summariseWeek } from '../../../../domain/schedule';
 import { selectDocumentData } from '../../../../machines/syncDocument.selectors';
 import { useNow } from '../../../components/clock';
@@ -30,6 +23,9 @@ import {
 } from '../form';
 import { documentScreen, GroupDocumentScreen } from '../GroupDocumentScreen';
 import './schedule.css';
+import { weekdayName } from '../../../../domain/weekdays';
+import { describeOpenNow } from '../../../../domain/hours-text';
+import { isTimeZone } from '../../../../domain/wall-clock';
 
 /** Every zone the browser knows, for suggestions (the field takes any IANA name Intl accepts). */
 function zoneNames(): string[] {

@@ -1,0 +1,23 @@
+import type { CallSummary } from '../../../../src/machines/call.selectors';
+
+/** A ringing incoming call from Ann, as the mirror and the shortcuts see it; `over` changes it. */
+export const callSummary = (over: Partial<CallSummary> = {}): CallSummary => ({
+  callId: 'CA1',
+  direction: 'incoming',
+  status: 'incoming',
+  remote: { identity: 'ann', number: null, displayName: 'Ann' },
+  muted: false,
+  hold: 'off',
+  heldByThem: false,
+  parking: false,
+  problem: null,
+  transferStatus: 'idle',
+  transfer: null,
+  digits: '',
+  answeredAt: null,
+  endedAt: null,
+  endText: null,
+  routingNote: null,
+  group: null,
+  ...over,
+});
