@@ -13,7 +13,6 @@ import {
 } from '../contracts/records/group';
 import type { JsonObject } from '../contracts/record';
 import * as v from 'valibot';
-import { DEFAULT_RING_TIMEOUT } from '../contracts/records/group';
 
 export const GUIDANCE_SLOT_LABELS: Readonly<Record<GuidanceSlot, string>> = {
   open: 'When open',
@@ -27,15 +26,6 @@ export const STRATEGY_LABELS: Readonly<Record<Strategy, string>> = {
   simultaneous: 'All at once',
   sequential: 'In order',
 };
-
-export const emptyGroup = (): Group => ({
-  name: '',
-  number: '',
-  members: [],
-  strategy: 'simultaneous',
-  ringTimeout: DEFAULT_RING_TIMEOUT,
-  guidance: {},
-});
 
 /** Only the slots with an announcement chosen. */
 function chosen(guidance: GroupGuidance): GroupGuidance {

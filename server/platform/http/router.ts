@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from './errors';
 import type { RequestOrigin } from './origin';
-import type { Route as ApiRoute } from '../../../src/contracts/api-route';
+import { matchPath, type Route as ApiRoute } from '../../../src/contracts/api-route';
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -20,7 +20,7 @@ export type Handler = (ctx: RequestContext) => void | Promise<void>;
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface Route {
-  pattern: readonly string[];
+  path: string;
   handlers: Map<string, Handler>;
 }
 
@@ -43,10 +43,9 @@ export class Router {
 
   /** `handler` for `method` and `path` (Twilio's webhooks, whose paths are TWILIO_PATHS). */
   on(method: Method, path: string, handler: Handler): this {
-    const pattern = path.split('/');
-    let route = this.routes.find((r) => r.pattern.join('/') === pattern.join('/'));
+    let route = this.routes.find((r) => r.path === path);
     if (!route) {
-      route = { pattern, handlers: new Map() };
+      route = { path, handlers: new Map() };
       this.routes.push(route);
     }
     if (route.handlers.has(method)) throw new Error(`duplicate route ${method} ${path}`);
@@ -56,9 +55,8 @@ export class Router {
 
   /** The handler for method + path, or an HttpError (404 / 405) to answer with. */
   match(method: string, pathname: string): Match {
-    const segments = pathname.split('/');
     for (const route of this.routes) {
-      const params = matchPattern(route.pattern, segments);
+      const params = matchPath(route.path, pathname);
       if (!params) continue;
       const handler = route.handlers.get(method === 'HEAD' ? 'GET' : method);
       if (handler) return { handler, params };
@@ -73,23 +71,4 @@ export class Router {
     }
     throw new HttpError(404, 'not_found', `No API endpoint at ${pathname}`);
   }
-}
-
-function matchPattern(
-  pattern: readonly string[],
-  segments: readonly string[],
-): Record<string, string> | null {
-  if (pattern.length !== segments.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const expected = pattern[i] ?? '';
-    const actual = segments[i] ?? '';
-    if (expected.startsWith(':')) {
-      if (actual === '') return null;
-      params[expected.slice(1)] = actual;
-    } else if (expected !== actual) {
-      return null;
-    }
-  }
-  return params;
 }

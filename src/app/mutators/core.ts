@@ -107,20 +107,11 @@ export async function replaceItemIf<R extends AnyRecord>(
   base: JsonObject,
   data: unknown,
 ): Promise<{ ok: true } | { ok: false; current: JsonObject | null }> {
-  const next = checked(record, data);
-  let seen: JsonObject | null = null;
-  let declined = false;
-  await askMap(map, {
-    type: 'map.mutate',
-    key,
-    mutator: (current) => {
-      seen = Object.keys(current).length === 0 ? null : current;
-      // The SDK calls this again with the fresh value after a lost race: only the last call counts.
-      declined = JSON.stringify(current) !== JSON.stringify(base);
-      return declined ? null : next;
-    },
-  });
-  return declined ? { ok: false, current: seen } : { ok: true };
+  const write = onlyIf(base, checked(record, data), (current) =>
+    Object.keys(current).length === 0 ? null : current,
+  );
+  await askMap(map, { type: 'map.mutate', key, mutator: write.mutator });
+  return write.answer();
 }
 
 /** Appends a list item. */
@@ -170,16 +161,31 @@ export async function replaceDocumentIf<R extends AnyRecord>(
   base: JsonObject,
   data: unknown,
 ): Promise<{ ok: true } | { ok: false; current: JsonObject | null }> {
-  const next = checked(record, data);
+  const write = onlyIf(base, checked(record, data), (current) => current);
+  await askDocument(doc, { type: 'document.mutate', mutator: write.mutator });
+  return write.answer();
+}
+
+/**
+ * A mutator that writes `next` only over `base`, and the answer it leads to. The SDK calls the
+ * mutator again with the fresh value after a lost race: only the last call counts.
+ */
+function onlyIf(
+  base: JsonObject,
+  next: JsonObject,
+  seenAs: (current: JsonObject) => JsonObject | null,
+): {
+  mutator: (current: JsonObject) => JsonObject | null;
+  answer: () => { ok: true } | { ok: false; current: JsonObject | null };
+} {
   let seen: JsonObject | null = null;
   let declined = false;
-  await askDocument(doc, {
-    type: 'document.mutate',
+  return {
     mutator: (current) => {
-      seen = current;
+      seen = seenAs(current);
       declined = JSON.stringify(current) !== JSON.stringify(base);
       return declined ? null : next;
     },
-  });
-  return declined ? { ok: false, current: seen } : { ok: true };
+    answer: () => (declined ? { ok: false, current: seen } : { ok: true }),
+  };
 }

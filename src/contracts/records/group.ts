@@ -83,7 +83,8 @@ export const GroupSchema = v.object({
 });
 export type Group = v.InferOutput<typeof GroupSchema>;
 
-export const groupRecord = defineRecord('group', GroupSchema, {
+/** A group with nothing set: what a new one starts from, and what a decode falls back to. */
+export const emptyGroup = (): Group => ({
   name: '',
   number: '',
   members: [],
@@ -91,3 +92,5 @@ export const groupRecord = defineRecord('group', GroupSchema, {
   ringTimeout: DEFAULT_RING_TIMEOUT,
   guidance: {},
 });
+
+export const groupRecord = defineRecord('group', GroupSchema, emptyGroup());

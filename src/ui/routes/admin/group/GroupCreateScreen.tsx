@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import { createGroup, prepareGroupObjects } from '../../../../app/mutators/admin/groups';
-import { emptyGroup, newGroupId } from '../../../../domain/group';
+import { newGroupId } from '../../../../domain/group';
 import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
@@ -10,6 +10,7 @@ import { useCreateForm } from '../useCreateForm';
 import { groupChecks } from './group';
 import { GROUP_FIELDS, GroupForm } from './GroupForm';
 import './groups.css';
+import { emptyGroup } from '../../../../contracts/records/group';
 
 /**
  * /admin/group/create: a new ring group. Its schedule, calendar and forwarding list are created with

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  emptyGroup,
   extensionOwners,
   groupToData,
   newGroupId,
@@ -10,6 +9,7 @@ import {
 import { isValidRouteId } from '../../../../../src/ui/app/paths';
 import type { Group } from '../../../../../src/contracts/records/group';
 import { groupRecord } from '../../../../../src/contracts/records/group';
+import { emptyGroup } from '../../../../../src/contracts/records/group';
 
 const people = new Set(['tom@x.io', 'zoe@x.io']);
 const ok: Group = { ...emptyGroup(), name: 'Front desk', number: '200', members: ['tom@x.io'] };

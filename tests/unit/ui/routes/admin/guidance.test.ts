@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { isValidRouteId } from '../../../../../src/ui/app/paths';
-import { emptyGroup } from '../../../../../src/domain/group';
 import {
   announcementToData,
   emptyAnnouncement,
@@ -14,6 +13,7 @@ import {
   type Announcement,
 } from '../../../../../src/contracts/records/announcement';
 import type { Group } from '../../../../../src/contracts/records/group';
+import { emptyGroup } from '../../../../../src/contracts/records/group';
 
 const languages = new Set(['en-us', 'de']);
 const audio = new Map<string, AudioChoice>([

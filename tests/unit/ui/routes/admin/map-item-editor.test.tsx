@@ -11,7 +11,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { updateGroup } from '../../../../../src/app/mutators/admin/groups';
 import type { Group } from '../../../../../src/contracts/records/group';
-import { emptyGroup, groupToData } from '../../../../../src/domain/group';
+import { groupToData } from '../../../../../src/domain/group';
 import {
   selectDirty,
   selectDraft,
@@ -26,6 +26,7 @@ import { GROUP_CODEC } from '../../../../../src/ui/routes/admin/group/group';
 import { useMapItemEditor } from '../../../../../src/ui/routes/admin/useMapItemEditor';
 import type { FakeMap } from '../../../machines/syncFakes';
 import { fakeSync, writes } from './fakeSync';
+import { emptyGroup } from '../../../../../src/contracts/records/group';
 
 afterEach(cleanup);
 

@@ -24,10 +24,11 @@ import { openList } from '../../../../../src/app/mutators/admin/objects';
 import { WriteRefused } from '../../../../../src/app/mutators/core';
 import type { Group } from '../../../../../src/contracts/records/group';
 import { emptyAnnouncement } from '../../../../../src/domain/announcement';
-import { emptyGroup, groupToData } from '../../../../../src/domain/group';
+import { groupToData } from '../../../../../src/domain/group';
 import { createApiClient } from '../../../../../src/io/api/client';
 import { FakeList, serverError } from '../../../machines/syncFakes';
 import { documentWith, fakeSync, writes } from './fakeSync';
+import { emptyGroup } from '../../../../../src/contracts/records/group';
 
 const desk: Group = { ...emptyGroup(), name: 'Front desk', number: '200', members: ['tom@x.io'] };
 
