@@ -1,0 +1,83 @@
+/**
+ * A leg's status callbacks as Twilio sends them
+ * (https://www.twilio.com/docs/voice/twiml/number#attributes-status-callback-event and the Call
+ * resource's StatusCallbackEvent, https://www.twilio.com/docs/voice/api/call-resource):
+ * - only the events the TwiML or the API request asked for (`completed` alone when none was named);
+ * - `answered` is reported with `CallStatus=in-progress`; `completed` with the leg's final status
+ *   (completed, busy, no-answer, failed, canceled), `CallDuration` and `Duration` (seconds, and
+ *   minutes rounded up);
+ * - each request carries `CallbackSource=call-progress-events`, a `SequenceNumber` counting from 0
+ *   over the requests actually sent, and a `Timestamp` in RFC 2822 form;
+ * - events go out in the order they happened, one at a time (a callback is sent once the one before
+ *   it was answered or failed).
+ */
+import type { Callback, StatusEvent } from './parse';
+import type { Params, WebhookClient } from './webhook';
+
+export type FinalStatus = 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+
+export interface LegFields {
+  AccountSid: string;
+  CallSid: string;
+  ParentCallSid?: string;
+  From: string;
+  To: string;
+  Direction: 'inbound' | 'outbound-api' | 'outbound-dial';
+}
+
+export interface StatusReporter {
+  initiated(): void;
+  ringing(): void;
+  answered(): void;
+  ended(status: FinalStatus, seconds: number): void;
+  /** Resolves once every callback so far was sent (tests, shutdown). */
+  settled(): Promise<void>;
+}
+
+const CALL_STATUS: Readonly<Record<StatusEvent, string>> = {
+  initiated: 'initiated',
+  ringing: 'ringing',
+  answered: 'in-progress',
+  completed: 'completed',
+};
+
+export function statusReporter(
+  callback: Callback | null,
+  fields: LegFields,
+  webhooks: WebhookClient,
+  now: () => Date = () => new Date(),
+): StatusReporter {
+  let sequence = 0;
+  let chain: Promise<void> = Promise.resolve();
+  const wanted = new Set(callback?.events ?? []);
+
+  function send(event: StatusEvent, extra: Record<string, string> = {}): void {
+    if (!callback || !wanted.has(event)) return;
+    const params: Params = {
+      ...fields,
+      ApiVersion: '2010-04-01',
+      CallStatus: CALL_STATUS[event],
+      CallbackSource: 'call-progress-events',
+      SequenceNumber: String(sequence++),
+      Timestamp: now().toUTCString().replace('GMT', '+0000'),
+      ...extra,
+    };
+    const target = { url: callback.url, method: callback.method };
+    chain = chain.then(() => webhooks.notify(target, params));
+  }
+
+  return {
+    initiated: () => send('initiated'),
+    ringing: () => send('ringing'),
+    answered: () => send('answered'),
+    ended(status, seconds) {
+      const whole = Math.max(0, Math.round(seconds));
+      send('completed', {
+        CallStatus: status,
+        CallDuration: String(whole),
+        Duration: String(Math.ceil(whole / 60)),
+      });
+    },
+    settled: () => chain,
+  };
+}
