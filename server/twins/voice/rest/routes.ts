@@ -1,0 +1,333 @@
+/**
+ * The voice twin's REST API over HTTP, answering the `twilio` package as api.twilio.com does:
+ * HTTP Basic auth with the account SID and auth token (or an API key SID and secret) checked here
+ * (20003 otherwise), form-encoded bodies, JSON answers with Twilio's snake_case fields and
+ * `{code, message, more_info, status}` errors (https://www.twilio.com/docs/usage/twilios-response).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import {
+  hasEnded,
+  RestError,
+  type TwinCall,
+  type TwinConference,
+  type TwinParticipant,
+  type VoiceEngine,
+  type VoiceRegistry,
+} from './resources';
+
+export interface Credentials {
+  accountSid: string;
+  authToken: string;
+  /** API keys (SK…) with their secrets, also accepted as the account's. */
+  apiKeys?: Readonly<Record<string, string>>;
+}
+
+const BASE = '/2010-04-01/Accounts/';
+const BODY_LIMIT = 64 * 1024;
+
+const date = (ms: number | null): string | null =>
+  ms === null ? null : new Date(ms).toUTCString().replace('GMT', '+0000');
+
+function callJson(c: TwinCall) {
+  return {
+    sid: c.sid,
+    account_sid: c.accountSid,
+    parent_call_sid: c.parentCallSid,
+    from: c.from,
+    to: c.to,
+    direction: c.direction,
+    status: c.status,
+    date_created: date(c.created),
+    date_updated: date(c.ended ?? c.started ?? c.created),
+    start_time: date(c.started),
+    end_time: date(c.ended),
+    duration:
+      c.started !== null && c.ended !== null
+        ? String(Math.round((c.ended - c.started) / 1000))
+        : null,
+    api_version: '2010-04-01',
+    uri: `${BASE}${c.accountSid}/Calls/${c.sid}.json`,
+  };
+}
+
+function conferenceJson(c: TwinConference) {
+  return {
+    sid: c.sid,
+    account_sid: c.accountSid,
+    friendly_name: c.friendlyName,
+    status: c.status,
+    date_created: date(c.created),
+    date_updated: date(c.updated),
+    api_version: '2010-04-01',
+    uri: `${BASE}${c.accountSid}/Conferences/${c.sid}.json`,
+  };
+}
+
+function participantJson(accountSid: string, p: TwinParticipant) {
+  return {
+    account_sid: accountSid,
+    call_sid: p.callSid,
+    conference_sid: p.conferenceSid,
+    label: p.label,
+    hold: p.hold,
+    muted: p.muted,
+    coaching: false,
+    start_conference_on_enter: p.startConferenceOnEnter,
+    end_conference_on_exit: p.endConferenceOnExit,
+    status: p.status,
+    uri: `${BASE}${accountSid}/Conferences/${p.conferenceSid}/Participants/${p.callSid}.json`,
+  };
+}
+
+/** A list answer as Twilio pages it: one page holding everything (the twin's lists are short). */
+function page(key: string, url: URL, items: unknown[]) {
+  const uri = url.pathname + url.search;
+  return {
+    [key]: items,
+    first_page_uri: uri,
+    next_page_uri: null,
+    previous_page_uri: null,
+    page: 0,
+    page_size: Math.max(50, items.length),
+    start: 0,
+    end: Math.max(0, items.length - 1),
+    uri,
+  };
+}
+
+function authorised(req: IncomingMessage, creds: Credentials): boolean {
+  const header = req.headers.authorization ?? '';
+  if (!header.startsWith('Basic ')) return false;
+  const [user = '', ...rest] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
+  const secret = rest.join(':');
+  const expected = user === creds.accountSid ? creds.authToken : creds.apiKeys?.[user];
+  if (expected === undefined) return false;
+  const a = Buffer.from(secret);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > BODY_LIMIT) throw new RestError(413, 20001, 'The request body is too large');
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+const bool = (form: URLSearchParams, name: string): boolean | undefined => {
+  const v = form.get(name);
+  if (v === null) return undefined;
+  if (v === 'true' || v === 'True') return true;
+  if (v === 'false' || v === 'False') return false;
+  throw new RestError(400, 20001, `${name} must be true or false`);
+};
+
+const method = (form: URLSearchParams, name: string): 'GET' | 'POST' => {
+  const v = form.get(name) ?? 'POST';
+  if (v !== 'GET' && v !== 'POST') throw new RestError(400, 20001, `${name} must be GET or POST`);
+  return v;
+};
+
+function nextOf(
+  form: URLSearchParams,
+): { twiml: string } | { url: string; method: 'GET' | 'POST' } | null {
+  const twiml = form.get('Twiml');
+  const url = form.get('Url');
+  if (twiml !== null && url !== null)
+    throw new RestError(400, 21205, 'Give Url or Twiml, not both');
+  if (twiml !== null) return { twiml };
+  if (url !== null) {
+    try {
+      new URL(url);
+    } catch {
+      throw new RestError(400, 21205, `Url is not a valid URL: ${url}`);
+    }
+    return { url, method: method(form, 'Method') };
+  }
+  return null;
+}
+
+export interface VoiceRestOptions {
+  registry: VoiceRegistry;
+  engine: VoiceEngine;
+  credentials: Credentials;
+}
+
+/** Answers a request under /2010-04-01/; returns false for any other path. */
+export function voiceRest(options: VoiceRestOptions) {
+  const { registry, engine, credentials } = options;
+
+  async function route(req: IncomingMessage, path: string[]): Promise<[number, unknown]> {
+    const [account, collection, id, sub, subId] = path;
+    // Credentials for one account asking for another's resources: Twilio answers 20003.
+    if (account !== credentials.accountSid) throw new RestError(401, 20003, 'Authenticate');
+    const verb = req.method ?? 'GET';
+
+    if (collection === 'Calls' && id === undefined && verb === 'POST') {
+      const form = await readForm(req);
+      const to = form.get('To');
+      const from = form.get('From');
+      if (!to) throw new RestError(400, 21201, 'No called number is specified');
+      if (!from) throw new RestError(400, 21603, "A 'From' phone number is required.");
+      const next = nextOf(form);
+      if (!next) throw new RestError(400, 21205, 'Url or Twiml is required');
+      const call = registry.addCall({
+        accountSid: account,
+        parentCallSid: null,
+        from,
+        to,
+        direction: 'outbound-api',
+        status: 'queued',
+      });
+      engine.place(call, next);
+      return [201, callJson(call)];
+    }
+    if (collection === 'Calls' && id !== undefined && sub === undefined) {
+      const call = registry.call(account, id);
+      if (verb === 'GET') return [200, callJson(call)];
+      if (verb === 'POST') {
+        const form = await readForm(req);
+        const status = form.get('Status');
+        const next = nextOf(form);
+        if (status !== null) {
+          if (status !== 'completed' && status !== 'canceled')
+            throw new RestError(400, 20001, 'Status must be completed or canceled');
+          // canceled ends a call only while it is queued or ringing; completed ends any live call.
+          if (!hasEnded(call) && (status === 'completed' || call.status !== 'in-progress')) {
+            engine.hangUp(call.sid);
+            registry.setStatus(call, status === 'canceled' ? 'canceled' : 'completed');
+          }
+          return [200, callJson(call)];
+        }
+        if (!next) throw new RestError(400, 20001, 'Nothing to update: give Url, Twiml or Status');
+        if (call.status !== 'in-progress')
+          throw new RestError(400, 21220, 'Call is not in-progress. Cannot redirect.');
+        engine.redirect(call.sid, next);
+        return [200, callJson(call)];
+      }
+    }
+    if (collection === 'Conferences' && id === undefined && verb === 'GET') {
+      const url = new URL(req.url ?? '/', 'http://twin');
+      const name = url.searchParams.get('FriendlyName');
+      const status = url.searchParams.get('Status');
+      const conferences = [...registry.conferences.values()].filter(
+        (c) =>
+          c.accountSid === account &&
+          (name === null || c.friendlyName === name) &&
+          (status === null || c.status === status),
+      );
+      return [200, page('conferences', url, conferences.map(conferenceJson))];
+    }
+    if (collection === 'Conferences' && id !== undefined) {
+      const conference = registry.conference(account, id);
+      if (sub === undefined) {
+        if (verb === 'GET') return [200, conferenceJson(conference)];
+        if (verb === 'POST') {
+          const form = await readForm(req);
+          if (form.get('Status') === 'completed' && conference.status !== 'completed') {
+            engine.endConference(conference);
+            for (const p of [...conference.participants.values()]) registry.leave(conference, p);
+            conference.status = 'completed';
+          }
+          return [200, conferenceJson(conference)];
+        }
+      }
+      if (sub === 'Participants' && subId === undefined) {
+        if (verb === 'GET')
+          return [
+            200,
+            page(
+              'participants',
+              new URL(req.url ?? '/', 'http://twin'),
+              [...conference.participants.values()].map((p) => participantJson(account, p)),
+            ),
+          ];
+        if (verb === 'POST') {
+          const form = await readForm(req);
+          const to = form.get('To');
+          const from = form.get('From');
+          if (!to || !from) throw new RestError(400, 21201, 'From and To are required');
+          if (conference.status === 'completed')
+            throw new RestError(400, 20001, 'The conference is over');
+          const call = registry.addCall({
+            accountSid: account,
+            parentCallSid: null,
+            from,
+            to,
+            direction: 'outbound-api',
+            status: 'queued',
+          });
+          const participant = registry.join(conference, call.sid, {
+            label: form.get('Label'),
+            startConferenceOnEnter: bool(form, 'StartConferenceOnEnter') ?? true,
+            endConferenceOnExit: bool(form, 'EndConferenceOnExit') ?? false,
+            muted: bool(form, 'Muted') ?? false,
+          });
+          participant.status = 'queued';
+          engine.addParticipant(conference, call, participant);
+          return [201, participantJson(account, participant)];
+        }
+      }
+      if (sub === 'Participants' && subId !== undefined) {
+        const participant = registry.participant(conference, subId);
+        if (verb === 'GET') return [200, participantJson(account, participant)];
+        if (verb === 'DELETE') {
+          engine.remove(conference, participant);
+          registry.leave(conference, participant);
+          const call = registry.calls.get(participant.callSid);
+          if (call) registry.setStatus(call, 'completed');
+          return [204, null];
+        }
+        if (verb === 'POST') {
+          const form = await readForm(req);
+          const hold = bool(form, 'Hold');
+          const muted = bool(form, 'Muted');
+          if (muted !== undefined) participant.muted = muted;
+          if (hold !== undefined) {
+            participant.hold = hold;
+            participant.holdUrl = hold ? form.get('HoldUrl') : null;
+            engine.hold(conference, participant);
+          }
+          return [200, participantJson(account, participant)];
+        }
+      }
+    }
+    throw new RestError(404, 20404, `The requested resource ${req.url ?? ''} was not found`);
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = new URL(req.url ?? '/', 'http://twin');
+    if (!url.pathname.startsWith(BASE)) return false;
+    const answer = (status: number, body: unknown): void => {
+      if (status === 204) {
+        res.writeHead(204).end();
+        return;
+      }
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    };
+    try {
+      if (!authorised(req, credentials))
+        throw new RestError(401, 20003, 'Authentication Error - invalid username');
+      const path = url.pathname
+        .slice(BASE.length)
+        .replace(/\.json$/, '')
+        .split('/');
+      const [status, body] = await route(req, path);
+      answer(status, body);
+    } catch (err) {
+      const e = err instanceof RestError ? err : new RestError(500, 20500, 'Internal Server Error');
+      answer(e.status, {
+        code: e.code,
+        message: e.message,
+        more_info: `https://www.twilio.com/docs/errors/${e.code}`,
+        status: e.status,
+      });
+    }
+    return true;
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * The voice twin's REST API answers the `twilio` package itself (pointed at the twin): calls
+ * redirected and ended, conferences listed by name, participants held with a hold URL, added and
+ * removed, and Twilio's errors for what Twilio refuses. The call engine is a recording fake (the
+ * media side is not this layer).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import twilio from 'twilio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TwinRequestClient } from '../../../../../server/twins/http-client';
+import { VoiceRegistry, type VoiceEngine } from '../../../../../server/twins/voice/rest/resources';
+import { voiceRest } from '../../../../../server/twins/voice/rest/routes';
+
+const ACCOUNT = 'AC' + '1'.repeat(32);
+const TOKEN = 'twin-token';
+const registry = new VoiceRegistry();
+const did: string[] = [];
+const engine: VoiceEngine = {
+  redirect: (sid, next) => did.push(`redirect ${sid} ${'twiml' in next ? next.twiml : next.url}`),
+  hangUp: (sid) => did.push(`hangUp ${sid}`),
+  place: (call) => did.push(`place ${call.to}`),
+  hold: (_c, p) => did.push(`hold ${p.callSid} ${p.hold} ${p.holdUrl ?? '-'}`),
+  remove: (_c, p) => did.push(`remove ${p.callSid}`),
+  addParticipant: (_c, call, p) => did.push(`add ${call.to} ${p.label ?? '-'}`),
+  endConference: (c) => did.push(`end ${c.friendlyName}`),
+};
+let server: Server;
+let client: twilio.Twilio;
+let origin = '';
+
+beforeAll(async () => {
+  const handle = voiceRest({
+    registry,
+    engine,
+    credentials: { accountSid: ACCOUNT, authToken: TOKEN },
+  });
+  server = createServer((req, res) => {
+    void handle(req, res).then((done) => {
+      if (!done) res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  client = twilio(ACCOUNT, TOKEN, { httpClient: new TwinRequestClient(origin) });
+});
+afterAll(() => server.close());
+
+function liveCall(to = 'client:ann_1') {
+  const call = registry.addCall({
+    accountSid: ACCOUNT,
+    parentCallSid: null,
+    from: '+442079460000',
+    to,
+    direction: 'inbound',
+    status: 'ringing',
+  });
+  registry.setStatus(call, 'in-progress');
+  return call;
+}
+
+describe('Calls', () => {
+  it('redirects a live call to new TwiML, and ends it', async () => {
+    const call = liveCall();
+    did.length = 0;
+    const updated = await client
+      .calls(call.sid)
+      .update({ twiml: '<Response><Hangup/></Response>' });
+    expect(updated.sid).toBe(call.sid);
+    expect(updated.status).toBe('in-progress');
+    const ended = await client.calls(call.sid).update({ status: 'completed' });
+    expect(ended.status).toBe('completed');
+    expect(did).toEqual([
+      `redirect ${call.sid} <Response><Hangup/></Response>`,
+      `hangUp ${call.sid}`,
+    ]);
+  });
+
+  it('refuses to redirect a call that has ended (21220) and an unknown call (20404)', async () => {
+    const call = liveCall();
+    registry.setStatus(call, 'completed');
+    await expect(
+      client.calls(call.sid).update({ url: 'https://pbx.example.com/next' }),
+    ).rejects.toMatchObject({
+      status: 400,
+      code: 21220,
+    });
+    await expect(client.calls('CA' + '0'.repeat(32)).fetch()).rejects.toMatchObject({
+      status: 404,
+      code: 20404,
+    });
+  });
+
+  it('places a call with Url or Twiml, and refuses one with neither', async () => {
+    did.length = 0;
+    const call = await client.calls.create({
+      to: 'client:ben_2',
+      from: '+442079460000',
+      twiml: '<Response/>',
+    });
+    expect(call).toMatchObject({ status: 'queued', direction: 'outbound-api', to: 'client:ben_2' });
+    expect(did).toEqual(['place client:ben_2']);
+    await expect(
+      client.calls.create({ to: 'client:ben_2', from: '+442079460000' }),
+    ).rejects.toMatchObject({ status: 400, code: 21205 });
+  });
+});
+
+describe('Conferences and participants', () => {
+  it('finds a conference by name, holds a participant with a hold URL, resumes, removes', async () => {
+    const caller = liveCall('+442079460000');
+    const agent = liveCall('client:ann_1');
+    const conference = registry.conferenceNamed(ACCOUNT, 'call-123');
+    registry.join(conference, caller.sid, { label: 'caller' });
+    registry.join(conference, agent.sid, { label: 'agent', endConferenceOnExit: false });
+    did.length = 0;
+
+    const [found, ...others] = await client.conferences.list({
+      friendlyName: 'call-123',
+      status: 'in-progress',
+    });
+    expect(others).toEqual([]);
+    expect(found!.sid).toBe(conference.sid);
+
+    const held = await client
+      .conferences(conference.sid)
+      .participants('caller')
+      .update({ hold: true, holdUrl: 'https://pbx.example.com/api/twilio/audio?file=music' });
+    expect(held).toMatchObject({ callSid: caller.sid, hold: true, label: 'caller' });
+    await client.conferences(conference.sid).participants(caller.sid).update({ hold: false });
+    const listed = await client.conferences(conference.sid).participants.list();
+    expect(listed.map((p) => [p.label, p.hold])).toEqual([
+      ['caller', false],
+      ['agent', false],
+    ]);
+
+    await client.conferences(conference.sid).participants('agent').remove();
+    expect(did).toEqual([
+      `hold ${caller.sid} true https://pbx.example.com/api/twilio/audio?file=music`,
+      `hold ${caller.sid} false -`,
+      `remove ${agent.sid}`,
+    ]);
+    expect(registry.calls.get(agent.sid)!.status).toBe('completed');
+    expect((await client.conferences(conference.sid).fetch()).status).toBe('in-progress');
+  });
+
+  it('adds a participant by To and From; the conference ends when asked', async () => {
+    const caller = liveCall('+442079460000');
+    const conference = registry.conferenceNamed(ACCOUNT, 'park-1');
+    registry.join(conference, caller.sid);
+    did.length = 0;
+    const added = await client
+      .conferences(conference.sid)
+      .participants.create({ from: '+442079460000', to: 'client:ben_2', label: 'picker' });
+    expect(added).toMatchObject({ label: 'picker', status: 'queued' });
+    const ended = await client.conferences(conference.sid).update({ status: 'completed' });
+    expect(ended.status).toBe('completed');
+    expect(did).toEqual(['add client:ben_2 picker', 'end park-1']);
+    await expect(
+      client.conferences(conference.sid).participants.create({ from: '+1', to: 'client:ann_1' }),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('an unknown participant is 20404', async () => {
+    const conference = registry.conferenceNamed(ACCOUNT, 'empty-one');
+    await expect(
+      client.conferences(conference.sid).participants('nobody').update({ hold: true }),
+    ).rejects.toMatchObject({ status: 404, code: 20404 });
+  });
+});
+
+describe('authentication', () => {
+  it('refuses a wrong token and another account (20003)', async () => {
+    const wrong = twilio(ACCOUNT, 'not-the-token', { httpClient: new TwinRequestClient(origin) });
+    await expect(wrong.calls.list()).rejects.toMatchObject({ status: 401, code: 20003 });
+    const other = twilio('AC' + '2'.repeat(32), TOKEN, {
+      httpClient: new TwinRequestClient(origin),
+    });
+    await expect(other.conferences.list()).rejects.toMatchObject({ status: 401, code: 20003 });
+  });
+});
