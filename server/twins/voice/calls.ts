@@ -143,7 +143,7 @@ export function newCall(
     state: 'setting-up',
     heldBy: null,
     park: null,
-    claimed: false,
+    claimedBy: null,
     transfer: null,
     handledBy: null,
     trail: [],

@@ -99,6 +99,8 @@ export function park(vs: VoiceState, identity: string, callSid: string): ParkedC
   const timer = setTimeout(() => parkTimedOut(vs, call, identity, parker.name), vs.parkTimeoutMs);
   timer.unref();
   call.park = { side, by: identity, at, timer };
+  // Parked again after a pick-up: that pick-up no longer says who has the call.
+  vs.pickedUp.delete(call.id);
   call.trail.push({ action: 'parked', by: identity, at });
   tell(vs, waiting, { event: 'held', by: parker.name });
   const entry: ParkedCall = {
@@ -118,7 +120,7 @@ function parkTimedOut(
   parkerIdentity: string,
   parkerName: string,
 ): void {
-  if (call.state !== 'parked' || !call.park || call.claimed) return;
+  if (call.state !== 'parked' || !call.park || call.claimedBy !== null) return;
   const side = call.park.side;
   leavePark(vs, call);
   ringBack(vs, call, side, parkerIdentity, parkerName, 'The call was parked too long');
@@ -131,6 +133,20 @@ export function leavePark(vs: VoiceState, call: Call): void {
   vs.options.onUnparked?.(call.id);
 }
 
+/**
+ * Why a pick-up of `callId` is refused. A claim in progress answers first: whoever loses a race is
+ * told a colleague took the call, whatever the record of an earlier pick-up says (the call may
+ * have been picked up and parked again since).
+ */
+function refusal(vs: VoiceState, call: Call | undefined, callId: string, picker: string): string {
+  const mine = 'You already picked up this call.';
+  if (call && call.claimedBy !== null) return call.claimedBy === picker ? mine : TAKEN_SENTENCE;
+  const taken = vs.pickedUp.get(callId);
+  if (taken) return taken.by === picker ? mine : TAKEN_SENTENCE;
+  if (call && call.state === 'parked') return 'This call is ringing back to whoever parked it.';
+  return call ? 'This call is no longer on hold.' : GONE_SENTENCE;
+}
+
 /** `conn` dialled `park:<callId>`: the first such dial takes the parked call, any later one is told. */
 export async function pickUp(
   vs: VoiceState,
@@ -140,20 +156,8 @@ export async function pickUp(
 ): Promise<void> {
   const picker = conn.identity!;
   const call = vs.calls.get(callId);
-  if (!call || call.state !== 'parked' || call.claimed || !call.park) {
-    const taken = vs.pickedUp.get(callId);
-    const reason = taken
-      ? taken.by === picker
-        ? 'You already picked up this call.'
-        : TAKEN_SENTENCE
-      : call?.claimed
-        ? TAKEN_SENTENCE
-        : call && call.state === 'parked'
-          ? 'This call is ringing back to whoever parked it.'
-          : call
-            ? 'This call is no longer on hold.'
-            : GONE_SENTENCE;
-    failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.notFound, reason);
+  if (!call || call.state !== 'parked' || call.claimedBy !== null || !call.park) {
+    failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.notFound, refusal(vs, call, callId, picker));
     return;
   }
   if ((vs.busyCount.get(picker) ?? 0) > 0) {
@@ -166,13 +170,13 @@ export async function pickUp(
     );
     return;
   }
-  call.claimed = true;
+  call.claimedBy = picker;
   const vacated = call.park.side;
   let leg: MediaLeg;
   try {
     leg = await answerLeg(msg.sdp, vs.options.media);
   } catch (err) {
-    call.claimed = false;
+    call.claimedBy = null;
     vs.log(`voice: media for a pick-up of ${call.id} failed: ${String(err)}`);
     failBeforeRinging(
       vs,
@@ -185,7 +189,7 @@ export async function pickUp(
   }
   if (call.state !== 'parked' || conn.closed) {
     void leg.close();
-    call.claimed = false;
+    call.claimedBy = null;
     failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.notFound, GONE_SENTENCE);
     return;
   }
@@ -202,7 +206,7 @@ export async function pickUp(
   setSide(call, vacated, side);
   vs.bySid.set(side.sid, call);
   vs.bySid.set(msg.callsid, call);
-  call.claimed = false;
+  call.claimedBy = null;
   stopRing(vs, call, true);
   leavePark(vs, call);
   vs.pickedUp.set(call.id, { by: picker, at: vs.now() });

@@ -161,8 +161,11 @@ export interface Call {
   /** The side that put the other on hold, while it is held. */
   heldBy: SideName | null;
   park: { side: SideName; by: string; at: number; timer: NodeJS.Timeout | null } | null;
-  /** Set while a picker's media is being set up, so a second picker is turned away at once. */
-  claimed: boolean;
+  /**
+   * Who is picking the call up while their media is being set up: a second picker is turned away at
+   * once, told a colleague took it.
+   */
+  claimedBy: string | null;
   /** A transfer under way: who asked (on which side), to whom, and the consulted party once in. */
   transfer: Transfer | null;
   /** Who had the call's answering end last (the callee, a picker, a transfer's target). */
