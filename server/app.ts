@@ -42,9 +42,9 @@ import { createSyncService, type SyncService } from './sync/service';
 import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
 import { resolveDestination } from './voice/directory';
 import { registerVoiceRoutes } from './voice/routes';
-import { createVoiceService, type VoiceService } from './voice/service';
+import { createVoiceService, type VoiceService } from './twins/voice/service';
 import { voiceSettingsFromEnv } from './voice/settings';
-import { createVoicemailStore, storedMessages } from './voice/voicemail';
+import { createVoicemailStore, storedMessages } from './twins/voice/voicemail-store';
 
 export interface App {
   server: Server;

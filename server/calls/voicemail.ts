@@ -2,7 +2,7 @@
  * Voicemail, whichever backend took the message: what a caller hears before the tone when the group
  * has no greeting of its own, and GET /api/voicemail/{id}, which plays a message (the history row's
  * `voicemail.id`) to the members of the group it was left for and to admins. The embedded backend
- * keeps messages on disk (server/voice/voicemail.ts); on Twilio the id is a Recording SID and the
+ * keeps messages on disk (server/twins/voice/voicemail-store.ts); on Twilio the id is a Recording SID and the
  * audio is Twilio's, fetched for the browser (server/twilio/media.ts).
  */
 import { API } from '../../src/contracts/api';

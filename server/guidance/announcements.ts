@@ -8,7 +8,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANNOUNCEMENTS, AUDIO } from '../../src/contracts/objects';
 import type { InternalSync } from '../sync/internal';
-import { SAMPLE_RATE } from '../voice/audio';
+import { SAMPLE_RATE } from '../twins/voice/audio';
 import { decodeWav, resample, toPcmu, WavError } from './pcm';
 import type { Speech } from './speech';
 

@@ -12,7 +12,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { SAMPLE_RATE } from '../voice/audio';
+import { SAMPLE_RATE } from '../twins/voice/audio';
 import { decodeWav, resample, toPcmu } from './pcm';
 
 /** A language eSpeak NG speaks: its voice code (`en-us`) and its name (`English (America)`). */

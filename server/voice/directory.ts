@@ -2,7 +2,7 @@ import type { User } from '../identity/users';
 import { normaliseNumber } from '../../src/contracts/records/group';
 import { EXTENSION } from '../../src/contracts/records/user';
 import type { GroupNumber } from '../identity/extensions';
-import type { Destination } from './service';
+import type { Destination } from '../twins/voice/model';
 
 const PHONE_NUMBER = /^\+?[0-9][0-9 ().-]{2,30}$/;
 

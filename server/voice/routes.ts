@@ -3,8 +3,9 @@ import type { Auth } from '../identity/sessions';
 import { readBody } from '../platform/http/body';
 import { HttpError, sendJson } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
-import { SDK_SOUNDS, toneWav } from './audio';
-import { CallControlError, SIGNAL_PATH, type VoiceService } from './service';
+import { SDK_SOUNDS, toneWav } from '../twins/voice/audio';
+import { CallControlError, SIGNAL_PATH } from '../twins/voice/model';
+import type { VoiceService } from '../twins/voice/service';
 import { pathOf } from '../../src/contracts/api-route';
 
 export interface VoiceRouteDeps {

@@ -11,8 +11,8 @@
  */
 import { RtpHeader, RtpPacket } from 'werift';
 import WebSocket from 'ws';
-import { FRAME_SAMPLES, toneFrame, type Tone } from '../../server/voice/audio';
-import { answerLeg, offerLeg, type MediaLeg } from '../../server/voice/media';
+import { FRAME_SAMPLES, toneFrame, type Tone } from '../../server/twins/voice/audio';
+import { answerLeg, offerLeg, type MediaLeg } from '../../server/twins/voice/media';
 import { signIn } from '../integration/sync/support';
 
 const [baseUrl = '', pairsArg = '1', prefix = 'load'] = process.argv.slice(2);

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateValueText } from '../../src/machines/stateValue';
-import { mintVoiceToken } from '../../server/voice/token';
+import { mintVoiceToken } from '../../server/twins/voice/token';
 import { startServer, type RunningServer } from '../support/server';
 import {
   deviceHarness,

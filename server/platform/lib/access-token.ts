@@ -1,7 +1,7 @@
 /**
  * Twilio-shaped AccessTokens: HS256 JWTs with `cty: twilio-fpa;v=1`, signed with a secret the server
  * creates on first start in its data folder (mode 0600). The Sync and Voice services each add their
- * own grant and error codes on top (server/sync/token.ts, server/voice/token.ts).
+ * own grant and error codes on top (server/sync/token.ts, server/twins/voice/token.ts).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -3,8 +3,8 @@
  * peer (werift, the server's own media code playing the browser's part), so what each side hears is
  * read from the RTP it receives.
  */
-import { PCMU_SILENCE, TONES } from '../../../server/voice/audio';
-import { answerLeg, offerLeg, type MediaLeg } from '../../../server/voice/media';
+import { PCMU_SILENCE, TONES } from '../../../server/twins/voice/audio';
+import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
 import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
 
 export type Person = RawSignal & { identity: string; cookie: string };

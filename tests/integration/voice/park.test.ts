@@ -9,6 +9,8 @@
  */
 import type { SyncMap } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
+import { TAKEN_SENTENCE } from '../../../server/twins/voice/model';
 import { callRecord } from '../../../src/contracts/records/call';
 import { holdRecord } from '../../../src/contracts/records/hold';
 import { startServer, type RunningServer } from '../../support/server';
@@ -59,6 +61,14 @@ const control = (who: Person, callSid: string, action: 'hold' | 'resume' | 'park
 const messageOf = (f: Frame) => JSON.parse(String(f.payload.content)) as { event: string };
 
 const pickUp = (who: Person, callId: string) => dial(who, `park:${callId}`);
+
+/** A pick-up's `invite` as the SDK sends it, with `leg`'s offer. */
+const pickUpInvite = (callsid: string, callId: string, leg: MediaLeg) => ({
+  callsid,
+  sdp: leg.localSdp,
+  preflight: false,
+  twilio: { accountsid: null, params: `To=${encodeURIComponent(`park:${callId}`)}` },
+});
 
 async function holdKeys(): Promise<string[]> {
   const page = await holds.getItems({ pageSize: 100 });
@@ -165,6 +175,35 @@ describe('park and pick up', () => {
       5000,
       'the history row',
     );
+  });
+
+  it('whoever loses a pick-up race is told a colleague took it, even one who picked it up before', async () => {
+    // Bob parks Ann's call, picks it up himself (so he has picked it up before) and parks it again.
+    const { fromSid, toSid } = await connected(ann, bob);
+    const first = await control(bob, toSid, 'park');
+    const callId = (first.body.parked as { callId: string }).callId;
+    const mine = await pickUp(bob, callId);
+    expect(mine.frame.type).toBe('answer');
+    expect((await control(bob, String(mine.frame.payload.callsid), 'park')).status).toBe(200);
+    await eventually(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
+    // Cat and Bob pick it up at the same moment, Cat's dial a hair first: her claim is in progress
+    // (her audio being set up) when Bob's arrives. Whoever loses is told a colleague took it; Bob's
+    // own earlier pick-up does not make it "You already picked up this call."
+    const [catLeg, bobLeg] = await Promise.all([offerLeg(), offerLeg()]);
+    const [catMark, bobMark] = [cat.frames.length, bob.frames.length];
+    const race = Date.now();
+    cat.send('invite', pickUpInvite(`TJ-race-cat-${race}`, callId, catLeg));
+    bob.send('invite', pickUpInvite(`TJ-race-bob-${race}`, callId, bobLeg));
+    const ended = (f: Frame) => (f.type === 'answer' || f.type === 'hangup') && !!f.payload.callsid;
+    const [c, b] = await Promise.all([cat.next(ended, catMark), bob.next(ended, bobMark)]);
+    expect([c, b].filter((f) => f.type === 'answer')).toHaveLength(1);
+    const lost = [c, b].find((f) => f.type === 'hangup')!;
+    expect(lost.payload.error).toEqual({ code: 31404, message: TAKEN_SENTENCE });
+    const [winner, won, winnerLeg] = c.type === 'answer' ? [cat, c, catLeg] : [bob, b, bobLeg];
+    await winnerLeg.accept(String(won.payload.sdp));
+    winner.send('hangup', { callsid: won.payload.callsid });
+    await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid);
+    for (const leg of [catLeg, bobLeg]) await leg.close();
   });
 
   it('a parked caller who hangs up leaves /hold for everyone, and a pick-up then is told', async () => {

@@ -10,7 +10,7 @@
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRecord } from '../../../src/contracts/records/call';
-import { holdMusic } from '../../../server/voice/audio';
+import { holdMusic } from '../../../server/twins/voice/audio';
 import { storeGroup, type GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';

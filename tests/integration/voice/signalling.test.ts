@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSecret } from '../../../server/platform/lib/access-token';
 import { mintAccessToken } from '../../../server/sync/token';
-import { mintVoiceToken } from '../../../server/voice/token';
+import { mintVoiceToken } from '../../../server/twins/voice/token';
 import { startServer, type RunningServer } from '../../support/server';
 import { token as syncToken } from '../sync/support';
 import { listening, RawSignal, voiceToken } from './support';

@@ -16,10 +16,10 @@ import {
 } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveRange } from '../audio/routes';
-import type { VoicemailMessages } from '../calls/voicemail';
-import { HttpError } from '../platform/http/errors';
-import { pcmuWav } from '../guidance/pcm';
+import { serveRange } from '../../audio/routes';
+import type { VoicemailMessages } from '../../calls/voicemail';
+import { HttpError } from '../../platform/http/errors';
+import { pcmuWav } from '../../guidance/pcm';
 import { SAMPLE_RATE } from './audio';
 
 export interface VoicemailMeta {

@@ -4,7 +4,7 @@
  * Sync token never opens the phone and the other way round. Bad tokens get the codes the Voice SDK
  * maps (docs: protocol notes, section 6 and 10).
  */
-import { decodeAccessToken, signAccessToken } from '../platform/lib/access-token';
+import { decodeAccessToken, signAccessToken } from '../../platform/lib/access-token';
 
 export const APPLICATION_SID = 'AP00000000000000000000000000000000';
 /** Twilio refuses tokens that live longer than a day. */

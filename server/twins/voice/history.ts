@@ -1,0 +1,103 @@
+/**
+ * What the twin tells the app about calls: a finished call's history row (the call record both
+ * backends write, src/contracts/records/call.ts), and who is on a call (presence).
+ */
+import { sid, type Call, type VoiceState } from './model';
+import { finishRecording } from './voicemail';
+import type { Outcome } from '../../../src/contracts/records/call';
+
+/** Counts a person's live calls; presence hears when the count goes from or to zero. */
+export function setBusy(vs: VoiceState, identity: string, delta: number): void {
+  const before = vs.busyCount.get(identity) ?? 0;
+  const after = Math.max(0, before + delta);
+  if (after === 0) vs.busyCount.delete(identity);
+  else vs.busyCount.set(identity, after);
+  if ((before === 0) !== (after === 0)) vs.options.onBusyChanged?.(identity, after > 0);
+}
+
+/**
+ * A finished call's history row, handed to `onCallEnded`: what it was, who had it, its trail and,
+ * for a ring group's call, its routing and any message left (a message being left is kept now:
+ * the caller hanging up is how a message ends).
+ */
+export function recordEnd(vs: VoiceState, call: Call, outcome: Outcome, reason: string): void {
+  const message = call.route ? finishRecording(vs, call) : null;
+  let finalOutcome = outcome;
+  let finalReason = reason;
+  if (message && call.answeredAt === null) {
+    finalOutcome = 'voicemail';
+    finalReason = `Left a voicemail (${message.seconds} s).`;
+  } else if (
+    (call.route?.steps.at(-1)?.kind === 'voicemail' ||
+      call.route?.steps.at(-1)?.kind === 'recording') &&
+    (outcome === 'abandoned' || outcome === 'voicemail')
+  ) {
+    finalOutcome = 'missed';
+    finalReason = 'The caller hung up without leaving a message.';
+  }
+  const endedAt = vs.now();
+  const handler = call.answeredAt === null ? null : call.handledBy;
+  try {
+    vs.options.onCallEnded?.({
+      callSid: call.id,
+      direction: 'outbound',
+      from: call.from,
+      to: call.to,
+      user: call.from,
+      callee: call.callee,
+      group: call.route?.groupId ?? null,
+      groupName: call.route?.groupName ?? null,
+      handledBy: handler,
+      trail: call.trail,
+      startedAt: call.startedAt,
+      answeredAt: call.answeredAt,
+      endedAt,
+      duration: call.answeredAt === null ? 0 : Math.round((endedAt - call.answeredAt) / 1000),
+      outcome: finalOutcome,
+      reason: finalReason,
+      routing: call.route?.steps ?? [],
+      voicemail: message,
+      forwardedTo: null,
+      test: call.route?.test ?? false,
+    });
+  } catch (err) {
+    vs.log(`voice: recording call ${call.id} failed: ${String(err)}`);
+  }
+}
+
+/** A call that ended before it was set up (nobody to ring): its row, with nothing but why. */
+export function recordAttempt(
+  vs: VoiceState,
+  attempt: { caller: string; to: string; startedAt: number },
+  outcome: Outcome,
+  reason: string,
+  callee: string | null,
+): void {
+  const { caller, to, startedAt } = attempt;
+  try {
+    vs.options.onCallEnded?.({
+      callSid: sid('CA'),
+      direction: 'outbound',
+      from: caller,
+      to,
+      user: caller,
+      callee,
+      group: null,
+      groupName: null,
+      handledBy: null,
+      trail: [],
+      startedAt,
+      answeredAt: null,
+      endedAt: vs.now(),
+      duration: 0,
+      outcome,
+      reason,
+      routing: [],
+      voicemail: null,
+      forwardedTo: null,
+      test: false,
+    });
+  } catch (err) {
+    vs.log(`voice: recording a failed call failed: ${String(err)}`);
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * The Voice SDK's side of the wire: sockets on /signal, their tokens (checked on every `listen` and at
+ * expiry) and rate, frames in and out, and what each inbound message does (protocol.ts reads them).
+ */
+import type { WebSocket } from 'ws';
+import { sid, type Conn, type Side, type VoiceState } from './model';
+import { frame, parseFrame, type ClientMessage } from './protocol';
+import { verifyVoiceToken } from './token';
+import { sideOf } from './calls';
+import { hangup, reconnectLeg, socketLost } from './hangup';
+import { answerCall, placeCall } from './ringing';
+
+/** Prints a frame (SWITCHBOARD_VOICE_LOG=1), SDPs shortened. */
+function trace(conn: Conn, dir: string, text: string): void {
+  console.log(
+    `voice ${conn.identity ?? '?'} ${dir} ${text.replace(/"sdp":"[^"]*"/g, '"sdp":"…"').slice(0, 400)}`,
+  );
+}
+
+export function send(
+  vs: VoiceState,
+  conn: Conn | null,
+  type: string,
+  payload: Record<string, unknown> = {},
+): void {
+  if (!conn || conn.closed || conn.ws.readyState !== conn.ws.OPEN) return;
+  const text = frame(type, payload);
+  if (vs.logFrames) trace(conn, '->', text);
+  conn.ws.send(text);
+}
+
+export function sendError(
+  vs: VoiceState,
+  conn: Conn,
+  code: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+): void {
+  send(vs, conn, 'error', { error: { code, message }, ...extra });
+}
+
+/** Refuses a socket for good: the SDK destroys its stream on `close` and does not reconnect. */
+export function refuse(vs: VoiceState, conn: Conn, code: number, message: string): void {
+  sendError(vs, conn, code, message);
+  send(vs, conn, 'close');
+  dropConn(vs, conn, false);
+  conn.ws.close(1000, 'access refused');
+}
+
+export const socketsOf = (vs: VoiceState, identity: string): Conn[] =>
+  [...vs.conns].filter((c) => c.identity === identity && !c.closed);
+
+export const registeredSocketsOf = (vs: VoiceState, identity: string): Conn[] =>
+  socketsOf(vs, identity).filter((c) => c.registered && c.incoming);
+
+/** Tells a side's browser something about its call (the SDK's `messageReceived`). */
+export function tell(vs: VoiceState, side: Side, content: Record<string, unknown>): void {
+  if (!side.knowsSid) return;
+  send(vs, side.conn, 'message', {
+    callsid: side.sid,
+    content: JSON.stringify(content),
+    contenttype: 'application/json',
+    messagetype: 'user-defined-message',
+    voiceeventsid: sid('KX'),
+  });
+}
+
+export function failBeforeRinging(
+  vs: VoiceState,
+  conn: Conn,
+  tempSid: string,
+  code: number,
+  message: string,
+): void {
+  send(vs, conn, 'hangup', { callsid: tempSid, error: { code, message } });
+}
+
+export function unknownCall(vs: VoiceState, conn: Conn, callsid: string): void {
+  const gone = vs.ended.get(callsid);
+  if (gone && conn.identity && gone.people.has(conn.identity)) return;
+  sendError(vs, conn, 31100, 'No such call for this device', { callsid });
+}
+
+export function dropConn(vs: VoiceState, conn: Conn, graceful: boolean): void {
+  if (conn.closed) return;
+  conn.closed = true;
+  if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
+  vs.conns.delete(conn);
+  socketLost(vs, conn, graceful);
+}
+
+function allowFrame(vs: VoiceState, conn: Conn): boolean {
+  const t = vs.now();
+  conn.tokens = Math.min(
+    vs.rate.burst,
+    conn.tokens + ((t - conn.lastRefill) / 1000) * vs.rate.perSecond,
+  );
+  conn.lastRefill = t;
+  if (conn.tokens < 1) return false;
+  conn.tokens -= 1;
+  return true;
+}
+
+function onListen(
+  vs: VoiceState,
+  conn: Conn,
+  msg: Extract<ClientMessage, { type: 'listen' }>,
+): void {
+  const check = verifyVoiceToken(vs.secret, msg.token, Math.floor(vs.now() / 1000));
+  if (!check.ok) {
+    refuse(vs, conn, check.code, check.message);
+    return;
+  }
+  if (conn.identity !== null && conn.identity !== check.identity) {
+    refuse(vs, conn, 31204, 'JWT is invalid: a token for another identity');
+    return;
+  }
+  if (vs.options.tokenLive && !vs.options.tokenLive(check.identity, check.sessionRef)) {
+    refuse(vs, conn, 31204, 'JWT is invalid: its session has ended');
+    return;
+  }
+  conn.identity = check.identity;
+  conn.sessionRef = check.sessionRef;
+  conn.exp = check.exp;
+  conn.incoming = check.incoming;
+  conn.outgoing = check.outgoing;
+  conn.reconnectTimeout = msg.reconnectTimeout;
+  if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
+  const ttlMs = check.exp * 1000 - vs.now();
+  conn.expiryTimer = setTimeout(
+    () => refuse(vs, conn, 31205, 'JWT token expired'),
+    Math.max(0, ttlMs),
+  );
+  conn.expiryTimer.unref();
+  send(vs, conn, 'connected', {
+    token: { identity: check.identity, ttl: Math.max(0, Math.floor(ttlMs / 1000)) },
+  });
+}
+
+function onMessage(vs: VoiceState, conn: Conn, msg: ClientMessage): void {
+  if (msg.type === 'listen') {
+    onListen(vs, conn, msg);
+    return;
+  }
+  if (conn.identity === null) {
+    sendError(vs, conn, 31204, 'JWT is invalid: send listen with a token first');
+    return;
+  }
+  if (conn.exp * 1000 <= vs.now()) {
+    refuse(vs, conn, 31205, 'JWT token expired');
+    return;
+  }
+  switch (msg.type) {
+    case 'register':
+      if (msg.audio && !conn.incoming) {
+        sendError(vs, conn, 31201, 'This token may not receive calls.');
+        return;
+      }
+      conn.registered = msg.audio;
+      send(vs, conn, msg.audio ? 'ready' : 'offline');
+      return;
+    case 'invite':
+      if (msg.reconnect !== null) reconnectLeg(vs, conn, msg);
+      else
+        placeCall(vs, conn, msg).catch((err: unknown) => {
+          vs.log(`voice: placing a call failed: ${String(err)}`);
+          failBeforeRinging(vs, conn, msg.callsid, 31000, 'The call could not be placed.');
+        });
+      return;
+    case 'answer':
+      answerCall(vs, conn, msg).catch((err: unknown) =>
+        vs.log(`voice: answering failed: ${String(err)}`),
+      );
+      return;
+    case 'reject':
+      hangup(vs, conn, msg.callsid, true);
+      return;
+    case 'hangup':
+      hangup(vs, conn, msg.callsid, false);
+      return;
+    case 'reinvite':
+    case 'dtmf':
+    case 'message': {
+      const call = vs.bySid.get(msg.callsid);
+      if (!call || !sideOf(call, conn, msg.callsid)) {
+        unknownCall(vs, conn, msg.callsid);
+        return;
+      }
+      if (msg.type === 'message') {
+        send(vs, conn, 'ack', {
+          acktype: 'message',
+          callsid: msg.callsid,
+          voiceeventsid: msg.voiceeventsid,
+        });
+      }
+      // ICE restarts are not supported yet: the leg ends at the server, so a lost path shows as
+      // the SDK's own reconnecting state; DTMF from Chrome travels in-band (RFC 4733).
+      return;
+    }
+  }
+}
+
+export function onConnection(vs: VoiceState, ws: WebSocket): void {
+  const conn: Conn = {
+    ws,
+    identity: null,
+    sessionRef: null,
+    exp: 0,
+    incoming: false,
+    outgoing: false,
+    registered: false,
+    reconnectTimeout: 0,
+    expiryTimer: null,
+    tokens: vs.rate.burst,
+    lastRefill: vs.now(),
+    closed: false,
+  };
+  vs.conns.add(conn);
+  ws.on('message', (data, isBinary) => {
+    if (conn.closed) return;
+    if (!allowFrame(vs, conn)) {
+      sendError(vs, conn, 31206, 'Rate limit exceeded: too many messages');
+      dropConn(vs, conn, false);
+      ws.close(1008, 'rate limit');
+      return;
+    }
+    if (isBinary) {
+      sendError(vs, conn, 31100, 'Malformed message: binary frames are not accepted');
+      return;
+    }
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Buffer.concat(data as Buffer[]).toString('utf8');
+    if (vs.logFrames && text !== '\n') trace(conn, '<-', text);
+    const parsed = parseFrame(text);
+    if (!parsed.ok) {
+      sendError(
+        vs,
+        conn,
+        31100,
+        parsed.message,
+        parsed.callsid === undefined ? {} : { callsid: parsed.callsid },
+      );
+      return;
+    }
+    if ('heartbeat' in parsed) return;
+    try {
+      onMessage(vs, conn, parsed.message);
+    } catch (err) {
+      vs.log(
+        `voice: handling ${parsed.message.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+      sendError(vs, conn, 31000, 'The server could not handle this message');
+    }
+  });
+  ws.on('close', (code) => dropConn(vs, conn, code === 1000 || code === 1005));
+  ws.on('error', () => dropConn(vs, conn, false));
+}
