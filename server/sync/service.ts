@@ -267,7 +267,12 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
 
   return {
     handleUpgrade: onUpgrade,
-    ...(twilioApi ? { handleHttp: (req: IncomingMessage, res: ServerResponse) => !closed && twilioApi.handle(req, res) } : {}),
+    ...(twilioApi
+      ? {
+          handleHttp: (req: IncomingMessage, res: ServerResponse) =>
+            !closed && twilioApi.handle(req, res),
+        }
+      : {}),
     mintToken(identity, ttlSeconds = 3600, sessionRef) {
       return mintAccessToken(secret, identity, Math.floor(now() / 1000), ttlSeconds, sessionRef);
     },

@@ -78,8 +78,7 @@ function authenticated(req: IncomingMessage, options: TwilioApiOptions): boolean
   if (colon < 0) return false;
   const user = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
-  if (user === options.accountSid && options.authToken)
-    return same(password, options.authToken);
+  if (user === options.accountSid && options.authToken) return same(password, options.authToken);
   const secret = options.apiKeys?.[user];
   return secret !== undefined && same(password, secret);
 }

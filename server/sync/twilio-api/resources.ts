@@ -25,7 +25,13 @@ import { findObject, type Ctx, type RestRequest } from '../rest/context';
 import * as lists from '../rest/lists';
 import * as maps from '../rest/maps';
 import { createObject, deleteObject, updateObject } from '../rest/objects';
-import { decodePageToken, encodePageToken, parseIndex, parseOrder, parsePageSize } from '../rest/query';
+import {
+  decodePageToken,
+  encodePageToken,
+  parseIndex,
+  parseOrder,
+  parsePageSize,
+} from '../rest/query';
 import type { ItemRow, ObjectRow } from '../store';
 import {
   COLLECTION,
@@ -238,7 +244,12 @@ function listObjects(api: Api, kind: RestKind, req: ApiRequest): ApiResponse {
       url,
       pageKey(kind),
       rows.slice(0, size).map((r) => objectJson(api, r)),
-      { page: pageNo, pageSize: size, query: {}, next: rows.length > size ? `PO${offset + size}` : null },
+      {
+        page: pageNo,
+        pageSize: size,
+        query: {},
+        next: rows.length > size ? `PO${offset + size}` : null,
+      },
     ),
   };
 }
@@ -323,11 +334,13 @@ function listItems(api: Api, container: ObjectRow, query: Record<string, string>
   let order: 'asc' | 'desc';
   let size: number;
   let exclusive = false;
-  if (query.PageToken !== undefined) ({ from, order, size } = decodePageToken(query.PageToken, kind));
+  if (query.PageToken !== undefined)
+    ({ from, order, size } = decodePageToken(query.PageToken, kind));
   else {
     order = parseOrder(query.Order);
     size = parsePageSize(query.PageSize);
-    if (query.From !== undefined) from = kind === 'list' ? parseIndex(query.From, 'From') : query.From;
+    if (query.From !== undefined)
+      from = kind === 'list' ? parseIndex(query.From, 'From') : query.From;
     const bounds = query.Bounds ?? 'inclusive';
     if (bounds !== 'inclusive' && bounds !== 'exclusive')
       throw fail(400, 20001, "Invalid parameter Bounds: must be 'inclusive' or 'exclusive'");
@@ -446,7 +459,12 @@ function permissionRoute(
         url,
         'permissions',
         rows.slice(0, size).map((p) => permissionJson(api, container, p)),
-        { page: pageNo, pageSize: size, query: {}, next: rows.length > size ? `PO${offset + size}` : null },
+        {
+          page: pageNo,
+          pageSize: size,
+          query: {},
+          next: rows.length > size ? `PO${offset + size}` : null,
+        },
       ),
     };
   }
