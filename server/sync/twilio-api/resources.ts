@@ -19,7 +19,6 @@
  */
 import type { Core } from '../core';
 import { errors, SyncRestError } from '../errors';
-import { limits } from '../limits';
 import type { Subscriber } from '../events';
 import { findObject, type Ctx, type RestRequest } from '../rest/context';
 import * as lists from '../rest/lists';
@@ -48,6 +47,7 @@ import {
   type RestKind,
 } from './render';
 import type { TwilioState } from './state';
+import { boolParam, dataParam, fail, missing, offsetPage, ttlParam } from './params';
 
 export interface Api extends Names {
   core: Core;
@@ -80,68 +80,6 @@ const nobody: Subscriber & { subscriptions: Map<string, string>; readonly open: 
   open: false,
 };
 
-const fail = (status: number, code: number, message: string) =>
-  new SyncRestError(status, code, message);
-
-/** https://www.twilio.com/docs/api/errors/54011 */
-const invalidTtl = () =>
-  fail(
-    400,
-    54011,
-    'Invalid TTL: the TTL value in seconds must either be empty or an integer between 0 and 31536000 (1 year)',
-  );
-const missing = (name: string) =>
-  fail(400, 20001, `Missing required parameter ${name} in the post body`);
-
-/** The first of `names` given, as seconds (Ttl is the alias a more specific name overrides). */
-function ttlParam(form: Record<string, string>, names: string[]): number | undefined {
-  for (const name of names) {
-    const value = form[name];
-    if (value === undefined || value === '') continue;
-    if (!/^\d{1,9}$/.test(value) || Number(value) > limits.maxTtlSeconds) throw invalidTtl();
-    return Number(value);
-  }
-  return undefined;
-}
-
-const DATA_WHAT: Record<RestKind, string> = {
-  document: 'Document data',
-  list: 'List Item data',
-  map: 'Map Item data',
-};
-
-/** `Data`: a JSON object of at most 16 KiB (https://www.twilio.com/docs/api/errors/54006). */
-function dataParam(form: Record<string, string>, kind: RestKind, required: boolean): unknown {
-  const text = form.Data;
-  if (text === undefined) {
-    if (required) throw missing('Data');
-    return undefined;
-  }
-  if (Buffer.byteLength(text) > limits.maxDataBytes)
-    throw errors.dataTooLarge(DATA_WHAT[kind], limits.maxDataBytes);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw errors.invalidData(kind, `Invalid ${DATA_WHAT[kind]}: not valid JSON`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw errors.invalidData(kind, `Invalid ${DATA_WHAT[kind]}: must be a JSON object`);
-  return value;
-}
-
-function boolParam(form: Record<string, string>, name: string, required: boolean) {
-  const value = form[name];
-  if (value === undefined) {
-    if (required) throw missing(name);
-    return undefined;
-  }
-  const v = value.toLowerCase();
-  if (v !== 'true' && v !== 'false')
-    throw fail(400, 20001, `Invalid parameter ${name}: must be true or false`);
-  return v === 'true';
-}
-
 function ctxOf(api: Api): Ctx {
   return { core: api.core, base: '', identity: REST_IDENTITY, conn: nobody };
 }
@@ -153,18 +91,6 @@ const v3 = (method: string, body: Json, ifMatch?: string): RestRequest => ({
   body,
 });
 const objectBySid = (api: Api, sid: string): ObjectRow => api.core.store.q.objectBySid.get(sid)!;
-
-/** Offset paging for the collections the core does not page itself (objects, permissions). */
-function offsetPage(query: Record<string, string>): { size: number; page: number; offset: number } {
-  const size = parsePageSize(query.PageSize);
-  const pageNo = /^\d{1,6}$/.test(query.Page ?? '') ? Number(query.Page) : 0;
-  const token = query.PageToken;
-  if (token !== undefined) {
-    if (!/^PO\d{1,9}$/.test(token)) throw errors.invalidPageToken();
-    return { size, page: pageNo, offset: Number(token.slice(2)) };
-  }
-  return { size, page: pageNo, offset: pageNo * size };
-}
 
 export function handle(api: Api, req: ApiRequest): ApiResponse {
   const [root, service, collection, id, sub, subId, ...rest] = req.segments;
@@ -434,7 +360,8 @@ function itemRoute(
   else maps.postItem(ctx, container.sid, itemId, v3('POST', body, req.ifMatch));
   collectionTtl(api, container, req.form);
   const row = find();
-  if (!row) throw collection.revisionMismatch();
+  // Written just now in this transaction: only a ttl already past could hide it.
+  if (!row) throw collection.missing(collection.parseId(itemId) as never);
   return { status: 200, body: itemJson(api, objectBySid(api, container.sid), row) };
 }
 
