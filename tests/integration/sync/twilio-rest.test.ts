@@ -333,6 +333,67 @@ describe('the Sync twin answers Twilio’s Sync REST API', () => {
     await service().syncMaps('rest-rate-2').syncMapItems.create({ key: 'a', data: {} });
   });
 
+  it('answers with exactly the fields Twilio documents for each resource', async () => {
+    // The property lists of https://www.twilio.com/docs/sync/api/map-resource, …/map-item-resource,
+    // …/document-resource and …/sync-map-permission-resource.
+    const auth = `Basic ${Buffer.from(`${API_KEY}:${API_SECRET}`).toString('base64')}`;
+    const get = async (path: string): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${base}/sync/v1/Services/${SERVICE_SID}/${path}`, {
+        headers: { authorization: auth },
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    await service().syncMaps.create({ uniqueName: 'rest-fields' });
+    await service()
+      .syncMaps('rest-fields')
+      .syncMapItems.create({ key: 'k', data: { a: 1 } });
+    await service().syncMaps('rest-fields').syncMapPermissions('p@example.com').update({
+      read: true,
+      write: false,
+      manage: false,
+    });
+    await service().documents.create({ uniqueName: 'rest-fields-doc', data: {} });
+    const common = ['account_sid', 'service_sid', 'url', 'revision', 'date_expires'];
+    const dates = ['date_created', 'date_updated', 'created_by'];
+    const map = await get('Maps/rest-fields');
+    expect(Object.keys(map).sort()).toEqual(
+      ['sid', 'unique_name', 'links', ...common, ...dates].sort(),
+    );
+    expect(map.date_created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Object.keys(await get('Maps/rest-fields/Items/k')).sort()).toEqual(
+      ['key', 'map_sid', 'data', ...common, ...dates].sort(),
+    );
+    expect(Object.keys(await get('Documents/rest-fields-doc')).sort()).toEqual(
+      ['sid', 'unique_name', 'links', 'data', ...common, ...dates].sort(),
+    );
+    expect(Object.keys(await get('Maps/rest-fields/Permissions/p@example.com')).sort()).toEqual(
+      [
+        'account_sid',
+        'service_sid',
+        'map_sid',
+        'identity',
+        'read',
+        'write',
+        'manage',
+        'url',
+      ].sort(),
+    );
+    const page = await get('Maps/rest-fields/Items?PageSize=1');
+    expect(Object.keys(page.meta as object).sort()).toEqual(
+      [
+        'first_page_url',
+        'key',
+        'next_page_url',
+        'page',
+        'page_size',
+        'previous_page_url',
+        'url',
+      ].sort(),
+    );
+    expect(page.meta).toMatchObject({ key: 'items', page: 0, page_size: 1 });
+  });
+
   it('refuses bad credentials with 401 / 20003, and takes the account’s auth token', async () => {
     const wrong = createTwilioClient(twilioConfig(base, 'not-the-secret-0123456789'));
     expect(await refusal(wrong.sync.v1.services(SERVICE_SID).fetch())).toMatchObject({
