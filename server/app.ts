@@ -128,6 +128,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           writeProblem({ kind: attempt.kind, name: attempt.name ?? '' }, data),
         // Checked on every init/update, so a token outlives neither its session nor its person.
         tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
+        ...(config.syncTwilioApi ? { twilioApi: config.syncTwilioApi } : {}),
       });
   } catch (err) {
     db.close();
@@ -276,6 +277,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     ),
     router,
     serveStatic,
+    handleRaw: (req, res) => sync.handleHttp?.(req, res) ?? false,
     upgrade: (req, socket, head) =>
       voice.handleUpgrade(req, socket, head) || sync.handleUpgrade(req, socket, head),
     now,

@@ -6,6 +6,8 @@
 import { nonEmpty, serverConfigFromEnv, type Env, type ServerConfig } from './platform/config';
 import { signInConfigFromEnv, type SignInConfig } from './identity/config';
 import { twilioConfigFromEnv, type TwilioConfig } from './twilio/config';
+import { twilioApiFromEnv } from './sync/twilio-api/config';
+import type { TwilioApiOptions } from './sync/twilio-api/http';
 import { rtpPortsFromEnv } from './voice/settings';
 
 export interface AppConfig extends ServerConfig, SignInConfig {
@@ -16,6 +18,11 @@ export interface AppConfig extends ServerConfig, SignInConfig {
    * (server/twilio/, with its settings).
    */
   backend: { kind: 'embedded' } | TwilioConfig;
+  /**
+   * SWITCHBOARD_SYNC_TWILIO_API (embedded backend only): the embedded Sync service also answers
+   * Twilio's Sync REST API at /twilio/sync/v1, with these credentials (server/sync/twilio-api/).
+   */
+  syncTwilioApi: TwilioApiOptions | null;
 }
 
 export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
@@ -28,5 +35,6 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
     ...signInConfigFromEnv(env, cwd),
     voiceRtpPorts: rtpPortsFromEnv(nonEmpty(env.VOICE_RTP_PORTS)),
     backend: twilio ?? { kind: 'embedded' },
+    syncTwilioApi: twilio ? null : twilioApiFromEnv(env),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { Connection, type ConnectionHost } from './connection';
@@ -18,10 +18,16 @@ import { limits } from './limits';
 import type { RestRequest } from './rest/context';
 import { openStore } from './store';
 import { loadOrCreateSecret, mintAccessToken } from './token';
+import { createTwilioApi, type TwilioApiOptions } from './twilio-api/http';
 
 export interface SyncService {
   /** Takes a WebSocket upgrade on the service's path; false for any other path (the caller answers it). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /**
+   * Answers a request of Twilio's Sync REST API (`<mount>/sync/v1/…`, twilio-api/http.ts); false for
+   * any other path. Absent unless the service was made with `twilioApi`.
+   */
+  handleHttp?(req: IncomingMessage, res: ServerResponse): boolean;
   mintToken(identity: string, ttlSeconds?: number, sessionRef?: string): string;
   /**
    * Resolves once `identity` may use what a token opens (Twilio Sync: their permissions are granted);
@@ -69,6 +75,11 @@ export interface SyncServiceOptions {
   checkWrite?: (attempt: AccessAttempt, data: JsonObject) => string | null;
   /** Whether a token's app session is still live (checked on every init and update); default: all are. */
   tokenLive?: (identity: string, sessionRef: string | null) => boolean;
+  /**
+   * Also answer Twilio's Sync REST API with these credentials (twilio-api/http.ts); with the
+   * service's ACL on (set through that API), clients' requests need the objects' permissions.
+   */
+  twilioApi?: TwilioApiOptions;
 }
 
 export const WS_PATH = '/v3/wsconnect';
@@ -142,7 +153,13 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   });
   const testHooks = options.testHooks ?? process.env.SWITCHBOARD_SYNC_TEST_HOOKS === '1';
   const internal = createInternalSync(core);
+  const twilioApi = options.twilioApi ? createTwilioApi(core, options.twilioApi) : null;
 
+  // Twilio's per-object permissions (when the service's ACL is on), then the app's own rules.
+  const policy: AccessPolicy | undefined =
+    twilioApi || options.accessPolicy
+      ? (attempt) => twilioApi?.state.aclRefusal(attempt) ?? options.accessPolicy?.(attempt) ?? null
+      : undefined;
   const host: ConnectionHost = {
     core,
     secret,
@@ -172,17 +189,17 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
     tokenLive: options.tokenLive,
     authorize:
-      options.accessPolicy || options.shapeMapItem || options.checkWrite
+      options.accessPolicy || options.shapeMapItem || options.checkWrite || twilioApi
         ? (identity, req) => {
             const attempt = describeAccess(core, identity, req);
             if (!attempt) return null;
-            const reason = options.accessPolicy?.(attempt);
+            const reason = policy?.(attempt);
             return reason ? forbidden(reason) : checkData(attempt, req);
           }
         : undefined,
-    mayRead: options.accessPolicy
+    mayRead: policy
       ? (identity, kind, name) => {
-          const reason = options.accessPolicy!({
+          const reason = policy({
             identity,
             op: 'read',
             kind,
@@ -250,6 +267,12 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
 
   return {
     handleUpgrade: onUpgrade,
+    ...(twilioApi
+      ? {
+          handleHttp: (req: IncomingMessage, res: ServerResponse) =>
+            !closed && twilioApi.handle(req, res),
+        }
+      : {}),
     mintToken(identity, ttlSeconds = 3600, sessionRef) {
       return mintAccessToken(secret, identity, Math.floor(now() / 1000), ttlSeconds, sessionRef);
     },

@@ -26,6 +26,11 @@ export interface HttpServerOptions {
   router: Router;
   /** Everything outside /api (the built app). */
   serveStatic: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void>;
+  /**
+   * Offered every request outside /api before the static handler, after the Host check: true when
+   * it took the request (a service answering its own protocol, such as a twin's REST API).
+   */
+  handleRaw?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Offers an upgrade to the WebSocket services; false when none takes its path. */
   upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
   now: () => number;
@@ -54,6 +59,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       await match.handler(ctx);
       return;
     }
+    if (options.handleRaw?.(req, res)) return;
     await options.serveStatic(req, res, pathname);
   }
 
