@@ -841,7 +841,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
           return;
         }
         const from = waiting.identity ?? call.from;
-        if (!startRing(call, side, 'ringBack', identity, name, leg, from))
+        // The reason rides along so the card can say why this call rings again.
+        const params = { RingBackReason: why };
+        if (!startRing(call, side, 'ringBack', identity, name, leg, from, { params }))
           unavailable(`${name} was offline`);
       },
       (err: unknown) => {
