@@ -84,20 +84,23 @@ function iconLink(): HTMLLinkElement {
 export function useRingingFlash(caller: string | null): void {
   useEffect(() => {
     if (caller === null) return;
-    const title = document.title;
+    const ringing = ringingTitle(caller);
+    // The screen's own title, kept up to date: a screen opened while it rings sets its own.
+    let title = document.title;
     const link = iconLink();
     const icon = link.getAttribute('href') ?? 'data:,';
     let on = false;
     const flip = () => {
+      if (document.title !== ringing) title = document.title;
       on = !on;
-      document.title = on ? ringingTitle(caller) : title;
+      document.title = on ? ringing : title;
       link.href = on ? RINGING_ICON : icon;
     };
     flip();
     const timer = setInterval(flip, FLASH_MS);
     return () => {
       clearInterval(timer);
-      document.title = title;
+      if (document.title === ringing) document.title = title;
       link.setAttribute('href', icon);
     };
   }, [caller]);
