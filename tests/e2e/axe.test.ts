@@ -42,6 +42,7 @@ let dist: ReturnType<typeof snapshotDist>;
 let admin: BrowserContext;
 let visitor: BrowserContext;
 let agent: BrowserContext;
+let third: BrowserContext;
 const counts: string[] = [];
 
 /** A context that lets the test add axe's script under the app's Content-Security-Policy. */
@@ -232,6 +233,7 @@ beforeAll(async () => {
   await seedData(cookie);
   admin = await context(cookie);
   agent = await context(tom.cookie);
+  third = await context((await apiSignIn(server.url, 'Sam Agent', 'sam@example.com')).cookie);
   visitor = await context(null);
 });
 
@@ -327,6 +329,7 @@ describe('axe-core finds no WCAG 2 A/AA violations', () => {
 describe('axe-core finds no violations in any call state', () => {
   let ada: Page;
   let tom: Page;
+  let sam: Page;
   const card = (page: Page, status: string) =>
     page.locator(`[data-testid="call-card"][data-status="${status}"]`);
 
@@ -352,11 +355,13 @@ describe('axe-core finds no violations in any call state', () => {
   beforeAll(async () => {
     ada = await phoneAt(admin, paths.contacts.build());
     tom = await phoneAt(agent, paths.contacts.build());
+    sam = await phoneAt(third, paths.contacts.build());
   });
 
   afterAll(async () => {
     await ada?.close();
     await tom?.close();
+    await sam?.close();
   });
 
   it('ringing, in call, muted with the keypad, on hold, transferring and parked', async () => {
@@ -396,7 +401,14 @@ describe('axe-core finds no violations in any call state', () => {
     await open.getByRole('button', { name: 'Transfer now' }).click();
     await open.getByRole('alert').filter({ hasText: 'Type who to transfer' }).waitFor();
     await checkPage(ada, 'call: transfer form, nobody named');
-    await open.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await open.getByLabel('Transfer to').fill('sam@example.com');
+    await open.getByRole('button', { name: 'Talk first' }).click();
+    await open.getByTestId('call-transfer').filter({ hasText: 'Calling' }).waitFor();
+    await card(sam, 'incoming').waitFor();
+    await checkPage(ada, 'call: transfer, calling them first');
+    await checkPage(sam, 'call: transfer ringing');
+    await open.getByRole('button', { name: 'Cancel transfer' }).click();
+    await expect.poll(() => open.getByTestId('call-transfer').count()).toBe(0);
 
     await open.getByRole('button', { name: 'Park', exact: true }).click();
     await ada.getByTestId('call-ended').waitFor();
