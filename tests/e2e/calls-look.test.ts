@@ -277,6 +277,16 @@ describe('a look that fits the work', () => {
         }
         await shot(page, `390${path.replace(/\//g, '-')}`);
       }
+      // A toast on a phone sits at the bottom, clear of the phone's status at the top.
+      await page.goto(`${server.url}${paths.admin.build()}`);
+      await page.getByTestId('toast').waitFor();
+      expect(
+        overlaps(
+          await box(page, '[data-testid="toast"]'),
+          await box(page, '[data-testid="phone-status"]'),
+        ),
+      ).toBe(false);
+      await shot(page, '390-toast');
     } finally {
       await page.close();
     }
