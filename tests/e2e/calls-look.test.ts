@@ -222,6 +222,19 @@ describe('calls that are hard to miss', () => {
       await p.page.getByRole('link', { name: /^Hold\W+1 call waiting$/ }).waitFor();
     }
     await shot(bob.page, 'parked-hold-count-1280');
+    // /hold with the call on it holds at a phone's width too.
+    await bob.page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await bob.page.getByRole('link', { name: /^Hold\W/ }).click();
+      await bob.page.getByTestId('hold-row').waitFor();
+      const w = await widths(bob.page);
+      expect(w.scroll).toBeLessThanOrEqual(w.view);
+      const row = await box(bob.page, '[data-testid="hold-row"]');
+      expect(row.x + row.width).toBeLessThanOrEqual(w.view);
+      await shot(bob.page, '390-hold-parked');
+    } finally {
+      await bob.page.setViewportSize({ width: 1280, height: 720 });
+    }
     const back = card(bob, 'incoming');
     await back
       .getByTestId('call-ringback')
