@@ -105,6 +105,11 @@ export interface CallSummary {
   routingNote: string | null;
   /** The ring group an incoming call came through. */
   group: string | null;
+  /**
+   * Why an incoming call rings again, when it is a call coming back (a park that waited too long, a
+   * transfer nobody took): the voice service's sentence, or a plain one when it gave none.
+   */
+  ringBack: string | null;
 }
 
 export function selectCallSummary(s: CallSnapshot): CallSummary {
@@ -126,7 +131,14 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
     endText: selectCallEndText(s),
     routingNote: s.context.routing.at(-1)?.text ?? null,
     group: s.context.direction === 'incoming' ? (s.context.params.Group ?? null) : null,
+    ringBack: ringBackOf(s.context.direction, s.context.params),
   };
+}
+
+function ringBackOf(direction: CallDirection, params: Record<string, string>): string | null {
+  if (direction !== 'incoming' || params.RingBack !== '1') return null;
+  const reason = params.RingBackReason?.trim();
+  return reason ? reason : 'A call coming back to you';
 }
 
 /** Two summaries show the same card. */
@@ -152,7 +164,8 @@ export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
     a.endedAt === b.endedAt &&
     a.endText === b.endText &&
     a.routingNote === b.routingNote &&
-    a.group === b.group
+    a.group === b.group &&
+    a.ringBack === b.ringBack
   );
 }
 

@@ -18,7 +18,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, snapshotDist } from './support/live';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const GROUP = 'grp-axe000001';
 const GUIDANCE = 'gd-axe000001';
 
@@ -41,6 +41,8 @@ let browser: Browser;
 let dist: ReturnType<typeof snapshotDist>;
 let admin: BrowserContext;
 let visitor: BrowserContext;
+let agent: BrowserContext;
+let third: BrowserContext;
 const counts: string[] = [];
 
 /** A context that lets the test add axe's script under the app's Content-Security-Policy. */
@@ -144,6 +146,26 @@ async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(400);
 }
 
+async function runAxe(page: Page): Promise<Violation[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async (tags) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(context: Document, options: unknown): Promise<{ violations: Violation[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  }, TAGS);
+}
+
 async function check(
   ctx: BrowserContext,
   path: string,
@@ -154,23 +176,7 @@ async function check(
     await page.goto(`${server.url}${path}`);
     await settle(page);
     await before?.(page);
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async (tags) => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run(context: Document, options: unknown): Promise<{ violations: Violation[] }>;
-          };
-        }
-      ).axe;
-      const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-      return result.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
-      }));
-    }, TAGS);
+    const violations = await runAxe(page);
     return {
       pathname: new URL(page.url()).pathname,
       heading: ((await page.locator('h1').first().textContent()) ?? '').trim(),
@@ -223,9 +229,11 @@ beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_DIST: dist.dir } });
   browser = await launchChromium();
   const { cookie } = await apiSignIn(server.url, 'Ada Admin', 'ada@example.com');
-  await apiSignIn(server.url, 'Tom Agent', 'tom@example.com');
+  const tom = await apiSignIn(server.url, 'Tom Agent', 'tom@example.com');
   await seedData(cookie);
   admin = await context(cookie);
+  agent = await context(tom.cookie);
+  third = await context((await apiSignIn(server.url, 'Sam Agent', 'sam@example.com')).cookie);
   visitor = await context(null);
 });
 
@@ -315,5 +323,102 @@ describe('axe-core finds no WCAG 2 A/AA violations', () => {
     report('/login', checked);
     expect(checked.pathname).toBe('/login');
     expect(checked.violations, describeViolations(checked.violations)).toEqual([]);
+  });
+});
+
+describe('axe-core finds no violations in any call state', () => {
+  let ada: Page;
+  let tom: Page;
+  let sam: Page;
+  const card = (page: Page, status: string) =>
+    page.locator(`[data-testid="call-card"][data-status="${status}"]`);
+
+  async function phoneAt(ctx: BrowserContext, path: string): Promise<Page> {
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}${path}`);
+    await page
+      .getByTestId('phone-status')
+      .and(page.locator('[data-status="registered"]'))
+      .waitFor({ timeout: 30_000 });
+    return page;
+  }
+
+  async function checkPage(page: Page, label: string): Promise<void> {
+    // Let transitions and late renders finish before the colours are measured.
+    await page.waitForTimeout(400);
+    const violations = await runAxe(page);
+    const heading = ((await page.locator('h1').first().textContent()) ?? '').trim();
+    report(label, { pathname: new URL(page.url()).pathname, heading, violations });
+    expect(violations, `${label}\n${describeViolations(violations)}`).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    ada = await phoneAt(admin, paths.contacts.build());
+    tom = await phoneAt(agent, paths.contacts.build());
+    sam = await phoneAt(third, paths.contacts.build());
+  });
+
+  afterAll(async () => {
+    await ada?.close();
+    await tom?.close();
+    await sam?.close();
+  });
+
+  it('ringing, in call, muted with the keypad, on hold, transferring and parked', async () => {
+    await tom.getByTestId('dial-input').fill('ada@example.com');
+    await tom.getByRole('button', { name: 'Call', exact: true }).click();
+    const ringing = card(ada, 'incoming');
+    await ringing.waitFor();
+    await checkPage(ada, 'call: ringing here');
+    await checkPage(tom, 'call: ringing there');
+
+    await ringing.getByRole('button', { name: 'Accept' }).click();
+    const open = card(ada, 'open');
+    await open.waitFor();
+    await card(tom, 'open').waitFor();
+    await checkPage(ada, 'call: in call');
+
+    await open.getByRole('button', { name: 'Mute', exact: true }).click();
+    await open.getByRole('button', { name: 'Keypad', exact: true }).click();
+    await open.getByRole('group', { name: 'Keypad' }).getByRole('button', { name: '5' }).click();
+    await checkPage(ada, 'call: muted, keypad open');
+    await open.getByRole('button', { name: 'Keypad', exact: true }).click();
+    await open.getByRole('button', { name: 'Mute', exact: true }).click();
+
+    await open.getByRole('button', { name: 'Hold', exact: true }).click();
+    await open.getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor();
+    await card(tom, 'open').getByTestId('call-held-by-them').waitFor();
+    await checkPage(ada, 'call: on hold');
+    await checkPage(tom, 'call: held by them');
+    await open.getByRole('button', { name: 'Hold', exact: true }).click();
+    await expect
+      .poll(() =>
+        open.getByRole('button', { name: 'Hold', exact: true }).getAttribute('aria-pressed'),
+      )
+      .toBe('false');
+
+    await open.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await open.getByRole('button', { name: 'Transfer now' }).click();
+    await open.getByRole('alert').filter({ hasText: 'Type who to transfer' }).waitFor();
+    await checkPage(ada, 'call: transfer form, nobody named');
+    await open.getByLabel('Transfer to').fill('sam@example.com');
+    await open.getByRole('button', { name: 'Talk first' }).click();
+    await open.getByTestId('call-transfer').filter({ hasText: 'Calling' }).waitFor();
+    await card(sam, 'incoming').waitFor();
+    await checkPage(ada, 'call: transfer, calling them first');
+    await checkPage(sam, 'call: transfer ringing');
+    await open.getByRole('button', { name: 'Cancel transfer' }).click();
+    await expect.poll(() => open.getByTestId('call-transfer').count()).toBe(0);
+
+    await open.getByRole('button', { name: 'Park', exact: true }).click();
+    await ada.getByTestId('call-ended').waitFor();
+    await ada.getByRole('link', { name: /^Hold\b/ }).click();
+    await ada.getByTestId('hold-row').waitFor();
+    await checkPage(ada, 'call: parked (/hold)');
+    await checkPage(tom, 'call: parked, waiting');
+
+    await tom.getByRole('button', { name: 'Hang up' }).click();
+    await tom.getByTestId('call-ended').waitFor();
+    await checkPage(tom, 'call: ended');
   });
 });

@@ -119,7 +119,8 @@ describe('hold, park and pick up', () => {
       .getByTestId('call-problem')
       .filter({ hasText: 'The other side has put this call on hold' })
       .waitFor();
-    await openCard(bob).getByRole('button', { name: 'Resume', exact: true }).click();
+    // Hold is a toggle: pressed while on hold, pressed again to resume.
+    await openCard(bob).getByRole('button', { name: 'Hold', exact: true, pressed: true }).click();
     await expect.poll(() => openCard(ann).getByTestId('call-held-by-them').count()).toBe(0);
     await hears(bob.page, 'sound');
     await bob.page.getByRole('button', { name: 'Hang up' }).click();

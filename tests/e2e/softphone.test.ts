@@ -239,7 +239,7 @@ describe('calls that do not connect', () => {
     await ann.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
     await mirrored.and(second.locator('[data-status="open"]')).waitFor();
     await mirrored.getByRole('button', { name: 'Mute' }).click();
-    await bob.page.getByRole('button', { name: 'Unmute' }).waitFor();
+    await bob.page.getByRole('button', { name: 'Mute', pressed: true }).waitFor();
     // Hung up from the second tab: the call ends everywhere.
     await mirrored.getByRole('button', { name: 'Hang up' }).click();
     await ann.page.getByTestId('call-ended').waitFor();
@@ -333,7 +333,7 @@ describe('calls that do not connect', () => {
     await bob.page.keyboard.press('Alt+KeyA');
     await bob.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
     await bob.page.keyboard.press('Alt+KeyM');
-    await bob.page.getByRole('button', { name: 'Unmute' }).waitFor();
+    await bob.page.getByRole('button', { name: 'Mute', pressed: true }).waitFor();
     await bob.page.keyboard.press('Alt+KeyH');
     await ann.page.getByTestId('call-ended').waitFor();
     await bob.page.locator('[data-testid="call-card"][data-status="ended"]').waitFor();

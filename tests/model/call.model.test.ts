@@ -633,9 +633,17 @@ interface Tracked {
 const card = (page: Page, id: string) =>
   page.locator(`[data-testid="call-card"][data-call-id="${id}"]`);
 
-async function click(page: Page, id: string | null, name: string): Promise<void> {
+/** Clicks the call's control named `name`; `pressed` for a toggle that is on (Mute, Hold). */
+async function click(
+  page: Page,
+  id: string | null,
+  name: string,
+  pressed?: boolean,
+): Promise<void> {
   if (id === null) throw new Error(`no call to click ${name} on`);
-  await card(page, id).getByRole('button', { name, exact: true }).click();
+  await card(page, id)
+    .getByRole('button', { name, exact: true, ...(pressed === undefined ? {} : { pressed }) })
+    .click();
 }
 
 async function dialFromAnn(to: string): Promise<void> {
@@ -701,11 +709,11 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
     case 'muteA':
       return click(ann.page, a, 'Mute');
     case 'unmuteA':
-      return click(ann.page, a, 'Unmute');
+      return click(ann.page, a, 'Mute', true);
     case 'muteB':
       return click(bob.page, b, 'Mute');
     case 'unmuteB':
-      return click(bob.page, b, 'Unmute');
+      return click(bob.page, b, 'Mute', true);
     case 'digitsA':
       return pressKey(ann.page, a);
     case 'digitsB':
@@ -719,7 +727,7 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
     case 'holdB':
       return click(bob.page, b, 'Hold');
     case 'resumeB':
-      return click(bob.page, b, 'Resume');
+      return click(bob.page, b, 'Hold', true);
     case 'holdRefusedA':
       await click(ann.page, a, 'Hold');
       await card(ann.page, a!)
@@ -728,7 +736,7 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
         .waitFor();
       return;
     case 'resumeFailsB':
-      return unreachable(b, 'resume', 'Resume');
+      return unreachable(b, 'resume', 'Hold', true);
     case 'parkFailsB':
       return unreachable(b, 'park', 'Park');
     case 'parkB':
@@ -812,7 +820,12 @@ const endedCard = (page: Page, id: string) =>
   page.locator(`[data-testid="call-card"][data-call-id="${id}"][data-status="ended"]`).waitFor();
 
 /** `Label` clicked while the server cannot be reached: its request is answered 503 once. */
-async function unreachable(id: string | null, path: string, label: string): Promise<void> {
+async function unreachable(
+  id: string | null,
+  path: string,
+  label: string,
+  pressed?: boolean,
+): Promise<void> {
   const pattern = `**/api/voice/calls/*/${path}`;
   await bob.page.route(pattern, (route) =>
     route.fulfill({
@@ -822,7 +835,7 @@ async function unreachable(id: string | null, path: string, label: string): Prom
     }),
   );
   try {
-    await click(bob.page, id, label);
+    await click(bob.page, id, label, pressed);
     await card(bob.page, id!)
       .getByTestId('call-problem')
       .filter({ hasText: UNREACHABLE })

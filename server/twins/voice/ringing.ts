@@ -275,7 +275,9 @@ export function ringBack(
         return;
       }
       const from = waiting.identity ?? call.from;
-      if (!startRing(vs, call, side, 'ringBack', identity, name, leg, from))
+      // The reason rides along so the card can say why this call rings again.
+      const params = { RingBackReason: why };
+      if (!startRing(vs, call, side, 'ringBack', identity, name, leg, from, { params }))
         unavailable(`${name} was offline`);
     },
     (err: unknown) => {

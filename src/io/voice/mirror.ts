@@ -122,6 +122,7 @@ function parseSummary(v: unknown): CallSummary | null {
   // Absent from an older tab's summary: read as none.
   const routingNote = v.routingNote ?? null;
   const group = v.group ?? null;
+  const ringBack = v.ringBack ?? null;
   const transfer = parseTransfer(v.transfer);
   if (
     remote === null ||
@@ -141,7 +142,8 @@ function parseSummary(v: unknown): CallSummary | null {
     !timeOrNull(endedAt) ||
     !textOrNull(endText) ||
     !textOrNull(routingNote) ||
-    !textOrNull(group)
+    !textOrNull(group) ||
+    !textOrNull(ringBack)
   )
     return null;
   return {
@@ -162,6 +164,7 @@ function parseSummary(v: unknown): CallSummary | null {
     endText,
     routingNote,
     group,
+    ringBack,
   };
 }
 

@@ -1,5 +1,16 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
+import {
+  Grid3x3,
+  Mic,
+  MicOff,
+  Pause,
+  Phone,
+  PhoneForwarded,
+  PhoneIncoming,
+  PhoneOff,
+  SquareParking,
+} from 'lucide-react';
 import {
   sameCallSummary,
   selectCallSummary,
@@ -11,6 +22,9 @@ import { stateValueText } from '../../machines/stateValue';
 import type { MirrorCommand } from '../../io/voice/mirror';
 import { useNow } from '../components/clock';
 import type { CallActor } from '../../machines/device.setup';
+import { formatDuration } from '../components/duration';
+import { CallControl } from './CallControl';
+import { TransferForm } from './TransferForm';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
 
@@ -23,16 +37,6 @@ const STATUS_TEXT: Record<CallStatus, string> = {
   reconnecting: 'Reconnecting…',
   ended: 'Call ended',
 };
-
-/** mm:ss (h:mm:ss past an hour). */
-export function formatDuration(ms: number): string {
-  const total = Math.floor(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = String(m).padStart(h > 0 ? 2 : 1, '0');
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
-}
 
 /** A call held by this tab's phone. */
 export function CallCard({ call, onDismiss }: { call: CallActor; onDismiss: () => void }) {
@@ -86,6 +90,19 @@ export function CallCardView({
     if (transferStatus !== 'idle') setTransferring(false);
   }, [transferStatus]);
 
+  const statusLine = (
+    <p className="call-card__status" role="status" data-testid="call-status">
+      {status === 'incoming' && <PhoneIncoming aria-hidden="true" focusable="false" size={18} />}
+      {status === 'incoming' && summary.ringBack ? 'Call coming back' : STATUS_TEXT[status]}
+      {duration !== null && status !== 'ended' && (
+        <span className="call-card__timer" data-testid="call-timer">
+          {' '}
+          {formatDuration(duration)}
+        </span>
+      )}
+    </p>
+  );
+
   return (
     <article
       className={`call-card call-card--${status}`}
@@ -96,6 +113,7 @@ export function CallCardView({
       data-call-id={summary.callId}
       data-elsewhere={elsewhere || undefined}
     >
+      {status === 'incoming' && statusLine}
       <header className="call-card__who">
         <strong className="call-card__name" data-testid="call-name">
           {name}
@@ -107,15 +125,12 @@ export function CallCardView({
           </span>
         )}
       </header>
-      <p className="call-card__status" role="status" data-testid="call-status">
-        {STATUS_TEXT[status]}
-        {duration !== null && status !== 'ended' && (
-          <span className="call-card__timer" data-testid="call-timer">
-            {' '}
-            {formatDuration(duration)}
-          </span>
-        )}
-      </p>
+      {status === 'incoming' && summary.ringBack && (
+        <p className="call-card__reason" data-testid="call-ringback">
+          {summary.ringBack}
+        </p>
+      )}
+      {status !== 'incoming' && statusLine}
       {summary.routingNote && status !== 'ended' && (
         <p className="call-card__hold" data-testid="call-routing">
           {summary.routingNote}
@@ -188,84 +203,75 @@ export function CallCardView({
           {duration !== null && ` (${formatDuration(duration)})`}
         </p>
       )}
-      <div className="call-card__actions">
+      <div className="call-card__controls">
         {status === 'incoming' && (
           <>
-            <button
-              type="button"
-              className="button button--accept"
+            <CallControl
+              icon={Phone}
+              label="Accept"
+              tone="accept"
+              action="answer"
               onClick={() => onCommand({ type: 'call.accept' })}
-            >
-              Accept
-            </button>
-            <button
-              type="button"
-              className="button button--danger"
+            />
+            <CallControl
+              icon={PhoneOff}
+              label="Reject"
+              tone="danger"
+              action="hangUp"
               onClick={() => onCommand({ type: 'call.reject' })}
-            >
-              Reject
-            </button>
+            />
           </>
         )}
-        {(status === 'open' || status === 'reconnecting') && (
+        {inCall && (
           <>
-            <button
-              type="button"
-              className="button"
-              aria-pressed={muted}
+            <CallControl
+              icon={muted ? MicOff : Mic}
+              label="Mute"
+              action="mute"
+              pressed={muted}
+              description={muted ? 'Muted: they cannot hear you' : 'Mute your microphone'}
               onClick={() => onCommand({ type: muted ? 'call.unmute' : 'call.mute' })}
-            >
-              {muted ? 'Unmute' : 'Mute'}
-            </button>
-            <button
-              type="button"
-              className="button"
-              aria-expanded={keypad}
-              onClick={() => setKeypad((k) => !k)}
-            >
-              Keypad
-            </button>
-            <button
-              type="button"
-              className="button"
-              aria-pressed={hold === 'onHold' || hold === 'resuming'}
+            />
+            <CallControl
+              icon={Pause}
+              label="Hold"
+              action="hold"
+              pressed={hold === 'onHold' || hold === 'resuming'}
+              description={hold === 'off' ? 'Put them on hold' : 'On hold: press to resume'}
               disabled={hold === 'holding' || hold === 'resuming' || parking || transferBusy}
               onClick={() => onCommand({ type: hold === 'off' ? 'call.hold' : 'call.resume' })}
-            >
-              {hold === 'off' || hold === 'holding' ? 'Hold' : 'Resume'}
-            </button>
-            <button
-              type="button"
-              className="button"
+            />
+            <CallControl
+              icon={SquareParking}
+              label="Park"
+              action="park"
+              description="Park the call on the Hold screen, where anyone can pick it up"
               disabled={parking || hold === 'holding' || hold === 'resuming' || transferBusy}
-              title="Park the call on the Hold screen, where anyone can pick it up"
               onClick={() => onCommand({ type: 'call.park' })}
-            >
-              Park
-            </button>
-            <button
-              type="button"
-              className="button"
-              aria-expanded={transferring}
+            />
+            <CallControl
+              icon={PhoneForwarded}
+              label="Transfer"
+              expanded={transferring}
               disabled={parking || transferBusy || hold === 'holding' || hold === 'resuming'}
               onClick={() => setTransferring((t) => !t)}
-            >
-              Transfer
-            </button>
+            />
+            <CallControl
+              icon={Grid3x3}
+              label="Keypad"
+              expanded={keypad}
+              onClick={() => setKeypad((k) => !k)}
+            />
           </>
         )}
-        {(status === 'connecting' ||
-          status === 'ringing' ||
-          status === 'answering' ||
-          status === 'open' ||
-          status === 'reconnecting') && (
-          <button
-            type="button"
-            className="button button--danger"
+        {(status === 'connecting' || status === 'ringing' || status === 'answering' || inCall) && (
+          <CallControl
+            icon={PhoneOff}
+            label="Hang up"
+            tone="danger"
+            action="hangUp"
             onClick={() => onCommand({ type: 'call.hangUp' })}
-          >
-            Hang up
-          </button>
+          />
         )}
         {status === 'ended' && (
           <button type="button" className="button" onClick={onDismiss}>
@@ -294,61 +300,5 @@ export function CallCardView({
         </div>
       )}
     </article>
-  );
-}
-
-/** Who to transfer to, and how: at once (blind), or after talking to them (consult). */
-function TransferForm({
-  onTransfer,
-}: {
-  onTransfer: (to: string, mode: 'blind' | 'consult') => void;
-}) {
-  const [to, setTo] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const id = useId();
-  const send = (mode: 'blind' | 'consult') => {
-    if (to.trim() === '') {
-      setProblem(
-        'Type who to transfer the call to: a name, an extension, an email or a ring group’s number.',
-      );
-      return;
-    }
-    setProblem(null);
-    onTransfer(to.trim(), mode);
-  };
-  return (
-    <form
-      className="call-card__transfer-form"
-      aria-label="Transfer"
-      onSubmit={(e) => {
-        e.preventDefault();
-        send('blind');
-      }}
-    >
-      <label htmlFor={`${id}-to`}>Transfer to</label>
-      <input
-        id={`${id}-to`}
-        value={to}
-        onChange={(e) => setTo(e.target.value)}
-        placeholder="Name, extension, email or group number"
-        autoComplete="off"
-        maxLength={200}
-        aria-describedby={problem ? `${id}-problem` : undefined}
-        autoFocus
-      />
-      <div className="call-card__actions">
-        <button type="submit" className="button button--primary">
-          Transfer now
-        </button>
-        <button type="button" className="button" onClick={() => send('consult')}>
-          Talk first
-        </button>
-      </div>
-      {problem && (
-        <p id={`${id}-problem`} className="call-card__problem" role="alert">
-          {problem}
-        </p>
-      )}
-    </form>
   );
 }

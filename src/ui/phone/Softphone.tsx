@@ -36,6 +36,9 @@ import { usePhone } from './phone';
 import { contactNumbers, resolveDial, type Dialable, type DialableNumber } from './dial';
 import { contactFromData } from '../routes/contacts/contact';
 import { useCallSideEffects } from './side-effects';
+import { ShortcutHints } from './shortcut-hints';
+import { useLeaveWarning, useLiveCall, useRingingCaller, useRingingFlash } from './attention';
+import type { CallSummary } from '../../machines/call.selectors';
 import './phone.css';
 import type { CallActor } from '../../machines/device.setup';
 
@@ -54,6 +57,7 @@ const STATUS_TEXT: Record<DeviceStatus, string> = {
 };
 
 const NO_ITEMS: readonly MapItem[] = [];
+const NO_CALLS: readonly CallSummary[] = [];
 
 /**
  * The softphone panel, mounted in the main layout so calls survive navigation: the phone's status,
@@ -125,9 +129,12 @@ function DevicePanel({
   const dialInput = useRef<HTMLInputElement>(null);
   const focusDial = useCallback(() => dialInput.current?.focus(), []);
   useShortcuts(identity, shownCalls, sendTo, focusDial);
+  const mirrored = useSyncExternalStore(mirror.subscribe, mirror.getCalls);
+  useRingingFlash(useRingingCaller(entries, follower ? mirrored : NO_CALLS));
+  useLeaveWarning(useLiveCall(entries));
 
   return (
-    <>
+    <ShortcutHints identity={identity}>
       <p
         className={`softphone__status softphone__status--${status}`}
         role="status"
@@ -160,11 +167,7 @@ function DevicePanel({
           Use the phone here
         </button>
       )}
-      {status === 'registered' && (
-        <DialForm people={people} dial={dial} calls={entries} inputRef={dialInput} />
-      )}
-      <DoNotDisturb />
-      {status === 'registered' && <CallNotifications />}
+      {/* Calls first: a ringing or live call is what the panel is for at that moment. */}
       <div className="softphone__calls">
         {entries.map(([id, call]) => (
           <CallCard
@@ -175,7 +178,12 @@ function DevicePanel({
         ))}
         {status === 'follower' && <CallsElsewhere mirror={mirror} />}
       </div>
-    </>
+      {status === 'registered' && (
+        <DialForm people={people} dial={dial} calls={entries} inputRef={dialInput} />
+      )}
+      <DoNotDisturb />
+      {status === 'registered' && <CallNotifications />}
+    </ShortcutHints>
   );
 }
 

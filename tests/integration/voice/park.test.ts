@@ -230,6 +230,7 @@ describe('park and pick up', () => {
     await eventually(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
     const params = paramsOf(invite);
     expect(params.get('RingBack')).toBe('1');
+    expect(params.get('RingBackReason')).toBe('The call was parked too long');
     expect(params.get('CallerName')).toBe('ann');
     const leg = await answerTo(bob, invite);
     await hears(fromLeg, 'sound');

@@ -136,6 +136,7 @@ describe('blind transfer', () => {
     const back = await bob.next((f) => f.type === 'invite', mB, 10_000);
     const params = paramsOf(back);
     expect(params.get('RingBack')).toBe('1');
+    expect(params.get('RingBackReason')).toMatch(/declined the transfer$/);
     await answerTo(bob, back);
     await hearsSound(fromLeg);
     ann.send('hangup', { callsid: fromSid });

@@ -139,7 +139,7 @@ export function ListScreen<T extends { name: string }>({
         <p className="screen-status">{empty}</p>
       )}
       {rows.length > 0 && (
-        <table className="groups-table" data-testid={tableId}>
+        <table className="table groups-table" data-testid={tableId}>
           <TableHead columns={headers} actions={remove !== undefined} />
           <tbody>
             {rows.map(([key, item]) => (

@@ -13,6 +13,7 @@ import {
   type TrailStep,
 } from '../../../contracts/records/call';
 import type { ListItem } from '../../../machines/syncPorts';
+import { formatDuration as timeText } from '../../components/duration';
 
 export type { Direction, Outcome } from '../../../contracts/records/call';
 
@@ -116,12 +117,7 @@ export function passes(call: Call, filter: Filter, me: string | null = null): bo
   }
 }
 
-/** "4:05", "1:02:03"; null for an unknown duration. */
+/** "4:05", "1:02:03" (the one time format, see components/duration.ts); null for an unknown duration. */
 export function formatDuration(seconds: number | null): string | null {
-  if (seconds === null) return null;
-  const s = Math.round(seconds);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+  return seconds === null ? null : timeText(Math.round(seconds) * 1000);
 }

@@ -3,6 +3,7 @@ import { Link, NavLink, useMatch } from 'react-router-dom';
 import { selectIsAdmin } from '../../../machines/session.selectors';
 import { useSessionActor } from '../../app/actors';
 import { paths } from '../../app/paths';
+import { HoldCount } from './HoldCount';
 
 const navClass = ({ isActive }: { isActive: boolean }): string =>
   isActive ? 'nav__link nav__link--active' : 'nav__link';
@@ -32,6 +33,7 @@ export function SideNav() {
         <li>
           <NavLink to={paths.hold.build()} className={navClass}>
             Hold
+            <HoldCount />
           </NavLink>
         </li>
         <li>

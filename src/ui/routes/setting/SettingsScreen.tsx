@@ -291,7 +291,7 @@ function ShortcutSettings({ identity }: { identity: string }) {
   return (
     <section className="settings__section" aria-labelledby="settings-shortcuts">
       <h2 id="settings-shortcuts">Keyboard shortcuts</h2>
-      <table className="settings__shortcuts">
+      <table className="table settings__shortcuts">
         <tbody>
           {SHORTCUT_ACTIONS.map((action) => (
             <tr key={action} data-testid={`shortcut-${action}`}>

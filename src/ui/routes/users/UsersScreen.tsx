@@ -96,7 +96,7 @@ export function Component() {
               ? ` · ${counts.available} available · ${counts.onCall} on a call · ${counts.away} away`
               : ' · checking who is available…'}
           </p>
-          <table className="users__table" data-testid="users-table">
+          <table className="table users__table" data-testid="users-table">
             <caption className="visually-hidden">Team members and their availability</caption>
             <thead>
               <tr>

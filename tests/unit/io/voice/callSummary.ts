@@ -19,5 +19,6 @@ export const callSummary = (over: Partial<CallSummary> = {}): CallSummary => ({
   endText: null,
   routingNote: null,
   group: null,
+  ringBack: null,
   ...over,
 });

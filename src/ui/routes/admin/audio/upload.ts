@@ -1,6 +1,7 @@
 import { API } from '../../../../contracts/api';
 import { ApiError, errorFrom, NETWORK_ERROR_MESSAGE } from '../../../../io/api/client';
 import { pathOf } from '../../../../contracts/api-route';
+import { formatDuration as timeText } from '../../../components/duration';
 
 /** 64 MiB, as the server enforces (server/audio/routes.ts). */
 export const MAX_AUDIO_BYTES = 64 * 1024 * 1024;
@@ -59,9 +60,9 @@ export function uploadAudio(
   return { done, cancel: () => xhr.abort() };
 }
 
+/** An audio file's length, as every time reads (components/duration.ts). */
 export function formatDuration(seconds: number): string {
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  return timeText(Math.round(seconds) * 1000);
 }
 
 export function formatSize(bytes: number): string {

@@ -224,7 +224,7 @@ function HolidayList({
       {holidays.length === 0 ? (
         <p>No holidays yet: the group follows its business hours every day.</p>
       ) : (
-        <table className="calendar-edit__table">
+        <table className="table calendar-edit__table">
           <thead>
             <tr>
               <th scope="col">Holiday</th>

@@ -121,9 +121,9 @@ describe('/hold', () => {
     const rows = screen.getAllByTestId('hold-row');
     expect(rows.map((r) => r.getAttribute('data-call'))).toEqual(['CA1', 'CA2']);
     expect(rows[0]!.textContent).toContain('Parked by Pat Parker');
-    expect(timers()).toEqual(['01:05', '00:05']);
+    expect(timers()).toEqual(['1:05', '0:05']);
     act(() => clock.advance(1_000));
-    expect(timers()).toEqual(['01:06', '00:06']);
+    expect(timers()).toEqual(['1:06', '0:06']);
     act(() => clock.advance(3_600_000));
     expect(timers()).toEqual(['1:01:06', '1:00:06']);
   });
