@@ -42,6 +42,8 @@ import {
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { CALLS } from '../../src/contracts/objects';
 import { normaliseNumber } from '../../src/contracts/records/group';
+import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
+import { personOfClientAddress } from '../../src/contracts/voice-identity';
 
 const CALL_SID = /^CA[0-9a-fA-F]{32}$/;
 const E164 = /^\+[1-9][0-9]{7,14}$/;
@@ -88,8 +90,12 @@ function callSidOf(params: Record<string, string>, field = 'CallSid'): string {
   return sid;
 }
 
-const clientIdentity = (address: string): string | null =>
-  address.startsWith('client:') ? address.slice('client:'.length) : null;
+/**
+ * The person a `client:` address names: Twilio posts back the Voice identity the token carried
+ * (src/contracts/voice-identity.ts), which maps back to their email, the identity everything else
+ * here knows.
+ */
+const clientIdentity = personOfClientAddress;
 
 export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps): void {
   const { config, calls, data, now, log } = deps;
@@ -243,6 +249,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       if (can === 'doNotDisturb') {
         state.reason = `${dest.name} does not want to be disturbed.`;
         state.declined = true;
+        state.doNotDisturb = true;
         response.reject({ reason: 'busy' });
         return response.toString();
       }
@@ -251,7 +258,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
         await twimlContext(true, null),
         { groupId: null, identities: [dest.identity], seconds: deps.directRingSeconds },
         { noAnswer: null, busy: null },
-        { CallerName: me.name },
+        { [CALL_PARAMETERS.callerName]: me.name },
       );
       return response.toString();
     }

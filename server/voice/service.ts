@@ -675,7 +675,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     if (options.doNotDisturb?.(dest.identity)) {
       const reason = `${name} is not taking calls (do not disturb).`;
       failBeforeRinging(conn, msg.callsid, CODE_TEXT.declined, reason);
-      record('missed', reason, dest.identity);
+      record('doNotDisturb', reason, dest.identity);
       return;
     }
     if ((busyCount.get(dest.identity) ?? 0) > 0) {

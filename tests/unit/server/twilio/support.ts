@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { createApp, type App } from '../../../../server/app';
 import { configFromEnv } from '../../../../server/config';
+import { voiceIdentityOf } from '../../../../src/contracts/voice-identity';
 import { startTwilioApi, type TwilioApiStandIn } from '../../../support/twilio-api';
 import { removeDir, sessionCookieOf, tempDir } from '../support';
 
@@ -186,7 +187,7 @@ export function incomingCall(callSid: string, from: string, to: string): Record<
   };
 }
 
-/** A browser's call through the TwiML app: `From=client:<identity>`, the SDK's `To` param. */
+/** A browser's call through the TwiML app: `From=client:<voice identity>`, the SDK's `To` param. */
 export function browserCall(callSid: string, identity: string, to: string): Record<string, string> {
   return {
     AccountSid: ACCOUNT_SID,
@@ -195,9 +196,9 @@ export function browserCall(callSid: string, identity: string, to: string): Reco
     CallSid: callSid,
     CallStatus: 'ringing',
     Called: '',
-    Caller: `client:${identity}`,
+    Caller: `client:${voiceIdentityOf(identity)}`,
     Direction: 'inbound',
-    From: `client:${identity}`,
+    From: `client:${voiceIdentityOf(identity)}`,
     To: to,
   };
 }
