@@ -41,6 +41,8 @@ export interface TwimlContext {
   groupName(groupId: string): string;
   /** Caller ID of `<Dial><Number>`; null keeps the caller's own (a call from outside). */
   callerId: string | null;
+  /** The longest voicemail message, in seconds (SWITCHBOARD_VOICEMAIL_SECONDS). */
+  voicemailSeconds: number;
   /** Told when the plan is too long for an action URL (the call goes to voicemail instead). */
   log(message: string): void;
 }
@@ -80,8 +82,6 @@ export function dialSeconds(seconds: number): number {
  */
 export const MAX_CLIENTS_PER_DIAL = 10;
 
-/** Seconds a voicemail may last; silence for `timeout` or `#` ends it earlier. */
-export const VOICEMAIL_MAX_SECONDS = 120;
 export const BUILT_IN_GREETING =
   'Nobody can take your call right now. Please leave a message after the tone, then hang up or press the hash key.';
 
@@ -240,7 +240,8 @@ export async function writePlan(
         );
         response.record({
           action: url(ctx, TWILIO_PATHS.voicemail, { group: p.groupId }),
-          maxLength: VOICEMAIL_MAX_SECONDS,
+          // Silence for `timeout` seconds or `#` ends it earlier.
+          maxLength: ctx.voicemailSeconds,
           playBeep: true,
           timeout: 5,
           finishOnKey: '#',

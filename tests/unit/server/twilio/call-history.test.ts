@@ -120,7 +120,9 @@ describe('an answered call', () => {
 
     const request = t.api.requests.filter((r) => r.path === LIST).at(-1)!;
     expect(request.authorization).toMatch(/^Basic /);
-    expect(Object.keys(request.form)).toEqual(['Data']);
+    // Kept SWITCHBOARD_HISTORY_DAYS (365 by default): Sync's longest ttl, a year.
+    expect(Object.keys(request.form)).toEqual(['Data', 'Ttl']);
+    expect(request.form.Ttl).toBe('31536000');
     expect(created().at(-1)).toEqual({
       callSid,
       direction: 'inbound',

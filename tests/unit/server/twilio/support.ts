@@ -87,6 +87,8 @@ export async function startTwilioApp(
     env?: Record<string, string>;
     /** Sets up the stand-in before the server starts (e.g. the service's ACL off). */
     before?: (api: TwilioApiStandIn) => void;
+    /** Voice settings, as SWITCHBOARD_HISTORY_DAYS and SWITCHBOARD_VOICEMAIL_SECONDS give them. */
+    voice?: { historyDays?: number; voicemailMaxMs?: number };
   } = {},
 ): Promise<TwilioTestApp> {
   const api = await startTwilioApi({
@@ -112,7 +114,12 @@ export async function startTwilioApp(
     ...options.env,
   });
   options.before?.(api);
-  const app = createApp(config, { now: () => clock.now, log: () => {}, announce: () => {} });
+  const app = createApp(config, {
+    now: () => clock.now,
+    log: () => {},
+    announce: () => {},
+    ...(options.voice ? { voice: options.voice } : {}),
+  });
   let url: string;
   try {
     url = await app.listen();
