@@ -105,6 +105,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           log,
           roleOf,
           team: () => users.list().map((u) => u.identity),
+          historyDays: voiceSettings.historyDays ?? 365,
+          voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
           ...(options.twilioHttpClient ? { httpClient: options.twilioHttpClient } : {}),
         })
       : null;

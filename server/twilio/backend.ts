@@ -19,7 +19,8 @@ import type { TwilioConfig } from './config';
 import { createRestDirectory, type BackgroundDirectory } from './directory';
 import { createTwilioVoicemail, registerTwilioMedia, type TwilioVoicemail } from './media';
 import { createRoutingData, type RoutingData } from './routing-data';
-import { createSyncRest, type SyncRest } from './sync-rest';
+import { createRetention } from './retention';
+import { createSyncRest, restStatus, type SyncRest } from './sync-rest';
 import {
   mintTwilioSyncToken,
   mintTwilioVoiceToken,
@@ -78,6 +79,10 @@ export function createTwilioBackend(
     team: () => readonly string[];
     /** Replaces the package's HTTP client (tests). */
     httpClient?: InstanceType<typeof twilio.RequestClient>;
+    /** SWITCHBOARD_HISTORY_DAYS: how long history rows and their recordings are kept. */
+    historyDays: number;
+    /** SWITCHBOARD_VOICEMAIL_SECONDS: the longest voicemail message. */
+    voicemailSeconds: number;
   },
 ): TwilioBackend {
   const { now, log } = deps;
@@ -93,6 +98,19 @@ export function createTwilioBackend(
   });
   const users = createRestDirectory(rest, log);
   const voicemail = createTwilioVoicemail({ config, rest });
+  const retention = createRetention({
+    rest,
+    days: deps.historyDays,
+    now,
+    log,
+    async deleteRecording(recordingSid) {
+      try {
+        await client.recordings(recordingSid).remove();
+      } catch (err) {
+        if (restStatus(err) !== 404) throw err;
+      }
+    },
+  });
   // Sign-in, a role change and removal all pass here: the person's permissions follow.
   const directory: BackgroundDirectory = {
     ...users,
@@ -169,6 +187,8 @@ export function createTwilioBackend(
         voicemail,
         team: r.team,
         directRingSeconds: r.directRingSeconds,
+        historyTtlSeconds: retention.rowTtlSeconds,
+        voicemailSeconds: deps.voicemailSeconds,
         now,
         log,
       });
@@ -176,9 +196,11 @@ export function createTwilioBackend(
     async start() {
       await acl.check();
       void acl.reconcile();
+      retention.start();
     },
     async close() {
       clearInterval(sweep);
+      retention.stop();
       await users.settled();
       await acl.close();
       await users.settled();

@@ -2,34 +2,77 @@
  * A small read-through cache with a lifetime per entry: webhooks under load read the same Sync
  * objects again and again, and Twilio's REST API is a network round trip away. Concurrent misses for
  * one key share one load; a failed load is not kept (the next read tries again).
+ *
+ * An entry past its lifetime is kept as a stale copy: when the new load fails (Sync down, after the
+ * client's retries) or has not answered within `staleAfterMs`, the stale copy is answered instead
+ * and the load goes on in the background. A caller is routed on data a little old rather than not at
+ * all (issue 24: "a caller must always be routed somewhere").
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
   private readonly loading = new Map<string, Promise<V>>();
+  /** Keys whose load under way has already kept a reader waiting its full `staleAfterMs`. */
+  private readonly overdue = new Set<string>();
 
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     private readonly maxEntries = 5000,
+    /** How long a read waits for a fresh load before it takes the stale copy. */
+    private readonly staleAfterMs = 1000,
   ) {}
 
   get(key: string, load: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && hit.until > this.now()) return Promise.resolve(hit.value);
+    const fresh = this.load(key, load);
+    if (!hit) return fresh;
+    const stale = hit.value;
+    // The load is known to be slow: later readers take the stale copy at once.
+    if (this.overdue.has(key)) return Promise.resolve(stale);
+    return new Promise<V>((resolve) => {
+      const timer = setTimeout(() => {
+        if (this.loading.has(key)) this.overdue.add(key);
+        resolve(stale);
+      }, this.staleAfterMs);
+      timer.unref?.();
+      fresh.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        () => {
+          clearTimeout(timer);
+          resolve(stale);
+        },
+      );
+    });
+  }
+
+  /** The value kept for `key`, fresh or stale, without loading; undefined when there is none. */
+  peek(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  private load(key: string, load: () => Promise<V>): Promise<V> {
     const pending = this.loading.get(key);
     if (pending) return pending;
     const promise = load().then(
       (value) => {
         this.loading.delete(key);
-        if (this.entries.size >= this.maxEntries) this.entries.clear();
+        this.overdue.delete(key);
+        if (this.entries.size >= this.maxEntries && !this.entries.has(key)) this.entries.clear();
         this.entries.set(key, { value, until: this.now() + this.ttlMs });
         return value;
       },
       (err: unknown) => {
         this.loading.delete(key);
+        this.overdue.delete(key);
         throw err;
       },
     );
+    // Nobody may be waiting for it (a stale copy was answered): its failure is not unhandled.
+    promise.catch(() => undefined);
     this.loading.set(key, promise);
     return promise;
   }

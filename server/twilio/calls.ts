@@ -27,6 +27,8 @@ export interface CallState {
   /** A ring or dial ended unanswered (nobody answered, or everyone declined). */
   rangOut: boolean;
   declined: boolean;
+  /** The colleague called directly is in do not disturb: the call was refused for that. */
+  doNotDisturb: boolean;
   /** Sent on by a forwarding rule, and where (the last one). */
   forwardedTo: string | null;
   /** The message left: its Recording SID (the id GET /api/voicemail/{id} plays) and length. */
@@ -89,6 +91,7 @@ export function createCallLog(now: () => number = Date.now): CallLog {
           answeredAt: null,
           rangOut: false,
           declined: false,
+          doNotDisturb: false,
           forwardedTo: null,
           voicemail: null,
           reason: '',
@@ -157,6 +160,8 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
 }
 
 function outcomeOf(state: CallState, parentStatus: string): Outcome {
+  // Refused with <Reject reason="busy">, so Twilio reports the call busy: it was their wish, not a line.
+  if (state.doNotDisturb) return 'doNotDisturb';
   if (parentStatus === 'busy') return 'busy';
   if (parentStatus === 'failed') return 'failed';
   if (state.answeredBy !== null)

@@ -2,12 +2,11 @@
  * The `twilio` REST client the server writes and reads Sync through. Requests go to Twilio, or, with
  * the SWITCHBOARD_TWILIO_API_URL test hook, to a local stand-in of Twilio's API: the package's own
  * HTTP client (its `httpClient` option) is kept, only the address is rewritten, so what the
- * stand-in receives is exactly what Twilio would (same paths, form bodies, Basic auth).
+ * stand-in receives is exactly what Twilio would (same paths, form bodies, Basic auth). Every
+ * request is tried again on 429 and 5xx, with backoff ({@link RetryPolicy}).
  */
 import twilio from 'twilio';
 import type { TwilioConfig } from './config';
-
-type RequestOptions = Parameters<InstanceType<typeof twilio.RequestClient>['request']>[0];
 
 /**
  * `https://sync.twilio.com/v1/Services/…` → `<base>/sync/v1/Services/…`: the product (the first
@@ -19,14 +18,55 @@ export function redirectedUri(uri: string, base: string): string {
   return `${base}/${product}${url.pathname}${url.search}`;
 }
 
-/** The package's RequestClient, sending every request to `base` instead of Twilio. */
-export class RedirectingRequestClient extends twilio.RequestClient {
-  constructor(private readonly base: string) {
+/**
+ * How requests to Twilio are tried again. Sync answers 429 (error 54009) past 20 writes a second on
+ * one object and asks for "a good exponential back-off algorithm ... to retry on HTTP 429"
+ * (https://www.twilio.com/docs/api/errors/54009, https://www.twilio.com/docs/sync/limits); a 5xx or a
+ * dropped connection is a brief failure worth the same. Full jitter (a random wait up to the doubled
+ * step), as the article that page points to advises. At most `retries` more tries, so a webhook still
+ * answers well inside Twilio's 15 s (routing-data.ts bounds its own wait too).
+ */
+export interface RetryPolicy {
+  retries: number;
+  baseMs: number;
+  capMs: number;
+}
+export const RETRY_POLICY: RetryPolicy = { retries: 3, baseMs: 100, capMs: 1000 };
+
+/** Whether an answer with this status is worth another try. */
+export const retryable = (status: number): boolean => status === 429 || status >= 500;
+
+type Sent<TData> = Parameters<InstanceType<typeof twilio.RequestClient>['request']>[0] & {
+  data?: TData;
+};
+
+/**
+ * The package's RequestClient with retries ({@link RetryPolicy}) and, with a `base` (the
+ * SWITCHBOARD_TWILIO_API_URL test hook), every request sent there instead of Twilio.
+ */
+export class SwitchboardRequestClient extends twilio.RequestClient {
+  constructor(
+    private readonly base: string | null,
+    private readonly policy: RetryPolicy = RETRY_POLICY,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) =>
+      new Promise((r) => setTimeout(r, ms)),
+  ) {
     super({ timeout: 5000, keepAlive: true });
   }
 
-  override request<TData>(opts: RequestOptions & { data?: TData }) {
-    return super.request<TData>({ ...opts, uri: redirectedUri(opts.uri, this.base) });
+  override async request<TData>(opts: Sent<TData>) {
+    const sent = this.base ? { ...opts, uri: redirectedUri(opts.uri, this.base) } : opts;
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= this.policy.retries;
+      try {
+        const response = await super.request<TData>(sent);
+        if (last || !retryable(response.statusCode)) return response;
+      } catch (err) {
+        if (last) throw err;
+      }
+      const step = Math.min(this.policy.capMs, this.policy.baseMs * 2 ** attempt);
+      await this.sleep(Math.random() * step);
+    }
   }
 }
 
@@ -39,10 +79,6 @@ export function createTwilioClient(
 ): TwilioClient {
   return twilio(config.apiKey, config.apiSecret, {
     accountSid: config.accountSid,
-    httpClient:
-      httpClient ??
-      (config.apiBaseUrl
-        ? new RedirectingRequestClient(config.apiBaseUrl)
-        : new twilio.RequestClient({ timeout: 5000, keepAlive: true })),
+    httpClient: httpClient ?? new SwitchboardRequestClient(config.apiBaseUrl),
   });
 }

@@ -29,7 +29,7 @@ import type { JsonObject } from '../../src/contracts/record';
 import { redirectedUri } from './client';
 import type { TwilioConfig } from './config';
 import type { RoutingData } from './routing-data';
-import { sayLanguage, type Spoken } from './twiml';
+import { sayVoice, type Spoken } from './twiml';
 
 /** How long the webhook waits for a first rendering before it lets Twilio speak the text. */
 const RENDER_WAIT_MS = 3000;
@@ -141,7 +141,7 @@ export function registerTwilioMedia(
           `announcement ${id} could not be rendered (${err instanceof Error ? err.message : String(err)}): Twilio speaks it`,
         );
         if (text.trim() === '') return null;
-        spoken = { say: text, language: sayLanguage(language) };
+        spoken = { say: text, voice: sayVoice(language) };
       }
       spokenFor.set(item, spoken);
       return spoken;

@@ -30,9 +30,12 @@ export interface SyncRest {
     limit?: number,
     order?: 'asc' | 'desc',
   ): Promise<{ index: number; data: JsonObject }[]>;
-  /** Appends an item; resolves with its index. */
-  pushListItem(list: string, data: JsonObject): Promise<number>;
+  /** Appends an item (Twilio deletes it after `ttlSeconds`, when given); resolves with its index. */
+  pushListItem(list: string, data: JsonObject, ttlSeconds?: number): Promise<number>;
+  /** Replaces an item's data; its ttl stays as it was (Sync's ttl does not move with updates). */
   updateListItem(list: string, index: number, data: JsonObject): Promise<void>;
+  /** Nothing when it is already gone. */
+  removeListItem(list: string, index: number): Promise<void>;
   ensureMap(name: string): Promise<void>;
   ensureList(name: string): Promise<void>;
 }
@@ -161,14 +164,22 @@ export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRe
         throw err;
       }
     },
-    async pushListItem(name, data) {
+    async pushListItem(name, data, ttlSeconds) {
+      const item = ttlSeconds === undefined ? { data } : { data, ttl: ttlSeconds };
       try {
-        return (await list(name).syncListItems.create({ data })).index;
+        return (await list(name).syncListItems.create(item)).index;
       } catch (err) {
         if (!notFound(err)) throw err;
       }
       await ensureList(name);
-      return (await list(name).syncListItems.create({ data })).index;
+      return (await list(name).syncListItems.create(item)).index;
+    },
+    async removeListItem(name, index) {
+      try {
+        await list(name).syncListItems(index).remove();
+      } catch (err) {
+        if (!notFound(err)) throw err;
+      }
     },
     async updateListItem(name, index, data) {
       await list(name).syncListItems(index).update({ data });

@@ -8,6 +8,7 @@
  */
 import twilio from 'twilio';
 import type { TwilioConfig } from './config';
+import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 
 const { AccessToken } = twilio.jwt;
 
@@ -42,14 +43,17 @@ export function mintTwilioSyncToken(
 
 /**
  * A token for the Voice SDK: calls out go through the TwiML app (whose Voice URL is this server's
- * webhook), and calls to `client:<identity>` ring this person's browser.
+ * webhook), and calls to `client:<voice identity>` ring this person's browser. The token names the
+ * person by their Voice identity (letters, digits and underscores, derived from their email:
+ * src/contracts/voice-identity.ts), as Twilio's client identifiers must be
+ * (https://www.twilio.com/docs/voice/twiml/client); the Sync token keeps the email.
  */
 export function mintTwilioVoiceToken(
   config: TwilioConfig,
   identity: string,
   ttlSeconds: number,
 ): string {
-  const t = token(config, identity, ttlSeconds);
+  const t = token(config, voiceIdentityOf(identity), ttlSeconds);
   t.addGrant(
     new AccessToken.VoiceGrant({ outgoingApplicationSid: config.twimlAppSid, incomingAllow: true }),
   );

@@ -7,7 +7,10 @@
  * - forward: nothing to say; the plan goes on with where the rule sends the call;
  * - ring: one `<Dial>` with a `<Client>` per person (several = all at once; in order is a chain of
  *   single rings); its `action` URL carries the rest of the plan (plan-token.ts), and the
- *   branch Twilio reports (`DialCallStatus`) picks how it goes on;
+ *   branch Twilio reports (`DialCallStatus`) picks how it goes on. Twilio takes at most ten
+ *   `<Client>` nouns in one `<Dial>`, so a ring of more people rings in batches of ten, one after
+ *   another ({@link ringBatches}); each `<Client>` names the person by their Voice identity
+ *   (src/contracts/voice-identity.ts), never their email;
  * - dial: `<Dial><Number>` to an outside number, going on with the no-answer branch if it does not
  *   answer;
  * - voicemail: the greeting (the group's announcement, or a built-in sentence), then `<Record>`.
@@ -15,12 +18,20 @@
  * knows who took the call and routing knows who is on one.
  */
 import { TWILIO_PATHS } from '../../src/contracts/api';
+import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
+import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 import { encodeBranches, type Branches } from './plan-token';
 import { Twiml } from './twiml-writer';
 import type { Plan } from '../../src/domain/routing/plan';
 
+/** How Twilio speaks a text: a `<Say language>` and a voice that speaks it. */
+export interface SayVoice {
+  language: string;
+  voice: string;
+}
+
 /** How an announcement reaches the caller: a recording to play, or text for Twilio to speak. */
-export type Spoken = { play: string } | { say: string; language: string | null };
+export type Spoken = { play: string } | { say: string; voice: SayVoice | null };
 
 export interface TwimlContext {
   /** The https origin Twilio calls (action and callback URLs are absolute). */
@@ -30,6 +41,8 @@ export interface TwimlContext {
   groupName(groupId: string): string;
   /** Caller ID of `<Dial><Number>`; null keeps the caller's own (a call from outside). */
   callerId: string | null;
+  /** The longest voicemail message, in seconds (SWITCHBOARD_VOICEMAIL_SECONDS). */
+  voicemailSeconds: number;
   /** Told when the plan is too long for an action URL (the call goes to voicemail instead). */
   log(message: string): void;
 }
@@ -44,13 +57,31 @@ export interface Reached {
   reason: string;
 }
 
-/** Twilio's `timeout` for a `<Dial>`: 5 to 600 seconds. */
+/**
+ * What Twilio adds to every `<Dial timeout>`: "For some call flows, we will add a 5-second buffer to
+ * the timeout value you provide. For this reason, a timeout value of 10 seconds could result in an
+ * actual timeout closer to 15 seconds" (https://www.twilio.com/docs/voice/twiml/dial#timeout, and the
+ * same words for the Calls API's `Timeout`). Subtracted, so a turn rings as long as the admin set.
+ */
+export const TWILIO_DIAL_BUFFER_SECONDS = 5;
+
+/**
+ * Twilio's `timeout` for a `<Dial>` that should ring `seconds`: the buffer subtracted, within the
+ * 5 to 600 seconds Twilio takes. A ring time under 10 s therefore rings 10 s on Twilio (the form
+ * allows 5); every other rings as set.
+ */
 export function dialSeconds(seconds: number): number {
-  return Math.min(600, Math.max(5, Math.round(Number.isFinite(seconds) ? seconds : 20)));
+  const wanted = Math.round(Number.isFinite(seconds) ? seconds : 20);
+  return Math.min(600, Math.max(5, wanted - TWILIO_DIAL_BUFFER_SECONDS));
 }
 
-/** Seconds a voicemail may last; silence for `timeout` or `#` ends it earlier. */
-export const VOICEMAIL_MAX_SECONDS = 120;
+/**
+ * The most `<Client>` nouns one `<Dial>` may hold: "You can use up to ten `<Client>` nouns within a
+ * `<Dial>` verb to simultaneously attempt a connection with many clients at once"
+ * (https://www.twilio.com/docs/voice/twiml/client).
+ */
+export const MAX_CLIENTS_PER_DIAL = 10;
+
 export const BUILT_IN_GREETING =
   'Nobody can take your call right now. Please leave a message after the tone, then hang up or press the hash key.';
 
@@ -83,7 +114,11 @@ const callbacks = (ctx: TwimlContext) => ({
 export function speak(response: Twiml, spoken: Spoken | null): void {
   if (spoken === null) return;
   if ('play' in spoken) response.play({}, spoken.play);
-  else response.say(spoken.language ? { language: spoken.language } : {}, spoken.say);
+  else
+    response.say(
+      spoken.voice ? { language: spoken.voice.language, voice: spoken.voice.voice } : {},
+      spoken.say,
+    );
 }
 
 /** Rings `identities` (a `<Client>` each) for `seconds`, going on with `branches`. */
@@ -101,8 +136,33 @@ export function ringClients(
       answerOnBridge: true,
       action: nextUrl(ctx, ring.groupId ?? '', branches),
     },
-    ring.identities.map((client) => ({ client, attrs, parameters })),
+    ring.identities.map((person) => ({ client: voiceIdentityOf(person), attrs, parameters })),
   );
+}
+
+/**
+ * A ring of more people than one `<Dial>` may hold, as rings of at most ten, one after another: the
+ * first batch rings for the ring time; if nobody answers (or all decline) the next batch rings, and
+ * so on; after the last, the ring's own branches. The alternative, calls placed through the REST API
+ * into a conference, would ring everyone at once, but needs per-call state on one server (the
+ * legs to cancel when one answers, the conference to end), a REST request per person inside the
+ * webhook's 15 s, and Sync's and the Calls API's rate limits; batches keep the plan in the action
+ * URL, so any server continues any call and a restart loses none (plan-token.ts).
+ */
+export function ringBatches(
+  ring: Extract<Plan, { kind: 'ring' }>,
+): Extract<Plan, { kind: 'ring' }> {
+  if (ring.identities.length <= MAX_CLIENTS_PER_DIAL) return ring;
+  const batches: string[][] = [];
+  for (let i = 0; i < ring.identities.length; i += MAX_CLIENTS_PER_DIAL)
+    batches.push(ring.identities.slice(i, i + MAX_CLIENTS_PER_DIAL));
+  let next: Extract<Plan, { kind: 'ring' }> | null = null;
+  for (let i = batches.length - 1; i >= 0; i--) {
+    const onNoAnswer: Plan | null = next ?? ring.onNoAnswer;
+    const onBusy: Plan | null = next ?? ring.onBusy;
+    next = { ...ring, identities: batches[i]!, onNoAnswer, onBusy };
+  }
+  return next!;
 }
 
 /** Dials an outside number for `seconds`, going on with `branches`. */
@@ -148,19 +208,21 @@ export async function writePlan(
                 : 'voicemail';
         p = p.then;
         break;
-      case 'ring':
+      case 'ring': {
         reached.reason = p.reason;
+        const ring = ringBatches(p);
         ringClients(
           response,
           ctx,
-          p,
-          { noAnswer: p.onNoAnswer, busy: p.onBusy },
+          ring,
+          { noAnswer: ring.onNoAnswer, busy: ring.onBusy },
           {
-            group: ctx.groupName(p.groupId),
-            groupId: p.groupId,
+            [CALL_PARAMETERS.group]: ctx.groupName(p.groupId),
+            [CALL_PARAMETERS.groupId]: p.groupId,
           },
         );
         return reached;
+      }
       case 'dial':
         dialNumber(response, ctx, p, { noAnswer: p.onNoAnswer, busy: p.onNoAnswer });
         return reached;
@@ -170,15 +232,16 @@ export async function writePlan(
         speak(
           response,
           p.guidanceId === null
-            ? { say: BUILT_IN_GREETING, language: null }
+            ? { say: BUILT_IN_GREETING, voice: null }
             : ((await ctx.announcement(p.guidanceId)) ?? {
                 say: BUILT_IN_GREETING,
-                language: null,
+                voice: null,
               }),
         );
         response.record({
           action: url(ctx, TWILIO_PATHS.voicemail, { group: p.groupId }),
-          maxLength: VOICEMAIL_MAX_SECONDS,
+          // Silence for `timeout` seconds or `#` ends it earlier.
+          maxLength: ctx.voicemailSeconds,
           playBeep: true,
           timeout: 5,
           finishOnKey: '#',
@@ -199,12 +262,62 @@ export function sayAndHangUp(text: string): string {
   return new Twiml().say({}, text).hangup().toString();
 }
 
-/** Twilio's `<Say>` languages this server's text-to-speech codes (`en-us`, `de`) map onto. */
-const SAY_LANGUAGES = new Set(
-  'af-ZA am-ET ar-AE bg-BG bn-IN ca-ES cmn-CN cs-CZ cy-GB da-DK de-AT de-DE el-GR en-AU en-CA en-GB en-IE en-IN en-NZ en-US en-ZA es-ES es-MX es-US fi-FI fil-PH fr-CA fr-FR fr-BE gu-IN he-IL hi-IN hu-HU id-ID is-IS it-IT ja-JP kn-IN ko-KR lv-LV ml-IN mr-IN ms-MY nb-NO nl-BE nl-NL pa-IN pl-PL pt-BR pt-PT ro-RO ru-RU sk-SK sr-RS sv-SE ta-IN te-IN th-TH tr-TR uk-UA vi-VN yue-HK zh-CN zh-HK zh-TW'.split(
-    ' ',
+/**
+ * A voice for each `<Say>` language: "Using an invalid combination of voice and language may result
+ * in error and <Say> instruction failure" (https://www.twilio.com/docs/voice/twiml/say), and a
+ * language without a voice is spoken by the account's default voice, which speaks English. Amazon
+ * Polly's standard voices where Polly has one (`Polly.<Name>`), its neural ones where it has only
+ * those (`Polly.<Name>-Neural`), Google's standard voices for the rest
+ * (`Google.<locale>-Standard-A`), as Twilio names them
+ * (https://www.twilio.com/docs/voice/twiml/say/text-speech, "Available voices and languages").
+ */
+export const SAY_VOICES: Readonly<Record<string, string>> = {
+  'ar-AE': 'Polly.Hala-Neural',
+  'ca-ES': 'Polly.Arlet-Neural',
+  'cmn-CN': 'Polly.Zhiyu',
+  'cs-CZ': 'Polly.Jitka-Neural',
+  'cy-GB': 'Polly.Gwyneth',
+  'da-DK': 'Polly.Naja',
+  'de-AT': 'Polly.Hannelore-Neural',
+  'de-DE': 'Polly.Marlene',
+  'en-AU': 'Polly.Nicole',
+  'en-GB': 'Polly.Amy',
+  'en-IE': 'Polly.Niamh-Neural',
+  'en-IN': 'Polly.Raveena',
+  'en-NZ': 'Polly.Aria-Neural',
+  'en-US': 'Polly.Joanna',
+  'en-ZA': 'Polly.Ayanda-Neural',
+  'es-ES': 'Polly.Conchita',
+  'es-MX': 'Polly.Mia',
+  'es-US': 'Polly.Lupe',
+  'fi-FI': 'Polly.Suvi-Neural',
+  'fr-BE': 'Polly.Isabelle-Neural',
+  'fr-CA': 'Polly.Chantal',
+  'fr-FR': 'Polly.Celine',
+  'hi-IN': 'Polly.Aditi',
+  'is-IS': 'Polly.Dora',
+  'it-IT': 'Polly.Carla',
+  'ja-JP': 'Polly.Mizuki',
+  'ko-KR': 'Polly.Seoyeon',
+  'nb-NO': 'Polly.Liv',
+  'nl-BE': 'Polly.Lisa-Neural',
+  'nl-NL': 'Polly.Lotte',
+  'pl-PL': 'Polly.Ewa',
+  'pt-BR': 'Polly.Vitoria',
+  'pt-PT': 'Polly.Ines',
+  'ro-RO': 'Polly.Carmen',
+  'ru-RU': 'Polly.Tatyana',
+  'sv-SE': 'Polly.Astrid',
+  'tr-TR': 'Polly.Filiz',
+  'yue-CN': 'Polly.Hiujin-Neural',
+  ...Object.fromEntries(
+    'af-ZA bg-BG bn-IN cmn-TW el-GR fil-PH gu-IN he-IL hu-HU id-ID kn-IN lv-LV ml-IN mr-IN ms-MY pa-IN sk-SK sr-RS ta-IN te-IN th-TH uk-UA vi-VN yue-HK'
+      .split(' ')
+      .map((l) => [l, `Google.${l}-Standard-A`]),
   ),
-);
+};
+
+/** A language without a region (eSpeak's `de`) spoken as this locale. */
 const PREFERRED: Readonly<Record<string, string>> = {
   en: 'en-GB',
   pt: 'pt-PT',
@@ -212,15 +325,24 @@ const PREFERRED: Readonly<Record<string, string>> = {
   fr: 'fr-FR',
   de: 'de-DE',
   nl: 'nl-NL',
-  zh: 'zh-CN',
+  zh: 'cmn-CN',
+  cmn: 'cmn-CN',
+  yue: 'yue-HK',
+  ar: 'ar-AE',
 };
+/** eSpeak's own region codes Twilio does not use. */
+const REGIONS: Readonly<Record<string, string>> = { 'es-419': 'es-MX', 'en-029': 'en-US' };
 
-/** `en-us` → `en-US`, `de` → `de-DE`; null (Twilio's default) for a language it does not speak. */
-export function sayLanguage(code: string): string | null {
-  const [lang = '', region = ''] = code.toLowerCase().split('-');
+/**
+ * This server's text-to-speech code (`en-us`, `de`, `pt-br`) as a `<Say>` language and its voice;
+ * null (Twilio's default voice and language) for a language Twilio does not speak.
+ */
+export function sayVoice(code: string): SayVoice | null {
+  const lower = code.toLowerCase();
+  const [lang = '', region = ''] = (REGIONS[lower] ?? lower).split('-');
   const exact = `${lang}-${region.toUpperCase()}`;
-  if (SAY_LANGUAGES.has(exact)) return exact;
-  if (PREFERRED[lang]) return PREFERRED[lang];
-  for (const l of SAY_LANGUAGES) if (l.startsWith(`${lang}-`)) return l;
-  return null;
+  const locale = SAY_VOICES[exact]
+    ? exact
+    : PREFERRED[lang] || Object.keys(SAY_VOICES).find((l) => l.startsWith(`${lang}-`)) || null;
+  return locale && SAY_VOICES[locale] ? { language: locale, voice: SAY_VOICES[locale] } : null;
 }

@@ -17,13 +17,23 @@
  * fields missing gets 400. When Sync cannot be read, the caller hears an apology rather than
  * Twilio's application error.
  */
-import type { ServerResponse } from 'node:http';
 import { decide } from '../../src/domain/routing/engine';
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
 import { resolveDestination } from '../voice/directory';
 import { historyItem, type CallLog, type CallState } from './calls';
+import {
+  callSidOf,
+  createRowWriter,
+  createVoicemailFallback,
+  missing,
+  registerFallbackRoute,
+  ROUTING_DEADLINE_MS,
+  sendNothing,
+  sendTwiml,
+  withDeadline,
+} from './fallback';
 import type { TwilioConfig } from './config';
 import type { TwilioMedia, TwilioVoicemail } from './media';
 import { decodeBranches, PlanTokenError } from './plan-token';
@@ -42,13 +52,13 @@ import {
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { CALLS } from '../../src/contracts/objects';
 import { normaliseNumber } from '../../src/contracts/records/group';
+import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
+import { personOfClientAddress } from '../../src/contracts/voice-identity';
 
-const CALL_SID = /^CA[0-9a-fA-F]{32}$/;
 const E164 = /^\+[1-9][0-9]{7,14}$/;
 const DIAL_STATUSES = ['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled'];
 const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'];
 export const APOLOGY = 'Sorry, we cannot take your call right now. Please try again later.';
-
 export interface TwilioWebhookDeps {
   config: TwilioConfig;
   rest: SyncRest;
@@ -61,35 +71,20 @@ export interface TwilioWebhookDeps {
   team: () => readonly User[];
   /** Seconds a direct call to a colleague rings. */
   directRingSeconds: number;
+  /** The ttl of a `calls` row (SWITCHBOARD_HISTORY_DAYS, retention.ts). */
+  historyTtlSeconds: number;
+  /** The longest voicemail message (SWITCHBOARD_VOICEMAIL_SECONDS). */
+  voicemailSeconds: number;
   now: () => number;
   log: (message: string) => void;
 }
 
-function sendTwiml(res: ServerResponse, xml: string): void {
-  res.writeHead(200, {
-    'Content-Type': 'text/xml; charset=utf-8',
-    'Content-Length': Buffer.byteLength(xml),
-    'Cache-Control': 'no-store',
-  });
-  res.end(xml);
-}
-
-function sendNothing(res: ServerResponse): void {
-  res.writeHead(204, { 'Cache-Control': 'no-store' });
-  res.end();
-}
-
-const missing = (field: string): HttpError =>
-  new HttpError(400, 'bad_request', `The webhook has no valid ${field}`);
-
-function callSidOf(params: Record<string, string>, field = 'CallSid'): string {
-  const sid = params[field] ?? '';
-  if (!CALL_SID.test(sid)) throw missing(field);
-  return sid;
-}
-
-const clientIdentity = (address: string): string | null =>
-  address.startsWith('client:') ? address.slice('client:'.length) : null;
+/**
+ * The person a `client:` address names: Twilio posts back the Voice identity the token carried
+ * (src/contracts/voice-identity.ts), which maps back to their email, the identity everything else
+ * here knows.
+ */
+const clientIdentity = personOfClientAddress;
 
 export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps): void {
   const { config, calls, data, now, log } = deps;
@@ -126,6 +121,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       groupName: (id) => groups.get(id)?.name || id,
       // A call from outside keeps its own caller ID when forwarded; a browser has none to keep.
       callerId: fromBrowser ? callerIdFor(groupNumber) : null,
+      voicemailSeconds: deps.voicemailSeconds,
       log,
     };
   }
@@ -164,20 +160,38 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     return response.toString();
   }
 
-  /** Answers with TwiML; a failure reading Sync becomes an apology the caller hears. */
+  /**
+   * Answers with TwiML within {@link ROUTING_DEADLINE_MS}; a failure or a late answer becomes
+   * `fallback`'s (voicemail, by default).
+   */
+  const fallback = createVoicemailFallback(deps);
+  const { toVoicemail, knownGroupOf } = fallback;
+  registerFallbackRoute(router, deps, fallback);
+  const writeRow = createRowWriter(deps);
+  const UNREAD = 'The routing data could not be read in time: the call went to voicemail.';
+
   const answering =
-    (work: (ctx: RequestContext, params: Record<string, string>) => Promise<string>) =>
+    (
+      work: (ctx: RequestContext, params: Record<string, string>) => Promise<string>,
+      fallback: (ctx: RequestContext, params: Record<string, string>) => Promise<string> = (
+        _ctx,
+        params,
+      ) => {
+        const callSid = params.CallSid ?? '';
+        return toVoicemail(callSid, knownGroupOf(callSid, params.To ?? ''), UNREAD);
+      },
+    ) =>
     async (ctx: RequestContext): Promise<void> => {
       const params = await readSignedForm(ctx.req, config);
       let xml: string;
       try {
-        xml = await work(ctx, params);
+        xml = await withDeadline(work(ctx, params), ROUTING_DEADLINE_MS);
       } catch (err) {
         if (err instanceof HttpError) throw err;
         log(
           `twilio webhook ${ctx.url.pathname} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
         );
-        xml = sayAndHangUp(APOLOGY);
+        xml = await fallback(ctx, params).catch(() => sayAndHangUp(APOLOGY));
       }
       sendTwiml(ctx.res, xml);
     };
@@ -243,6 +257,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       if (can === 'doNotDisturb') {
         state.reason = `${dest.name} does not want to be disturbed.`;
         state.declined = true;
+        state.doNotDisturb = true;
         response.reject({ reason: 'busy' });
         return response.toString();
       }
@@ -251,7 +266,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
         await twimlContext(true, null),
         { groupId: null, identities: [dest.identity], seconds: deps.directRingSeconds },
         { noAnswer: null, busy: null },
-        { CallerName: me.name },
+        { [CALL_PARAMETERS.callerName]: me.name },
       );
       return response.toString();
     }
@@ -361,17 +376,23 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     }
   }
 
+  const thanks = (params: Record<string, string>): string => {
+    const response = new Twiml();
+    if (Number(params.RecordingDuration ?? '0') > 0) response.say({}, 'Thank you. Goodbye.');
+    return response.hangup().toString();
+  };
+
   router.on(
     'POST',
     TWILIO_PATHS.voicemail,
-    answering(async (ctx, params) => {
-      const callSid = callSidOf(params);
-      await keepVoicemail(callSid, ctx.url.searchParams.get('group') ?? '', params);
-      const response = new Twiml();
-      if (Number(params.RecordingDuration ?? '0') > 0) response.say({}, 'Thank you. Goodbye.');
-      response.hangup();
-      return response.toString();
-    }),
+    answering(
+      async (ctx, params) => {
+        const callSid = callSidOf(params);
+        await keepVoicemail(callSid, ctx.url.searchParams.get('group') ?? '', params);
+        return thanks(params);
+      },
+      (_ctx, params) => Promise.resolve(thanks(params)),
+    ),
   );
 
   router.on('POST', TWILIO_PATHS.recording, async (ctx) => {
@@ -419,22 +440,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       return;
     }
     state.writing = true;
-    const row = historyItem(state, now(), status);
-    try {
-      const index = await deps.rest.pushListItem(CALLS.name, row);
-      state.written = { index, data: row, at: now() };
-    } catch (err) {
-      log(
-        `call ${callSid}: writing its history failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      throw new HttpError(
-        502,
-        'upstream_error',
-        'The call history could not be written to Twilio Sync',
-      );
-    } finally {
-      state.writing = false;
-    }
+    await writeRow(state, historyItem(state, now(), status));
     sendNothing(ctx.res);
   });
 

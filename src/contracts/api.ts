@@ -149,6 +149,8 @@ export const TWILIO_PATHS = {
   recording: '/api/twilio/recording',
   leg: '/api/twilio/leg',
   status: '/api/twilio/status',
+  /** The Voice Fallback URL of the numbers and the TwiML app: voicemail, reading nothing. */
+  fallback: '/api/twilio/fallback',
   audio: '/api/twilio/audio',
   recordings: '/api/twilio/recordings/:sid',
 } as const;

@@ -2,6 +2,7 @@ import type { SnapshotFrom } from 'xstate';
 import type { callMachine } from './call.machine';
 import { describeEndReason, type CallEndReason, type Remote } from './call.types';
 import type { CallDirection, RoutingNote } from './call.setup';
+import { CALL_PARAMETERS } from '../contracts/call-parameters';
 
 type CallSnapshot = SnapshotFrom<typeof callMachine>;
 
@@ -130,7 +131,8 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
     endedAt: s.context.endedAt,
     endText: selectCallEndText(s),
     routingNote: s.context.routing.at(-1)?.text ?? null,
-    group: s.context.direction === 'incoming' ? (s.context.params.Group ?? null) : null,
+    group:
+      s.context.direction === 'incoming' ? (s.context.params[CALL_PARAMETERS.group] ?? null) : null,
     ringBack: ringBackOf(s.context.direction, s.context.params),
   };
 }

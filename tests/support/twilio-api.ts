@@ -57,6 +57,11 @@ export interface TwilioApiStandIn {
   listData(list: string): Json[];
   /** Answers every later request with this status (e.g. 503), or normally again with null. */
   failWith(status: number | null): void;
+  /**
+   * Answers the next `count` requests with `status` (429 as Sync's rate limit, 54009), then normally:
+   * a brief failure the server should ride out.
+   */
+  failNext(count: number, status: number): void;
   /** Delays every answer by this many ms. */
   delay(ms: number): void;
   close(): Promise<void>;
@@ -99,6 +104,7 @@ export async function startTwilioApi(options: {
     permissions.delete(`${kind}:${name}`);
   };
   let failing: number | null = null;
+  const burst = { count: 0, status: 503 };
   let delayMs = 0;
   const auth = `Basic ${Buffer.from(`${options.apiKey}:${options.apiSecret}`).toString('base64')}`;
   const live = (item: Item | undefined): item is Item =>
@@ -145,7 +151,7 @@ export async function startTwilioApi(options: {
     url: `https://sync.twilio.com/v1/Services/${options.serviceSid}/Lists/${list}/Items/${index}`,
     revision: String(item.revision),
     data: item.data,
-    date_expires: null,
+    date_expires: item.expiresAt === null ? null : iso(item.expiresAt),
     date_created: iso(now()),
     date_updated: iso(now()),
     created_by: 'system',
@@ -175,9 +181,23 @@ export async function startTwilioApi(options: {
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     if (req.headers.authorization !== auth) return error(res, 401, 20003, 'Authenticate');
     if (failing !== null) return error(res, failing, 20500, 'Service unavailable');
+    if (burst.count > 0) {
+      burst.count--;
+      return burst.status === 429
+        ? error(res, 429, 54009, 'Rate limit exceeded')
+        : error(res, burst.status, 20500, 'Service unavailable');
+    }
     const recording = new RegExp(
       `^/api/2010-04-01/Accounts/${options.accountSid}/Recordings/(RE[0-9a-f]{32})\\.mp3$`,
     ).exec(url.pathname);
+    const recordingJson = new RegExp(
+      `^/api/2010-04-01/Accounts/${options.accountSid}/Recordings/(RE[0-9a-f]{32})\\.json$`,
+    ).exec(url.pathname);
+    if (recordingJson && req.method === 'DELETE') {
+      if (!recordings.delete(recordingJson[1]!))
+        return error(res, 404, 20404, 'The requested resource was not found');
+      return send(res, 204, null);
+    }
     if (recording && req.method === 'GET') {
       const audio = recordings.get(recording[1]!);
       if (!audio) return error(res, 404, 20404, 'Recording not found');
@@ -366,21 +386,31 @@ export async function startTwilioApi(options: {
           200,
           page(
             'items',
-            (url.searchParams.get('Order') === 'desc' ? [...items].reverse() : [...items]).map(
-              ([i, item]) => listItemJson(name, i, item),
-            ),
+            (url.searchParams.get('Order') === 'desc' ? [...items].reverse() : [...items])
+              .filter(([, item]) => live(item))
+              .map(([i, item]) => listItemJson(name, i, item)),
           ),
         );
       if (key === undefined && method === 'POST') {
         const index = items.size === 0 ? 0 : Math.max(...items.keys()) + 1;
-        const item = { data: JSON.parse(form.Data ?? '{}') as Json, revision: 0, expiresAt: null };
+        const item = {
+          data: JSON.parse(form.Data ?? '{}') as Json,
+          revision: 0,
+          expiresAt: expiry(form.Ttl ?? form.ItemTtl),
+        };
         items.set(index, item);
         return send(res, 201, listItemJson(name, index, item));
+      }
+      if (key !== undefined && method === 'DELETE') {
+        if (!items.delete(Number(key))) return error(res, 404, 54101, `Item ${key} not found`);
+        return send(res, 204, null);
       }
       if (key !== undefined && method === 'POST') {
         const item = items.get(Number(key));
         if (!item) return error(res, 404, 54101, `Item ${key} not found`);
         if (form.Data !== undefined) item.data = JSON.parse(form.Data) as Json;
+        if (form.Ttl !== undefined || form.ItemTtl !== undefined)
+          item.expiresAt = expiry(form.Ttl ?? form.ItemTtl);
         item.revision++;
         return send(res, 200, listItemJson(name, Number(key), item));
       }
@@ -451,6 +481,10 @@ export async function startTwilioApi(options: {
     },
     listData(list) {
       return [...(lists.get(list)?.values() ?? [])].map((item) => item.data);
+    },
+    failNext(count, status) {
+      burst.count = count;
+      burst.status = status;
     },
     failWith(status) {
       failing = status;

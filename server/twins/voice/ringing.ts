@@ -97,7 +97,7 @@ export async function placeCall(
   if (vs.options.doNotDisturb?.(dest.identity)) {
     const reason = `${name} is not taking calls (do not disturb).`;
     failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.declined, reason);
-    recordAttempt(vs, { caller, to, startedAt }, 'missed', reason, dest.identity);
+    recordAttempt(vs, { caller, to, startedAt }, 'doNotDisturb', reason, dest.identity);
     return;
   }
   if ((vs.busyCount.get(dest.identity) ?? 0) > 0) {

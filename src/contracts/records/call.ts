@@ -11,7 +11,9 @@ export type Direction = (typeof DIRECTIONS)[number];
 
 /**
  * How a call ended (PRODUCT.md, "Data"); `unknown` when the server did not follow the call from its
- * start (on Twilio, another server had its first webhooks), so who took it is not known.
+ * start (on Twilio, another server had its first webhooks), so who took it is not known;
+ * `doNotDisturb` when the colleague called directly was in do not disturb (added after the others:
+ * a reader that does not know it reads it as unknown).
  */
 export const OUTCOMES = [
   'answered',
@@ -24,6 +26,7 @@ export const OUTCOMES = [
   'dropped',
   'failed',
   'unknown',
+  'doNotDisturb',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 

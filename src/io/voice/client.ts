@@ -18,6 +18,8 @@ import { heldEvent, serverSentence } from './server-messages';
 import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
 import { createTabLock, type TabLock } from './tab-lock';
 import type { VoiceCredentials } from '../../contracts/api';
+import { CALL_PARAMETERS } from '../../contracts/call-parameters';
+import { personOfClientAddress } from '../../contracts/voice-identity';
 import type { CallActor } from '../../machines/device.setup';
 import type { CallAdapterEvent, CallControlInput } from '../../machines/call.setup';
 
@@ -181,12 +183,21 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       call.customParameters.forEach((value, key) => {
         params[key] = value;
       });
-      const identity = from.startsWith('client:') ? from.slice('client:'.length) : null;
+      // On Twilio a colleague's address carries their Voice identity: mapped back to their email.
+      const identity = personOfClientAddress(from);
       const name =
-        (identity === null ? null : (deps.nameOf?.(identity) ?? null)) ?? params.CallerName ?? null;
+        (identity === null ? null : (deps.nameOf?.(identity) ?? null)) ??
+        params[CALL_PARAMETERS.callerName] ??
+        null;
       if (name !== null) params.displayName = name;
       watchCall(callId, call);
-      actor.send({ type: 'device.incoming', callId, from, to: call.parameters.To ?? '', params });
+      actor.send({
+        type: 'device.incoming',
+        callId,
+        from: identity === null ? from : `client:${identity}`,
+        to: call.parameters.To ?? '',
+        params,
+      });
     });
     return device;
   }

@@ -23,6 +23,7 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   voicemail: 'Voicemail',
   dropped: 'Dropped',
   unknown: 'Outcome not known',
+  doNotDisturb: 'Do not disturb',
 };
 
 /** Who "Call back" reaches from this row: the other party as seen by `me`. */

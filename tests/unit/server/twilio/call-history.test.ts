@@ -9,7 +9,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRecord } from '../../../../src/contracts/records/call';
-import { ADA, ALICE, BOB, CAT, SALES_NUMBER, THU_HOLIDAY, WED_OPEN, seedTeam } from './fixture';
+import {
+  ADA,
+  ALICE,
+  BOB,
+  CAT,
+  SALES_NUMBER,
+  THU_HOLIDAY,
+  WED_OPEN,
+  seedTeam,
+  vid,
+} from './fixture';
 import {
   ACCOUNT_SID,
   SERVICE_SID,
@@ -84,7 +94,7 @@ describe('an answered call', () => {
     const bobLeg = sid();
     const xml = await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
     t.clock.now += 5 * SECOND;
-    await leg(callSid, bobLeg, `client:${BOB}`, 'in-progress');
+    await leg(callSid, bobLeg, `client:${vid(BOB)}`, 'in-progress');
 
     // While Bob talks, a second caller rings only Alice.
     t.clock.now += 5 * SECOND;
@@ -92,8 +102,8 @@ describe('an answered call', () => {
       '/api/twilio/voice',
       incomingCall(sid(), '+447700900999', SALES_NUMBER),
     );
-    expect(other).toContain(`<Identity>${ALICE}</Identity>`);
-    expect(other).not.toContain(`<Identity>${BOB}</Identity>`);
+    expect(other).toContain(`<Identity>${vid(ALICE)}</Identity>`);
+    expect(other).not.toContain(`<Identity>${vid(BOB)}</Identity>`);
 
     t.clock.now += 55 * SECOND;
     const after = await post(pathOf(actions(xml)[0]!), {
@@ -104,13 +114,15 @@ describe('an answered call', () => {
       To: SALES_NUMBER,
     });
     expect(after).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
-    await leg(callSid, bobLeg, `client:${BOB}`, 'completed');
+    await leg(callSid, bobLeg, `client:${vid(BOB)}`, 'completed');
     t.clock.now += 1 * SECOND;
     await ended(callSid);
 
     const request = t.api.requests.filter((r) => r.path === LIST).at(-1)!;
     expect(request.authorization).toMatch(/^Basic /);
-    expect(Object.keys(request.form)).toEqual(['Data']);
+    // Kept SWITCHBOARD_HISTORY_DAYS (365 by default): Sync's longest ttl, a year.
+    expect(Object.keys(request.form)).toEqual(['Data', 'Ttl']);
+    expect(request.form.Ttl).toBe('31536000');
     expect(created().at(-1)).toEqual({
       callSid,
       direction: 'inbound',
@@ -137,7 +149,7 @@ describe('an answered call', () => {
     // Bob is free again.
     t.clock.now += 10 * SECOND;
     expect(await post('/api/twilio/voice', incomingCall(sid(), CALLER, SALES_NUMBER))).toContain(
-      `<Identity>${BOB}</Identity>`,
+      `<Identity>${vid(BOB)}</Identity>`,
     );
   });
 });
@@ -249,10 +261,10 @@ describe('other endings', () => {
     await post(pathOf(actions(xml)[0]!), {
       CallSid: callSid,
       DialCallStatus: 'busy',
-      From: `client:${ALICE}`,
+      From: `client:${vid(ALICE)}`,
       To: BOB,
     });
-    await ended(callSid, `client:${ALICE}`, BOB);
+    await ended(callSid, `client:${vid(ALICE)}`, BOB);
     expect(created().at(-1)).toMatchObject({
       callSid,
       direction: 'outbound',
@@ -263,6 +275,26 @@ describe('other endings', () => {
       handledBy: null,
       outcome: 'rejected',
     });
+  });
+
+  it('a direct call to someone in do not disturb is recorded as do not disturb, not busy', async () => {
+    t.api.setDocument(`settings:${CAT}`, { doNotDisturb: true });
+    t.clock.now += 60 * SECOND; // past the do-not-disturb cache
+    try {
+      const callSid = sid();
+      const xml = await post('/api/twilio/voice', browserCall(callSid, ALICE, CAT));
+      expect(xml).toContain('<Reject reason="busy"/>');
+      // Twilio reports a call refused with <Reject reason="busy"> as busy.
+      await ended(callSid, `client:${vid(ALICE)}`, CAT, 'busy');
+      expect(created().at(-1)).toMatchObject({
+        callSid,
+        from: ALICE,
+        callee: CAT,
+        outcome: 'doNotDisturb',
+      });
+    } finally {
+      t.api.documents.delete(`settings:${CAT}`);
+    }
   });
 
   it('a call this server did not see start: written from the status callback, its outcome unknown', async () => {

@@ -4,6 +4,10 @@
  * voicemail, always to an outside number, a forwarding loop), at instants chosen in UTC.
  */
 import type { TwilioTestApp } from './support';
+import { voiceIdentityOf } from '../../../../src/contracts/voice-identity';
+
+/** A person's Voice identity, as the TwiML names them and Twilio posts them back. */
+export const vid = voiceIdentityOf;
 
 export const ADA = 'ada@example.com';
 export const ALICE = 'alice@example.com';

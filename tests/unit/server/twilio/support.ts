@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { createApp, type App } from '../../../../server/app';
 import { configFromEnv } from '../../../../server/config';
+import { voiceIdentityOf } from '../../../../src/contracts/voice-identity';
 import { startTwilioApi, type TwilioApiStandIn } from '../../../support/twilio-api';
 import { removeDir, sessionCookieOf, tempDir } from '../support';
 
@@ -86,6 +87,8 @@ export async function startTwilioApp(
     env?: Record<string, string>;
     /** Sets up the stand-in before the server starts (e.g. the service's ACL off). */
     before?: (api: TwilioApiStandIn) => void;
+    /** Voice settings, as SWITCHBOARD_HISTORY_DAYS and SWITCHBOARD_VOICEMAIL_SECONDS give them. */
+    voice?: { historyDays?: number; voicemailMaxMs?: number };
   } = {},
 ): Promise<TwilioTestApp> {
   const api = await startTwilioApi({
@@ -111,7 +114,12 @@ export async function startTwilioApp(
     ...options.env,
   });
   options.before?.(api);
-  const app = createApp(config, { now: () => clock.now, log: () => {}, announce: () => {} });
+  const app = createApp(config, {
+    now: () => clock.now,
+    log: () => {},
+    announce: () => {},
+    ...(options.voice ? { voice: options.voice } : {}),
+  });
   let url: string;
   try {
     url = await app.listen();
@@ -186,7 +194,7 @@ export function incomingCall(callSid: string, from: string, to: string): Record<
   };
 }
 
-/** A browser's call through the TwiML app: `From=client:<identity>`, the SDK's `To` param. */
+/** A browser's call through the TwiML app: `From=client:<voice identity>`, the SDK's `To` param. */
 export function browserCall(callSid: string, identity: string, to: string): Record<string, string> {
   return {
     AccountSid: ACCOUNT_SID,
@@ -195,9 +203,9 @@ export function browserCall(callSid: string, identity: string, to: string): Reco
     CallSid: callSid,
     CallStatus: 'ringing',
     Called: '',
-    Caller: `client:${identity}`,
+    Caller: `client:${voiceIdentityOf(identity)}`,
     Direction: 'inbound',
-    From: `client:${identity}`,
+    From: `client:${voiceIdentityOf(identity)}`,
     To: to,
   };
 }

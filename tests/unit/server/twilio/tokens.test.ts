@@ -3,6 +3,11 @@
  * the browser on that backend: Twilio's defaults for the SDKs (no embedded endpoints), Google sign-in
  * only, and a page allowed to reach Twilio.
  */
+import {
+  personOfClientAddress,
+  personOfVoiceIdentity,
+  voiceIdentityOf,
+} from '../../../../src/contracts/voice-identity';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TwilioConfig } from '../../../../server/twilio/config';
@@ -79,9 +84,30 @@ describe('tokens', () => {
     const { payload } = decode(mintTwilioVoiceToken(config, 'bob@example.com', 600));
     expect(payload.exp - payload.iat).toBe(600);
     expect(payload.grants).toEqual({
-      identity: 'bob@example.com',
+      identity: 'bob_40example_2ecom',
       voice: { incoming: { allow: true }, outgoing: { application_sid: APP_SID } },
     });
+  });
+
+  it('a Voice identity is letters, digits and underscores, and maps back to the person', () => {
+    for (const person of [
+      'bob@example.com',
+      'ann.lee+sales@example.co.uk',
+      'o_brien@example.com',
+      'zoë@exämple.de',
+      'plain',
+    ]) {
+      const identity = voiceIdentityOf(person);
+      expect(identity).toMatch(/^[A-Za-z0-9_]+$/);
+      expect(personOfVoiceIdentity(identity)).toBe(person);
+      expect(personOfClientAddress(`client:${identity}`)).toBe(person);
+    }
+    // The same person always gets the same identity; two people never share one.
+    expect(voiceIdentityOf('a_b@x.io')).not.toBe(voiceIdentityOf('a.b@x.io'));
+    expect(voiceIdentityOf('a_b@x.io')).toBe(voiceIdentityOf('a_b@x.io'));
+    // The embedded backend's identities (emails) and phone numbers read as they are.
+    expect(personOfClientAddress('client:bob@example.com')).toBe('bob@example.com');
+    expect(personOfClientAddress('+442079460000')).toBeNull();
   });
 
   it('a lifetime beyond a day is cut to a day', () => {
@@ -137,10 +163,12 @@ describe('the app on the Twilio backend', () => {
       device: Record<string, unknown>;
       signalling: { url: string };
     };
+    // Twilio's client identifiers take letters, digits and underscores only: the email is encoded.
     expect(decode(body.token).payload.grants).toEqual({
-      identity: 'grace@example.com',
+      identity: 'grace_40example_2ecom',
       voice: { incoming: { allow: true }, outgoing: { application_sid: APP_SID } },
     });
+    expect(decode(body.token).payload.grants.identity).toMatch(/^[A-Za-z0-9_]{1,256}$/);
     // The app's default is an hour; on Twilio a token lives 10 minutes at most.
     expect(body.ttlSeconds).toBe(600);
     expect(decode(body.token).payload.exp - decode(body.token).payload.iat).toBe(600);

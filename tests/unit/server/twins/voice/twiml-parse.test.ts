@@ -185,6 +185,7 @@ describe("the app's own TwiML", () => {
         announcement: () => Promise.resolve(null),
         groupName: () => 'Sales',
         callerId: null,
+        voicemailSeconds: 120,
         log: () => {},
       },
       { groupId: 'grp_1', identities: ['ann_1', 'ben_2'], seconds: 20 },

@@ -1,0 +1,19 @@
+/**
+ * The custom parameters a ringing call carries to the page (TwiML `<Client><Parameter>` on Twilio,
+ * the embedded voice service's `params`), read from the SDK's `call.customParameters`. One name per
+ * fact, written by the server and read by the page: a name spelled differently on one side (the
+ * TwiML once sent `group` while the page read `Group`) silently shows nothing.
+ *
+ * Twilio passes each `<Parameter name value>` to the Voice SDK as given
+ * (https://www.twilio.com/docs/voice/twiml/parameter).
+ */
+export const CALL_PARAMETERS = {
+  /** The ring group's name the call came through ("via Sales"). */
+  group: 'Group',
+  /** The ring group's id. */
+  groupId: 'GroupId',
+  /** The caller's display name (a colleague's direct call). */
+  callerName: 'CallerName',
+  /** Set to '1' on a "Test this group" call. */
+  test: 'Test',
+} as const;
