@@ -10,6 +10,7 @@ import {
 } from '../../../../../server/twins/voice/twiml/parse';
 import { Twiml } from '../../../../../server/twilio/twiml-writer';
 import { ringClients } from '../../../../../server/twilio/twiml';
+import { voiceIdentityOf } from '../../../../../src/contracts/voice-identity';
 
 const doc = (body: string): string =>
   `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`;
@@ -188,7 +189,7 @@ describe("the app's own TwiML", () => {
         voicemailSeconds: 120,
         log: () => {},
       },
-      { groupId: 'grp_1', identities: ['ann_1', 'ben_2'], seconds: 20 },
+      { groupId: 'grp_1', identities: ['ann@example.com', 'ben@example.com'], seconds: 20 },
       { noAnswer: null, busy: null },
       { Group: 'Sales' },
     );
@@ -199,9 +200,10 @@ describe("the app's own TwiML", () => {
     if (dial.verb !== 'Dial') throw new Error('not a dial');
     expect(dial.answerOnBridge).toBe(true);
     expect(dial.action).toMatch(/^https:\/\/pbx\.example\.com\//);
+    // The app writes each person's Voice identity, which the twin accepts (letters, digits, _).
     expect(dial.nouns.map((n) => (n.kind === 'client' ? n.identity : null))).toEqual([
-      'ann_1',
-      'ben_2',
+      voiceIdentityOf('ann@example.com'),
+      voiceIdentityOf('ben@example.com'),
     ]);
     expect(dial.nouns[0]).toMatchObject({
       parameters: { Group: 'Sales' },
