@@ -180,7 +180,8 @@ async function main(): Promise<void> {
         card(ben, 'open').getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor(),
       );
       await shot(ann.page, 'call-held-by-other');
-      await card(ben, 'open').getByRole('button', { name: 'Resume', exact: true }).click();
+      // Hold is a toggle (aria-pressed): pressing it again resumes.
+      await card(ben, 'open').getByRole('button', { name: 'Hold', exact: true }).click();
       await card(ben, 'open').getByRole('button', { name: 'Park', exact: true }).click();
       await shot(cat.page, 'hold-parked', () =>
         visit(cat.page, `${base}/hold`).then(() =>
