@@ -152,6 +152,15 @@ function nextOf(
   return null;
 }
 
+/** `To` and `From` of a call to place: 21201 without a called party, 21603 without a caller. */
+function parties(form: URLSearchParams): { to: string; from: string } {
+  const to = form.get('To');
+  const from = form.get('From');
+  if (!to) throw new RestError(400, 21201, 'No called number is specified');
+  if (!from) throw new RestError(400, 21603, "A 'From' phone number is required.");
+  return { to, from };
+}
+
 export interface VoiceRestOptions {
   registry: VoiceRegistry;
   engine: VoiceEngine;
@@ -162,6 +171,17 @@ export interface VoiceRestOptions {
 export function voiceRest(options: VoiceRestOptions) {
   const { registry, engine, credentials } = options;
 
+  /** A new call the API places: queued, `outbound-api`. */
+  const outbound = (account: string, to: string, from: string): TwinCall =>
+    registry.addCall({
+      accountSid: account,
+      parentCallSid: null,
+      from,
+      to,
+      direction: 'outbound-api',
+      status: 'queued',
+    });
+
   async function route(req: IncomingMessage, path: string[]): Promise<[number, unknown]> {
     const [account, collection, id, sub, subId] = path;
     // Credentials for one account asking for another's resources: Twilio answers 20003.
@@ -170,20 +190,10 @@ export function voiceRest(options: VoiceRestOptions) {
 
     if (collection === 'Calls' && id === undefined && verb === 'POST') {
       const form = await readForm(req);
-      const to = form.get('To');
-      const from = form.get('From');
-      if (!to) throw new RestError(400, 21201, 'No called number is specified');
-      if (!from) throw new RestError(400, 21603, "A 'From' phone number is required.");
+      const { to, from } = parties(form);
       const next = nextOf(form);
       if (!next) throw new RestError(400, 21205, 'Url or Twiml is required');
-      const call = registry.addCall({
-        accountSid: account,
-        parentCallSid: null,
-        from,
-        to,
-        direction: 'outbound-api',
-        status: 'queued',
-      });
+      const call = outbound(account, to, from);
       engine.place(call, next);
       return [201, callJson(call)];
     }
@@ -249,19 +259,10 @@ export function voiceRest(options: VoiceRestOptions) {
           ];
         if (verb === 'POST') {
           const form = await readForm(req);
-          const to = form.get('To');
-          const from = form.get('From');
-          if (!to || !from) throw new RestError(400, 21201, 'From and To are required');
+          const { to, from } = parties(form);
           if (conference.status === 'completed')
             throw new RestError(400, 20001, 'The conference is over');
-          const call = registry.addCall({
-            accountSid: account,
-            parentCallSid: null,
-            from,
-            to,
-            direction: 'outbound-api',
-            status: 'queued',
-          });
+          const call = outbound(account, to, from);
           const participant = registry.join(conference, call.sid, {
             label: form.get('Label'),
             startConferenceOnEnter: bool(form, 'StartConferenceOnEnter') ?? true,
