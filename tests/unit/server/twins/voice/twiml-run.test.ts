@@ -14,6 +14,7 @@ import {
   type CallLeg,
   type DialOutcome,
   type RecordOutcome,
+  type RunOptions,
 } from '../../../../../server/twins/voice/twiml/run';
 import { signature, webhookClient } from '../../../../../server/twins/voice/twiml/webhook';
 
@@ -118,6 +119,14 @@ function fakeLeg(answers: { dial?: DialOutcome[]; record?: RecordOutcome[] } = {
   return { leg, did, dials };
 }
 
+/** Runs a call from `url` with the app's webhooks signed under TOKEN (and `extra` options). */
+const runFrom = (leg: CallLeg, url: string, extra: Partial<RunOptions> = {}) =>
+  runCall(
+    leg,
+    { url, method: 'POST' },
+    { webhooks: webhookClient({ authToken: TOKEN }), callParams, ...extra },
+  );
+
 const callParams = () => ({
   AccountSid: ACCOUNT,
   CallSid: 'CA11111111111111111111111111111111',
@@ -158,14 +167,7 @@ describe('running a call', () => {
       dial: [{ status: 'no-answer', callSid: null, seconds: 0 }],
       record: [{ recording: { sid: 'RE1', url: 'https://twin/RE1', seconds: 14 }, digits: '#' }],
     });
-    await runCall(
-      leg,
-      { url: `${base}/voice`, method: 'POST' },
-      {
-        webhooks: webhookClient({ authToken: TOKEN }),
-        callParams,
-      },
-    );
+    await runFrom(leg, `${base}/voice`);
     expect(did).toEqual([
       'say Welcome',
       'dial',
@@ -196,14 +198,7 @@ describe('running a call', () => {
   it('goes on past <Record> when nothing was recorded, and hangs up at the end', async () => {
     const { base } = await app({ '/voice': xml('<Record action="/never"/><Say>Goodbye</Say>') });
     const { leg, did } = fakeLeg();
-    await runCall(
-      leg,
-      { url: `${base}/voice`, method: 'POST' },
-      {
-        webhooks: webhookClient({ authToken: TOKEN }),
-        callParams,
-      },
-    );
+    await runFrom(leg, `${base}/voice`);
     expect(did).toEqual(['record', 'say Goodbye', 'hangup']);
   });
 
@@ -211,29 +206,16 @@ describe('running a call', () => {
     const { base, seen } = await app({ '/voice': 500, '/fallback': xml('<Say>Fallback</Say>') });
     const first = fakeLeg();
     const log: string[] = [];
-    await runCall(
-      first.leg,
-      { url: `${base}/voice`, method: 'POST' },
-      {
-        webhooks: webhookClient({ authToken: TOKEN }),
-        callParams,
-        fallback: { url: `${base}/fallback`, method: 'POST' },
-        log: (m) => log.push(m),
-      },
-    );
+    await runFrom(first.leg, `${base}/voice`, {
+      fallback: { url: `${base}/fallback`, method: 'POST' },
+      log: (m) => log.push(m),
+    });
     expect(first.did).toEqual(['say Fallback', 'hangup']);
     expect(log[0]).toMatch(/^11200 /);
     expect(seen.map((s) => s.path)).toEqual(['/voice', '/fallback']);
 
     const second = fakeLeg();
-    await runCall(
-      second.leg,
-      { url: `${base}/voice`, method: 'POST' },
-      {
-        webhooks: webhookClient({ authToken: TOKEN }),
-        callParams,
-      },
-    );
+    await runFrom(second.leg, `${base}/voice`);
     expect(second.did).toEqual([`say ${APPLICATION_ERROR}`, 'hangup']);
   });
 
@@ -245,15 +227,10 @@ describe('running a call', () => {
     for (const path of ['/slow', '/broken']) {
       const { leg, did } = fakeLeg();
       const log: string[] = [];
-      await runCall(
-        leg,
-        { url: `${base}${path}`, method: 'POST' },
-        {
-          webhooks: webhookClient({ authToken: TOKEN, timeoutMs: 300 }),
-          callParams,
-          log: (m) => log.push(m),
-        },
-      );
+      await runFrom(leg, `${base}${path}`, {
+        webhooks: webhookClient({ authToken: TOKEN, timeoutMs: 300 }),
+        log: (m) => log.push(m),
+      });
       expect(did).toEqual([`say ${APPLICATION_ERROR}`, 'hangup']);
       expect(log[0]).toMatch(path === '/slow' ? /^11205 / : /^12100 /);
     }
@@ -265,14 +242,7 @@ describe('running a call', () => {
       '/again': xml('<Hangup/>'),
     });
     const { leg, did } = fakeLeg();
-    await runCall(
-      leg,
-      { url: `${base}/voice`, method: 'POST' },
-      {
-        webhooks: webhookClient({ authToken: TOKEN }),
-        callParams,
-      },
-    );
+    await runFrom(leg, `${base}/voice`);
     expect(did).toEqual(['hangup']);
     expect(seen[1]).toMatchObject({ path: '/again', method: 'GET', valid: true });
     expect(seen[1]!.params.CallSid).toBe(callParams().CallSid);
@@ -281,14 +251,7 @@ describe('running a call', () => {
   it('<Reject> ends the call with its reason', async () => {
     const { base } = await app({ '/voice': xml('<Reject reason="busy"/><Say>not reached</Say>') });
     const { leg, did } = fakeLeg();
-    await runCall(
-      leg,
-      { url: `${base}/voice`, method: 'POST' },
-      {
-        webhooks: webhookClient({ authToken: TOKEN }),
-        callParams,
-      },
-    );
+    await runFrom(leg, `${base}/voice`);
     expect(did).toEqual(['reject busy']);
   });
 });
