@@ -117,16 +117,17 @@ export function parseNumber(raw: string, country: CountryCode | null): ParsedNum
 }
 
 /**
- * A stored number as people read it: in national format when it is in the team's `country`
- * ("020 7946 0958"), international otherwise ("+1 415 555 0100"); an extension, or anything that
- * does not parse, as stored.
+ * A stored number as people read it: in national format when it shares the calling code of the
+ * team's `country` ("020 7946 0958"), international otherwise ("+1 415 555 0100"); an extension,
+ * or anything that does not parse, as stored.
  */
 export function formatNumber(stored: string, country: CountryCode | null): string {
   const value = stored.trim();
   if (!value.startsWith('+')) return value;
   const parsed = parsePhoneNumberFromString(value);
   if (!parsed) return value;
-  return country !== null && parsed.country === country
+  // At home is the same calling code: +44 7911… is Guernsey's, dialled 07911… from London too.
+  return country !== null && parsed.countryCallingCode === getCountryCallingCode(country)
     ? parsed.formatNational()
     : parsed.formatInternational();
 }
