@@ -141,8 +141,15 @@ export function DialBox({
       else call(selectedItem.to, selectedItem.name);
     },
   });
-  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps } =
-    combobox;
+  const {
+    isOpen,
+    highlightedIndex,
+    closeMenu,
+    getLabelProps,
+    getInputProps,
+    getMenuProps,
+    getItemProps,
+  } = combobox;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -167,6 +174,14 @@ export function DialBox({
           {...getInputProps({
             ref: inputRef,
             onFocus: () => setSearching(true),
+            onKeyDown: (event) => {
+              // Enter with no suggestion highlighted submits what was typed (downshift would
+              // otherwise keep it while its menu is open).
+              if (event.key !== 'Enter' || highlightedIndex >= 0) return;
+              (event.nativeEvent as { preventDownshiftDefault?: boolean }).preventDownshiftDefault =
+                true;
+              closeMenu();
+            },
             'aria-describedby': problem ? `${id}-problem` : undefined,
             'aria-invalid': problem ? true : undefined,
           })}
