@@ -12,6 +12,7 @@ import { createCallHistory } from './calls/history';
 import { createParkedCalls } from './calls/holds';
 import { keepVoicemailWithHistory, registerVoicemailRoutes } from './calls/voicemail';
 import type { AppConfig } from './config';
+import { TEAM } from '../src/contracts/objects';
 import { registerGroupObjectRoutes } from './groups/routes';
 import { checkGroupNumber, groupNumbers, readGroup } from './groups/stored';
 import { createAnnouncements, type Announcements } from './guidance/announcements';
@@ -140,6 +141,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   // People from before extensions get one (the lowest free), then the directory shows everyone's.
   users.assignMissingExtensions();
   directory.reconcile(users.list());
+  // The team's settings are there to open for everyone (admins fill them in; on Twilio, made at start).
+  if (!twilioBackend) sync.internal?.ensureDocument(TEAM.name);
   // (On Twilio the server's objects are made, and ACL checked, before it listens.)
   const historyDays = voiceSettings.historyDays ?? 365;
   const history = createCallHistory(sync.internal, historyDays);

@@ -103,7 +103,7 @@ export function createAccessPolicy(
     if (!access.write) {
       if (found?.object.writers === 'server')
         return SERVER_REASONS.get(found.object) ?? 'only the server writes this';
-      return 'only admins change ring groups, announcements, audio, hours, holidays and forwarding';
+      return "only admins change ring groups, announcements, audio, hours, holidays, forwarding and the team's settings";
     }
     if (found?.object.writers === 'ownItems') {
       if (attempt.target === 'object') return 'the presence map itself cannot be changed';

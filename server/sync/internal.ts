@@ -23,6 +23,8 @@ export interface InternalSync {
   ensureMap(name: string): void;
   /** Creates the list unless it exists (so clients that may not create it can open it). */
   ensureList(name: string): void;
+  /** Creates the document, empty, unless it exists (so clients that may not create it can open it). */
+  ensureDocument(name: string): void;
   /** Appends one item to a list, creating the list on first use; returns its index. */
   pushListItem(list: string, data: Record<string, unknown>, ttlSeconds?: number): number;
   /** Every live (unexpired) item of a list, in index order (at most `limit`); empty when it does not exist. */
@@ -61,10 +63,12 @@ export function createInternalSync(core: Core): InternalSync {
   const isStatus = (e: unknown, status: number): boolean =>
     e instanceof SyncRestError && e.status === status;
 
-  function ensure(kind: 'map' | 'list', name: string): void {
+  const COLLECTIONS = { map: 'Maps', list: 'Lists', document: 'Documents' } as const;
+  function ensure(kind: 'map' | 'list' | 'document', name: string): void {
     if (core.store.q.objectByName.get(kind, name)) return;
     try {
-      request('POST', ['v3', kind === 'map' ? 'Maps' : 'Lists'], { unique_name: name });
+      const body = kind === 'document' ? { unique_name: name, data: {} } : { unique_name: name };
+      request('POST', ['v3', COLLECTIONS[kind]], body);
     } catch (e) {
       // Someone created it between the lookup and the create: it exists, which is all we need.
       if (!isStatus(e, 409)) throw e;
@@ -76,6 +80,7 @@ export function createInternalSync(core: Core): InternalSync {
   return {
     ensureMap,
     ensureList,
+    ensureDocument: (name) => ensure('document', name),
     pushListItem(list, data, ttlSeconds) {
       ensureList(list);
       const body = ttlSeconds === undefined ? { data } : { data, ttl: ttlSeconds };

@@ -1,6 +1,6 @@
 /**
  * The signed-in person's lifetime in one place (no React): their Sync runtime with the containers
- * everyone shares opened once (`users`, `presence`, `holds`, `groups`, their `settings:{identity}`;
+ * everyone shares opened once (`users`, `presence`, `holds`, `groups`, `team-settings`, their `settings:{identity}`;
  * others are opened on demand through {@link Workspace.sync} and shared, see containers.ts), their
  * presence, their phone, the Sync client's toasts, and sign-out.
  *
@@ -14,7 +14,7 @@
  * React only reads it: providers hand the workspace down, hooks subscribe to it. Long-lived actors
  * carry a systemId (`session`, `toast`, `syncClient`, `map:users`…, `presenceHeartbeat`, `phone`).
  */
-import { GROUPS, HOLDS, PRESENCE, SETTINGS, USERS } from '../contracts/objects';
+import { GROUPS, HOLDS, PRESENCE, SETTINGS, TEAM, USERS } from '../contracts/objects';
 import { setIssueSink } from '../contracts/record';
 import { settingsRecord } from '../contracts/records/settings';
 import type { ApiClient } from '../io/api/client';
@@ -25,6 +25,7 @@ import type { ToastActor } from '../machines/toast.machine';
 import { startPhone, type Phone, type PhoneHandle, type StartVoice } from './phone';
 import { runPresence, type PresenceHandle, type PresenceRunner } from './presence';
 import { startSyncScope, type SyncScope } from './sync-scope';
+import { suggestTeamCountry, TEAM_DOCUMENT } from './team';
 import type { StartSyncRuntime } from './sync-runtime';
 import type { SessionUser } from '../contracts/api-session';
 
@@ -125,7 +126,10 @@ export function startWorkspace({
     if (stopped || held.length > 0) return;
     const maps = SHARED_MAPS.map((name) => sync.open('map', name, SHARED_MAP));
     const settings = sync.open('document', SETTINGS.name(identity), SETTINGS_DOCUMENT);
-    for (const lease of [...maps, settings]) if (lease) held.push(lease);
+    const team = sync.open('document', TEAM.name, TEAM_DOCUMENT);
+    for (const lease of [...maps, settings, team]) if (lease) held.push(lease);
+    if (team && user.role === 'admin' && typeof navigator !== 'undefined')
+      cleanups.push(suggestTeamCountry(team.actor, navigator.languages ?? [navigator.language]));
     const presenceMap = maps[SHARED_MAPS.indexOf(PRESENCE.name)];
     if (!presenceMap || !settings) return;
     presence = runPresence({ api, identity, map: presenceMap.actor, onChange: changed });

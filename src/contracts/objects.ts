@@ -7,7 +7,7 @@
  * Everyone on the team reads every object but `settings:*` (its owner only). Writers:
  * - `server`: only the server (the app's API key), so a browser cannot forge history, parked calls
  *   or the directory;
- * - `admins`: admins only;
+ * - `admins`: admins only (the ring groups' objects, announcements, audio, the team's settings);
  * - `ownItems`: everyone, each only the item keyed by their own identity (no one changes the map);
  * - `owner`: the person the name is built from, who alone reads it too;
  * - `team`: anyone on the team.
@@ -25,6 +25,7 @@ import { holdRecord } from './records/hold';
 import { presenceRecord } from './records/presence';
 import { scheduleRecord } from './records/schedule';
 import { settingsRecord } from './records/settings';
+import { teamRecord } from './records/team';
 import { userRecord } from './records/user';
 
 export type ObjectKind = 'document' | 'list' | 'map' | 'stream';
@@ -94,6 +95,8 @@ export const GROUPS = named('groups', 'map', 'admins', groupRecord);
 /** Announcements (the map keeps its first name). */
 export const ANNOUNCEMENTS = named('guidance', 'map', 'admins', announcementRecord);
 export const AUDIO = named('audio', 'map', 'admins', audioRecord);
+/** The team's settings (its default country for phone numbers). */
+export const TEAM = named('team-settings', 'document', 'admins', teamRecord);
 
 export const SCHEDULES = family('schedule:', 'group', 'document', 'admins', scheduleRecord);
 export const CALENDARS = family('calendar:', 'group', 'document', 'admins', calendarRecord);
@@ -110,6 +113,7 @@ export const NAMED_OBJECTS: readonly NamedObject[] = [
   GROUPS,
   ANNOUNCEMENTS,
   AUDIO,
+  TEAM,
 ];
 export const OBJECT_FAMILIES: readonly ObjectFamily[] = [
   SCHEDULES,

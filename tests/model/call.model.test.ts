@@ -10,7 +10,8 @@
  * - dial (Ann types Bob's address): Ann connecting then ringing; Bob's call rings.
  * - dial while Ann's downlink stalls (the proxy holds what the server sends her): Ann stays
  *   connecting while Bob rings.
- * - dial someone unknown: the service refuses (31404): error, then disconnect.
+ * - dial someone unknown (an extension nobody has): the service refuses (31404): error, then
+ *   disconnect.
  * - Bob accepts, rejects, or lets it ring: accept and accepted (Ann: accepted); reject (Ann: the
  *   service's 31603 error, then disconnect); after 30 s the call is missed here (RING_TIMEOUT: the
  *   server rings for RING_SECONDS, longer than the app's 30 s).
@@ -94,6 +95,8 @@ const RING_SECONDS = 60;
 const RING_TIMEOUT = 'xstate.after.RING_TIMEOUT.call.incoming.ringing';
 const DECLINED = 'Bob declined the call.';
 const NOBODY = 'Nobody here is called "Nobody Here".';
+/** The dial box refuses a name nobody has itself; an extension nobody has reaches the service. */
+const NO_EXTENSION = "Nobody has extension 199. The Users screen lists everyone's extension.";
 
 type Snap = SnapshotFrom<typeof callMachine>;
 type Side = 'a' | 'b';
@@ -282,7 +285,7 @@ function effects(w: World, action: Action): { a: Effect[]; b: Effect[]; set?: Pa
     case 'dialStalled':
       return { a: [{ type: 'init' }], b: [{ type: 'init' }], set: { aStalled: true } };
     case 'dialNobody':
-      return { a: [{ type: 'init' }, error(31404, NOBODY), DISCONNECTED], b: [] };
+      return { a: [{ type: 'init' }, error(31404, NO_EXTENSION), DISCONNECTED], b: [] };
     case 'accept':
       return {
         a: [{ type: 'call.accepted' }],
@@ -669,7 +672,7 @@ async function perform(action: Action, ids: Record<Side, Tracked>): Promise<void
       ann.proxy.hold('down');
       return dialFromAnn(bob.email);
     case 'dialNobody':
-      return dialFromAnn('Nobody Here');
+      return dialFromAnn('199');
     case 'accept':
       return click(bob.page, b, 'Accept');
     case 'acceptPrompt':

@@ -226,6 +226,7 @@ describe('the signed-in workspace', () => {
     expect(workspace.user.identity).toBe('ada@x.io');
     expect([...client.opened].sort()).toEqual([
       'document settings:ada@x.io',
+      'document team-settings',
       'map groups',
       'map holds',
       'map presence',

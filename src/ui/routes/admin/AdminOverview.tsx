@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Screen } from '../../components/Screen';
 import { paths } from '../../app/paths';
+import { TeamCountry } from './team/TeamCountry';
 
 export function Component() {
   return (
@@ -18,6 +19,7 @@ export function Component() {
           <Link to={paths.adminAudio.build()}>Audio files</Link>: recordings used by announcements.
         </li>
       </ul>
+      <TeamCountry />
     </Screen>
   );
 }

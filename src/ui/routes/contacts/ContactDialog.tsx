@@ -11,6 +11,7 @@ import {
   type ContactForm,
 } from './validation';
 import type { Contact } from '../../../contracts/records/contact';
+import type { CountryCode } from '../../../domain/phone-number';
 
 /** The form's fields in the order focus should visit the first error. */
 const FIELD_ORDER = ['name', 'company', 'phones', 'email', 'note'] as const;
@@ -39,12 +40,15 @@ export function ContactDialog({
   mode,
   initial,
   gone,
+  country,
   onSave,
   onClose,
 }: {
   mode: 'add' | 'edit';
   initial: ContactForm;
   gone: boolean;
+  /** The country national numbers are read in (the team's). */
+  country: CountryCode | null;
   onSave: (contact: Contact, restore: boolean) => Promise<void>;
   onClose: () => void;
 }) {
@@ -65,7 +69,7 @@ export function ContactDialog({
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (saving) return;
-    const checked = validateContact(form);
+    const checked = validateContact(form, country);
     if (!checked.ok) {
       setErrors(checked.errors);
       setSaveError(null);
@@ -135,6 +139,7 @@ export function ContactDialog({
           phones={form.phones}
           errors={errors}
           idOf={id}
+          country={country}
           onChange={(phones) => set('phones', phones)}
         />
         {field('email', 'Email (optional)', { type: 'email', autoComplete: 'off' })}

@@ -3,9 +3,12 @@ import { memo, useRef } from 'react';
 import type { MapItem } from '../../../machines/syncPorts';
 import { useDial } from '../../phone/phone';
 import { contactFromData } from './contact';
+import type { CountryCode } from '../../../domain/phone-number';
+import { CallNumber, PHONE_NOT_READY } from './CallNumber';
 
 const ROW_HEIGHT = 72;
-const PHONE_NOT_READY = 'The phone is not ready to call';
+/** Numbers a row shows (each its own call button); the rest are behind "+N more". */
+const SHOWN_NUMBERS = 2;
 
 /** A row reads its contact from the map item when it renders: only the rows in view hold a copy. */
 const ContactRow = memo(function ContactRow({
@@ -13,19 +16,23 @@ const ContactRow = memo(function ContactRow({
   position,
   total,
   top,
+  country,
   onEdit,
   onDelete,
+  onMore,
 }: {
   item: MapItem;
   position: number;
   total: number;
   top: number;
+  country: CountryCode | null;
   onEdit: (id: string) => void;
   onDelete: (id: string) => void;
+  onMore: (id: string) => void;
 }) {
   const contact = contactFromData(item.data);
   const dial = useDial();
-  const number = contact.phones[0]?.number ?? '';
+  const more = contact.phones.length - SHOWN_NUMBERS;
   return (
     <li
       className="contact-row"
@@ -40,27 +47,25 @@ const ContactRow = memo(function ContactRow({
         {contact.company && <span className="contact-row__company">{contact.company}</span>}
       </div>
       <ul className="contact-row__phones" aria-label={`Numbers of ${contact.name}`}>
-        {contact.phones.slice(0, 2).map((phone, i) => (
+        {contact.phones.slice(0, SHOWN_NUMBERS).map((phone, i) => (
           <li key={i}>
-            <span className="contact-row__label">{phone.label || 'Phone'}</span>{' '}
-            <span className="contact-row__number">{phone.number}</span>
+            <CallNumber name={contact.name} phone={phone} country={country} dial={dial} />
           </li>
         ))}
-        {contact.phones.length > 2 && <li>+{contact.phones.length - 2} more</li>}
+        {more > 0 && (
+          <li>
+            <button
+              type="button"
+              className="contact-row__more"
+              aria-label={`All ${contact.phones.length} numbers of ${contact.name}`}
+              onClick={() => onMore(item.key)}
+            >
+              +{more} more
+            </button>
+          </li>
+        )}
       </ul>
       <div className="contact-row__actions">
-        <span title={dial ? undefined : PHONE_NOT_READY}>
-          <button
-            type="button"
-            className="button button--quiet"
-            disabled={!dial || number === ''}
-            aria-describedby={dial ? undefined : 'call-not-ready'}
-            aria-label={`Call ${contact.name}${number ? ` on ${number}` : ''}`}
-            onClick={() => dial?.(number, contact.name)}
-          >
-            Call
-          </button>
-        </span>
         <button
           type="button"
           className="button button--quiet"
@@ -90,14 +95,19 @@ const ContactRow = memo(function ContactRow({
 export const ContactList = memo(function ContactList({
   items,
   query,
+  country,
   onEdit,
   onDelete,
+  onMore,
 }: {
   items: readonly MapItem[];
   /** The query these items answer (a marker for tests and the bench: results are rendered). */
   query: string;
+  /** The team's country: numbers in it are shown as dialled there. */
+  country: CountryCode | null;
   onEdit: (id: string) => void;
   onDelete: (id: string) => void;
+  onMore: (id: string) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -109,7 +119,7 @@ export const ContactList = memo(function ContactList({
   });
   return (
     <div
-      className="virtual-list"
+      className="virtual-list contacts__list"
       ref={scroller}
       data-testid="contact-scroller"
       data-query={query}
@@ -130,8 +140,10 @@ export const ContactList = memo(function ContactList({
               position={row.index + 1}
               total={items.length}
               top={row.start}
+              country={country}
               onEdit={onEdit}
               onDelete={onDelete}
+              onMore={onMore}
             />
           );
         })}

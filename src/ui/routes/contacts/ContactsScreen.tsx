@@ -20,8 +20,10 @@ import { ContactDialog } from './ContactDialog';
 import { ContactList } from './ContactList';
 import './contacts.css';
 import { DeleteDialog } from './DeleteDialog';
+import { NumbersDialog } from './NumbersDialog';
 import { indexContacts, searchContacts } from './search';
 import { emptyForm, formFromContact, type ContactForm } from './validation';
+import { useTeamCountry } from '../../components/useTeamCountry';
 import type { Contact } from '../../../contracts/records/contact';
 import { newContactId } from '../../../contracts/records/contact';
 
@@ -39,6 +41,8 @@ type Open =
   /** The form starts from the contact as it was when the dialog opened, not as it changes under it. */
   | { kind: 'edit'; id: string; initial: ContactForm }
   | { kind: 'delete'; id: string }
+  /** Every number of a contact, to call one the row does not show. */
+  | { kind: 'numbers'; id: string }
   | null;
 
 /**
@@ -70,12 +74,22 @@ export function Component() {
   useEffect(() => {
     contactsRef.current = contacts;
   });
-  const onEdit = useCallback((id: string) => {
-    const snapshot = contactsRef.current?.getSnapshot();
-    const item = snapshot && selectMapItem(id)(snapshot);
-    if (item) setOpen({ kind: 'edit', id, initial: formFromContact(contactFromData(item.data)) });
-  }, []);
+  const country = useTeamCountry();
+  const onEdit = useCallback(
+    (id: string) => {
+      const snapshot = contactsRef.current?.getSnapshot();
+      const item = snapshot && selectMapItem(id)(snapshot);
+      if (item)
+        setOpen({
+          kind: 'edit',
+          id,
+          initial: formFromContact(contactFromData(item.data), country),
+        });
+    },
+    [country],
+  );
   const onDelete = useCallback((id: string) => setOpen({ kind: 'delete', id }), []);
+  const onMore = useCallback((id: string) => setOpen({ kind: 'numbers', id }), []);
   const close = useCallback(() => setOpen(null), []);
 
   const complete = status === 'ready' && !loadingPage && !hasMore;
@@ -84,7 +98,7 @@ export function Component() {
     availability.state === 'failed' || status === 'failed' || status === 'removed' || pageFailed;
 
   async function save(contact: Contact, restore: boolean) {
-    if (!contacts || open === null || open.kind === 'delete') return;
+    if (!contacts || open === null || open.kind === 'delete' || open.kind === 'numbers') return;
     if (open.kind === 'add' || restore) await createContact(contacts, open.id, contact);
     else await updateContact(contacts, open.id, contact);
     toast.send({
@@ -159,13 +173,21 @@ export function Component() {
           <p>Search looks at names, companies and phone numbers.</p>
         </div>
       ) : (
-        <ContactList items={results} query={query} onEdit={onEdit} onDelete={onDelete} />
+        <ContactList
+          items={results}
+          query={query}
+          country={country}
+          onEdit={onEdit}
+          onDelete={onDelete}
+          onMore={onMore}
+        />
       )}
       {open?.kind === 'add' && (
         <ContactDialog
           mode="add"
           initial={emptyForm()}
           gone={false}
+          country={country}
           onSave={save}
           onClose={close}
         />
@@ -176,9 +198,13 @@ export function Component() {
           mode="edit"
           initial={open.initial}
           gone={openItem === undefined}
+          country={country}
           onSave={save}
           onClose={close}
         />
+      )}
+      {open?.kind === 'numbers' && openItem && (
+        <NumbersDialog contact={contactFromData(openItem.data)} country={country} onClose={close} />
       )}
       {open?.kind === 'delete' && (
         <DeleteDialog

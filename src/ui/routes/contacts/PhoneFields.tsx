@@ -1,3 +1,4 @@
+import { countryName, type CountryCode } from '../../../domain/phone-number';
 import type { ContactErrors, ContactForm } from './validation';
 import { LIMITS } from './validation';
 
@@ -8,11 +9,13 @@ export function PhoneFields({
   phones,
   errors,
   idOf,
+  country,
   onChange,
 }: {
   phones: Phones;
   errors: ContactErrors;
   idOf: (field: string) => string;
+  country: CountryCode | null;
   onChange: (phones: Phones) => void;
 }) {
   const update = (index: number, patch: Partial<Phones[number]>) =>
@@ -20,9 +23,16 @@ export function PhoneFields({
   return (
     <fieldset
       className="phones"
-      aria-describedby={errors.phones ? idOf('phones-error') : undefined}
+      aria-describedby={
+        errors.phones ? `${idOf('phones-hint')} ${idOf('phones-error')}` : idOf('phones-hint')
+      }
     >
       <legend>Phone numbers</legend>
+      <p className="field__hint" id={idOf('phones-hint')}>
+        {country
+          ? `A number of ${countryName(country)} as you would dial it there, one with + and the country code, or an extension.`
+          : 'A number with + and the country code, or an extension.'}
+      </p>
       {errors.phones && (
         <p className="field__error" id={idOf('phones-error')}>
           {errors.phones}

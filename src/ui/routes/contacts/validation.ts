@@ -1,15 +1,10 @@
 /**
  * The contact form: what is typed, and each field's problem in words beside it, before anything is
- * saved. The limits and the number rules are the contract's (src/contracts/records/contact.ts),
- * which the save checks again.
+ * saved. The limits are the contract's (src/contracts/records/contact.ts), which the save checks
+ * again; numbers are read in the team's country (src/domain/phone-number.ts) and stored in E.164.
  */
-import {
-  CONTACT_LIMITS,
-  EMAIL,
-  normalizeNumber,
-  numberProblem,
-  type Contact,
-} from '../../../contracts/records/contact';
+import { CONTACT_LIMITS, EMAIL, type Contact } from '../../../contracts/records/contact';
+import { formatNumber, parseNumber, type CountryCode } from '../../../domain/phone-number';
 
 export const LIMITS = CONTACT_LIMITS;
 
@@ -41,24 +36,26 @@ export const emptyForm = (): ContactForm => ({
   note: '',
 });
 
-export function formFromContact(contact: Contact): ContactForm {
+/** The form for a stored contact, its numbers written as people read them in `country`. */
+export function formFromContact(contact: Contact, country: CountryCode | null): ContactForm {
   return {
     name: contact.name,
     company: contact.company,
     phones: contact.phones.length
-      ? contact.phones.map((p) => ({ ...p }))
+      ? contact.phones.map((p) => ({ label: p.label, number: formatNumber(p.number, country) }))
       : [{ label: 'Mobile', number: '' }],
     email: contact.email,
     note: contact.note,
   };
 }
 
-/** A phone number as stored, and what is wrong with one as typed: the contract's rules. */
-export { normalizeNumber, numberProblem as checkNumber } from '../../../contracts/records/contact';
-
-/** Either the contact to save (trimmed, numbers normalised) or the errors to show beside fields. */
+/**
+ * Either the contact to save (trimmed, numbers in E.164, read in `country`) or the errors to show
+ * beside fields; nothing is saved while any number does not read.
+ */
 export function validateContact(
   form: ContactForm,
+  country: CountryCode | null,
 ): { ok: true; contact: Contact } | { ok: false; errors: ContactErrors } {
   const errors: ContactErrors = {};
   const name = form.name.trim();
@@ -81,9 +78,11 @@ export function validateContact(
   if (form.phones.length > LIMITS.phones) errors.phones = `Add at most ${LIMITS.phones} numbers.`;
   const phoneNumbers: Record<number, string> = {};
   const phoneLabels: Record<number, string> = {};
+  const stored = new Map<number, string>();
   for (const { phone, index } of rows) {
-    const problem = numberProblem(phone.number);
-    if (problem) phoneNumbers[index] = problem;
+    const parsed = parseNumber(phone.number, country);
+    if (parsed.ok) stored.set(index, parsed.number);
+    else phoneNumbers[index] = parsed.reason;
     if (phone.label.trim().length > LIMITS.label) {
       phoneLabels[index] = `Use at most ${LIMITS.label} characters.`;
     }
@@ -103,9 +102,9 @@ export function validateContact(
     contact: {
       name,
       company,
-      phones: rows.map(({ phone }) => ({
+      phones: rows.map(({ phone, index }) => ({
         label: phone.label.trim(),
-        number: normalizeNumber(phone.number),
+        number: stored.get(index) ?? '',
       })),
       email,
       note,

@@ -1,71 +1,159 @@
 import { describe, expect, it } from 'vitest';
-import { contactNumbers, resolveDial, type Dialable } from '../../../../src/ui/phone/dial';
+import {
+  dialEntries,
+  resolveDial,
+  suggest,
+  wordsOf,
+  type Dialable,
+  type DialableGroup,
+} from '../../../../src/ui/phone/dial';
+import type { Contact } from '../../../../src/contracts/records/contact';
 
 const people: Dialable[] = [
-  { identity: 'bob@example.com', name: 'Bob Baker', email: 'bob@example.com', extension: '101' },
-  { identity: 'cy@example.com', name: 'Cy', email: 'cy@example.com', extension: null },
-];
-const numbers = contactNumbers([
   {
-    name: 'Acme Ltd',
-    phones: [
-      { label: 'office', number: '+44 20 7946 0000' },
-      { label: '', number: '+44 7700 900123' },
-    ],
+    identity: 'ada@example.com',
+    name: 'Ada Admin',
+    email: 'ada@example.com',
+    extension: '100',
+    presence: 'available',
   },
-  { name: 'Nobody', phones: [] },
-  { name: '  ', phones: [{ label: 'x', number: '+1' }] },
-  { name: 'Solo', phones: [{ label: 'mobile', number: '+1 555 0100' }] },
-]);
+  {
+    identity: 'ben@example.com',
+    name: 'Ben Agent',
+    email: 'ben@example.com',
+    extension: '101',
+    presence: 'away',
+  },
+  { identity: 'cy@example.com', name: 'Cy', email: 'cy@example.com', extension: null },
+  {
+    identity: 'bea@example.com',
+    name: 'Béatrice Durand',
+    email: 'bea@example.com',
+    extension: '102',
+    presence: 'onCall',
+  },
+];
+const groups: DialableGroup[] = [{ id: 'grp-sales', name: 'Sales', number: '300' }];
+const contact = (name: string, company: string, phones: Contact['phones']): Contact => ({
+  name,
+  company,
+  phones,
+  email: '',
+  note: '',
+});
+const contacts: Contact[] = [
+  contact('Acme Ltd', 'Acme', [
+    { label: 'office', number: '+442079460958' },
+    { label: 'mobile', number: '+447911123456' },
+  ]),
+  contact('Solo', 'Bento Box', [{ label: '', number: '+14155550100' }]),
+];
+const entries = dialEntries(people, groups, contacts, 'GB');
+const names = (typed: string) => suggest(entries, typed).map((e) => `${e.name} (${e.detail})`);
 
-describe('dial box', () => {
-  it('rings a colleague by their extension, typed with or without spaces and dashes', () => {
-    const bob = { kind: 'person', to: 'client:bob@example.com', displayName: 'Bob Baker' };
-    expect(resolveDial('101', people, numbers)).toEqual(bob);
-    expect(resolveDial(' 1-01 ', people, numbers)).toEqual(bob);
-    // An extension nobody has (or a group's number) is sent as typed: the voice service says why.
-    expect(resolveDial('102', people, numbers)).toEqual({
-      kind: 'typed',
-      to: '102',
-      displayName: null,
-    });
+describe('the dial box suggestions', () => {
+  it('match the start of any word of a name, company, label or email, in any case and accent', () => {
+    expect(names('Ben')).toEqual(['Ben Agent (ext. 101)', 'Solo (+1 415 555 0100)']);
+    expect(names('agent')).toEqual(['Ben Agent (ext. 101)']);
+    expect(names('gent')).toEqual([]);
+    expect(names('bea')).toEqual(['Béatrice Durand (ext. 102)']);
+    expect(names('ada adm')).toEqual(['Ada Admin (ext. 100)']);
+    expect(names('acme mob')).toEqual(['Acme Ltd (mobile · 07911 123456)']);
+    expect(names('sal')).toEqual(['Sales (Group · 300)']);
   });
 
-  it('offers each contact by name (first number) and, with several numbers, each one by label', () => {
-    expect(numbers.map((n) => n.label)).toEqual([
-      'Acme Ltd',
-      'Acme Ltd · office',
-      'Acme Ltd · number 2',
-      'Solo',
+  it('match the start of an extension or a number, as stored or as dialled at home', () => {
+    expect(names('10')).toEqual([
+      'Ada Admin (ext. 100)',
+      'Béatrice Durand (ext. 102)',
+      'Ben Agent (ext. 101)',
     ]);
+    expect(names('020 79')).toEqual(['Acme Ltd (office · 020 7946 0958)']);
+    expect(names('+44 20')).toEqual(['Acme Ltd (office · 020 7946 0958)']);
+    expect(names('1415')).toEqual(['Solo (+1 415 555 0100)']);
+    expect(names('30')).toEqual(['Sales (Group · 300)']);
+    expect(names('  ')).toEqual([]);
   });
 
-  it('resolves colleagues first, then contact entries, then a number a contact has', () => {
-    expect(resolveDial('bob baker', people, numbers)).toEqual({
-      kind: 'person',
-      to: 'client:bob@example.com',
-      displayName: 'Bob Baker',
+  it('note Away and On a call beside a colleague, nothing when available', () => {
+    const note = (name: string) => entries.find((e) => e.name === name)?.note;
+    expect(note('Ben Agent')).toBe('Away');
+    expect(note('Béatrice Durand')).toBe('On a call');
+    expect(note('Ada Admin')).toBeNull();
+    expect(note('Cy')).toBeNull();
+  });
+
+  it('split words at punctuation and drop accents', () => {
+    expect(wordsOf("  Zoë O'Brien-Smith ")).toEqual(['zoe', 'o', 'brien', 'smith']);
+  });
+});
+
+describe('what the dial box calls', () => {
+  const call = (to: string, displayName: string | null) => ({ kind: 'call', to, displayName });
+
+  it('calls the one entry a name matches ("Ben" is Ben Agent)', () => {
+    expect(resolveDial('Ben', entries.slice(0, 4), 'GB')).toEqual(
+      call('client:ben@example.com', 'Ben Agent'),
+    );
+    expect(resolveDial('beatrice', entries, 'GB')).toEqual(
+      call('client:bea@example.com', 'Béatrice Durand'),
+    );
+  });
+
+  it('prefers an exact name, email, identity, extension or number over prefix matches', () => {
+    expect(resolveDial('cy', entries, 'GB')).toEqual(call('client:cy@example.com', 'Cy'));
+    expect(resolveDial('BEN@example.com', entries, 'GB')).toEqual(
+      call('client:ben@example.com', 'Ben Agent'),
+    );
+    expect(resolveDial('client:ada@example.com', entries, 'GB')).toEqual(
+      call('client:ada@example.com', 'Ada Admin'),
+    );
+    expect(resolveDial(' 1-01 ', entries, 'GB')).toEqual(
+      call('client:ben@example.com', 'Ben Agent'),
+    );
+    expect(resolveDial('300', entries, 'GB')).toEqual(call('300', 'Sales'));
+    expect(resolveDial('020 7946 0958', entries, 'GB')).toEqual(call('+442079460958', 'Acme Ltd'));
+  });
+
+  it('says who matches when several do, and asks for more', () => {
+    expect(resolveDial('Ben', entries, 'GB')).toEqual({
+      kind: 'problem',
+      message:
+        '2 match "Ben": Ben Agent and Solo. Pick one from the list, or type more of the name.',
     });
-    expect(resolveDial('acme ltd · number 2', people, numbers)).toEqual({
-      kind: 'contact',
-      to: '+44 7700 900123',
-      displayName: 'Acme Ltd',
-    });
-    expect(resolveDial('Acme Ltd', people, numbers)).toMatchObject({ to: '+44 20 7946 0000' });
-    expect(resolveDial('+15550100', people, numbers)).toEqual({
-      kind: 'contact',
-      to: '+15550100',
-      displayName: 'Solo',
+    expect(resolveDial('acme', entries, 'GB')).toEqual({
+      kind: 'problem',
+      message: 'Acme Ltd has 2 numbers. Pick one from the list.',
     });
   });
 
-  it('sends anything else as typed, and refuses nothing typed', () => {
-    expect(resolveDial('  ', people, numbers)).toEqual({ kind: 'empty' });
-    expect(resolveDial('Zed', people, numbers)).toEqual({
-      kind: 'typed',
-      to: 'Zed',
-      displayName: null,
+  it('says so when nobody matches a name or an email', () => {
+    expect(resolveDial('Zed', entries, 'GB')).toEqual({
+      kind: 'problem',
+      message:
+        'Nobody on the team or in the contacts is called "Zed". Check the spelling, or type a number or an extension.',
     });
-    expect(resolveDial('12', people, numbers)).toMatchObject({ kind: 'typed' });
+    expect(resolveDial('zed@example.com', entries, 'GB')).toMatchObject({
+      message: expect.stringMatching(/^Nobody on the team or in the contacts is with that email/),
+    });
+    expect(resolveDial('  ', entries, 'GB')).toEqual({
+      kind: 'problem',
+      message: 'Type a name, an extension or a number to call.',
+    });
+  });
+
+  it('calls a number nobody has in E.164, an unknown extension as typed, and refuses a bad number', () => {
+    expect(resolveDial('020 7946 0000', entries, 'GB')).toEqual(call('+442079460000', null));
+    expect(resolveDial('(415) 555-0199', entries, 'US')).toEqual(call('+14155550199', null));
+    expect(resolveDial('199', entries, 'GB')).toEqual(call('199', null));
+    expect(resolveDial('12345678', entries, 'GB')).toMatchObject({
+      kind: 'problem',
+      message: expect.stringContaining('is not a valid phone number'),
+    });
+    expect(resolveDial('020 7946 0000', entries, null)).toMatchObject({
+      kind: 'problem',
+      message: expect.stringContaining('Start with + and the country code'),
+    });
+    expect(resolveDial('park:CA123', entries, 'GB')).toEqual(call('park:CA123', null));
   });
 });

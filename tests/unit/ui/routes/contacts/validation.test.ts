@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkNumber,
   emptyForm,
-  normalizeNumber,
-  validateContact,
+  formFromContact,
+  validateContact as validateIn,
   type ContactForm,
 } from '../../../../../src/ui/routes/contacts/validation';
+
+/** In a team whose default country is the United Kingdom. */
+const validateContact = (form: ContactForm) => validateIn(form, 'GB');
 
 const valid = (): ContactForm => ({
   name: ' Ada Lovelace ',
@@ -55,18 +57,50 @@ describe('contact form validation', () => {
     expect(validateContact(emptyForm())).toMatchObject({ ok: false });
   });
 
-  it('accepts E.164-like numbers and 2-6 digit extensions, and says what is wrong otherwise', () => {
-    expect(checkNumber('+1 415 555 0100')).toBeNull();
-    expect(checkNumber('204')).toBeNull();
-    expect(checkNumber('123456')).toBeNull();
-    expect(checkNumber('1234567')).toMatch(/Start with \+ and the country code/);
-    expect(checkNumber('7')).toMatch(/extension of 2 to 6 digits/);
-    expect(checkNumber('+0 20 7946')).toMatch(/never starts with 0/);
-    expect(checkNumber('+12345')).toMatch(/7 to 15 digits/);
-    expect(checkNumber('+1234567890123456')).toMatch(/7 to 15 digits/);
-    expect(checkNumber('+1 415 CALL NOW')).toMatch(/digits only/);
-    expect(checkNumber('+1+4155550100')).toMatch(/Only one \+/);
-    expect(normalizeNumber(' +1 (415) 555.0100 ')).toBe('+14155550100');
+  it('reads numbers in the team country or with + and a country code, and stores them in E.164', () => {
+    const phones = (number: string, country: 'GB' | 'US' | null = 'GB') => {
+      const result = validateIn({ ...valid(), phones: [{ label: 'Office', number }] }, country);
+      return result.ok ? result.contact.phones[0]!.number : result.errors.phoneNumbers?.[0];
+    };
+    expect(phones('020 7946 0958')).toBe('+442079460958');
+    expect(phones('+1 415 555 0100')).toBe('+14155550100');
+    expect(phones('(415) 555-0100', 'US')).toBe('+14155550100');
+    expect(phones('204')).toBe('204');
+    expect(phones('020 7946 0958', null)).toMatch(/^Start with \+ and the country code/);
+    expect(phones('12345678')).toMatch(/is not a valid phone number in the team's country/);
+    expect(phones('+1 415 CALL NOW')).toMatch(/digits only/);
+  });
+
+  it('saves nothing while any number does not read', () => {
+    const result = validateContact({
+      ...valid(),
+      phones: [
+        { label: 'Office', number: '020 7946 0958' },
+        { label: 'Bad', number: '0207 946' },
+      ],
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: { phoneNumbers: { 1: expect.any(String) } },
+    });
+  });
+
+  it('opens a stored contact with its numbers as dialled in the team country', () => {
+    const form = formFromContact(
+      {
+        name: 'Acme',
+        company: '',
+        phones: [
+          { label: 'Office', number: '+442079460958' },
+          { label: 'US', number: '+14155550100' },
+          { label: 'Desk', number: '204' },
+        ],
+        email: '',
+        note: '',
+      },
+      'GB',
+    );
+    expect(form.phones.map((p) => p.number)).toEqual(['020 7946 0958', '+1 415 555 0100', '204']);
   });
 
   it('reports each bad phone row by its position', () => {
