@@ -25,7 +25,8 @@ import {
 } from '../../machines/device.selectors';
 import { useContainerSelector, useSyncMap } from '../sync/containers';
 import { SHARED_MAP } from '../../app/containers';
-import { CONTACTS, USERS } from '../../contracts/objects';
+import { CONTACTS, PRESENCE, USERS } from '../../contracts/objects';
+import { PRESENCE_LABELS, presenceOf } from '../../domain/presence';
 import { userRecord } from '../../contracts/records/user';
 import { selectMapItems } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../machines/syncPorts';
@@ -96,19 +97,21 @@ function DevicePanel({
   const calls = useSelector(device, selectCalls);
   const users = useSyncMap(USERS.name, SHARED_MAP);
   const userItems = useContainerSelector(users, selectMapItems, NO_ITEMS);
-  const people = useMemo<Dialable[]>(
-    () =>
-      userItems.map((item) => {
-        const user = userRecord.read(item.data);
-        return {
-          identity: item.key,
-          name: user?.name ?? item.key,
-          email: user?.email ?? '',
-          extension: user?.extension ?? null,
-        };
-      }),
-    [userItems],
-  );
+  const presence = useSyncMap(PRESENCE.name, SHARED_MAP);
+  const presenceItems = useContainerSelector(presence, selectMapItems, NO_ITEMS);
+  const people = useMemo<Dialable[]>(() => {
+    const seen = new Map(presenceItems.map((i) => [i.key, i.data]));
+    return userItems.map((item) => {
+      const user = userRecord.read(item.data);
+      return {
+        identity: item.key,
+        name: user?.name ?? item.key,
+        email: user?.email ?? '',
+        extension: user?.extension ?? null,
+        presence: presenceOf(seen.get(item.key)),
+      };
+    });
+  }, [userItems, presenceItems]);
   const entries = useMemo(() => Object.entries(calls), [calls]);
   useCallSideEffects(entries);
   const identity = useSelector(useSessionActor(), selectUser)?.identity ?? '';
@@ -231,13 +234,19 @@ function DialForm({
       <datalist id={listId}>
         {people.map((p) => (
           <option key={p.identity} value={p.name}>
-            {p.extension ? `${p.email} · ext. ${p.extension}` : p.email}
+            {[
+              p.email,
+              p.extension ? `ext. ${p.extension}` : '',
+              p.presence ? PRESENCE_LABELS[p.presence] : '',
+            ]
+              .filter((part) => part !== '')
+              .join(' · ')}
           </option>
         ))}
         {people.map((p) =>
           p.extension ? (
             <option key={`ext|${p.identity}`} value={p.extension}>
-              {p.name}
+              {p.presence ? `${p.name} · ${PRESENCE_LABELS[p.presence]}` : p.name}
             </option>
           ) : null,
         )}

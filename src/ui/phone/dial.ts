@@ -1,3 +1,4 @@
+import type { PresenceState } from '../../domain/presence';
 /** A colleague the dial box can offer. */
 export interface Dialable {
   identity: string;
@@ -5,6 +6,8 @@ export interface Dialable {
   email: string;
   /** The short number that rings them (2 to 6 digits), when the directory has one. */
   extension: string | null;
+  /** How colleagues see them now (Away, Do not disturb…), shown beside them; unknown when absent. */
+  presence?: PresenceState;
 }
 
 /** One number of a contact the dial box can offer, shown as `label` in the list. */
