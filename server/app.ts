@@ -38,7 +38,7 @@ import { requestOrigin } from './platform/http/origin';
 import { Router } from './platform/http/router';
 import { createHttpServer } from './platform/http/server';
 import { createStaticHandler } from './platform/http/static';
-import { createGroupTransfer, createRouter } from './routing/setup';
+import { createGroupTransfer, createRouter, isAway } from './routing/setup';
 import { createSyncService, type SyncService } from './sync/service';
 import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
 import { resolveDestination } from './voice/directory';
@@ -164,12 +164,14 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     log,
   });
   const dnd = (identity: string) => doNotDisturb(sync.internal, identity);
-  const routerDeps = sync.internal
+  const internal = sync.internal;
+  const routerDeps = internal
     ? {
-        sync: sync.internal,
+        sync: internal,
         isRegistered: (identity: string) => voice.isRegistered(identity),
         isOnCall: (identity: string) => voice.isOnCall(identity),
         doNotDisturb: dnd,
+        isAway: (identity: string) => isAway(internal, identity),
         nameOf: (identity: string) => users.get(identity)?.name ?? identity,
       }
     : undefined;

@@ -2,19 +2,27 @@
  * What the routing engine (src/domain/routing/engine.ts) needs, read from the embedded Sync
  * service: a group's item in `groups`, its `schedule:{id}` and `calendar:{id}` documents and its
  * `forwarding:{id}` list, read tolerantly (what a screen would show). Who can take a call comes
- * from the voice service (registered, on a call), the person's do-not-disturb and their presence.
+ * from the voice service (registered, on a call), the person's do-not-disturb and their presence
+ * (Away).
  */
 import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
 import { decide, transferTurns } from '../../src/domain/routing/engine';
 import { scheduleFromData } from '../../src/domain/schedule';
 import type { InternalSync } from '../sync/internal';
-import { GROUPS, groupObjectNames } from '../../src/contracts/objects';
+import { GROUPS, groupObjectNames, PRESENCE } from '../../src/contracts/objects';
+import { presenceRecord } from '../../src/contracts/records/presence';
 import { groupRecord } from '../../src/contracts/records/group';
 import type { Availability, Decision, GroupSetup } from '../../src/domain/routing/plan';
 
 /** A group's forwarding rules beyond this many are not read (the screens add them one by one). */
 const MAX_RULES = 100;
+
+/** Whether `identity`'s presence item says Away. */
+export function isAway(sync: InternalSync, identity: string): boolean {
+  const item = sync.getMapItem(PRESENCE.name, identity);
+  return item !== undefined && presenceRecord.read(item).status === 'away';
+}
 
 /** A group's setup, or null when there is no such group. */
 export function groupSetup(sync: InternalSync, id: string): GroupSetup | null {
@@ -41,10 +49,15 @@ export interface RouterDeps {
   isRegistered: (identity: string) => boolean;
   isOnCall: (identity: string) => boolean;
   doNotDisturb: (identity: string) => boolean;
+  /** Their presence says Away (the top bar's status). */
+  isAway?: (identity: string) => boolean;
   nameOf: (identity: string) => string;
 }
 
-/** Whether someone can take a call now: registered, not on do-not-disturb, not on a call. */
+/**
+ * Whether someone can take a group's call now: registered, not on do-not-disturb, not on a call,
+ * not away (src/domain/routing/plan.ts).
+ */
 function availability(deps: RouterDeps): (identity: string) => Availability {
   return (identity) =>
     !deps.isRegistered(identity)
@@ -53,7 +66,9 @@ function availability(deps: RouterDeps): (identity: string) => Availability {
         ? 'doNotDisturb'
         : deps.isOnCall(identity)
           ? 'onCall'
-          : 'available';
+          : deps.isAway?.(identity)
+            ? 'away'
+            : 'available';
 }
 
 /** The engine over the stored setup and who can take a call now. */

@@ -22,6 +22,7 @@ import {
 } from '../../src/contracts/objects';
 import { groupRecord, normaliseNumber, type Group } from '../../src/contracts/records/group';
 import { settingsRecord } from '../../src/contracts/records/settings';
+import { presenceRecord } from '../../src/contracts/records/presence';
 import type { Rule } from '../../src/contracts/records/forwarding';
 import { type Availability, type GroupSetup } from '../../src/domain/routing/plan';
 
@@ -42,8 +43,8 @@ export function availabilityFrom(
   // Do not disturb is their explicit wish: it holds on a call too (a direct call is then refused).
   if (doNotDisturb) return 'doNotDisturb';
   if (presence.data.onCall === true || onCallHere) return 'onCall';
-  // "Away" is a status colleagues see; only do not disturb stops calls (as on the embedded backend).
-  return 'available';
+  // Away takes them out of group calls too (as on the embedded backend).
+  return presenceRecord.read(presence.data).status === 'away' ? 'away' : 'available';
 }
 
 export interface Prepared {

@@ -38,6 +38,8 @@ export interface PresenceRunner {
   withdraw(): Promise<void>;
   /** The person is back after a withdrawal that did not end their session: present again. */
   rejoin(): void;
+  /** The person's do-not-disturb changed: the item is written again with it. */
+  doNotDisturbChanged(): void;
   stop(): void;
 }
 
@@ -49,12 +51,17 @@ export const WITHDRAW_WAIT_MS = 3000;
  * `onCall` is the server's (it counts the person's calls and stores its own value into every
  * presence write), so a write carries the value the map holds now rather than this tab's guess.
  */
-function providedMachine(map: MapActor) {
+function providedMachine(map: MapActor, doNotDisturb: () => boolean) {
   return presenceMachine.provide({
     actors: {
       publish: fromPromise<void, PublishInput>(async ({ input }) => {
         const current = selectMapItem(input.identity)(map.getSnapshot())?.data;
-        const item = { ...input.item, onCall: current?.onCall === true };
+        const item = {
+          ...input.item,
+          onCall: current?.onCall === true,
+          // The person's own setting, for colleagues to see (written only while it is on).
+          ...(doNotDisturb() ? { doNotDisturb: true } : {}),
+        };
         await publishPresence(map, input.identity, item, input.ttlSeconds);
       }),
       refresh: fromPromise<void, { identity: string; ttlSeconds: number }>(({ input }) =>
@@ -72,9 +79,12 @@ export function runPresence({
   identity,
   map,
   onChange,
+  doNotDisturb = () => false,
 }: {
   api: ApiClient;
   identity: string;
+  /** The person's do-not-disturb setting now (mirrored into the item for colleagues). */
+  doNotDisturb?: () => boolean;
   /** The `presence` map, held open by the workspace. */
   map: MapActor;
   /** Called whenever {@link PresenceRunner.get} changes. */
@@ -103,7 +113,7 @@ export function runPresence({
   function begin(): void {
     if (stopped || !present || settings === null || handle.actor) return;
     if (selectMapStatus(map.getSnapshot()) !== 'ready') return;
-    const actor = createActor(providedMachine(map), {
+    const actor = createActor(providedMachine(map, doNotDisturb), {
       systemId: 'presenceHeartbeat',
       input: {
         identity,
@@ -156,6 +166,12 @@ export function runPresence({
       await waitFor(actor, (s) => s.status !== 'active', { timeout: WITHDRAW_WAIT_MS }).catch(
         () => undefined,
       );
+    },
+    doNotDisturbChanged() {
+      const actor = handle.actor;
+      if (!actor || actor.getSnapshot().status !== 'active') return;
+      // Writing the status again writes the whole item, do-not-disturb included.
+      actor.send({ type: 'presence.setStatus', status: actor.getSnapshot().context.status });
     },
     rejoin() {
       if (stopped || present) return;

@@ -132,13 +132,26 @@ export function startWorkspace({
       cleanups.push(suggestTeamCountry(team.actor, navigator.languages ?? [navigator.language]));
     const presenceMap = maps[SHARED_MAPS.indexOf(PRESENCE.name)];
     if (!presenceMap || !settings) return;
-    presence = runPresence({ api, identity, map: presenceMap.actor, onChange: changed });
+    let doNotDisturb = false;
+    presence = runPresence({
+      api,
+      identity,
+      map: presenceMap.actor,
+      onChange: changed,
+      doNotDisturb: () => doNotDisturb,
+    });
     if (leaving) void presence.withdraw();
-    // The phone follows the audio choices of the person's settings as they change.
+    // The phone follows the audio choices of the person's settings as they change, and their
+    // presence shows their do-not-disturb to colleagues.
     const follow = () => {
       const doc = settings.actor.getSnapshot();
       if (selectDocumentStatus(doc) !== 'ready') return;
-      phone?.useSettings(settingsRecord.read(selectDocumentData(doc) ?? {}));
+      const read = settingsRecord.read(selectDocumentData(doc) ?? {});
+      phone?.useSettings(read);
+      if (read.doNotDisturb !== doNotDisturb) {
+        doNotDisturb = read.doNotDisturb;
+        presence?.doNotDisturbChanged();
+      }
     };
     const subscription = settings.actor.subscribe(follow);
     follow();

@@ -45,6 +45,7 @@ export function groupToData(group: Group): JsonObject {
     strategy: group.strategy,
     ringTimeout: group.ringTimeout,
   };
+  if (group.noAnswerTimeout !== undefined) data.noAnswerTimeout = group.noAnswerTimeout;
   // Written only when something is chosen, so groups saved before announcements existed compare equal.
   const guidance = chosen(group.guidance);
   if (Object.keys(guidance).length > 0) data.guidance = guidance;
@@ -93,6 +94,8 @@ export function validateGroup(
   if (strategy) errors.strategy = strategy;
   const ringTimeout = rule('ringTimeout', group.ringTimeout);
   if (ringTimeout) errors.ringTimeout = ringTimeout;
+  const noAnswerTimeout = rule('noAnswerTimeout', group.noAnswerTimeout);
+  if (noAnswerTimeout) errors.noAnswerTimeout = noAnswerTimeout;
   return errors;
 }
 

@@ -196,3 +196,9 @@ export function wallToInstant(date: string, minutes: number, timeZone: string): 
 export function zoneOrUtc(timeZone: string): string {
   return isTimeZone(timeZone) ? timeZone : 'UTC';
 }
+
+/** Every zone the browser knows, for suggestions (a field takes any IANA name `Intl` accepts). */
+export function zoneNames(): string[] {
+  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: 'timeZone') => string[] };
+  return intl.supportedValuesOf?.('timeZone') ?? [];
+}

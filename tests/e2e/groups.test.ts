@@ -64,7 +64,7 @@ describe('ring groups', () => {
       expect.stringContaining('Zoe Agent'),
     ]);
     expect(await page.getByTestId('group-detail').textContent()).toContain(
-      'In order, for 20 seconds',
+      'In order, 20 seconds each',
     );
   });
 

@@ -4,7 +4,7 @@
  * the presence machine's; what a person chooses in the top bar goes to that machine.
  */
 import type { Actor } from 'xstate';
-import { presenceRecord, type Presence } from '../../contracts/records/presence';
+import { presenceRecord, type PresenceWrite } from '../../contracts/records/presence';
 import type { presenceMachine, PresenceStatus } from '../../machines/presence.machine';
 import { putItem, removeItem, touchItem, type MapActor } from './core';
 
@@ -14,7 +14,7 @@ export type PresenceActor = Actor<typeof presenceMachine>;
 export async function publishPresence(
   map: MapActor,
   identity: string,
-  item: Presence,
+  item: PresenceWrite,
   ttlSeconds: number,
 ): Promise<void> {
   await putItem(map, presenceRecord, identity, item, { ttl: ttlSeconds });

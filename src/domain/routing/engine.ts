@@ -14,13 +14,15 @@
  *    (`holiday`, falling back to `closed`, then `always`); with none, voicemail.
  * 2. Open: the open announcement (the greeting) plays; an `always` rule forwards at once.
  *    Otherwise the members who can take a call ring, all at once or in order. Members offline,
- *    on do-not-disturb or already on a call are skipped; when nobody is left, the `busy` rule
- *    applies (else `noAnswer`, else voicemail).
- * 3. Ringing: all at once rings everyone for the group's ring timeout; in order rings each for it.
- *    A `noAnswer` rule's delay caps the whole ringing (in order, the last member rings for what
- *    is left). Nobody answering applies `noAnswer` (else voicemail); everyone declining applies
- *    `busy` (else `noAnswer`, else voicemail). A ring lasts at least a second: a ring timeout or
- *    delay stored below that (the forms allow 5 s or more, stored data is not checked) counts as 1 s.
+ *    away, on do-not-disturb or already on a call are skipped; when nobody is left, the `busy`
+ *    rule applies (else `noAnswer`, else voicemail).
+ * 3. Ringing: the group's ring time is per member (all at once, everyone together for it; in
+ *    order, each member in turn for it), and its no-answer time is separate
+ *    ({@link noAnswerSeconds}): the no-answer rule applies after that many seconds of ringing and
+ *    never before every member has had a turn, so the last turn rings for whatever is left of it.
+ *    Nobody answering applies `noAnswer` (else voicemail); everyone declining applies `busy`
+ *    (else `noAnswer`, else voicemail). A ring lasts at least a second: a ring time stored below
+ *    that (the forms allow 5 s or more, stored data is not checked) counts as 1 s.
  * 4. Forwarding: to a person (rung for the group's ring timeout, voicemail if they do not answer or
  *    cannot take the call), another group (decided from step 1 for that group, at most
  *    {@link MAX_HOPS} groups deep; a loop or a deeper chain is cut, with the reason, to the
@@ -252,7 +254,7 @@ class Router {
         ? whenNoAnswer
         : this.fallBack(setup, ['busy', 'noAnswer'], path, 'Everyone declined the call.');
     const skippedNote = skipped.length > 0 ? ` Skipped: ${skipped.join(', ')}.` : '';
-    const turns = ringTurns(g, ready, noAnswer ? Math.max(1, noAnswer.after) : Infinity);
+    const turns = ringTurns(g, ready, noAnswerSeconds(g, noAnswer));
     if (g.strategy === 'simultaneous') {
       return {
         kind: 'ring',
@@ -311,27 +313,37 @@ export interface RingTurn {
 }
 
 /**
- * How `ready` ring in `group`: all at once in one turn of the ring timeout, or in order, a turn each
- * of the ring timeout, within `budget` seconds in all (the last turn gets what is left).
+ * Seconds of ringing before the no-answer rule applies: the group's own no-answer time; for a group
+ * stored before it had one, its no-answer rule's delay (which was the same clock); otherwise 0 (the
+ * members' turns alone decide).
  */
-function ringTurns(group: Group, ready: readonly string[], budget: number): RingTurn[] {
-  const timeout = Math.max(1, group.ringTimeout);
-  if (group.strategy === 'simultaneous')
-    return [{ identities: [...ready], seconds: Math.min(timeout, budget) }];
-  const turns: RingTurn[] = [];
-  let left = budget;
-  for (const identity of ready) {
-    if (left <= 0) break;
-    const seconds = Math.min(timeout, left);
-    turns.push({ identities: [identity], seconds });
-    left -= seconds;
+export function noAnswerSeconds(group: Group, noAnswerRule: Rule | null): number {
+  const stored = group.noAnswerTimeout ?? noAnswerRule?.after ?? 0;
+  return Number.isFinite(stored) ? Math.max(0, stored) : 0;
+}
+
+/**
+ * How `ready` ring in `group`: all at once in one turn of the ring time, or in order, a turn each
+ * of the ring time; the last turn is lengthened so the ringing lasts at least `atLeast` seconds.
+ * Every member gets a turn, whatever `atLeast` is.
+ */
+function ringTurns(group: Group, ready: readonly string[], atLeast: number): RingTurn[] {
+  const timeout = Number.isFinite(group.ringTimeout) ? Math.max(1, group.ringTimeout) : 1;
+  const turns: RingTurn[] =
+    group.strategy === 'simultaneous'
+      ? [{ identities: [...ready], seconds: timeout }]
+      : ready.map((identity) => ({ identities: [identity], seconds: timeout }));
+  const last = turns.at(-1);
+  if (last) {
+    const before = (turns.length - 1) * timeout;
+    last.seconds = Math.max(last.seconds, Math.ceil(atLeast - before));
   }
   return turns;
 }
 
 /**
  * A colleague transferring a call to a group: the members who can take a call now ring as the group
- * rings them (all at once, or in order, each turn for the group's ring timeout). Hours, holidays,
+ * rings them (all at once, or in order, each turn for the group's ring time). Hours, holidays,
  * announcements and forwarding rules are not applied: they decide calls from outside, and a
  * transferred call stays the transferrer's until someone takes it (nobody answering sends it back
  * to them). The people already on the call (`leaveOut`) are neither rung nor listed. `turns` is
@@ -344,15 +356,17 @@ export function transferTurns(
   leaveOut: readonly string[] = [],
 ): { turns: RingTurn[]; skipped: string[] } {
   const { ready, skipped } = readyMembers(setup.group, availabilityOf, nameOf, leaveOut);
-  return { turns: ready.length === 0 ? [] : ringTurns(setup.group, ready, Infinity), skipped };
+  return { turns: ready.length === 0 ? [] : ringTurns(setup.group, ready, 0), skipped };
 }
 
 function describe(a: Availability): string {
   return a === 'onCall'
     ? 'on a call'
-    : a === 'doNotDisturb'
-      ? 'do not disturb'
-      : a === 'offline'
-        ? 'offline'
-        : 'available';
+    : a === 'away'
+      ? 'away'
+      : a === 'doNotDisturb'
+        ? 'do not disturb'
+        : a === 'offline'
+          ? 'offline'
+          : 'available';
 }

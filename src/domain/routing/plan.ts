@@ -11,8 +11,12 @@ import type { Calendar } from '../../contracts/records/calendar';
 /** How many groups a call may pass through (the first one included). */
 export const MAX_HOPS = 4;
 
-/** Whether someone can take a call now, as the voice service sees them. */
-export type Availability = 'available' | 'onCall' | 'doNotDisturb' | 'offline';
+/**
+ * Whether someone can take a call now, as the voice service sees them: only `available` people
+ * ring for a group; `away` (their status in the top bar) and `doNotDisturb` (their phone's
+ * setting) take them out of group calls as surely as being offline or on a call.
+ */
+export type Availability = 'available' | 'onCall' | 'away' | 'doNotDisturb' | 'offline';
 
 /** A ring group with everything that decides its calls. */
 export interface GroupSetup {

@@ -17,7 +17,7 @@ export interface Dialable {
   email: string;
   /** The short number that rings them (2 to 6 digits), when the directory has one. */
   extension: string | null;
-  /** How they are now, when the presence map is at hand. */
+  /** How colleagues see them now (Away, Do not disturb…), shown beside them; unknown when absent. */
   presence?: PresenceState;
 }
 

@@ -79,7 +79,10 @@ describe('presence mutators', () => {
     await publishPresence(presence, 'ada@x.io', { status: 'away', onCall: false }, 60);
     await renewPresence(presence, 'ada@x.io', 60);
     expect(writes(map().calls)).toEqual([
-      { method: 'set', args: ['ada@x.io', { status: 'away', onCall: false }, { ttl: 60 }] },
+      {
+        method: 'set',
+        args: ['ada@x.io', { status: 'away', onCall: false, doNotDisturb: false }, { ttl: 60 }],
+      },
       { method: 'setItemTtl', args: ['ada@x.io', 60] },
     ]);
   });

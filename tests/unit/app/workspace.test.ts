@@ -235,7 +235,7 @@ describe('the signed-in workspace', () => {
     expect(presence()?.writes[0]).toEqual({
       op: 'set',
       key: 'ada@x.io',
-      data: { status: 'available', onCall: false },
+      data: { status: 'available', onCall: false, doNotDisturb: false },
       ttl: 60,
     });
     const actor = workspace.getSnapshot().presence.actor;

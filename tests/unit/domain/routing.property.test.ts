@@ -31,7 +31,7 @@ const PEOPLE = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
 const GROUP_IDS = ['g0', 'g1', 'g2', 'g3', 'g4'];
 /** Rules may point at this one; it never exists. */
 const DELETED = 'g-gone';
-const AVAILABILITIES: Availability[] = ['available', 'onCall', 'doNotDisturb', 'offline'];
+const AVAILABILITIES: Availability[] = ['available', 'onCall', 'away', 'doNotDisturb', 'offline'];
 const WHENS: When[] = ['always', 'noAnswer', 'busy', 'closed', 'holiday'];
 const CLOSED_SCHEDULE: Schedule = { timeZone: 'UTC', week: {} };
 
@@ -160,6 +160,16 @@ const setup = (id: string, base: number, tolerant: boolean): fc.Arbitrary<GroupS
       ringTimeout: tolerant
         ? fc.integer({ min: -10, max: 200 })
         : fc.oneof(fc.constantFrom(5, 10, 20, 30), fc.integer({ min: 5, max: 120 })),
+      // Absent (a group stored before it existed: the no-answer rule's delay stands in), or set.
+      noAnswerTimeout: fc.option(
+        tolerant
+          ? fc.oneof(
+              fc.integer({ min: -10, max: 400 }),
+              fc.double({ min: -10, max: 400, noNaN: true }),
+            )
+          : fc.oneof(fc.constantFrom(5, 20, 40, 60), fc.integer({ min: 5, max: 300 })),
+        { nil: undefined },
+      ),
       guidance: guidance(id),
     }),
     schedule,
@@ -360,26 +370,27 @@ function checkGroup(w: World, d: Decision, groupId: string, plan: Plan, path: st
     fallBack(['busy', 'noAnswer'], p);
     return cuts;
   }
-  const budget = oracleRule(s.rules, ['noAnswer'])?.after ?? Infinity;
+  // The no-answer time: the group's own, else (stored before it existed) its no-answer rule's delay.
+  const atLeast = g.noAnswerTimeout ?? oracleRule(s.rules, ['noAnswer'])?.after ?? 0;
   if (g.strategy === 'simultaneous') {
     expect(p).toMatchObject({
       kind: 'ring',
       groupId,
       identities: ready,
-      seconds: Math.min(g.ringTimeout, budget),
+      seconds: Math.max(g.ringTimeout, atLeast),
     });
     const r = p as Extract<Plan, { kind: 'ring' }>;
     fallBack(['noAnswer'], r.onNoAnswer);
     fallBack(['busy', 'noAnswer'], r.onBusy);
     return cuts;
   }
-  // In order: the k-th who can take the call starts after k ring timeouts, if the budget lasts.
-  const turns = ready
-    .map((identity, k) => ({
-      identity,
-      seconds: Math.min(g.ringTimeout, budget - k * g.ringTimeout),
-    }))
-    .filter((t) => t.seconds > 0);
+  // In order: every one who can take the call gets a turn of the ring time; the last one rings
+  // on until the no-answer time, when that is longer.
+  const turns = ready.map((identity, k) => ({
+    identity,
+    seconds:
+      k < ready.length - 1 ? g.ringTimeout : Math.max(g.ringTimeout, atLeast - k * g.ringTimeout),
+  }));
   turns.forEach((t, k) => {
     expect(p).toMatchObject({
       kind: 'ring',
@@ -436,9 +447,12 @@ describe('decide over random groups, rules, presence and instants', () => {
             // Only people who can take a call ring, and someone does.
             expect(p.identities.length).toBeGreaterThan(0);
             for (const id of p.identities) expect(w.presence[id]).toBe('available');
-            const timeout = setupOf(p.groupId).group.ringTimeout;
+            const { ringTimeout, noAnswerTimeout } = setupOf(p.groupId).group;
+            const rule = setupOf(p.groupId).rules.filter((r) => r.when === 'noAnswer');
+            const atLeast =
+              noAnswerTimeout ?? [...rule].sort((a, b) => a.order - b.order)[0]?.after ?? 0;
             expect(p.seconds).toBeGreaterThanOrEqual(1);
-            expect(p.seconds).toBeLessThanOrEqual(timeout);
+            expect(p.seconds).toBeLessThanOrEqual(Math.max(ringTimeout, atLeast));
           }
           if (p.kind === 'announce') {
             // Only announcements the group chose.
@@ -471,11 +485,24 @@ describe('decide over random groups, rules, presence and instants', () => {
               expect(s.rules.some((r) => r.when === 'always')).toBe(false);
               for (const id of p.identities) expect(s.group.members).toContain(id);
               turnSeconds += p.seconds;
-              const noAnswer = s.rules.filter((r) => r.when === 'noAnswer');
-              // In order, the turns together stay within the no-answer rule's delay.
-              if (noAnswer.length > 0) {
-                const after = [...noAnswer].sort((a, b) => a.order - b.order)[0]!.after;
-                expect(turnSeconds).toBeLessThanOrEqual(after);
+              const readyHere = [...new Set(s.group.members)].filter(
+                (m) => w.presence[m] === 'available',
+              );
+              const next = way[i + 1];
+              const lastTurn = !(next?.kind === 'ring' && next.groupId === current);
+              if (lastTurn && p.identities.every((id) => readyHere.includes(id))) {
+                // Every member who can take the call has rung before the no-answer rule, and the
+                // ringing lasted the no-answer time at least.
+                const noAnswer = s.rules.filter((r) => r.when === 'noAnswer');
+                const atLeast =
+                  s.group.noAnswerTimeout ??
+                  [...noAnswer].sort((a, b) => a.order - b.order)[0]?.after ??
+                  0;
+                expect(turnSeconds).toBeGreaterThanOrEqual(atLeast);
+                if (s.group.strategy === 'sequential')
+                  expect(turnSeconds).toBeGreaterThanOrEqual(
+                    readyHere.length * s.group.ringTimeout,
+                  );
               }
             }
             if (p.kind === 'ring' && underUser) {

@@ -54,6 +54,7 @@ interface GroupSpec {
   members?: string[];
   strategy?: Strategy;
   ringTimeout?: number;
+  noAnswerTimeout?: number;
   guidance?: GroupGuidance;
   schedule?: Schedule | null;
   calendar?: Calendar | null;
@@ -77,6 +78,7 @@ function world(
           members: s.members ?? ['ann', 'bob'],
           strategy: s.strategy ?? 'simultaneous',
           ringTimeout: s.ringTimeout ?? 20,
+          ...(s.noAnswerTimeout === undefined ? {} : { noAnswerTimeout: s.noAnswerTimeout }),
           guidance: s.guidance ?? {},
         },
         schedule: s.schedule === undefined ? LONDON_9_TO_5 : s.schedule,
@@ -173,13 +175,14 @@ describe('decide: situations and rules', () => {
     ['always', 'open', viaVoicemail('always')],
     ['always', 'closed', viaVoicemail('always')],
     ['always', 'holiday', viaVoicemail('always')],
-    // No answer (30 s, longer than the ring timeout): applies to both ways a ring ends.
+    // No answer (a group stored without its own no-answer time: the rule's 30 s stands in, longer
+    // than the ring time, so everyone rings for it): applies to both ways a ring ends.
     [
       'noAnswer',
       'open',
       ring(
         ['ann', 'bob'],
-        20,
+        30,
         'Ringing Ann and Bob at once.',
         viaVoicemail('noAnswer'),
         viaVoicemail('noAnswer'),
@@ -408,27 +411,37 @@ describe('decide: strategies and who can take a call', () => {
   });
 });
 
-describe('decide: the no-answer delay caps the ringing', () => {
-  const cases: [Strategy, number, number, [string, number][]][] = [
-    ['simultaneous', 20, 10, [['ann,bob,cat', 10]]],
-    ['simultaneous', 20, 20, [['ann,bob,cat', 20]]],
-    ['simultaneous', 20, 45, [['ann,bob,cat', 20]]],
-    ['sequential', 20, 15, [['ann', 15]]],
-    ['sequential', 20, 20, [['ann', 20]]],
-    [
-      'sequential',
-      20,
-      50,
-      [
-        ['ann', 20],
-        ['bob', 20],
-        ['cat', 10],
+/**
+ * The ring time is per member, the no-answer time separate (FreePBX's ring time and "destination if
+ * no answer"): the no-answer rule applies after the no-answer time and never before every member
+ * has rung; the last turn rings on for what is left. A group stored before it had a no-answer time
+ * uses its no-answer rule's delay (the one clock both used to share).
+ */
+describe('decide: ring time per member, and the no-answer time', () => {
+  const cases: [Strategy, number, number, 'group' | 'rule', [string, number][]][] = [
+    ['simultaneous', 20, 10, 'group', [['ann,bob,cat', 20]]],
+    ['simultaneous', 20, 20, 'group', [['ann,bob,cat', 20]]],
+    ['simultaneous', 20, 45, 'group', [['ann,bob,cat', 45]]],
+    ['simultaneous', 20, 45, 'rule', [['ann,bob,cat', 45]]],
+    // The issue's case: 20 s each, no answer after 20 s; every member still rings in turn.
+    ...(['group', 'rule'] as const).map(
+      (from): [Strategy, number, number, 'group' | 'rule', [string, number][]] => [
+        'sequential',
+        20,
+        20,
+        from,
+        [
+          ['ann', 20],
+          ['bob', 20],
+          ['cat', 20],
+        ],
       ],
-    ],
+    ),
     [
       'sequential',
       20,
-      60,
+      15,
+      'group',
       [
         ['ann', 20],
         ['bob', 20],
@@ -438,38 +451,45 @@ describe('decide: the no-answer delay caps the ringing', () => {
     [
       'sequential',
       20,
-      300,
+      70,
+      'group',
       [
         ['ann', 20],
         ['bob', 20],
-        ['cat', 20],
+        ['cat', 30],
       ],
     ],
     [
       'sequential',
       7,
-      12,
+      300,
+      'rule',
       [
         ['ann', 7],
-        ['bob', 5],
+        ['bob', 7],
+        ['cat', 286],
       ],
     ],
   ];
   it.each(cases)(
-    '%s, ring timeout %i s, no answer after %i s',
-    (strategy, timeout, after, turns) => {
+    '%s, ring time %i s, no answer after %i s (set on the %s)',
+    (strategy, timeout, noAnswer, from, turns) => {
       const d = world({
         sales: {
           members: ['ann', 'bob', 'cat'],
           strategy,
           ringTimeout: timeout,
-          rules: [rule('noAnswer', { kind: 'user', identity: 'tom' }, 1, after)],
+          ...(from === 'group' ? { noAnswerTimeout: noAnswer } : {}),
+          // On the group, the rule's own delay (5 s) is no longer read.
+          rules: [
+            rule('noAnswer', { kind: 'user', identity: 'tom' }, 1, from === 'rule' ? noAnswer : 5),
+          ],
         },
       })('sales', OPEN);
       for (const outcome of ['noAnswer', 'busy'] as const) {
         const steps = pathOf(d.plan, outcome);
         const rings = steps.filter((p) => p.kind === 'ring' && p.groupId === 'sales');
-        // Declining moves on to the next in order too; then Tom rings for the ring timeout.
+        // Declining moves on to the next in order too; then Tom rings for the ring time.
         expect(
           rings.map((p) => (p.kind === 'ring' ? [p.identities.join(','), p.seconds] : null)),
         ).toEqual([...turns, ['tom', timeout]]);
@@ -478,6 +498,31 @@ describe('decide: the no-answer delay caps the ringing', () => {
       }
     },
   );
+
+  it('in order with no no-answer time at all (stored before it, no rule): each member one turn', () => {
+    const d = world({ sales: { members: ['ann', 'bob', 'cat'], strategy: 'sequential' } })(
+      'sales',
+      OPEN,
+    );
+    expect(
+      pathOf(d.plan).map((p) => (p.kind === 'ring' ? [p.identities[0], p.seconds] : p.kind)),
+    ).toEqual([['ann', 20], ['bob', 20], ['cat', 20], 'voicemail']);
+  });
+
+  it('people away or on do-not-disturb are skipped and named, in order and all at once', () => {
+    const presence = { bob: 'away', cat: 'doNotDisturb' } as const;
+    for (const strategy of ['simultaneous', 'sequential'] as const) {
+      const d = world(
+        { sales: { members: ['ann', 'bob', 'cat', 'dan'], strategy, noAnswerTimeout: 30 } },
+        presence,
+      )('sales', OPEN);
+      const rings = pathOf(d.plan).filter((p) => p.kind === 'ring');
+      expect(rings.flatMap((p) => (p.kind === 'ring' ? p.identities : []))).toEqual(['ann', 'dan']);
+      expect(rings[0]).toMatchObject({
+        reason: expect.stringContaining('Skipped: Bob (away), Cat (do not disturb).') as unknown,
+      });
+    }
+  });
 });
 
 describe('decide: forwarding targets', () => {
@@ -952,32 +997,29 @@ describe('decide: instants around daylight-saving changes', () => {
  * check it: another client can store a ring timeout or a no-answer delay the forms would refuse.
  */
 describe('decide: durations the forms would refuse', () => {
-  it('a no-answer delay of 0 s or less, in order: the first member still rings (for 1 s), never a missing plan', () => {
+  it('a no-answer time of 0 s or less: every member still rings for the ring time, never a missing plan', () => {
     for (const after of [0, -5]) {
-      const d = world({
-        sales: {
-          strategy: 'sequential',
-          rules: [rule('noAnswer', toVoicemail, 1, after)],
-        },
-      })('sales', OPEN);
-      expect(d.plan).toEqual(
-        ring(
-          ['ann'],
-          1,
-          'Ringing Ann (1 of 1 in order).',
-          viaVoicemail('noAnswer'),
-          viaVoicemail('noAnswer'),
-        ),
-      );
+      for (const from of ['rule', 'group'] as const) {
+        const d = world({
+          sales: {
+            strategy: 'sequential',
+            ...(from === 'group' ? { noAnswerTimeout: after } : {}),
+            rules: [rule('noAnswer', toVoicemail, 1, after)],
+          },
+        })('sales', OPEN);
+        expect(
+          pathOf(d.plan).map((p) => (p.kind === 'ring' ? [p.identities[0], p.seconds] : p.kind)),
+        ).toEqual([['ann', 20], ['bob', 20], 'forward', 'voicemail']);
+      }
     }
   });
 
-  it('a no-answer delay of 0 s, all at once, or a ring timeout of 0 s or less: rings for 1 s', () => {
+  it('a no-answer delay of 0 s, all at once: the ring time; a ring time of 0 s or less: 1 s', () => {
     const atOnce = world({ sales: { rules: [rule('noAnswer', toVoicemail, 1, 0)] } })(
       'sales',
       OPEN,
     );
-    expect(atOnce.plan).toMatchObject({ kind: 'ring', seconds: 1 });
+    expect(atOnce.plan).toMatchObject({ kind: 'ring', seconds: 20 });
     for (const ringTimeout of [0, -20]) {
       const call = world({
         sales: {

@@ -11,8 +11,18 @@ import type { JsonObject } from '../../../contracts/record';
 import type { Group } from '../../../contracts/records/group';
 import { SyncFailure, toSyncFailure } from '../../../contracts/sync-errors';
 import { groupToData } from '../../../domain/group';
+import type { Schedule } from '../../../contracts/records/schedule';
+import { scheduleToData, weeklySchedule } from '../../../domain/schedule';
 import type { ApiClient } from '../../../io/api/client';
-import { checked, putItem, removeItem, replaceItemIf, type MapActor } from '../core';
+import {
+  checked,
+  patchDocument,
+  putItem,
+  removeItem,
+  replaceItemIf,
+  type DocumentActor,
+  type MapActor,
+} from '../core';
 import { AdminWriteError, explain, isNotFound } from './failure';
 import { asWritten, type SaveAnswer } from './written';
 
@@ -20,9 +30,9 @@ import { asWritten, type SaveAnswer } from './written';
 const GROUP = asWritten(GROUPS.record);
 import { openDocument, openList, removeObject, type ContainerMachines } from './objects';
 
-/** The week starts with no hours: the group is closed until an admin sets its business hours. */
-export function initialSchedule(timeZone: string): JsonObject {
-  return { timeZone, week: {} };
+/** A zone alone: the default hours (Monday to Friday, 09:00 to 17:00) in it. */
+export function initialSchedule(hours: Schedule | string): JsonObject {
+  return scheduleToData(typeof hours === 'string' ? weeklySchedule(hours) : hours);
 }
 
 /**
@@ -45,19 +55,21 @@ export interface GroupWrites {
 }
 
 /**
- * Creates group `id`: its schedule (in `timeZone`, no hours yet), calendar and forwarding list,
- * then its item. `prepare` has the server make the three objects first and resolves true when it
- * did (they are then opened, not created). A group the contract refuses makes nothing.
+ * Creates group `id`: its schedule (`hours`, or a zone alone for the default hours in it), calendar
+ * and forwarding list, then its item. `prepare` has the server make the three objects first and
+ * resolves true when it did (they are then opened, not created, and the hours written over the
+ * server's empty week). A group the contract refuses makes nothing.
  */
 export async function createGroup(
   { machines, groups }: GroupWrites,
   id: string,
   group: Group,
-  timeZone: string,
+  hours: Schedule | string,
   prepare?: (id: string, timeZone: string) => Promise<boolean>,
 ): Promise<void> {
   const data = checked(GROUP, groupToData(group));
-  const schedule = checked(asWritten(SCHEDULES.record), initialSchedule(timeZone));
+  const schedule = checked(asWritten(SCHEDULES.record), initialSchedule(hours));
+  const timeZone = typeof hours === 'string' ? hours : hours.timeZone;
   const calendar = checked(CALENDARS.record, { holidays: [] });
   const names = groupObjectNames(id);
   const made: Array<Awaited<ReturnType<typeof openDocument | typeof openList>>> = [];
@@ -65,7 +77,9 @@ export async function createGroup(
     // Made by the server (and a 409 there means the same as below), or created here.
     const mode = (await prepare?.(id, timeZone)) ? 'open_existing' : 'create_new';
     // create_new (seed 4): a 409 means an object of that name exists, so this id cannot be used.
-    made.push(await openDocument(machines, { id: names.schedule, mode, data: schedule }));
+    const scheduleDoc = await openDocument(machines, { id: names.schedule, mode, data: schedule });
+    made.push(scheduleDoc);
+    if (mode === 'open_existing') await writeHours(scheduleDoc, schedule);
     made.push(await openDocument(machines, { id: names.calendar, mode, data: calendar }));
     made.push(await openList(machines, { id: names.forwarding, mode }));
     await putItem(groups, GROUP, id, data);
@@ -84,6 +98,11 @@ export async function createGroup(
   } finally {
     for (const actor of made) actor.stop();
   }
+}
+
+/** The hours over what the server made (its week is empty). */
+function writeHours(doc: DocumentActor, schedule: JsonObject): Promise<void> {
+  return patchDocument(doc, SCHEDULES.record, null, schedule);
 }
 
 /**

@@ -93,8 +93,13 @@ export function Component() {
           <p className="screen-status" data-testid="users-summary">
             {members.length} {members.length === 1 ? 'person' : 'people'}
             {presenceReady
-              ? ` · ${counts.available} available · ${counts.onCall} on a call · ${counts.away} away`
+              ? ` · ${counts.available} available · ${counts.onCall} on a call · ${counts.away} away` +
+                (counts.doNotDisturb > 0 ? ` · ${counts.doNotDisturb} on do not disturb` : '')
               : ' · checking who is available…'}
+          </p>
+          <p className="screen-status" data-testid="users-presence-note">
+            People who are away or on do not disturb are left out of ring group calls; do not
+            disturb also turns direct calls away.
           </p>
           <table className="table users__table" data-testid="users-table">
             <caption className="visually-hidden">Team members and their availability</caption>
@@ -186,7 +191,12 @@ function MemberRow({
         </span>
       </td>
       <td>
-        {!isMe && (
+        {!isMe && member.presence === 'doNotDisturb' && (
+          <span className="users__not-taking" data-testid="user-not-taking-calls">
+            Not taking calls
+          </span>
+        )}
+        {!isMe && member.presence !== 'doNotDisturb' && (
           <button
             type="button"
             className="button button--quiet"

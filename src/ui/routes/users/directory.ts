@@ -51,7 +51,13 @@ export function teamDirectory(
 
 /** Counts for the summary line. */
 export function presenceCounts(members: readonly TeamMember[]): Record<PresenceState, number> {
-  const counts: Record<PresenceState, number> = { available: 0, onCall: 0, away: 0, offline: 0 };
+  const counts: Record<PresenceState, number> = {
+    available: 0,
+    onCall: 0,
+    away: 0,
+    doNotDisturb: 0,
+    offline: 0,
+  };
   for (const m of members) counts[m.presence] += 1;
   return counts;
 }

@@ -102,18 +102,19 @@ describe('TwiML for each routing case', () => {
       </Dial></Response>`;
     expect(readable(xml)).toBe(doc(first));
 
-    // Alice does not answer: Bob rings. Bob declines (busy): Cat rings for what is left of 40 s.
+    // Alice does not answer: Bob rings. Bob declines (busy): Cat, the last, rings her full 15 s
+    // (the no-answer rule's 40 s, the group having no no-answer time of its own, is already past).
     const second = await dialEnded(actions(xml)[0]!, callSid, 'no-answer');
     expect(readable(second)).toBe(
       doc(`${HEAD}<Response>
-        <Dial timeout="10" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={ring ${CAT} 10s}">
+        <Dial timeout="10" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={ring ${CAT} 15s}">
           <Client ${LEG}><Identity>${vid(BOB)}</Identity><Parameter name="Group" value="Support"/><Parameter name="GroupId" value="grp-support"/></Client>
         </Dial></Response>`),
     );
     const third = await dialEnded(actions(second)[0]!, callSid, 'busy');
     expect(readable(third)).toBe(
       doc(`${HEAD}<Response>
-        <Dial timeout="5" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={forward to +15551230000, dial +15551230000 15s}">
+        <Dial timeout="10" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={forward to +15551230000, dial +15551230000 15s}">
           <Client ${LEG}><Identity>${vid(CAT)}</Identity><Parameter name="Group" value="Support"/><Parameter name="GroupId" value="grp-support"/></Client>
         </Dial></Response>`),
     );
@@ -241,10 +242,11 @@ describe('calls from a browser (the TwiML app)', () => {
 
   it('to a ring group by number: routed like a call from outside, skipping whoever is on a call', async () => {
     // Cat calls her own group: she is on this call, and Alice is still on the calls she placed above
-    // (no status callback ended them), so only Bob rings, then the no-answer rule.
+    // (no status callback ended them), so only Bob rings (the last one: until the no-answer rule's
+    // 40 s), then the no-answer rule.
     expect(readable(await fromBrowser(CAT, SUPPORT_NUMBER))).toBe(
       doc(`${HEAD}<Response>
-        <Dial timeout="10" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={forward to +15551230000, dial +15551230000 15s}">
+        <Dial timeout="35" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={forward to +15551230000, dial +15551230000 15s}">
           <Client ${LEG}><Identity>${vid(BOB)}</Identity><Parameter name="Group" value="Support"/><Parameter name="GroupId" value="grp-support"/></Client>
         </Dial></Response>`),
     );

@@ -1,21 +1,34 @@
 import { useNavigate } from 'react-router-dom';
 import { createGroup, prepareGroupObjects } from '../../../../app/mutators/admin/groups';
 import { newGroupId } from '../../../../domain/group';
+import {
+  defaultWeeklyHours,
+  validateWeeklyHours,
+  weeklySchedule,
+  type WeeklyHours,
+} from '../../../../domain/schedule';
 import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import { useSyncRuntime } from '../../../sync/SyncProvider';
 import { useGroups, usePeople } from '../live';
 import { useCreateForm } from '../useCreateForm';
+import type { FormState } from '../form';
 import { groupChecks } from './group';
 import { GROUP_FIELDS, GroupForm } from './GroupForm';
+import { NEW_GROUP_HOURS_FIELDS, NewGroupHours } from './NewGroupHours';
 import './groups.css';
-import { emptyGroup } from '../../../../contracts/records/group';
+import { emptyGroup, type Group } from '../../../../contracts/records/group';
+
+/** A new group and its business hours. */
+type NewGroup = Group & { hours: WeeklyHours };
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /**
- * /admin/group/create: a new ring group. Its schedule, calendar and forwarding list are created with
- * it (the groups mutator; by the server first on Twilio); nothing typed is lost when the save is
- * refused.
+ * /admin/group/create: a new ring group, open Monday to Friday 09:00–17:00 in the admin's browser
+ * time zone unless changed here. Its schedule, calendar and forwarding list are created with it (the
+ * groups mutator; by the server first on Twilio); nothing typed is lost when the save is refused.
  */
 export function Component() {
   const navigate = useNavigate();
@@ -23,19 +36,20 @@ export function Component() {
   const runtime = useSyncRuntime();
   const { actor: groups, status, groups: all } = useGroups();
   const { people } = usePeople();
-  const form = useCreateForm({
-    initial: emptyGroup,
-    validate: groupChecks(all, people),
-    fields: GROUP_FIELDS,
+  const checks = groupChecks(all, people);
+  const form = useCreateForm<NewGroup, string>({
+    initial: () => ({ ...emptyGroup(), hours: defaultWeeklyHours(browserZone()) }),
+    validate: ({ hours, ...group }) => ({ ...checks(group), ...validateWeeklyHours(hours) }),
+    fields: [...GROUP_FIELDS, ...NEW_GROUP_HOURS_FIELDS],
     create:
       runtime !== null && groups !== undefined && status === 'ready'
-        ? async (group) => {
+        ? async ({ hours, ...group }) => {
             const id = newGroupId();
             await createGroup(
               { machines: runtime.machines, groups },
               id,
               group,
-              Intl.DateTimeFormat().resolvedOptions().timeZone,
+              weeklySchedule(hours.timeZone, hours.days, hours.opens, hours.closes),
               (groupId, zone) => prepareGroupObjects(api, groupId, zone),
             );
             return id;
@@ -44,13 +58,31 @@ export function Component() {
     savedMessage: (group) => `${group.name.trim()} was created.`,
     onCreated: (id) => void navigate(paths.adminGroup.build(id)),
   });
+  const groupForm: FormState<Group> = {
+    ...form,
+    change: (group) => form.change({ ...group, hours: form.draft.hours }),
+  };
   const frame = {
     submitLabel: 'Create group',
     onCancel: () => void navigate(paths.adminGroups.build()),
   };
   return (
     <Screen title="New ring group">
-      <GroupForm form={form} people={people} frame={frame} />
+      <GroupForm
+        form={groupForm}
+        people={people}
+        frame={frame}
+        extra={{
+          order: NEW_GROUP_HOURS_FIELDS,
+          render: (fields) => (
+            <NewGroupHours
+              fields={fields}
+              hours={form.draft.hours}
+              onChange={(hours) => form.change({ ...form.draft, hours })}
+            />
+          ),
+        }}
+      />
     </Screen>
   );
 }

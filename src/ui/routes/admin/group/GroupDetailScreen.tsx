@@ -64,7 +64,14 @@ export function Component() {
             <dd>{group.number}</dd>
             <dt>Rings</dt>
             <dd>
-              {STRATEGY_LABELS[group.strategy]}, for {group.ringTimeout} seconds
+              {STRATEGY_LABELS[group.strategy]}, {group.ringTimeout} seconds{' '}
+              {group.strategy === 'sequential' ? 'each' : 'together'}
+            </dd>
+            <dt>No answer after</dt>
+            <dd>
+              {group.noAnswerTimeout === undefined
+                ? 'the no-answer rule’s time, once every member has rung'
+                : `${group.noAnswerTimeout} seconds, once every member has rung`}
             </dd>
           </dl>
           <h2>Members</h2>
@@ -84,6 +91,12 @@ export function Component() {
                 );
               })}
             </ol>
+          )}
+          {group.members.length > 0 && (
+            <p className="group-form__hint">
+              Members who are away, on do not disturb, on a call or offline are skipped when the
+              group rings.
+            </p>
           )}
           <GroupHours groupId={id} />
           <GroupAnnouncements groupId={id} guidance={group.guidance} />

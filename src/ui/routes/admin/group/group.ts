@@ -1,6 +1,10 @@
 /** What the ring group screens share: the form's checks, how a group's item reads, its editor. */
 import { updateGroup } from '../../../../app/mutators/admin/groups';
-import { groupRecord, type Group } from '../../../../contracts/records/group';
+import {
+  DEFAULT_NO_ANSWER_TIMEOUT,
+  groupRecord,
+  type Group,
+} from '../../../../contracts/records/group';
 import { extensionOwners, groupToData, validateGroup } from '../../../../domain/group';
 import type { FieldErrors } from '../../../../machines/editor.machine';
 import type { MapActor } from '../../../sync/containers';
@@ -10,10 +14,14 @@ import { useMapItemEditor } from '../useMapItemEditor';
 
 /**
  * A group's stored item as its form edits it: the name and number as typed (the groups mutator
- * trims and normalises them when it saves, so a space typed between two words stays).
+ * trims and normalises them when it saves, so a space typed between two words stays). A group
+ * stored before it had a no-answer time shows the default, and is saved with what the form shows.
  */
 export const GROUP_CODEC: FormCodec<Group> = {
-  read: (data) => groupRecord.read(data),
+  read: (data) => {
+    const group = groupRecord.read(data);
+    return { ...group, noAnswerTimeout: group.noAnswerTimeout ?? DEFAULT_NO_ANSWER_TIMEOUT };
+  },
   write: (group) => ({ ...groupToData(group), name: group.name, number: group.number }),
 };
 

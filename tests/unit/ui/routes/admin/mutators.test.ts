@@ -1,3 +1,4 @@
+import { scheduleToData, weeklySchedule } from '../../../../../src/domain/schedule';
 /**
  * The admin mutators over the container machines (in-memory objects): a write the contract refuses
  * names the field and the reason and sends nothing; a group's create makes its schedule, calendar
@@ -91,7 +92,8 @@ describe('ring group mutators', () => {
     const { actor: groups, map } = await sync.openMap('groups');
     await createGroup({ machines: sync.machines, groups }, 'grp-1', desk, 'Europe/London');
     expect(sync.documents.creates.map((c) => [c.id, c.mode, c.data])).toEqual([
-      ['schedule:grp-1', 'create_new', { timeZone: 'Europe/London', week: {} }],
+      // A zone alone: open Monday to Friday, 09:00–17:00, in it.
+      ['schedule:grp-1', 'create_new', scheduleToData(weeklySchedule('Europe/London'))],
       ['calendar:grp-1', 'create_new', { holidays: [] }],
     ]);
     expect(sync.lists.creates.map((c) => [c.id, c.mode])).toEqual([

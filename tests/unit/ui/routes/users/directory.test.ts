@@ -50,7 +50,13 @@ describe('teamDirectory', () => {
       ['Bob', 'agent', 'offline'],
       ['zed', 'agent', 'away'],
     ]);
-    expect(presenceCounts(members)).toEqual({ available: 0, onCall: 1, away: 1, offline: 1 });
+    expect(presenceCounts(members)).toEqual({
+      available: 0,
+      onCall: 1,
+      away: 1,
+      doNotDisturb: 0,
+      offline: 1,
+    });
   });
 
   it('keeps the order when statuses change (rows do not jump)', () => {
