@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   sameCallSummary,
   selectCallSummary,
@@ -11,6 +11,8 @@ import { stateValueText } from '../../machines/stateValue';
 import type { MirrorCommand } from '../../io/voice/mirror';
 import { useNow } from '../components/clock';
 import type { CallActor } from '../../machines/device.setup';
+import { useCallFocus } from './focus';
+import { useKeypadKeys } from './useShortcuts';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
 
@@ -82,12 +84,17 @@ export function CallCardView({
   useEffect(() => {
     if (status === 'ended') setKeypad(false);
   }, [status]);
+  // Focus after a change (focus.ts), and the open keypad's typed digits.
+  const cardRef = useRef<HTMLElement>(null);
+  useCallFocus(cardRef, status);
+  useKeypadKeys(keypad && inCall, (digit) => onCommand({ type: 'call.digits', digits: digit }));
   useEffect(() => {
     if (transferStatus !== 'idle') setTransferring(false);
   }, [transferStatus]);
 
   return (
     <article
+      ref={cardRef}
       className={`call-card call-card--${status}`}
       aria-label={`${direction === 'incoming' ? 'Call from' : 'Call to'} ${name}`}
       data-testid="call-card"

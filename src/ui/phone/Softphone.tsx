@@ -13,7 +13,8 @@ import {
 import { selectUser } from '../../machines/session.selectors';
 import type { MirrorCommand } from '../../io/voice/mirror';
 import { useSessionActor } from '../app/actors';
-import { summariesOf, useShortcuts } from './useShortcuts';
+import { ShortcutHintsContext, summariesOf, useShortcuts } from './useShortcuts';
+import { ShortcutsHelp } from './ShortcutsHelp';
 import { selectCallLive } from '../../machines/call.selectors';
 import { stateValueText } from '../../machines/stateValue';
 import type { DeviceActor, VoiceRuntime } from '../../io/voice/client';
@@ -63,7 +64,13 @@ const NO_ITEMS: readonly MapItem[] = [];
 export function Softphone() {
   const { runtime, problem } = usePhone();
   return (
-    <section className="softphone" aria-label="Phone" data-testid="softphone">
+    <section
+      id="phone"
+      tabIndex={-1}
+      className="softphone"
+      aria-label="Phone"
+      data-testid="softphone"
+    >
       {problem && (
         <p className="softphone__problem" role="alert">
           {problem}
@@ -124,10 +131,13 @@ function DevicePanel({
   );
   const dialInput = useRef<HTMLInputElement>(null);
   const focusDial = useCallback(() => dialInput.current?.focus(), []);
-  useShortcuts(identity, shownCalls, sendTo, focusDial);
+  const [help, setHelp] = useState(false);
+  const showHelp = useCallback(() => setHelp(true), []);
+  const hints = useShortcuts(identity, shownCalls, sendTo, focusDial, showHelp);
 
   return (
-    <>
+    <ShortcutHintsContext value={hints}>
+      {help && <ShortcutsHelp hints={hints} onClose={() => setHelp(false)} />}
       <p
         className={`softphone__status softphone__status--${status}`}
         role="status"
@@ -175,7 +185,7 @@ function DevicePanel({
         ))}
         {status === 'follower' && <CallsElsewhere mirror={mirror} />}
       </div>
-    </>
+    </ShortcutHintsContext>
   );
 }
 
