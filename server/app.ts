@@ -217,11 +217,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   });
 
   const router = new Router();
+  const returning = createReturningPeople(db, announce);
   registerSessionRoutes(router, {
     config,
     auth,
     google,
-    returning: createReturningPeople(db, announce),
+    returning,
     userExists: (identity) => users.get(identity) !== null,
   });
   registerTokenRoutes(router, { auth, sync });
@@ -234,6 +235,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       voice.disconnect(identity);
     },
     presence,
+    returning,
   });
   registerVoiceRoutes(router, {
     auth,
