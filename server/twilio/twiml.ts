@@ -16,6 +16,7 @@
  */
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { encodeBranches, type Branches } from './plan-token';
+import { callerLanguage } from '../guidance/languages';
 import { Twiml } from './twiml-writer';
 import type { Plan } from '../../src/domain/routing/plan';
 
@@ -217,6 +218,8 @@ const PREFERRED: Readonly<Record<string, string>> = {
 
 /** `en-us` → `en-US`, `de` → `de-DE`; null (Twilio's default) for a language it does not speak. */
 export function sayLanguage(code: string): string | null {
+  const curated = callerLanguage(code);
+  if (curated) return curated.say;
   const [lang = '', region = ''] = code.toLowerCase().split('-');
   const exact = `${lang}-${region.toUpperCase()}`;
   if (SAY_LANGUAGES.has(exact)) return exact;
