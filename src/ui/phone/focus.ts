@@ -3,7 +3,7 @@
  * with the change (Accept once answered, Hang up once ended, Pick up once taken), and focus would
  * drop to the page's body; instead it moves to the next sensible control: the card's first enabled
  * button (Hang up while connecting, the call controls once open), or the dial box once the call has
- * ended. A screen that starts a call elsewhere (Pick up on /hold) asks for this with
+ * ended or its card is dismissed. A screen that starts a call elsewhere (Pick up on /hold) asks for this with
  * `focusNextCall()`, since its button may only be disabled, not gone.
  */
 import { useEffect, type RefObject } from 'react';
@@ -29,10 +29,18 @@ export function useCallFocus(card: RefObject<HTMLElement | null>, status: CallSt
     if (!asked && !focusLost()) return;
     if (asked) askedAt = 0;
     if (status === 'ended') {
-      const dial = document.querySelector<HTMLElement>('[data-testid="dial-input"]');
-      (dial ?? element.querySelector<HTMLElement>('button:not([disabled])'))?.focus();
+      (dialBox() ?? element.querySelector<HTMLElement>('button:not([disabled])'))?.focus();
       return;
     }
     element.querySelector<HTMLElement>('button:not([disabled])')?.focus();
   }, [card, status]);
+  // Dismissed (the card is gone, with the button that had the focus): the dial box.
+  useEffect(
+    () => () => {
+      if (focusLost()) dialBox()?.focus();
+    },
+    [],
+  );
 }
+
+const dialBox = () => document.querySelector<HTMLElement>('[data-testid="dial-input"]');
