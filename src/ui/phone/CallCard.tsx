@@ -86,7 +86,7 @@ export function CallCardView({
   }, [status]);
   // Focus after a change (focus.ts), and the open keypad's typed digits.
   const cardRef = useRef<HTMLElement>(null);
-  useCallFocus(cardRef, status);
+  useCallFocus(cardRef, status, `${status}|${hold}|${parking}|${transferStatus}|${transferring}`);
   useKeypadKeys(keypad && inCall, (digit) => onCommand({ type: 'call.digits', digits: digit }));
   useEffect(() => {
     if (transferStatus !== 'idle') setTransferring(false);

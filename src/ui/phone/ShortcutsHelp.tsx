@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Modal } from '../components/Modal';
 import { paths } from '../app/paths';
@@ -13,6 +13,9 @@ import './shortcuts.css';
  */
 export function ShortcutsHelp({ hints, onClose }: { hints: ShortcutHints; onClose: () => void }) {
   const id = useId();
+  // After the dialog opened (its effect runs first): Close, not the link before it.
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => close.current?.focus(), []);
   return (
     <Modal labelledBy={`${id}-title`} onClose={onClose} className="shortcuts-help">
       <h2 id={`${id}-title`}>Keyboard shortcuts</h2>
@@ -59,7 +62,7 @@ export function ShortcutsHelp({ hints, onClose }: { hints: ShortcutHints; onClos
         </Link>
       </p>
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose} autoFocus>
+        <button type="button" className="button" onClick={onClose} ref={close}>
           Close
         </button>
       </div>

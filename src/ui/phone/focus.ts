@@ -6,7 +6,7 @@
  * ended or its card is dismissed. A screen that starts a call elsewhere (Pick up on /hold) asks for this with
  * `focusNextCall()`, since its button may only be disabled, not gone.
  */
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import type { CallStatus } from '../../machines/call.selectors';
 
 const ASK_TTL_MS = 15_000;
@@ -20,8 +20,26 @@ export function focusNextCall(): void {
 const focusLost = (): boolean =>
   document.activeElement === null || document.activeElement === document.body;
 
-/** Moves focus into (or on from) the call card `card` when its status changes and focus was lost. */
-export function useCallFocus(card: RefObject<HTMLElement | null>, status: CallStatus): void {
+/**
+ * Moves focus on within the call card `card` when its `phase` (status, hold, transfer…) changes and
+ * focus was lost: to the button where it was (Hold is disabled while holding, then is Resume), else
+ * the first enabled one; to the dial box once the call has ended or its card is dismissed.
+ */
+export function useCallFocus(
+  card: RefObject<HTMLElement | null>,
+  status: CallStatus,
+  phase: string = status,
+): void {
+  const lastButton = useRef(-1);
+  useEffect(() => {
+    const element = card.current;
+    if (element === null) return;
+    const onFocus = (event: FocusEvent) => {
+      lastButton.current = buttonsOf(element).indexOf(event.target as HTMLElement);
+    };
+    element.addEventListener('focusin', onFocus);
+    return () => element.removeEventListener('focusin', onFocus);
+  }, [card]);
   useEffect(() => {
     const element = card.current;
     if (element === null) return;
@@ -32,8 +50,12 @@ export function useCallFocus(card: RefObject<HTMLElement | null>, status: CallSt
       (dialBox() ?? element.querySelector<HTMLElement>('button:not([disabled])'))?.focus();
       return;
     }
-    element.querySelector<HTMLElement>('button:not([disabled])')?.focus();
-  }, [card, status]);
+    const buttons = buttonsOf(element);
+    const same = asked ? undefined : buttons[lastButton.current];
+    const target =
+      same && !same.matches(':disabled') ? same : buttons.find((b) => !b.matches(':disabled'));
+    target?.focus();
+  }, [card, status, phase]);
   // Dismissed (the card is gone, with the button that had the focus): the dial box.
   useEffect(
     () => () => {
@@ -42,5 +64,9 @@ export function useCallFocus(card: RefObject<HTMLElement | null>, status: CallSt
     [],
   );
 }
+
+const buttonsOf = (element: HTMLElement): HTMLElement[] => [
+  ...element.querySelectorAll<HTMLElement>('button'),
+];
 
 const dialBox = () => document.querySelector<HTMLElement>('[data-testid="dial-input"]');
