@@ -123,7 +123,7 @@ describe('announcements', () => {
     await row.waitFor();
     const text = await row.textContent();
     expect(text).toContain('Text to speech');
-    expect(text).toContain('English (Great Britain)');
+    expect(text).toContain('English (United Kingdom)');
     // The list's player plays the stored announcement as callers hear it.
     expect(await durationOf(page, '[aria-label="Play After hours"]')).toBeCloseTo(seconds, 1);
     // The same audio through the API: an 8 kHz WAV of more than half a second.
