@@ -225,11 +225,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   });
 
   const router = new Router();
+  const returning = createReturningPeople(db, announce);
   registerSessionRoutes(router, {
     config,
     auth,
     google,
-    returning: createReturningPeople(db, announce),
+    returning,
     userExists: (identity) => users.get(identity) !== null,
   });
   registerTokenRoutes(router, { auth, sync });
@@ -242,6 +243,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       voice.disconnect(identity);
     },
     presence,
+    returning,
   });
   registerVoiceRoutes(router, {
     auth,

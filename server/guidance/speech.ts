@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SAMPLE_RATE } from '../twins/voice/audio';
+import { CALLER_LANGUAGES } from './languages';
 import { decodeWav, resample, toPcmu } from './pcm';
 
 /** A language eSpeak NG speaks: its voice code (`en-us`) and its name (`English (America)`). */
@@ -46,7 +47,7 @@ export interface SpeechOptions {
 export interface Speech {
   /** The engine and the conversion, part of every cache key: a new version renders anew. */
   readonly engine: string;
-  /** Every language eSpeak NG has a voice for, by name. */
+  /** The languages callers may hear (languages.ts) that eSpeak NG has a voice for, by name. */
   languages(): Promise<readonly Language[]>;
   /** `text` spoken in `language` as 8 kHz μ-law (one byte a sample), from the cache when rendered before. */
   render(text: string, language: string): Promise<Buffer>;
@@ -195,7 +196,8 @@ export function createSpeech(options: SpeechOptions): Speech {
     return turn;
   };
 
-  const languages = (): Promise<Language[]> => {
+  /** Every voice eSpeak NG has: an announcement stored in one still renders. */
+  const voices = (): Promise<Language[]> => {
     languageList ??= run(['--voices'], null).then(
       (answer) => {
         const list = parseVoices(answer.out ?? []);
@@ -209,9 +211,17 @@ export function createSpeech(options: SpeechOptions): Speech {
     );
     return languageList;
   };
+  /** The curated list (languages.ts) that eSpeak NG speaks: what an admin may choose. */
+  const languages = async (): Promise<Language[]> => {
+    const have = new Set((await voices()).map((l) => l.code));
+    return CALLER_LANGUAGES.filter((l) => have.has(l.code)).map(({ code, name }) => ({
+      code,
+      name,
+    }));
+  };
 
   async function render(text: string, language: string): Promise<Buffer> {
-    const known = await languages();
+    const known = await voices();
     if (!known.some((l) => l.code === language)) {
       throw new SpeechError('unknown_language', `There is no voice for the language ${language}`);
     }

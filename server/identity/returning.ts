@@ -1,8 +1,8 @@
 /**
  * Local sign-in under an email that already has an account needs more than the email: either a key this
  * browser was given when that person last signed in here (the `sb_keys` cookie, HttpOnly, sent only to
- * /api/session), or a one-time code the server prints in its own terminal, which only the operator of the
- * machine can read. See docs/operations.md ("Who may sign in as whom").
+ * /api/session), or a one-time code: one an admin issued from /users and passed on, or (the fallback)
+ * one the server prints in its own terminal, which only the operator of the machine can read. See docs/operations.md ("Who may sign in as whom").
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -33,6 +33,11 @@ export interface ReturningPeople {
     code: string | undefined,
     now: number,
   ): ReturningProof;
+  /**
+   * A fresh code for `identity`, handed to an admin to pass on (not printed: the terminal says only
+   * that one was issued, and by whom). It replaces any code waiting for them.
+   */
+  issue(identity: string, by: string, now: number): { code: string; expiresAt: number };
   /** A new key for `identity` on this browser: the Set-Cookie value carrying it with the browser's others. */
   remember(req: IncomingMessage, identity: string, now: number, secure: boolean): string;
 }
@@ -55,13 +60,17 @@ export function createReturningPeople(
       .filter((k) => KEY_PATTERN.test(k))
       .slice(-KEYS_PER_BROWSER);
 
-  const issueCode = (identity: string, now: number): void => {
+  const newCode = (identity: string, now: number): string => {
     const code = String(randomInt(0, 100_000_000)).padStart(8, '0');
     codes.set(identity, {
       hash: Buffer.from(sha256(code), 'hex'),
       expiresAt: now + CODE_TTL_MS,
       failures: 0,
     });
+    return code;
+  };
+  const issueCode = (identity: string, now: number): void => {
+    const code = newCode(identity, now);
     announce(
       `switchboard: sign-in code for ${identity}: ${code} (valid 10 minutes; give it only to that person)`,
     );
@@ -90,6 +99,13 @@ export function createReturningPeople(
       // No live code, or too many wrong ones: a fresh code replaces it.
       issueCode(identity, now);
       return { ok: false, reason: 'bad_code', codeIssued: true };
+    },
+    issue(identity, by, now) {
+      const code = newCode(identity, now);
+      announce(
+        `switchboard: ${by} issued a sign-in code for ${identity} (valid 10 minutes); any earlier one is void`,
+      );
+      return { code, expiresAt: now + CODE_TTL_MS };
     },
     remember(req, identity, now, secure) {
       const key = randomBytes(32).toString('base64url');

@@ -122,21 +122,21 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
       if (code !== undefined) passcodeAttempts.recordSuccess(client);
       return;
     }
-    const printed = proof.codeIssued
-      ? 'A sign-in code has just been printed in the terminal where the Switchboard server runs'
-      : 'The sign-in code was printed in the terminal where the Switchboard server runs';
+    const where = proof.codeIssued
+      ? 'ask an admin for a sign-in code (they issue one on the Users screen), or read the one just printed in the terminal where the Switchboard server runs'
+      : 'ask an admin for a sign-in code (they issue one on the Users screen), or read the one printed in the terminal where the Switchboard server runs';
     if (proof.reason === 'code_required') {
       throw new IdentityError(
         'unauthenticated',
         'sign_in_code_required',
-        `${identity} already has an account here and this browser has not signed in as them before. ${printed}; enter it to continue.`,
+        `${identity} already has an account here and this browser has not signed in as them before: ${where}, and enter it to continue.`,
       );
     }
     passcodeAttempts.recordFailure(client, ctx.now);
     throw new IdentityError(
       'unauthenticated',
       'bad_sign_in_code',
-      `That sign-in code is wrong or has expired. ${printed}.`,
+      `That sign-in code is wrong or has expired: ${where}.`,
     );
   };
 

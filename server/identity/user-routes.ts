@@ -3,10 +3,11 @@ import { readBody } from '../platform/http/body';
 import { sendJson } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { Directory } from './directory';
-import { IdentityError, invalidField } from './errors';
+import { IdentityError, invalidField, unknownUser } from './errors';
 import { parseExtension } from './extensions';
 import { parseName } from './fields';
 import type { PresenceSettings } from './presence';
+import type { ReturningPeople } from './returning';
 import { publicUser } from './session-routes';
 import type { Auth } from './sessions';
 import type { Users } from './users';
@@ -18,6 +19,8 @@ export interface UserRouteDeps {
   /** Drops the removed user's live Sync sockets. */
   disconnect: (identity: string) => void;
   presence: PresenceSettings;
+  /** Issues a colleague's one-time sign-in code (returning.ts). */
+  returning: ReturningPeople;
 }
 
 function identityParam(ctx: RequestContext): string {
@@ -36,7 +39,8 @@ function identityParam(ctx: RequestContext): string {
  * GET /api/presence/settings (signed in): the heartbeat and ttl every browser uses for its presence
  * item. PUT /api/me/name (signed in): the person's own display name, as colleagues see it.
  * Admin-only team management: PUT /api/users/:identity/role, PUT /api/users/:identity/extension and
- * DELETE /api/users/:identity. The database changes first, then the `users` Sync map follows, so
+ * DELETE /api/users/:identity, and POST /api/users/:identity/sign-in-code (a colleague's one-time
+ * sign-in code, for the admin to pass on). The database changes first, then the `users` Sync map follows, so
  * every open /users screen updates.
  */
 export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
@@ -69,6 +73,15 @@ export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
     const { user, changed } = deps.users.setExtension(identity, parseExtension(body.extension));
     if (changed) deps.directory.upsert(user);
     sendJson(ctx.res, 200, { user: publicUser(user) });
+  });
+
+  router.route(API.issueSignInCode, (ctx) => {
+    const admin = deps.auth.requireAdmin(ctx);
+    const identity = identityParam(ctx);
+    if (deps.users.get(identity) === null) throw unknownUser(identity);
+    const issued = deps.returning.issue(identity, admin.identity, ctx.now);
+    ctx.res.setHeader('Cache-Control', 'no-store');
+    sendJson(ctx.res, 200, { identity, ...issued });
   });
 
   router.route(API.removeUser, (ctx) => {

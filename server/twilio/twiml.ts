@@ -21,6 +21,7 @@ import { TWILIO_PATHS } from '../../src/contracts/api';
 import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
 import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 import { encodeBranches, type Branches } from './plan-token';
+import { callerLanguage } from '../guidance/languages';
 import { Twiml } from './twiml-writer';
 import type { Plan } from '../../src/domain/routing/plan';
 
@@ -338,7 +339,8 @@ const REGIONS: Readonly<Record<string, string>> = { 'es-419': 'es-MX', 'en-029':
  * null (Twilio's default voice and language) for a language Twilio does not speak.
  */
 export function sayVoice(code: string): SayVoice | null {
-  const lower = code.toLowerCase();
+  // A curated caller language names its own <Say> locale (languages.ts).
+  const lower = (callerLanguage(code)?.say ?? code).toLowerCase();
   const [lang = '', region = ''] = (REGIONS[lower] ?? lower).split('-');
   const exact = `${lang}-${region.toUpperCase()}`;
   const locale = SAY_VOICES[exact]

@@ -45,6 +45,14 @@ const LanguagesAnswer = v.object({
   engine: v.optional(v.string(), ''),
 });
 
+/** A one-time sign-in code an admin issued for a colleague, and when it lapses (ms since epoch). */
+const SignInCodeAnswer = v.object({
+  identity: v.string(),
+  code: v.pipe(v.string(), v.regex(/^\d{8}$/)),
+  expiresAt: v.number(),
+});
+export type SignInCode = v.InferOutput<typeof SignInCodeAnswer>;
+
 /** A parked call as the server reports it (the `holds` item with its key). */
 const ParkAnswer = v.object({
   parked: v.object({ callId: v.string(), ...HoldSchema.entries }),
@@ -83,6 +91,11 @@ export const API = {
     UserAnswer,
   ),
   removeUser: route('DELETE', '/api/users/:identity', null, null),
+  /**
+   * Admins only: a one-time sign-in code for a colleague to sign in with on a new browser (it
+   * replaces any code waiting for them; the server's terminal stays the fallback).
+   */
+  issueSignInCode: route('POST', '/api/users/:identity/sign-in-code', null, SignInCodeAnswer),
 
   // Calls: the browser's phone asks the server to change a call it is on.
   hold: route('POST', '/api/voice/calls/:sid/hold', null, null),

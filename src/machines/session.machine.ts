@@ -10,6 +10,11 @@ export interface SessionContext {
   lastError: string | null;
   /** The server's code for that failure, when it gave one (e.g. `sign_in_code_required`). */
   lastErrorCode: string | null;
+  /**
+   * How the last sign-in was asked for. A local sign-in's form shows its failure beside its fields,
+   * so it raises no toast as well (the message once); a Google one has no form and toasts.
+   */
+  signInMethod: SignInRequest['method'] | null;
 }
 
 export type SessionEvent =
@@ -76,10 +81,17 @@ export const sessionMachine = setup({
   },
   guards: {
     hasUser: (_, params: { user: SessionUser | null }) => params.user !== null,
+    signingInLocally: ({ context }) => context.signInMethod === 'local',
   },
 }).createMachine({
   id: 'session',
-  context: { user: null, redirect: null, lastError: null, lastErrorCode: null },
+  context: {
+    user: null,
+    redirect: null,
+    lastError: null,
+    lastErrorCode: null,
+    signInMethod: null,
+  },
   initial: 'restoring',
   states: {
     restoring: {
@@ -118,7 +130,11 @@ export const sessionMachine = setup({
       on: {
         'session.signIn': {
           target: 'signingIn',
-          actions: assign({ lastError: null, lastErrorCode: null }),
+          actions: assign({
+            lastError: null,
+            lastErrorCode: null,
+            signInMethod: ({ event }) => event.request.method,
+          }),
         },
       },
     },
@@ -142,22 +158,32 @@ export const sessionMachine = setup({
             redirect: null,
           }),
         },
-        onError: {
-          target: 'signedOut',
-          actions: [
-            assign({
+        onError: [
+          {
+            guard: 'signingInLocally',
+            target: 'signedOut',
+            actions: assign({
               lastError: ({ event }) => messageOf(event.error, 'Sign-in failed.'),
               lastErrorCode: ({ event }) => codeOf(event.error),
             }),
-            {
-              type: 'notify',
-              params: ({ event }) => ({
-                message: messageOf(event.error, 'Sign-in failed.'),
-                toastType: 'error',
+          },
+          {
+            target: 'signedOut',
+            actions: [
+              assign({
+                lastError: ({ event }) => messageOf(event.error, 'Sign-in failed.'),
+                lastErrorCode: ({ event }) => codeOf(event.error),
               }),
-            },
-          ],
-        },
+              {
+                type: 'notify',
+                params: ({ event }) => ({
+                  message: messageOf(event.error, 'Sign-in failed.'),
+                  toastType: 'error',
+                }),
+              },
+            ],
+          },
+        ],
       },
     },
     signedIn: {

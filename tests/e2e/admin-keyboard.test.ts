@@ -150,10 +150,10 @@ describe('admin flows with the keyboard alone', () => {
     const { page } = ada;
     await activate(
       page,
-      page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Guidance' }),
+      page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Announcements' }),
     );
     await activate(page, page.getByRole('link', { name: 'New announcement' }));
-    await page.getByRole('heading', { name: 'New guidance' }).waitFor();
+    await page.getByRole('heading', { name: 'New announcement' }).waitFor();
     await typeInto(page, page.getByLabel('Name'), 'Closed message');
     await typeInto(page, page.getByLabel('Text', { exact: true }), 'We are closed.');
     // Hear it as callers will: the server's rendering, played in the page.
@@ -169,7 +169,7 @@ describe('admin flows with the keyboard alone', () => {
     );
     await activate(page, page.getByRole('link', { name: 'Support' }));
     await activate(page, page.getByRole('link', { name: 'Choose announcements' }));
-    await page.getByRole('heading', { name: 'Guidance of Support' }).waitFor();
+    await page.getByRole('heading', { name: 'Announcements of Support' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`${groupUrl}/guidance`);
     const closed = page.getByLabel('When closed');
     await tabTo(page, closed);
@@ -184,7 +184,7 @@ describe('admin flows with the keyboard alone', () => {
     // The previous step ended on the group's page.
     await page.getByTestId('group-detail').waitFor();
     await activate(page, page.getByRole('link', { name: 'Business hours', exact: true }));
-    await page.getByRole('heading', { name: 'Edit schedule' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit business hours' }).waitFor();
     await typeInto(page, page.getByLabel('Time zone'), 'Europe/London');
     await activate(page, page.getByRole('button', { name: 'Add hours on Monday' }));
     await activate(page, page.getByRole('button', { name: 'Add hours on Monday' }));
@@ -205,7 +205,7 @@ describe('admin flows with the keyboard alone', () => {
   it('adds a holiday picked in the month view with the arrow keys', async () => {
     const { page } = ada;
     await activate(page, page.getByRole('link', { name: 'Holidays', exact: true }));
-    await page.getByRole('heading', { name: 'Edit calendar' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit holidays' }).waitFor();
     // The grid is one tab stop (today's day); arrows move, Page Down goes a month on, Enter picks.
     const today = page.locator('td[tabindex="0"]');
     await tabTo(page, today);

@@ -95,7 +95,7 @@ describe('holidays', () => {
   it('starts empty, on this month', async () => {
     const { page } = ada;
     await page.getByRole('link', { name: 'Holidays', exact: true }).click();
-    await page.getByRole('heading', { name: 'Edit calendar' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit holidays' }).waitFor();
     await page.getByText('No holidays yet').waitFor();
     await page.getByTestId('month-view').waitFor();
   });

@@ -15,7 +15,7 @@ import type { Browser, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/ui/app/paths';
 import { DEFAULT_SHORTCUTS } from '../../src/ui/phone/shortcuts';
-import { ariaKeyShortcut } from '../../src/ui/phone/shortcut-hints';
+import { ariaKeys as ariaKeyShortcut } from '../../src/ui/phone/shortcuts';
 import { ringingTitle } from '../../src/ui/phone/attention';
 import { launchChromium } from '../support/chromium';
 import { storeGroup } from '../support/ring-groups';

@@ -91,7 +91,7 @@ describe('announcements', () => {
     await page.getByText('No announcements yet.').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'New announcement' }).click();
-    await page.getByRole('heading', { name: 'New guidance' }).waitFor();
+    await page.getByRole('heading', { name: 'New announcement' }).waitFor();
     await page.getByRole('button', { name: 'Create announcement' }).click();
     await page.getByText('Enter a name for the announcement.').waitFor();
     await page.getByText('Enter what callers will hear.').waitFor();
@@ -123,7 +123,7 @@ describe('announcements', () => {
     await row.waitFor();
     const text = await row.textContent();
     expect(text).toContain('Text to speech');
-    expect(text).toContain('English (Great Britain)');
+    expect(text).toContain('English (United Kingdom)');
     // The list's player plays the stored announcement as callers hear it.
     expect(await durationOf(page, '[aria-label="Play After hours"]')).toBeCloseTo(seconds, 1);
     // The same audio through the API: an 8 kHz WAV of more than half a second.
@@ -148,7 +148,7 @@ describe('announcements', () => {
   it('is chosen for a group’s closed slot and shown on the group’s page', async () => {
     const { page } = ada;
     await page.goto(`${server.url}/admin/group/grp-sales/guidance`);
-    await page.getByRole('heading', { name: 'Guidance of Sales' }).waitFor();
+    await page.getByRole('heading', { name: 'Announcements of Sales' }).waitFor();
     const closed = page.getByLabel('When closed');
     await expect.poll(() => closed.isEnabled()).toBe(true);
     await closed.selectOption({ label: 'After hours' });

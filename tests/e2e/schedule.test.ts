@@ -75,7 +75,7 @@ describe('business hours', () => {
   it('refuses an unknown zone and overlapping ranges next to their fields, and saves nothing', async () => {
     const { page } = ada;
     await page.getByRole('link', { name: 'Business hours', exact: true }).click();
-    await page.getByRole('heading', { name: 'Edit schedule' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit business hours' }).waitFor();
     await page.getByLabel('Time zone').fill('Mars/Olympus');
     await page.getByRole('button', { name: 'Add hours on Monday' }).click();
     await page.getByRole('button', { name: 'Add hours on Monday' }).click();
@@ -109,7 +109,7 @@ describe('business hours', () => {
     await page.getByRole('button', { name: 'Leave' }).click();
     await page.getByTestId('group-detail').waitFor();
     await page.getByRole('link', { name: 'Business hours', exact: true }).click();
-    await page.getByRole('heading', { name: 'Edit schedule' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit business hours' }).waitFor();
     const today = wallClock(Date.now(), 'UTC').weekday;
     const name = weekdayName(today);
     await page.getByLabel('Time zone').fill('UTC');
@@ -159,7 +159,7 @@ describe('business hours', () => {
   it('a second admin’s earlier save produces the conflict choice; keeping theirs shows them', async () => {
     const { page } = ada;
     await page.getByRole('link', { name: 'Business hours', exact: true }).click();
-    await page.getByRole('heading', { name: 'Edit schedule' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit business hours' }).waitFor();
     await page.getByLabel('Time zone').fill('Europe/London');
     // Meanwhile another admin moves the group to New York time.
     const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');

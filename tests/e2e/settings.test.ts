@@ -100,7 +100,7 @@ describe('settings', () => {
     const { page } = ann;
     const mute = page.getByTestId('shortcut-mute');
     await mute.getByRole('button', { name: /Change/ }).click();
-    await page.keyboard.press('Alt+KeyA');
+    await page.keyboard.press('Alt+Shift+KeyY');
     await page.getByTestId('shortcut-problem').filter({ hasText: 'already “Answer' }).waitFor();
     await page.keyboard.press('Control+KeyW');
     await page
@@ -112,19 +112,23 @@ describe('settings', () => {
       .getByTestId('shortcut-problem')
       .filter({ hasText: 'needs Ctrl, Alt or Meta' })
       .waitFor();
-    expect(await mute.locator('kbd').textContent()).toBe('Alt+M');
+    expect(await mute.locator('kbd').textContent()).toBe('Alt+Shift+U');
     await page.keyboard.press('Alt+KeyU');
     await mute.locator('kbd').filter({ hasText: 'Alt+U' }).waitFor();
     await page.reload();
     await page.getByTestId('shortcut-mute').locator('kbd').filter({ hasText: 'Alt+U' }).waitFor();
-    // Alt+D, the dial box's shortcut, works from anywhere on the page.
+    // Alt+Shift+D, the dial box's shortcut, works from anywhere on the page.
     await page.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
-    await page.keyboard.press('Alt+KeyD');
+    await page.keyboard.press('Alt+Shift+KeyD');
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
       .toBe('dial-input');
     await page.getByRole('button', { name: 'Back to the defaults' }).click();
-    await page.getByTestId('shortcut-mute').locator('kbd').filter({ hasText: 'Alt+M' }).waitFor();
+    await page
+      .getByTestId('shortcut-mute')
+      .locator('kbd')
+      .filter({ hasText: 'Alt+Shift+U' })
+      .waitFor();
   });
 
   it("refuses another person's settings at the Sync service", async () => {

@@ -341,11 +341,11 @@ describe('calls that do not connect', () => {
     await dismissAll(bob);
     await dialFrom(ann, 'Bob');
     await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
-    await bob.page.keyboard.press('Alt+KeyA');
+    await bob.page.keyboard.press('Alt+Shift+KeyY');
     await bob.page.locator('[data-testid="call-card"][data-status="open"]').waitFor();
-    await bob.page.keyboard.press('Alt+KeyM');
+    await bob.page.keyboard.press('Alt+Shift+KeyU');
     await bob.page.getByRole('button', { name: 'Mute', pressed: true }).waitFor();
-    await bob.page.keyboard.press('Alt+KeyH');
+    await bob.page.keyboard.press('Alt+Shift+KeyH');
     await ann.page.getByTestId('call-ended').waitFor();
     await bob.page.locator('[data-testid="call-card"][data-status="ended"]').waitFor();
   });

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Grid3x3,
   Mic,
@@ -25,6 +25,8 @@ import type { CallActor } from '../../machines/device.setup';
 import { formatDuration } from '../components/duration';
 import { CallControl } from './CallControl';
 import { TransferForm } from './TransferForm';
+import { useCallFocus } from './focus';
+import { useKeypadKeys } from './useShortcuts';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
 
@@ -89,6 +91,10 @@ export function CallCardView({
   useEffect(() => {
     if (transferStatus !== 'idle') setTransferring(false);
   }, [transferStatus]);
+  // Focus after a change (focus.ts), and the open keypad's typed digits.
+  const cardRef = useRef<HTMLElement>(null);
+  useCallFocus(cardRef, status, `${status}|${hold}|${parking}|${transferStatus}|${transferring}`);
+  useKeypadKeys(keypad && inCall, (digit) => onCommand({ type: 'call.digits', digits: digit }));
 
   const statusLine = (
     <p className="call-card__status" role="status" data-testid="call-status">
@@ -105,6 +111,7 @@ export function CallCardView({
 
   return (
     <article
+      ref={cardRef}
       className={`call-card call-card--${status}`}
       aria-label={`${direction === 'incoming' ? 'Call from' : 'Call to'} ${name}`}
       data-testid="call-card"

@@ -3,7 +3,8 @@ import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from 're
 import { selectUser } from '../../machines/session.selectors';
 import type { MirrorCommand } from '../../io/voice/mirror';
 import { useSessionActor } from '../app/actors';
-import { summariesOf, useShortcuts } from './useShortcuts';
+import { ShortcutHintsContext, summariesOf, useShortcuts } from './useShortcuts';
+import { ShortcutsHelp } from './ShortcutsHelp';
 import { stateValueText } from '../../machines/stateValue';
 import type { DeviceActor, VoiceRuntime } from '../../io/voice/client';
 import {
@@ -18,7 +19,6 @@ import { DialBox } from './DialBox';
 import { DoNotDisturb } from './DoNotDisturb';
 import { usePhone } from './phone';
 import { useCallSideEffects } from './side-effects';
-import { ShortcutHints } from './shortcut-hints';
 import { useLeaveWarning, useLiveCall, useRingingCaller, useRingingFlash } from './attention';
 import type { CallSummary } from '../../machines/call.selectors';
 import './phone.css';
@@ -47,7 +47,13 @@ const NO_CALLS: readonly CallSummary[] = [];
 export function Softphone() {
   const { runtime, problem } = usePhone();
   return (
-    <section className="softphone" aria-label="Phone" data-testid="softphone">
+    <section
+      id="phone"
+      tabIndex={-1}
+      className="softphone"
+      aria-label="Phone"
+      data-testid="softphone"
+    >
       {problem && (
         <p className="softphone__problem" role="alert">
           {problem}
@@ -94,13 +100,16 @@ function DevicePanel({
   );
   const dialInput = useRef<HTMLInputElement>(null);
   const focusDial = useCallback(() => dialInput.current?.focus(), []);
-  useShortcuts(identity, shownCalls, sendTo, focusDial);
+  const [help, setHelp] = useState(false);
+  const showHelp = useCallback(() => setHelp(true), []);
+  const hints = useShortcuts(identity, shownCalls, sendTo, focusDial, showHelp);
   const mirrored = useSyncExternalStore(mirror.subscribe, mirror.getCalls);
   useRingingFlash(useRingingCaller(entries, follower ? mirrored : NO_CALLS));
   useLeaveWarning(useLiveCall(entries));
 
   return (
-    <ShortcutHints identity={identity}>
+    <ShortcutHintsContext value={hints}>
+      {help && <ShortcutsHelp hints={hints} onClose={() => setHelp(false)} />}
       <p
         className={`softphone__status softphone__status--${status}`}
         role="status"
@@ -147,7 +156,7 @@ function DevicePanel({
       {status === 'registered' && <DialBox dial={dial} calls={callActors} inputRef={dialInput} />}
       <DoNotDisturb />
       {status === 'registered' && <CallNotifications />}
-    </ShortcutHints>
+    </ShortcutHintsContext>
   );
 }
 

@@ -16,7 +16,7 @@ export function Component() {
           Ring groups
         </NavLink>
         <NavLink to={paths.adminGuidance.build()} className={navClass}>
-          Guidance
+          Announcements
         </NavLink>
         <NavLink to={paths.adminAudio.build()} className={navClass}>
           Audio files

@@ -13,7 +13,8 @@ export function Component() {
           holidays and forwarding.
         </li>
         <li>
-          <Link to={paths.adminGuidance.build()}>Guidance</Link>: announcements played to callers.
+          <Link to={paths.adminGuidance.build()}>Announcements</Link>: what callers hear, spoken or
+          recorded.
         </li>
         <li>
           <Link to={paths.adminAudio.build()}>Audio files</Link>: recordings used by announcements.

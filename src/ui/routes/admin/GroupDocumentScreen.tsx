@@ -8,13 +8,14 @@ import { useGroups } from './live';
 import { useDocumentEditor, type DocumentEditorSpec } from './useDocumentEditor';
 
 /**
- * The edit screen of a ring group's `kind` document ("schedule": "Edit schedule") holding its
- * `things` ("business hours": "these business hours", "The business hours were saved.").
+ * The edit screen of a ring group's `kind` document (`schedule`, its test id) holding its `things`
+ * ("business hours": "Edit business hours", as the group's button says, "these business hours",
+ * "The business hours were saved.").
  */
 export function documentScreen<V>(codec: FormCodec<V>, kind: string, things: string): EditSpec<V> {
   return {
     codec,
-    title: () => `Edit ${kind}`,
+    title: () => `Edit ${things}`,
     what: `these ${things}`,
     loading: `Loading these ${things}…`,
     saved: `The ${things} were saved.`,

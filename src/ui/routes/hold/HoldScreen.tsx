@@ -15,6 +15,7 @@ import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { formatWaiting, holdFrom, type ParkedCall } from './hold';
+import { focusNextCall } from '../../phone/focus';
 import './hold.css';
 
 const NO_ITEMS: readonly MapItem[] = [];
@@ -64,6 +65,7 @@ export function Component() {
   function pickUp(hold: ParkedCall) {
     if (!dial || pending.has(hold.callId)) return;
     setPending((p) => new Set(p).add(hold.callId));
+    focusNextCall();
     dial(`park:${hold.callId}`, hold.caller);
   }
 

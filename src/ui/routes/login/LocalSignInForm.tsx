@@ -16,7 +16,8 @@ import {
 /**
  * Sign-in with name and email (and the team passcode when the server asks for one). When the email
  * already has an account and this browser never signed in as that person, the server asks for the
- * one-time code it printed in its terminal; the form then shows a code field. Values stay as typed
+ * one-time code an admin issued (from /users) or it printed in its terminal; the form then shows a
+ * code field. The server's message shows here once (no toast besides). Values stay as typed
  * when the server refuses them; errors are tied to their fields for screen readers.
  */
 export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolean }) {
@@ -111,7 +112,7 @@ export function LocalSignInForm({ passcodeRequired }: { passcodeRequired: boolea
       {passcodeRequired && field('passcode', 'Passcode', 'password', 'current-password')}
       {codeAsked && field('code', 'Sign-in code', 'text', 'one-time-code')}
       {serverError !== null && !signingIn && (
-        <p className="login__server-error" data-testid="sign-in-error">
+        <p className="login__server-error" role="alert" data-testid="sign-in-error">
           {serverError}
         </p>
       )}

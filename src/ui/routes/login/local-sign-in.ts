@@ -2,7 +2,7 @@ export interface LocalSignInValues {
   name: string;
   email: string;
   passcode: string;
-  /** The one-time code the server printed, asked for when the email already has an account. */
+  /** The one-time code (from an admin, or the server's terminal), asked for when the email already has an account. */
   code: string;
 }
 
@@ -36,6 +36,6 @@ export function validateLocalSignIn(
     errors.email = 'Enter an email address like name@example.com.';
   if (passcodeRequired && values.passcode === '') errors.passcode = 'Enter the team passcode.';
   if (codeAsked && !/^\s*\d{8}\s*$/.test(values.code))
-    errors.code = 'Enter the 8-digit code printed in the server’s terminal.';
+    errors.code = 'Enter the 8-digit sign-in code from an admin or the server’s terminal.';
   return errors;
 }

@@ -29,6 +29,9 @@ export function Component() {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
+        <a className="skip-link" href="#phone">
+          Skip to the phone
+        </a>
         <TopBar />
         <SideNav />
         <main id="main" ref={main} className="shell__main" tabIndex={-1}>

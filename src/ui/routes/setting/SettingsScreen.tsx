@@ -47,7 +47,18 @@ export function Component() {
       <section className="settings__section" aria-labelledby="settings-calls">
         <h2 id="settings-calls">Calls</h2>
         <DoNotDisturb />
-        <CallNotifications always />
+        {/* Its own label: the sentence below is about notifications, not do not disturb. */}
+        <div
+          className="settings__group"
+          role="group"
+          aria-labelledby="settings-notifications"
+          data-testid="settings-notifications"
+        >
+          <h3 id="settings-notifications" className="settings__label">
+            Call notifications
+          </h3>
+          <CallNotifications always />
+        </div>
       </section>
       <AudioSettings identity={user.identity} />
       <ShortcutSettings identity={user.identity} />

@@ -21,6 +21,7 @@ import { LoadFailure } from '../../sync/LoadFailure';
 import { presenceCounts, teamDirectory, type TeamMember } from './directory';
 import { ExtensionField } from './ExtensionField';
 import { RemoveUserDialog } from './RemoveUserDialog';
+import { SignInCodeDialog } from './SignInCodeDialog';
 import { roleChangedMessage } from './roles';
 import { useDial } from '../../phone/phone';
 import './users.css';
@@ -62,6 +63,7 @@ export function Component() {
   const api = useApiClient();
   const toast = useToastActor();
   const [removing, setRemoving] = useState<TeamMember | null>(null);
+  const [codeFor, setCodeFor] = useState<TeamMember | null>(null);
 
   const failed = availability.state === 'failed' || usersStatus === 'failed';
   const loading = !failed && usersStatus !== 'ready';
@@ -130,11 +132,19 @@ export function Component() {
                   canEdit={isAdmin}
                   team={members}
                   onRemove={() => setRemoving(member)}
+                  onSignInCode={() => setCodeFor(member)}
                 />
               ))}
             </tbody>
           </table>
         </>
+      )}
+      {codeFor && (
+        <SignInCodeDialog
+          identity={codeFor.identity}
+          name={codeFor.name}
+          onClose={() => setCodeFor(null)}
+        />
       )}
       {removing && (
         <RemoveUserDialog
@@ -161,6 +171,7 @@ function MemberRow({
   canEdit,
   team,
   onRemove,
+  onSignInCode,
 }: {
   member: TeamMember;
   isMe: boolean;
@@ -168,6 +179,7 @@ function MemberRow({
   canEdit: boolean;
   team: readonly TeamMember[];
   onRemove: () => void;
+  onSignInCode: () => void;
 }) {
   const dial = useDial();
   return (
@@ -213,14 +225,24 @@ function MemberRow({
       {canEdit && (
         <td>
           {!isMe && (
-            <button
-              type="button"
-              className="button button--quiet"
-              aria-label={`Remove ${member.name}`}
-              onClick={onRemove}
-            >
-              Remove
-            </button>
+            <span className="users__actions">
+              <button
+                type="button"
+                className="button button--quiet"
+                aria-label={`Sign-in code for ${member.name}`}
+                onClick={onSignInCode}
+              >
+                Sign-in code
+              </button>
+              <button
+                type="button"
+                className="button button--quiet"
+                aria-label={`Remove ${member.name}`}
+                onClick={onRemove}
+              >
+                Remove
+              </button>
+            </span>
           )}
         </td>
       )}

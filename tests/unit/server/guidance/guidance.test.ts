@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { callerLanguage } from '../../../../server/guidance/languages';
+import { sayVoice } from '../../../../server/twilio/twiml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnnouncementError, parseSpokenText } from '../../../../server/guidance/announcements';
 import {
@@ -226,7 +228,7 @@ const preview = (t: TestApp, cookie: string, body: unknown) =>
   postJson(`${t.url}/api/guidance/preview`, body, { Cookie: cookie });
 
 describe('/api/guidance', () => {
-  it('lists the languages eSpeak NG speaks, to admins only', async () => {
+  it('lists the languages callers may hear (eSpeak NG and Twilio’s <Say> both speak them), to admins only', async () => {
     const s = await start();
     const res = await fetch(`${s.t.url}/api/guidance/languages`, { headers: { Cookie: s.admin } });
     expect(res.status).toBe(200);
@@ -234,6 +236,11 @@ describe('/api/guidance', () => {
     const codes = body.languages.map((l) => l.code);
     expect(codes).toEqual(expect.arrayContaining(['en-us', 'en-gb', 'de', 'fr-fr', 'es']));
     expect(codes).toContain(body.default);
+    // eSpeak NG's constructed and historical languages are not offered to callers.
+    for (const odd of ['piqd', 'qya', 'sjn', 'jbo', 'grc', 'eo']) expect(codes).not.toContain(odd);
+    expect(codes.every((code) => callerLanguage(code)?.say)).toBe(true);
+    expect(sayVoice('en-gb')?.language).toBe('en-GB');
+    expect(sayVoice('es-419')?.language).toBe('es-MX');
     const agent = await fetch(`${s.t.url}/api/guidance/languages`, {
       headers: { Cookie: s.agent },
     });

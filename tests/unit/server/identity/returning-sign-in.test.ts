@@ -105,6 +105,38 @@ describe('local sign-in under an email that already has an account', () => {
     expect((await s.signIn('admin@example.com', {}, 'sb_keys=../../etc')).status).toBe(401);
   });
 
+  it('lets an admin issue a colleague’s code (not printed), which signs them in once; agents get 403', async () => {
+    const s = await start();
+    const admin = await s.signIn('admin@example.com');
+    const adminCookie = sessionCookieOf(admin)!;
+    const agent = await s.signIn('agent@example.com');
+    const agentCookie = sessionCookieOf(agent)!;
+    const issue = (identity: string, cookie: string) =>
+      fetch(`${s.url}/api/users/${encodeURIComponent(identity)}/sign-in-code`, {
+        method: 'POST',
+        headers: { Cookie: cookie, Origin: s.url },
+      });
+    // An agent may not, nor may anyone signed out; an unknown person has no code.
+    expect((await issue('admin@example.com', agentCookie)).status).toBe(403);
+    expect((await issue('agent@example.com', '')).status).toBe(401);
+    expect((await issue('nobody@example.com', adminCookie)).status).toBe(404);
+    const issued = await issue('agent@example.com', adminCookie);
+    expect(issued.status).toBe(200);
+    const body = (await issued.json()) as { identity: string; code: string; expiresAt: number };
+    expect(body.identity).toBe('agent@example.com');
+    expect(body.code).toMatch(/^\d{8}$/);
+    // The terminal says who issued one, never the code.
+    expect(s.announced.at(-1)).toMatch(/admin@example\.com issued a sign-in code for agent@/);
+    expect(s.announced.join('\n')).not.toContain(body.code);
+    // Asked without it, the colleague is told where codes come from; the issued code still works.
+    const asked = await s.signIn('agent@example.com');
+    expect(((await asked.json()) as { error: { message: string } }).error.message).toMatch(
+      /ask an admin for a sign-in code/,
+    );
+    expect((await s.signIn('agent@example.com', { code: body.code })).status).toBe(200);
+    expect((await s.signIn('agent@example.com', { code: body.code })).status).toBe(401);
+  });
+
   it('refuses codes that are not strings, with a clear error and no session', async () => {
     const s = await start();
     await s.signIn('admin@example.com');

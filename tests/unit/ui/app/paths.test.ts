@@ -82,7 +82,7 @@ describe('local sign-in validation', () => {
     expect(validateLocalSignIn({ ...ok, passcode: 's3cret' }, true)).toEqual({});
   });
   it('asks for the 8-digit sign-in code only once the server asked for it', () => {
-    const message = 'Enter the 8-digit code printed in the server’s terminal.';
+    const message = 'Enter the 8-digit sign-in code from an admin or the server’s terminal.';
     expect(validateLocalSignIn({ ...ok, code: '' }, false, true)).toEqual({ code: message });
     expect(validateLocalSignIn({ ...ok, code: '1234' }, false, true)).toEqual({ code: message });
     expect(validateLocalSignIn({ ...ok, code: ' 12345678 ' }, false, true)).toEqual({});

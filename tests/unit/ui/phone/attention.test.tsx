@@ -7,7 +7,7 @@ import {
   useLeaveWarning,
   useRingingFlash,
 } from '../../../../src/ui/phone/attention';
-import { ariaKeyShortcut } from '../../../../src/ui/phone/shortcut-hints';
+import { ariaKeys as ariaKeyShortcut } from '../../../../src/ui/phone/shortcuts';
 
 function Flash({ caller }: { caller: string | null }) {
   useRingingFlash(caller);

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { callSummary as call } from '../../io/voice/callSummary';
+import { SHORTCUT_ACTIONS } from '../../../../src/contracts/records/settings';
 import {
   actionFor,
+  ariaKeys,
   comboOf,
+  DEFAULT_SHORTCUT_HINTS,
   DEFAULT_SHORTCUTS,
+  shortcutHints,
   shortcutProblem,
   shortcutsFrom,
 } from '../../../../src/ui/phone/shortcuts';
@@ -35,18 +39,42 @@ describe('keyboard shortcuts', () => {
   it('refuses a combination without a modifier, one the browser keeps, and one another action has', () => {
     expect(shortcutProblem(DEFAULT_SHORTCUTS, 'mute', 'M')).toMatch(/needs Ctrl, Alt or Meta/);
     expect(shortcutProblem(DEFAULT_SHORTCUTS, 'mute', 'Ctrl+W')).toMatch(/belongs to the browser/);
-    expect(shortcutProblem(DEFAULT_SHORTCUTS, 'mute', 'Alt+A')).toMatch(/already “Answer/);
+    expect(shortcutProblem(DEFAULT_SHORTCUTS, 'mute', 'Alt+Shift+Y')).toMatch(/already “Answer/);
     expect(shortcutProblem(DEFAULT_SHORTCUTS, 'mute', 'Alt+M')).toBeNull();
-    expect(shortcutProblem(DEFAULT_SHORTCUTS, 'mute', 'F9')).toBeNull();
+    expect(shortcutProblem(DEFAULT_SHORTCUTS, 'mute', 'F8')).toBeNull();
+  });
+
+  it('keeps off the browsers’ own keys: Chrome’s and Firefox’s Alt keys, their Alt+Shift keys, F5', () => {
+    for (const combo of ['Alt+D', 'Alt+H', 'Alt+F', 'Alt+Shift+T', 'Alt+Shift+M', 'F5', 'F9'])
+      expect(shortcutProblem(DEFAULT_SHORTCUTS, 'mute', combo)).toMatch(/belongs to the browser/);
+    // The defaults pass their own checks.
+    for (const action of SHORTCUT_ACTIONS)
+      expect(shortcutProblem(DEFAULT_SHORTCUTS, action, DEFAULT_SHORTCUTS[action])).toBeNull();
+    expect(shortcutsFrom({ shortcuts: { dial: 'Alt+D' } }).dial).toBe('Alt+Shift+D');
+  });
+
+  it('gives each action a hint for its button: the keys and the aria-keyshortcuts value', () => {
+    expect(DEFAULT_SHORTCUT_HINTS.mute).toEqual({
+      action: 'mute',
+      label: 'Mute or unmute',
+      keys: 'Alt+Shift+U',
+      aria: 'Alt+Shift+U',
+    });
+    expect(ariaKeys('Ctrl+Shift+M')).toBe('Control+Shift+M');
+    expect(shortcutHints({ ...DEFAULT_SHORTCUTS, hold: 'Ctrl+Alt+9' }).hold.aria).toBe(
+      'Control+Alt+9',
+    );
   });
 
   it('reads stored shortcuts defensively: a bad or clashing one falls back to its default', () => {
     expect(shortcutsFrom(null)).toEqual(DEFAULT_SHORTCUTS);
     expect(shortcutsFrom({ shortcuts: 'x' })).toEqual(DEFAULT_SHORTCUTS);
     expect(
-      shortcutsFrom({ shortcuts: { mute: 'Alt+U', hangUp: 'Alt+A', dial: 5, answer: 'Ctrl+W' } }),
+      shortcutsFrom({
+        shortcuts: { mute: 'Alt+U', hangUp: 'Alt+Shift+Y', dial: 5, answer: 'Ctrl+W' },
+      }),
     ).toEqual({ ...DEFAULT_SHORTCUTS, mute: 'Alt+U' });
-    expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+H')).toBe('hangUp');
+    expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+Shift+H')).toBe('hangUp');
     expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+Z')).toBeNull();
   });
 
@@ -81,7 +109,7 @@ describe('keyboard shortcuts', () => {
     expect(commandFor('park', [open])).toEqual({ callId: 'CA2', command: { type: 'call.park' } });
     expect(commandFor('park', [{ ...open, parking: true }])).toBeNull();
     expect(commandFor('park', [call({})])).toBeNull();
-    expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+O')).toBe('hold');
-    expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+P')).toBe('park');
+    expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+Shift+O')).toBe('hold');
+    expect(actionFor(DEFAULT_SHORTCUTS, 'Alt+Shift+P')).toBe('park');
   });
 });

@@ -11,9 +11,9 @@ import { GROUP_CODEC, useGroupEditor } from './group';
 import './groups.css';
 
 const SCREEN: EditSpec<Group> = {
-  ...itemScreen(GROUP_CODEC, 'group', 'Group guidance'),
+  ...itemScreen(GROUP_CODEC, 'group', 'Announcements of the group'),
   testId: 'group-guidance',
-  title: (group) => (group ? `Guidance of ${group.name || 'the group'}` : 'Group guidance'),
+  title: (group) => `Announcements of ${group?.name || 'the group'}`,
   leave: 'this group’s announcements',
   saved: 'The announcements were saved.',
 };

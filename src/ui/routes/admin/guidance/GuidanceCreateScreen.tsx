@@ -31,7 +31,7 @@ export function Component() {
   });
   const frame = { submitLabel: 'Create announcement', onCancel: onDone };
   return (
-    <Screen title="New guidance">
+    <Screen title="New announcement">
       <AnnouncementForm form={form} context={context} frame={frame} />
     </Screen>
   );

@@ -11,7 +11,7 @@ import './guidance.css';
 
 /** The conflict banner keeps the test id of the routes' first name. */
 const SCREEN = {
-  ...itemScreen(ANNOUNCEMENT_CODEC, 'announcement', 'Edit guidance'),
+  ...itemScreen(ANNOUNCEMENT_CODEC, 'announcement', 'Edit announcement'),
   testId: 'guidance',
 };
 

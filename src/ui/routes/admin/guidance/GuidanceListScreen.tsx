@@ -40,7 +40,7 @@ export function Component() {
             : 'No ring group plays it.';
         },
       }}
-      title="Guidance"
+      title="Announcements"
       what="Announcements"
       create={[paths.adminGuidanceCreate.build(), 'New announcement']}
       testId="guidance-list"

@@ -84,7 +84,7 @@ describe('local sign-in form', () => {
     expect(bodies).toEqual([{ name: 'Ada', email: 'ada@example.com' }]);
     fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }));
     expect(
-      screen.getByText('Enter the 8-digit code printed in the server’s terminal.'),
+      screen.getByText('Enter the 8-digit sign-in code from an admin or the server’s terminal.'),
     ).toBeTruthy();
     expect(document.activeElement).toBe(code);
     fill('Sign-in code', '12345678');
@@ -114,7 +114,7 @@ describe('local sign-in form', () => {
     await screen.findByRole('button', { name: 'Sign in' });
   });
 
-  it('shows the server message as an error toast and inline, keeping what was typed', async () => {
+  it('shows the server message once, inline as an alert (no toast too), keeping what was typed', async () => {
     const server = new FakeServer(null);
     server.overrides.set('POST /api/session/local', () =>
       json(400, {
@@ -126,12 +126,10 @@ describe('local sign-in form', () => {
     fill('Name', 'Ada');
     fill('Email', 'ada@example.org');
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    const toast = await screen.findByTestId('toast');
-    expect(toast.textContent).toContain('That email address is not allowed.');
-    expect(toast.getAttribute('data-type')).toBe('error');
-    expect(screen.getByTestId('sign-in-error').textContent).toBe(
-      'That email address is not allowed.',
-    );
+    const inline = await screen.findByTestId('sign-in-error');
+    expect(inline.textContent).toBe('That email address is not allowed.');
+    expect(inline.getAttribute('role')).toBe('alert');
+    expect(screen.queryByTestId('toast')).toBeNull();
     expect(screen.getByLabelText<HTMLInputElement>('Name').value).toBe('Ada');
     expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('ada@example.org');
     expect(app.path()).toBe('/login?redirect=%2Fhistory');
