@@ -417,6 +417,15 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     });
   }
 
+  /** Tells both sides who is on the other end now (a pick-up, a transfer, a member answering). */
+  function tellParties(call: Call): void {
+    for (const [to, of] of [
+      [call.caller, call.calleeSide],
+      [call.calleeSide, call.caller],
+    ])
+      tell(to!, { event: 'party', identity: of!.identity, name: of!.name });
+  }
+
   // ---- calls ----
 
   type Notice = { code: number; message: string } | 'hangup' | 'none';
@@ -1167,6 +1176,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         step(call, 'answered', `${side.name} answered.`);
       }
       answerCaller(call);
+      if (call.route) tellParties(call);
       return;
     }
     // A call rung back (after a park or an unanswered transfer), or a blind transfer's target: taken.
@@ -1184,6 +1194,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     call.state = 'answered';
     connect(call);
     tell(sideNamed(call, other(ring.side)), { event: 'resumed', by: side.name });
+    tellParties(call);
   }
 
   /** The side a ring becomes once `conn` answers it. */
@@ -1318,6 +1329,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     connect(call);
     send(conn, 'answer', { callsid: side.sid, sdp: leg.localSdp, reconnect: side.token });
     tell(sideNamed(call, other(vacated)), { event: 'resumed', by: side.name });
+    tellParties(call);
   }
 
   function unknownCall(conn: Conn, callsid: string): void {
@@ -1782,6 +1794,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     call.handledBy = party.identity;
     connect(call);
     tell(sideNamed(call, other(t.side)), { event: 'resumed', by: party.name });
+    tellParties(call);
   }
 
   function consultOf(identity: string, callSid: string) {
