@@ -3,6 +3,22 @@ import { Link, NavLink, useMatch } from 'react-router-dom';
 import { selectIsAdmin } from '../../../machines/session.selectors';
 import { useSessionActor } from '../../app/actors';
 import { paths } from '../../app/paths';
+import { useUnreadVoicemailCount } from '../history/voicemail';
+
+/** How many voicemail messages among the newest calls are unread for me, beside History. */
+function UnreadVoicemail() {
+  const count = useUnreadVoicemailCount();
+  if (count === 0) return null;
+  return (
+    <span className="nav__count" data-testid="nav-voicemail-count">
+      {' '}
+      {count}
+      <span className="visually-hidden">
+        {count === 1 ? ' new voicemail message' : ' new voicemail messages'}
+      </span>
+    </span>
+  );
+}
 
 const navClass = ({ isActive }: { isActive: boolean }): string =>
   isActive ? 'nav__link nav__link--active' : 'nav__link';
@@ -27,6 +43,7 @@ export function SideNav() {
         <li>
           <NavLink to={paths.history.build()} className={navClass}>
             History
+            <UnreadVoicemail />
           </NavLink>
         </li>
         <li>
