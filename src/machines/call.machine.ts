@@ -40,8 +40,9 @@ export const callMachine = callSetup.createMachine({
     transfer: null,
     routing: [],
   }),
-  // A group call's routing is news whatever the call is doing; it changes no state.
-  on: { 'call.routed': { actions: 'noteRouting' } },
+  // A group call's routing is news whatever the call is doing; it changes no state. So is who is on
+  // the other end now (after a pick-up, a transfer, or a group member answering).
+  on: { 'call.routed': { actions: 'noteRouting' }, 'call.party': { actions: 'noteParty' } },
   initial: 'routing',
   states: {
     routing: {

@@ -73,7 +73,9 @@ export type CallAdapterEvent =
   | { type: 'call.consultAnswered' }
   | { type: 'call.consultEnded'; reason: string }
   /** The server's routing decision on our call to a ring group (announcement, who rings, …). */
-  | { type: 'call.routed'; kind: string; text: string };
+  | { type: 'call.routed'; kind: string; text: string }
+  /** The server says who is on the other end now: a pick-up, a transfer, a group member answering. */
+  | { type: 'call.party'; identity: string | null; number: string | null; name: string };
 
 /** What the UI sends. */
 export type CallUserEvent =
@@ -142,6 +144,11 @@ export const callSetup = setup({
     noteRouting: assign(({ context, event }) =>
       event.type === 'call.routed' && context.routing.length < MAX_ROUTING_NOTES
         ? { routing: [...context.routing, { kind: event.kind, text: event.text }] }
+        : {},
+    ),
+    noteParty: assign(({ event }) =>
+      event.type === 'call.party' && (event.identity !== null || event.number !== null)
+        ? { remote: { identity: event.identity, number: event.number, displayName: event.name } }
         : {},
     ),
     consultAnswered: assign(({ context }) => ({

@@ -24,7 +24,7 @@ import { connect, leave, nameOf, ownCall, setSide, sideNamed, stopRing } from '.
 import { setBusy } from './history';
 import { ringBack } from './ringing';
 import { waitingSound } from './routing';
-import { failBeforeRinging, send, tell } from './signalling';
+import { failBeforeRinging, send, tell, tellParties } from './signalling';
 
 /** `identity`'s call in progress with no transfer under way, for a hold or a park; refused otherwise. */
 function inProgress(
@@ -217,4 +217,5 @@ export async function pickUp(
   connect(call);
   send(vs, conn, 'answer', { callsid: side.sid, sdp: leg.localSdp, reconnect: side.token });
   tell(vs, sideNamed(call, other(vacated)), { event: 'resumed', by: side.name });
+  tellParties(vs, call);
 }

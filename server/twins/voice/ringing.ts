@@ -38,6 +38,7 @@ import {
   send,
   sendError,
   tell,
+  tellParties,
   unknownCall,
 } from './signalling';
 import { consultAnswered, ringTransfer, transferFailed } from './transfer';
@@ -342,6 +343,7 @@ export async function answerCall(
       step(vs, call, 'answered', `${side.name} answered.`);
     }
     answerCaller(vs, call);
+    if (call.route) tellParties(vs, call);
     return;
   }
   // A call rung back (after a park or an unanswered transfer), or a blind transfer's target: taken.
@@ -359,6 +361,7 @@ export async function answerCall(
   call.state = 'answered';
   connect(call);
   tell(vs, sideNamed(call, other(ring.side)), { event: 'resumed', by: side.name });
+  tellParties(vs, call);
 }
 
 /** The side a ring becomes once `conn` answers it. */

@@ -3,7 +3,7 @@
  * expiry) and rate, frames in and out, and what each inbound message does (protocol.ts reads them).
  */
 import type { WebSocket } from 'ws';
-import { sid, type Conn, type Side, type VoiceState } from './model';
+import { sid, type Call, type Conn, type Side, type VoiceState } from './model';
 import { frame, parseFrame, type ClientMessage } from './protocol';
 import { verifyVoiceToken } from './token';
 import { sideOf } from './calls';
@@ -63,6 +63,15 @@ export function tell(vs: VoiceState, side: Side, content: Record<string, unknown
     messagetype: 'user-defined-message',
     voiceeventsid: sid('KX'),
   });
+}
+
+/** Tells both sides who is on the other end now (a pick-up, a transfer, a member answering). */
+export function tellParties(vs: VoiceState, call: Call): void {
+  for (const [to, of] of [
+    [call.caller, call.calleeSide],
+    [call.calleeSide, call.caller],
+  ] as const)
+    tell(vs, to, { event: 'party', identity: of.identity, name: of.name });
 }
 
 export function failBeforeRinging(

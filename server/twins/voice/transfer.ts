@@ -31,7 +31,7 @@ import {
 import { setBusy } from './history';
 import { answeredSide, ringBack, startRing } from './ringing';
 import { waitingSound } from './routing';
-import { registeredSocketsOf, tell } from './signalling';
+import { registeredSocketsOf, tell, tellParties } from './signalling';
 
 export function transfer(
   vs: VoiceState,
@@ -209,6 +209,7 @@ export function complete(vs: VoiceState, call: Call): void {
   call.handledBy = party.identity;
   connect(call);
   tell(vs, sideNamed(call, other(t.side)), { event: 'resumed', by: party.name });
+  tellParties(vs, call);
 }
 
 function consultOf(vs: VoiceState, identity: string, callSid: string) {

@@ -1,11 +1,12 @@
 /**
  * Writes to the person's own `settings:{identity}` document: do not disturb, the audio devices and
- * ringtone volume, the keyboard shortcuts. Each is a patch of the fields it names (so each screen
+ * ringtone volume, the keyboard shortcuts, the voicemail heard. Each is a patch of the fields it names (so each screen
  * keeps what the others wrote), checked as the whole document it makes (a {@link WriteRefused}
  * names the field, and nothing is sent).
  */
 import type { JsonObject } from '../../contracts/record';
 import {
+  HEARD_VOICEMAIL_LIMIT,
   settingsRecord,
   type Settings,
   type ShortcutAction,
@@ -45,4 +46,20 @@ export function setShortcuts(
   shortcuts: Record<ShortcutAction, string>,
 ): Promise<void> {
   return change(settings, { shortcuts: { ...shortcuts } });
+}
+
+/** The voicemail message `id` was played: it is no longer unread for this person. */
+export function markVoicemailHeard(settings: DocumentActor, id: string): Promise<void> {
+  const heard = settingsRecord.read(
+    selectDocumentData(settings.getSnapshot()) ?? {},
+  ).voicemailHeard;
+  if (heard.includes(id)) return Promise.resolve();
+  return change(settings, {
+    voicemailHeard: [...heard, id].slice(-HEARD_VOICEMAIL_LIMIT),
+  });
+}
+
+/** Every message left until `at` (epoch ms) counts as heard; the list of heard ones starts again. */
+export function markAllVoicemailHeard(settings: DocumentActor, at: number): Promise<void> {
+  return change(settings, { voicemailHeardBefore: at, voicemailHeard: [] });
 }

@@ -5,7 +5,7 @@ import type { CallAdapterEvent } from '../../machines/call.setup';
  * sentence inside the SDK's error messages.
  */
 
-/** The server's message on a call (`{"event":…}`: held, resumed, consultAnswered, consultEnded) as a call event, or null. */
+/** The server's message on a call (`{"event":…}`: held, resumed, party, consultAnswered, consultEnded) as a call event, or null. */
 export function heldEvent(content: unknown): CallAdapterEvent | null {
   let data: unknown = content;
   if (typeof content === 'string') {
@@ -25,6 +25,18 @@ export function heldEvent(content: unknown): CallAdapterEvent | null {
     if (typeof kind !== 'string' || typeof text !== 'string' || text === '' || text.length > 500)
       return null;
     return { type: 'call.routed', kind: kind.slice(0, 40), text };
+  }
+  if (event === 'party') {
+    const { identity, number, name } = data as {
+      identity?: unknown;
+      number?: unknown;
+      name?: unknown;
+    };
+    const text = (x: unknown): string | null =>
+      typeof x === 'string' && x !== '' && x.length <= 200 ? x : null;
+    const who = { identity: text(identity), number: text(number) };
+    if (who.identity === null && who.number === null) return null;
+    return { type: 'call.party', ...who, name: text(name) ?? who.identity ?? who.number ?? '' };
   }
   if (event === 'consultEnded') {
     const reason = (data as { reason?: unknown }).reason;

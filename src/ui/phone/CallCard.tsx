@@ -27,6 +27,8 @@ import { CallControl } from './CallControl';
 import { TransferForm } from './TransferForm';
 import { useCallFocus } from './focus';
 import { useKeypadKeys } from './useShortcuts';
+import { remoteParty } from '../names/names';
+import { useNames } from '../names/useNames';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
 
@@ -82,8 +84,10 @@ export function CallCardView({
   const now = useNow(1000, status === 'open' || status === 'reconnecting');
   const duration = summaryDuration(summary, now);
   const [keypad, setKeypad] = useState(false);
-  const name = remote.displayName ?? remote.identity ?? remote.number ?? 'Unknown';
-  const detail = remote.displayName && remote.identity ? remote.identity : remote.number;
+  // Names, never ids: the colleague, group or contact behind the address (src/ui/names).
+  const names = useNames();
+  const { name, detail } = remoteParty(names, remote);
+  const transferTo = transfer ? names.typed(transfer.to).name : '';
 
   useEffect(() => {
     if (status === 'ended') setKeypad(false);
@@ -166,14 +170,14 @@ export function CallCardView({
         <div className="call-card__transfer" data-testid="call-transfer">
           <p className="call-card__hold">
             {transferStatus === 'sending'
-              ? `Transferring to ${transfer.to}…`
+              ? `Transferring to ${transferTo}…`
               : transferStatus === 'completing'
-                ? `Handing the call to ${transfer.to}…`
+                ? `Handing the call to ${transferTo}…`
                 : transferStatus === 'cancelling'
-                  ? `Cancelling the transfer to ${transfer.to}…`
+                  ? `Cancelling the transfer to ${transferTo}…`
                   : transfer.answered
-                    ? `Talking to ${transfer.to}. ${name} is waiting with music.`
-                    : `Calling ${transfer.to}… ${name} is waiting with music.`}
+                    ? `Talking to ${transferTo}. ${name} is waiting with music.`
+                    : `Calling ${transferTo}… ${name} is waiting with music.`}
           </p>
           {transferStatus === 'consulting' && (
             <div className="call-card__actions">

@@ -2,10 +2,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
 import { API } from '../../../contracts/api';
 import type { Outcome } from '../../../contracts/records/call';
-import { describeTrail, directionFor, formatDuration, type Call } from './call';
 import { pathOf } from '../../../contracts/api-route';
+import type { Names } from '../../names/names';
+import { formatDuration, type Call } from './call';
+import { describeTrail, directionFor, rowParty } from './row';
 
-const ROW_HEIGHT = 64;
+/** A first guess of a row's height; each row is measured as it renders (text wraps). */
+const ROW_ESTIMATE = 88;
 /** Ask for the next page when the last rendered row is this close to the end. */
 const LOAD_AHEAD = 10;
 const PHONE_NOT_READY = 'The phone is not ready to call';
@@ -26,117 +29,142 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   doNotDisturb: 'Do not disturb',
 };
 
-/** Who "Call back" reaches from this row: the other party as seen by `me`. */
-export function callBackTarget(
-  call: Call,
-  me: string | null,
-): { to: string; label: string } | null {
-  if (call.callee && call.from !== '') {
-    // A call between colleagues: call whichever of the two is not me.
-    const other = call.from === me ? call.callee : call.from;
-    return { to: `client:${other}`, label: other };
-  }
-  const other = call.direction === 'outbound' ? call.to : call.from;
-  return other ? { to: other, label: other } : null;
+export interface RowContext {
+  me: string | null;
+  names: Names;
+  /** Places a call (click to call), or null while the phone cannot. */
+  onCall: ((to: string, displayName?: string | null) => void) | null;
+  /** Whether the signed-in person may play a voicemail left for this group (its members, admins). */
+  canHear: (groupId: string) => boolean;
+  /** Whether the call's message is unread for the signed-in person. */
+  isUnread: (call: Call) => boolean;
+  /** The message of this call was played. */
+  onHeard: (voicemailId: string) => void;
 }
 
 const CallRow = memo(function CallRow({
   call,
   top,
-  me,
-  onCall,
-  canHear,
+  row,
+  measure,
+  context,
 }: {
   call: Call;
   top: number;
-  me: string | null;
-  onCall: ((to: string) => void) | null;
-  canHear: (groupId: string) => boolean;
+  row: number;
+  measure: (element: HTMLElement | null) => void;
+  context: RowContext;
 }) {
+  const { me, names, onCall, canHear, isUnread, onHeard } = context;
   const direction = directionFor(call, me);
-  const other = direction === 'inbound' ? call.from : call.callee || call.to;
-  const target = callBackTarget(call, me);
+  const { party, group, callBack } = rowParty(call, me, names);
+  const unread = isUnread(call);
+  const trail = describeTrail(call.trail, names);
+  const message = call.voicemail;
+  const talk = call.duration ? formatDuration(call.duration) : null;
+  const meta = [
+    call.startedAt === null ? null : when.format(call.startedAt),
+    direction === 'inbound' ? 'Inbound' : direction === 'outbound' ? 'Outbound' : 'Unknown',
+  ].filter(Boolean);
   return (
     <li
-      className="call-row"
+      className={`call-row${unread ? ' call-row--unread' : ''}`}
       data-testid="call-row"
       data-index={call.index}
+      data-row={row}
+      data-unread={unread || undefined}
+      ref={measure}
       style={{ transform: `translateY(${top}px)` }}
     >
-      <span className={`call-row__direction call-row__direction--${direction ?? 'unknown'}`}>
-        {direction === 'inbound' ? 'Inbound' : direction === 'outbound' ? 'Outbound' : 'Unknown'}
-      </span>
-      <span className="call-row__who">
-        <span className="call-row__number">{other || 'Unknown number'}</span>
-        <span className="call-row__via">
-          {[call.user, call.groupName || call.group, describeTrail(call.trail)]
-            .filter(Boolean)
-            .join(' · ') || '\u00a0'}
+      <div className="call-row__who">
+        {unread && (
+          <span className="call-row__unread" data-testid="voicemail-unread">
+            New
+          </span>
+        )}
+        {call.test && (
+          <span className="call-row__test" data-testid="call-test">
+            Test
+          </span>
+        )}
+        <span className="call-row__name" data-testid="call-party">
+          {party.name}
         </span>
-      </span>
-      <span className="call-row__when">
-        {call.startedAt === null ? '' : when.format(call.startedAt)}
-      </span>
-      <span className="call-row__duration">{formatDuration(call.duration) ?? ''}</span>
-      <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
-        {call.outcome ? OUTCOME_LABEL[call.outcome] : 'Unknown'}
-      </span>
-      <span className="call-row__voicemail">
-        {call.voicemail && canHear(call.group ?? '') && (
+        {party.detail && <span className="call-row__detail">{party.detail}</span>}
+      </div>
+      <p className="call-row__meta">
+        <span className="call-row__when">{meta.join(' · ')}</span>
+        {' · '}
+        <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
+          {call.outcome ? OUTCOME_LABEL[call.outcome] : 'Unknown'}
+        </span>
+        {talk && <span className="call-row__duration"> · {talk}</span>}
+        {message && (
+          <span className="call-row__duration" data-testid="voicemail-duration">
+            {' · '}Message {formatDuration(message.seconds)}
+          </span>
+        )}
+      </p>
+      {(group || trail) && (
+        <p className="call-row__via">
+          {[group && `via ${group.name}${group.detail ? ` (${group.detail})` : ''}`, trail]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+      )}
+      <div className="call-row__actions">
+        {message && canHear(call.group ?? '') && (
           <audio
+            className="call-row__player"
             controls
             preload="none"
-            src={pathOf(API.voicemail, { id: call.voicemail.id })}
-            aria-label={`Voicemail from ${other || 'an unknown caller'}, ${call.voicemail.seconds} seconds`}
+            src={pathOf(API.voicemail, { id: message.id })}
+            aria-label={`Voicemail from ${party.name}, ${message.seconds} seconds`}
             data-testid="voicemail-player"
+            onPlay={() => onHeard(message.id)}
           />
         )}
-      </span>
-      <span title={onCall ? undefined : PHONE_NOT_READY}>
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={!onCall || !target}
-          aria-describedby={onCall ? undefined : 'callback-not-ready'}
-          aria-label={target ? `Call back ${target.label}` : 'Call back'}
-          onClick={() => target && onCall?.(target.to)}
-        >
-          Call back
-        </button>
-      </span>
+        <span title={onCall ? undefined : PHONE_NOT_READY}>
+          <button
+            type="button"
+            className="button button--quiet call-row__callback"
+            disabled={!onCall || !callBack}
+            aria-describedby={onCall ? undefined : 'callback-not-ready'}
+            aria-label={callBack ? `Call back ${callBack.label}` : 'Call back'}
+            onClick={() => callBack && onCall?.(callBack.to, callBack.label)}
+          >
+            Call back
+          </button>
+        </span>
+      </div>
     </li>
   );
 });
 
 /**
- * The calls, newest first, virtualised. When the rows in view come near the end of what is loaded,
- * `onNearEnd` asks for the next page, so scrolling reads the log page by page.
+ * The calls, newest first, virtualised; each row is measured, so wrapped text never overlaps the
+ * next one. When the rows in view come near the end of what is loaded, `onNearEnd` asks for the next
+ * page, so scrolling reads the log page by page.
  */
 export function CallList({
   calls,
   loaded,
   onNearEnd,
-  me = null,
-  onCall = null,
-  canHear = () => false,
+  context,
 }: {
   calls: Call[];
-  /** Whether the signed-in person may play a voicemail left for this group (its members, admins). */
-  canHear?: (groupId: string) => boolean;
-  /** The signed-in identity: a call between colleagues reads inbound or outbound from here. */
-  me?: string | null;
-  /** Places a call (click to call), or null while the phone cannot. */
-  onCall?: ((to: string) => void) | null;
   /** How many calls are loaded in all (filtered or not): a page that adds none shown asks again. */
   loaded: number;
   onNearEnd: () => void;
+  context: RowContext;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: calls.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => ROW_ESTIMATE,
     overscan: 6,
+    indexAttribute: 'data-row',
     getItemKey: (index) => calls[index]?.index ?? index,
   });
   const rows = virtualizer.getVirtualItems();
@@ -147,7 +175,7 @@ export function CallList({
   }, [nearEnd, loaded, onNearEnd]);
   return (
     <div
-      className="virtual-list"
+      className="virtual-list call-list"
       ref={scroller}
       data-testid="call-scroller"
       tabIndex={0}
@@ -164,9 +192,9 @@ export function CallList({
               key={row.key}
               call={call}
               top={row.start}
-              me={me}
-              onCall={onCall}
-              canHear={canHear}
+              row={row.index}
+              measure={virtualizer.measureElement}
+              context={context}
             />
           ) : null;
         })}

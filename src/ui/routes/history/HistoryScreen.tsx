@@ -8,40 +8,31 @@ import {
   selectListLoadingPage,
   selectListStatus,
 } from '../../../machines/syncList.selectors';
-import type { ListItem, MapItem } from '../../../machines/syncPorts';
-import { selectMapItems } from '../../../machines/syncMap.selectors';
+import type { ListItem } from '../../../machines/syncPorts';
 import { Screen } from '../../components/Screen';
-import {
-  useContainerSelector,
-  useSyncList,
-  useSyncMap,
-  type ListActor,
-} from '../../sync/containers';
+import { useContainerSelector, useSyncList, type ListActor } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { callOf, filterFrom, FILTERS, passes, type Filter } from './call';
-import { CallList } from './CallList';
+import { CallList, type RowContext } from './CallList';
 import { useDial } from '../../phone/phone';
-import { useSessionActor } from '../../app/actors';
-import { selectUser } from '../../../machines/session.selectors';
-import { useSelector } from '@xstate/react';
 import './history.css';
-import { groupRecord } from '../../../contracts/records/group';
-import { CALLS, GROUPS } from '../../../contracts/objects';
-import { SHARED_MAP } from '../../../app/containers';
+import { CALLS } from '../../../contracts/objects';
+import { markAllVoicemailHeard, markVoicemailHeard } from '../../../app/mutators/settings';
+import { useNames } from '../../names/useNames';
+import { CALLS_PAGE, useVoicemailAccess } from './voicemail';
 
 const NO_ITEMS: readonly ListItem[] = [];
-const NO_GROUPS: readonly MapItem[] = [];
 
 const selectPageFailed = (snapshot: SnapshotFrom<ListActor>) =>
   snapshot.matches({ ready: 'pageFailed' });
-const PAGE_SIZE = 50;
 
 const FILTER_LABEL: Record<Filter, string> = {
   all: 'All',
   inbound: 'Inbound',
   outbound: 'Outbound',
   missed: 'Missed',
+  voicemail: 'Voicemail',
 };
 
 const EMPTY_LABEL: Record<Filter, string> = {
@@ -49,6 +40,7 @@ const EMPTY_LABEL: Record<Filter, string> = {
   inbound: 'No inbound calls.',
   outbound: 'No outbound calls.',
   missed: 'No missed calls.',
+  voicemail: 'No voicemail messages.',
 };
 
 /**
@@ -60,7 +52,7 @@ export function Component() {
   const [params, setParams] = useSearchParams();
   const filter = filterFrom(params.get('filter'));
   const availability = useSyncAvailability();
-  const calls = useSyncList(CALLS.name, { order: 'desc', pageSize: PAGE_SIZE });
+  const calls = useSyncList(CALLS.name, CALLS_PAGE);
   const status = useContainerSelector(calls, selectListStatus, 'opening');
   const items = useContainerSelector(calls, selectListItems, NO_ITEMS);
   const loadingPage = useContainerSelector(calls, selectListLoadingPage, false);
@@ -68,32 +60,26 @@ export function Component() {
   const error = useContainerSelector(calls, selectListError, null);
   const pageFailed = useContainerSelector(calls, selectPageFailed, false);
 
-  const session = useSessionActor();
-  const me = useSelector(session, selectUser);
   const dial = useDial();
-  const myIdentity = me?.identity ?? null;
+  const names = useNames();
+  const { identity: myIdentity, canHear, isUnread, settings } = useVoicemailAccess();
   const shown = useMemo(
     () => items.map(callOf).filter((call) => passes(call, filter, myIdentity)),
     [items, filter, myIdentity],
   );
+  const unread = useMemo(() => shown.filter(isUnread).length, [shown, isUnread]);
   const loadMore = useCallback(() => calls?.send({ type: 'list.loadMore' }), [calls]);
-  // Voicemail plays for the group's members and admins (the server refuses anyone else).
-  const groups = useSyncMap(GROUPS.name, SHARED_MAP);
-  const groupItems = useContainerSelector(groups, selectMapItems, NO_GROUPS);
-  const admin = me?.role === 'admin';
-  // The groups whose voicemail I may hear, worked out once per change, not per row.
-  const mine = useMemo(
-    () =>
-      new Set(
-        groupItems
-          .filter(
-            (g) => myIdentity !== null && groupRecord.read(g.data).members.includes(myIdentity),
-          )
-          .map((g) => g.key),
-      ),
-    [groupItems, myIdentity],
+  const onHeard = useCallback(
+    (id: string) => {
+      // A refused write only leaves the mark on; the message itself played.
+      if (settings) void markVoicemailHeard(settings, id).catch(() => {});
+    },
+    [settings],
   );
-  const canHear = useCallback((groupId: string) => admin || mine.has(groupId), [admin, mine]);
+  const context = useMemo<RowContext>(
+    () => ({ me: myIdentity, names, onCall: dial, canHear, isUnread, onHeard }),
+    [myIdentity, names, dial, canHear, isUnread, onHeard],
+  );
 
   const firstLoad =
     status === 'opening' || (status === 'ready' && loadingPage && items.length === 0);
@@ -139,14 +125,22 @@ export function Component() {
         </div>
       ) : (
         <>
-          <CallList
-            calls={shown}
-            loaded={items.length}
-            onNearEnd={loadMore}
-            me={myIdentity}
-            onCall={dial}
-            canHear={canHear}
-          />
+          {unread > 0 && (
+            <p className="history__unread" data-testid="history-unread">
+              {unread === 1 ? '1 new voicemail message' : `${unread} new voicemail messages`}{' '}
+              <button
+                type="button"
+                className="button button--quiet"
+                disabled={!settings}
+                onClick={() =>
+                  settings && void markAllVoicemailHeard(settings, Date.now()).catch(() => {})
+                }
+              >
+                Mark all as heard
+              </button>
+            </p>
+          )}
+          <CallList calls={shown} loaded={items.length} onNearEnd={loadMore} context={context} />
           <p className="history__more" role="status" data-testid="history-more">
             {loadingPage
               ? 'Loading more calls…'

@@ -2,7 +2,7 @@
  * One item of the `calls` list as /history shows it: read by the call's contract
  * (src/contracts/records/call.ts), with what the contract could not read as stored shown as
  * unknown: a direction, an outcome, a time or a duration that was dropped or breaks a rule reads
- * as null, a voicemail that is not one as none. Holds and resumes are left out of the trail.
+ * as null, a voicemail that is not one as none. The trail is kept whole (its first 50 steps).
  */
 import type { JsonObject } from '../../../contracts/record';
 import {
@@ -10,10 +10,10 @@ import {
   type CallRecord,
   type Direction,
   type Outcome,
-  type TrailStep,
 } from '../../../contracts/records/call';
 import type { ListItem } from '../../../machines/syncPorts';
 import { formatDuration as timeText } from '../../components/duration';
+import { directionFor } from './row';
 
 export type { Direction, Outcome } from '../../../contracts/records/call';
 
@@ -36,27 +36,6 @@ export type Call = Omit<CallRecord, MaybeUnknown> & {
   voicemail: CallRecord['voicemail'];
 };
 
-/** Trail steps shown in the history's text (holds and resumes are not, for now). */
-const SHOWN_STEPS = new Set<TrailStep['action']>(['parked', 'pickedUp', 'rangBack', 'transferred']);
-
-const TRAIL_TEXT: Record<'parked' | 'pickedUp' | 'rangBack', string> = {
-  parked: 'Parked by',
-  pickedUp: 'Picked up by',
-  rangBack: 'Rang back to',
-};
-
-/** The trail as a person reads it: "Parked by bob@… · Picked up by cat@…". */
-export function describeTrail(trail: readonly TrailStep[]): string {
-  return trail
-    .filter((step) => SHOWN_STEPS.has(step.action))
-    .map((step) =>
-      step.action === 'transferred'
-        ? `Transferred to ${step.to ?? 'someone'} by ${step.by}`
-        : `${TRAIL_TEXT[step.action as keyof typeof TRAIL_TEXT]} ${step.by}`,
-    )
-    .join(' · ');
-}
-
 export function callFromData(index: number, data: JsonObject): Call {
   const { value, issues } = callRecord.decode(data);
   const unreadable = new Set(issues.map((issue) => issue.field.split('.')[0]));
@@ -72,7 +51,7 @@ export function callFromData(index: number, data: JsonObject): Call {
     endedAt: known('endedAt'),
     duration: known('duration'),
     voicemail: known('voicemail') ?? null,
-    trail: value.trail.slice(0, 50).filter((step) => SHOWN_STEPS.has(step.action)),
+    trail: value.trail.slice(0, 50),
   };
 }
 
@@ -88,21 +67,12 @@ export function callOf(item: ListItem): Call {
   return call;
 }
 
-export const FILTERS = ['all', 'inbound', 'outbound', 'missed'] as const;
+export const FILTERS = ['all', 'inbound', 'outbound', 'missed', 'voicemail'] as const;
 export type Filter = (typeof FILTERS)[number];
 
 /** The `filter` query parameter; anything unknown means all calls. */
 export function filterFrom(value: string | null): Filter {
   return (FILTERS as readonly string[]).includes(value ?? '') ? (value as Filter) : 'all';
-}
-
-/**
- * The call's direction as `me` sees it: a call between colleagues (it names a callee) is inbound to
- * the callee and outbound to everyone else; other calls keep the direction they were written with.
- */
-export function directionFor(call: Call, me: string | null): Direction | null {
-  if (call.callee && call.direction !== null) return call.callee === me ? 'inbound' : 'outbound';
-  return call.direction;
 }
 
 export function passes(call: Call, filter: Filter, me: string | null = null): boolean {
@@ -113,7 +83,10 @@ export function passes(call: Call, filter: Filter, me: string | null = null): bo
     case 'outbound':
       return directionFor(call, me) === filter;
     case 'missed':
-      return call.outcome === 'missed';
+      // Nobody answered: a message left is a missed call too.
+      return call.outcome === 'missed' || call.outcome === 'voicemail' || call.voicemail !== null;
+    case 'voicemail':
+      return call.voicemail !== null || call.outcome === 'voicemail';
   }
 }
 

@@ -4,6 +4,23 @@ import { selectIsAdmin } from '../../../machines/session.selectors';
 import { useSessionActor } from '../../app/actors';
 import { paths } from '../../app/paths';
 import { HoldCount } from './HoldCount';
+import { useUnreadVoicemailCount } from '../history/voicemail';
+
+/** How many voicemail messages among the newest calls are unread for me, beside History. */
+function UnreadVoicemail() {
+  const count = useUnreadVoicemailCount();
+  if (count === 0) return null;
+  return (
+    <>
+      <span className="nav__count" aria-hidden="true" data-testid="nav-voicemail-count">
+        {count}
+      </span>
+      <span className="visually-hidden">
+        , {count === 1 ? '1 new voicemail message' : `${count} new voicemail messages`}
+      </span>
+    </>
+  );
+}
 
 const navClass = ({ isActive }: { isActive: boolean }): string =>
   isActive ? 'nav__link nav__link--active' : 'nav__link';
@@ -28,6 +45,7 @@ export function SideNav() {
         <li>
           <NavLink to={paths.history.build()} className={navClass}>
             History
+            <UnreadVoicemail />
           </NavLink>
         </li>
         <li>
