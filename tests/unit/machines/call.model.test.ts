@@ -165,6 +165,8 @@ describe('call model (every reachable state, then every edge out of it)', () => 
         check: (actual, expected, where) => expect(actual, where).toEqual(expected),
       });
     },
+    // Hundreds of paths replayed on a live actor: seconds of CPU, more on a shared, busy machine.
+    60_000,
   );
 
   it('covered every state and transition of the chart', () => {
