@@ -177,11 +177,18 @@ async function main(): Promise<void> {
       );
       await card(ben, 'open').getByRole('button', { name: 'Hold', exact: true }).click();
       await shot(ben.page, 'call-on-hold', () =>
-        card(ben, 'open').getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor(),
+        card(ben, 'open')
+          .getByRole('button', { name: 'Hold', exact: true, pressed: true })
+          .waitFor(),
       );
-      await shot(ann.page, 'call-held-by-other');
+      await shot(ann.page, 'call-held-by-other', () =>
+        card(ann, 'open').getByTestId('call-held-by-them').waitFor(),
+      );
       // Hold is a toggle (aria-pressed): pressing it again resumes.
       await card(ben, 'open').getByRole('button', { name: 'Hold', exact: true }).click();
+      await card(ben, 'open')
+        .getByRole('button', { name: 'Hold', exact: true, pressed: false })
+        .waitFor();
       await card(ben, 'open').getByRole('button', { name: 'Park', exact: true }).click();
       await shot(cat.page, 'hold-parked', () =>
         visit(cat.page, `${base}/hold`).then(() =>

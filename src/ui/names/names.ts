@@ -8,6 +8,7 @@ import { contactRecord } from '../../contracts/records/contact';
 import { groupRecord, normaliseNumber } from '../../contracts/records/group';
 import { userRecord } from '../../contracts/records/user';
 import type { MapItem } from '../../machines/syncPorts';
+import { formatNumber, type CountryCode } from '../../domain/phone-number';
 
 /** Who, as a person reads it: the name, and the extension or number under it (or null). */
 export interface Party {
@@ -50,7 +51,10 @@ export function namesFrom(
   users: readonly MapItem[],
   groups: readonly MapItem[],
   contacts: readonly MapItem[],
+  /** The team's country: a number at home reads in national form ("020 7946 0958"). */
+  country: CountryCode | null = null,
 ): Names {
+  const shown = (number: string): string => formatNumber(number, country);
   const people = new Map<string, Person>();
   for (const item of users) {
     const user = userRecord.read(item.data);
@@ -114,8 +118,8 @@ export function namesFrom(
     const group = [...teams.values()].find((g) => digitsOf(g.number) === digits);
     if (group) return groupParty(group);
     const contact = digits.length >= 2 ? byNumber.get(digits) : undefined;
-    if (contact) return { name: contact.name, detail: number };
-    return carried ? { name: carried, detail: number } : null;
+    if (contact) return { name: contact.name, detail: shown(number) };
+    return carried ? { name: carried, detail: shown(number) } : null;
   };
   /** A name carried by the call: a colleague's identity, email or name reads as their name. */
   const carriedParty = (carried: string): Party => {
@@ -149,14 +153,16 @@ export function namesFrom(
       if (text === '') return name ? carriedParty(name) : { name: 'Unknown caller', detail: null };
       const known = people.get(text);
       if (known) return personParty(known);
-      return numberParty(text, name) ?? (name ? carriedParty(name) : { name: text, detail: null });
+      return (
+        numberParty(text, name) ?? (name ? carriedParty(name) : { name: shown(text), detail: null })
+      );
     },
     typed(text) {
       const person = findPerson(text);
       if (person) return personParty(person);
       const group = findGroup(text);
       if (group) return groupParty(group);
-      return numberParty(text, null) ?? { name: text.trim(), detail: null };
+      return numberParty(text, null) ?? { name: shown(text.trim()), detail: null };
     },
   };
   return names;

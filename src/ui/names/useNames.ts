@@ -4,13 +4,15 @@ import { CONTACTS, GROUPS, USERS } from '../../contracts/objects';
 import { selectMapItems } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../machines/syncPorts';
 import { useContainerSelector, useSyncMap } from '../sync/containers';
+import { useTeamCountry } from '../components/useTeamCountry';
 import { namesFrom, type Names } from './names';
 
 const NONE: readonly MapItem[] = [];
 
 /**
  * The team's names (colleagues, ring groups, contacts), from the maps the workspace holds; while a
- * map is still opening its names are missing and the address itself is shown.
+ * map is still opening its names are missing and the address itself is shown. Numbers read in the
+ * team's country.
  */
 export function useNames(): Names {
   const users = useContainerSelector(useSyncMap(USERS.name, SHARED_MAP), selectMapItems, NONE);
@@ -20,5 +22,9 @@ export function useNames(): Names {
     selectMapItems,
     NONE,
   );
-  return useMemo(() => namesFrom(users, groups, contacts), [users, groups, contacts]);
+  const country = useTeamCountry();
+  return useMemo(
+    () => namesFrom(users, groups, contacts, country),
+    [users, groups, contacts, country],
+  );
 }

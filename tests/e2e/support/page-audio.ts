@@ -35,7 +35,7 @@ export async function inbound(page: Page): Promise<{ packets: number; level: num
 }
 
 /**
- * `name` (email `<name>@example.com`) signed in, at `path`, with the page's peer connections
+ * `name` (email `<name>@example.com` unless given) signed in, at `path`, with the page's peer connections
  * recorded (for {@link inbound}) and their phone registered.
  */
 export async function phonePerson(
@@ -43,14 +43,9 @@ export async function phonePerson(
   baseUrl: string,
   name: string,
   path: string,
+  email = `${name.toLowerCase()}@example.com`,
 ): Promise<Person> {
-  const person = await signedInPage(
-    browser,
-    baseUrl,
-    name,
-    `${name.toLowerCase()}@example.com`,
-    path,
-  );
+  const person = await signedInPage(browser, baseUrl, name, email, path);
   await person.page.addInitScript(TRACK_PCS);
   await person.page.reload();
   await person.page

@@ -37,9 +37,22 @@ describe('names', () => {
   it('names a number by the colleague, group or contact behind it', () => {
     expect(names.address('200')).toEqual({ name: 'Support', detail: '200' });
     expect(names.address('102')).toEqual({ name: 'Cat Lead', detail: '102' });
-    expect(names.address('+442079460958')).toEqual({ name: 'Acme Ltd', detail: '+442079460958' });
-    expect(names.address('+15550000000')).toEqual({ name: '+15550000000', detail: null });
+    // With no team country, numbers read in international form.
+    expect(names.address('+442079460958')).toEqual({
+      name: 'Acme Ltd',
+      detail: '+44 20 7946 0958',
+    });
+    expect(names.address('+12025550143')).toEqual({ name: '+1 202 555 0143', detail: null });
     expect(names.group('grp-gone', 'Old desk')).toEqual({ name: 'Old desk', detail: null });
+  });
+
+  it("reads a number at home in the team's national form", () => {
+    const uk = namesFrom([], [], [], 'GB');
+    expect(uk.address('+442079460958')).toEqual({ name: '020 7946 0958', detail: null });
+    expect(uk.address('+12025550143', 'Jo Bloggs')).toEqual({
+      name: 'Jo Bloggs',
+      detail: '+1 202 555 0143',
+    });
   });
 
   it('never shows a parked call or a test call by its id', () => {
