@@ -186,7 +186,7 @@ describe('admin flows with the keyboard alone', () => {
     await activate(page, page.getByRole('link', { name: 'Business hours', exact: true }));
     await page.getByRole('heading', { name: 'Edit business hours' }).waitFor();
     await typeInto(page, page.getByLabel('Time zone'), 'Europe/London');
-    await activate(page, page.getByRole('button', { name: 'Add hours on Monday' }));
+    // A new group opens Mon–Fri 09:00–17:00: Monday's first range is there, one more is added.
     await activate(page, page.getByRole('button', { name: 'Add hours on Monday' }));
     await typeInto(page, page.getByLabel('Monday hours 1 close at'), '12:30');
     await typeInto(page, page.getByLabel('Monday hours 2 open at'), '13:30');

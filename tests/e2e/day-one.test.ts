@@ -93,7 +93,7 @@ describe('day one for a new team', () => {
       );
       await page.getByLabel('Name').fill('Support');
       await page.getByLabel('Number or extension').fill('600');
-      for (const m of ['Ann (ann@example.com)', 'Bob (bob@example.com)'])
+      for (const m of ['Ann', 'Bob'])
         await page.getByLabel('Add a member').selectOption({ label: m });
       await page.getByLabel('In order').check();
       await page.getByLabel('Ring each member for (seconds)').fill('5');

@@ -80,7 +80,8 @@ describe('call history', () => {
     expect(indexes).toEqual([...indexes].sort((a, b) => b - a));
     // An outbound call shows who was called; its outcome and duration are on the row.
     const newest = await page.getByTestId('call-row').first().textContent();
-    expect(newest).toContain(number(TOTAL - 1));
+    // The number as the team's country writes it: its digits, whatever the spacing.
+    expect(newest?.replace(/\D/g, '')).toContain(number(TOTAL - 1).slice(2));
     expect(newest).toContain('Outbound');
     expect(newest).toContain('3:09');
     expect(newest).toContain('Missed');
@@ -111,7 +112,9 @@ describe('call history', () => {
     });
     await page.locator(`[data-index="${TOTAL}"]`).waitFor();
     expect((await shownIndexes(page))[0]).toBe(TOTAL);
-    expect(await page.getByTestId('call-row').first().textContent()).toContain('+15559990000');
+    expect(
+      (await page.getByTestId('call-row').first().textContent())?.replace(/\D/g, ''),
+    ).toContain('5559990000');
   });
 
   it('filters by the filter parameter, and the buttons change it', async () => {

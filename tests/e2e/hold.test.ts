@@ -167,12 +167,12 @@ describe('hold, park and pick up', () => {
     }
     await last.page.getByRole('button', { name: 'Hang up' }).click();
     await ann.page.getByTestId('call-ended').waitFor();
-    // History: one row for the call, with who parked it and who picked it up.
+    // History: one row for the call, with who parked it and who picked it up, by name.
     await ann.page.getByRole('link', { name: 'History' }).click();
     await ann.page
       .getByTestId('call-row')
-      .filter({ hasText: 'Parked by bob@example.com' })
-      .filter({ hasText: `Picked up by ${winner === bob ? 'bob' : 'cat'}@example.com` })
+      .filter({ hasText: 'Parked by Bob' })
+      .filter({ hasText: `Picked up by ${winner === bob ? 'Bob' : 'Cat'}` })
       .waitFor();
     await ann.page.getByRole('link', { name: 'Contacts' }).click();
   });
@@ -268,7 +268,7 @@ describe('hold, park and pick up', () => {
     await ann.page.getByRole('link', { name: 'History' }).click();
     await ann.page
       .getByTestId('call-row')
-      .filter({ hasText: 'Transferred to cat@example.com by bob@example.com' })
+      .filter({ hasText: 'Transferred to Cat by Bob' })
       .first()
       .waitFor();
     await ann.page.getByRole('link', { name: 'Contacts' }).click();

@@ -76,7 +76,16 @@ const focused = (page: Page) =>
     const el = document.activeElement as HTMLElement | null;
     return {
       testId: el?.getAttribute('data-testid') ?? null,
-      text: (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim(),
+      // Its name as read out: the label, not the shortcut hint beside it (hidden from readers).
+      text: (() => {
+        if (!el) return '';
+        const label = el.getAttribute('aria-label');
+        if (label !== null) return label.trim();
+        const copy = el.cloneNode(true) as HTMLElement;
+        copy.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+        return (copy.textContent ?? '').trim();
+      })(),
+      pressed: el?.getAttribute('aria-pressed') ?? null,
       tag: el?.tagName.toLowerCase() ?? null,
       inCard: Boolean(el?.closest('[data-testid="call-card"]')),
       visible: el !== null && el !== document.body && el.matches(':focus-visible'),
@@ -153,14 +162,14 @@ describe('the phone with the keyboard alone', () => {
     await expectFocus(ann, { inCard: true, text: 'Hang up' });
   });
 
-  it('holds and resumes: focus stays on the button, now Resume, then Hold', async () => {
+  it('holds and resumes: focus stays on Hold, pressed, then not', async () => {
     await tabTo(ann, card(ann, 'open').getByRole('button', { name: 'Hold' }), { back: true });
     await ann.keyboard.press('Enter');
     await ann.getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor();
-    await expectFocus(ann, { inCard: true, text: 'Resume' });
+    await expectFocus(ann, { inCard: true, text: 'Hold', pressed: 'true' });
     await ann.keyboard.press('Enter');
     await expect.poll(() => ann.getByTestId('call-hold').count()).toBe(0);
-    await expectFocus(ann, { inCard: true, text: 'Hold' });
+    await expectFocus(ann, { inCard: true, text: 'Hold', pressed: 'false' });
   });
 
   it('parks the call: focus goes back to the dial box', async () => {

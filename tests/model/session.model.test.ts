@@ -92,6 +92,8 @@ interface Run {
   held: Map<Held, Route>;
   /** What the last event should have left on screen, checked with the state. */
   expectToast: { type: string; text: string | RegExp } | null;
+  /** A refused local sign-in's message, shown once: beside the form, not as a toast too. */
+  expectSignInError: RegExp | null;
   /** The email this path signs in with. */
   email: string;
 }
@@ -105,6 +107,7 @@ async function open(): Promise<Run> {
     hold: { restore: true, signIn: false, signOut: false },
     held: new Map(),
     expectToast: null,
+    expectSignInError: null,
     email: `model.tester.${++runs}@example.com`,
   };
   const holdOr = (which: Held) => async (route: Route) => {
@@ -151,6 +154,7 @@ async function holdNext(run: Run, which: Held, act: () => Promise<void>): Promis
 async function exec(run: Run, event: EventObject): Promise<void> {
   const { page } = run;
   run.expectToast = null;
+  run.expectSignInError = null;
   switch (eventName(event)) {
     case 'restored a user': {
       const { cookie } = await apiSignIn(server.url, 'Rita Restored', 'rita@example.com', PASSCODE);
@@ -177,7 +181,7 @@ async function exec(run: Run, event: EventObject): Promise<void> {
       // The real server refuses a wrong passcode; the form keeps what the person typed.
       const route = take(run, 'signIn');
       const body = JSON.parse(route.request().postData() ?? '{}') as Record<string, string>;
-      run.expectToast = { type: 'error', text: /passcode/i };
+      run.expectSignInError = /passcode/i;
       return route.continue({ postData: JSON.stringify({ ...body, passcode: 'wrong passcode' }) });
     }
     case 'session.signOut':
@@ -264,9 +268,15 @@ async function check(run: Run, state: string): Promise<void> {
     );
     expect(text).toMatch(run.expectToast.text);
   }
+  if (run.expectSignInError) {
+    const error = page.getByTestId('sign-in-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(run.expectSignInError);
+    expect(await page.getByTestId('toast').count()).toBe(0);
+  }
   if (
     state === 'signedOut' &&
-    run.expectToast?.type === 'error' &&
+    (run.expectToast?.type === 'error' || run.expectSignInError !== null) &&
     (await page.getByLabel('Name').inputValue()) !== ''
   ) {
     // After a refused sign-in nothing the person typed is lost.

@@ -129,12 +129,6 @@ export function DialBox({
     menuId: `${id}-menu`,
     itemToString: (item) => item?.name ?? '',
     itemToKey: (item) => item?.id,
-    onInputValueChange: ({ inputValue, type }) => {
-      if (type === useCombobox.stateChangeTypes.InputChange) {
-        setText(inputValue);
-        setProblem(null);
-      }
-    },
     onSelectedItemChange: ({ selectedItem }) => {
       if (!selectedItem) return;
       if (busy) setProblem('Finish the call first: hang up, then call again.');
@@ -174,6 +168,14 @@ export function DialBox({
           {...getInputProps({
             ref: inputRef,
             onFocus: () => setSearching(true),
+            // Typed text is kept in the input's own change event, not in downshift's
+            // onInputValueChange: that one comes a render late, and a controlled input rendered in
+            // between with the old text drops keys typed quickly and moves the caret to the end
+            // (downshift-js/downshift#1108, #1148).
+            onChange: (event) => {
+              setText((event.target).value);
+              setProblem(null);
+            },
             onKeyDown: (event) => {
               // Enter with no suggestion highlighted submits what was typed (downshift would
               // otherwise keep it while its menu is open).

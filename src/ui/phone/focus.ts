@@ -22,7 +22,7 @@ const focusLost = (): boolean =>
 
 /**
  * Moves focus on within the call card `card` when its `phase` (status, hold, transfer…) changes and
- * focus was lost: to the button where it was (Hold is disabled while holding, then is Resume), else
+ * focus was lost: to the button where it was (Hold is disabled while holding, then pressed), else
  * the first enabled one; to the dial box once the call has ended or its card is dismissed.
  */
 export function useCallFocus(

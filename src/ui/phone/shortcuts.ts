@@ -19,7 +19,7 @@
  * the defaults outside the phone panel), then
  * `<button aria-keyshortcuts={hints.mute.aria} title={`${label} (${hints.mute.keys})`}>`. Outside
  * React: `shortcutHints(shortcuts)` or `DEFAULT_SHORTCUT_HINTS`. One action may sit on two buttons:
- * hangUp is also Reject on a ringing call, mute is also Unmute, hold also Resume. The keypad's typed digits and "?" (the list of
+ * hangUp is also Reject on a ringing call; Mute and Hold are toggles (aria-pressed). The keypad's typed digits and "?" (the list of
  * shortcuts) need no modifier and are not remappable: KEYPAD_KEYS, HELP_KEY.
  *
  * Why Alt+Shift and these letters (checked against the browsers' own lists):

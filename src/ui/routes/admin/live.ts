@@ -74,6 +74,15 @@ export interface Person {
   extension?: string | null;
 }
 
+/**
+ * How a person reads in a list of people to pick from: their name, and their sign-in address only
+ * when someone else in `people` has the same name (the one way to tell them apart).
+ */
+export function personLabel(person: Person, people: readonly Person[]): string {
+  const twin = people.some((p) => p.identity !== person.identity && p.name === person.name);
+  return twin ? `${person.name} (${person.identity})` : person.name;
+}
+
 /** The team, live, as people a group can ring, sorted by name. */
 export function usePeople() {
   const actor = useSyncMap(USERS.name, { pageSize: 100, loadAll: true });

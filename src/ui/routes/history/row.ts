@@ -70,6 +70,7 @@ export function rowParty(call: Call, me: string | null, names: Names): RowParty 
   // The other side: the person called when I called; otherwise whoever called.
   let to: string;
   if (call.callee && !call.group) to = mine ? `client:${call.callee}` : caller;
+  else if (call.group && call.direction === 'outbound' && !placedByColleague(call)) to = call.to;
   else if (call.group) to = mine ? '' : caller;
   else to = directionFor(call, me) === 'outbound' ? call.to : caller;
   if (call.test && mine) to = '';

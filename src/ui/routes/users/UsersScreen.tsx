@@ -188,7 +188,9 @@ function MemberRow({
         {member.name}
         {isMe && <span className="users__me"> (you)</span>}
       </th>
-      <td className="users__email">{member.email}</td>
+      <td className="users__email" data-testid="user-email">
+        {member.email}
+      </td>
       <td>
         {canEdit ? (
           <ExtensionField member={member} others={team} />

@@ -16,7 +16,7 @@ import {
   type FormFrame,
   type FormState,
 } from '../form';
-import type { Person } from '../live';
+import { personLabel, type Person } from '../live';
 
 /** The fields in the order they are shown (the first at fault takes focus). */
 export const GROUP_FIELDS = [
@@ -81,7 +81,7 @@ export function GroupForm({
               {candidates.length === 0 ? 'Everyone is a member' : 'Choose a person…'}
             </option>
           ),
-          options: candidates.map((p) => [p.identity, `${p.name} (${p.identity})`]),
+          options: candidates.map((p) => [p.identity, personLabel(p, people)]),
         })}
         {fields.error('members')}
       </fieldset>
