@@ -51,10 +51,7 @@ describe('ring groups', () => {
     await page.getByRole('button', { name: 'Create group' }).click();
     await page.getByText('Enter a name for the group.').waitFor();
     await page.getByText('Enter an extension or a phone number.').waitFor();
-    await fillGroup(page, 'Front desk', '200', [
-      'Tom Agent',
-      'Zoe Agent',
-    ]);
+    await fillGroup(page, 'Front desk', '200', ['Tom Agent', 'Zoe Agent']);
     await page.getByLabel('In order').check();
     await page.getByRole('button', { name: 'Create group' }).click();
     await page.getByTestId('group-detail').waitFor();

@@ -173,7 +173,7 @@ export function DialBox({
             // between with the old text drops keys typed quickly and moves the caret to the end
             // (downshift-js/downshift#1108, #1148).
             onChange: (event) => {
-              setText((event.target).value);
+              setText(event.target.value);
               setProblem(null);
             },
             onKeyDown: (event) => {
