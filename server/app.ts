@@ -41,6 +41,7 @@ import { createStaticHandler } from './platform/http/static';
 import { createGroupTransfer, createRouter, isAway } from './routing/setup';
 import { createSyncService, type SyncService } from './sync/service';
 import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
+import { createTwinAccount } from './twins/account';
 import { resolveDestination } from './voice/directory';
 import { registerVoiceRoutes } from './voice/routes';
 import { createVoiceService, type VoiceService } from './twins/voice/service';
@@ -98,6 +99,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const users = createUsers(db, () => groupNumbers(sync.internal));
   const roleOf = (identity: string) => users.get(identity)?.role ?? null;
   sessions.purgeExpired(now());
+  // Twilio mode on the twins: "Twilio" is this process (server/twins/account.ts).
+  const twins =
+    config.backend.kind === 'twilio' && config.backend.twins && !options.sync
+      ? createTwinAccount(config.backend, { dataDir: config.dataDir, log })
+      : null;
+
   // On Twilio, Sync and calls are Twilio's: no embedded Sync service (server/twilio/).
   const twilioBackend =
     config.backend.kind === 'twilio'
@@ -108,10 +115,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           team: () => users.list().map((u) => u.identity),
           historyDays: voiceSettings.historyDays ?? 365,
           voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
-          ...(options.twilioHttpClient ? { httpClient: options.twilioHttpClient } : {}),
+          ...(options.twilioHttpClient || twins
+            ? { httpClient: options.twilioHttpClient ?? twins!.httpClient }
+            : {}),
         })
       : null;
-
   let sync: SyncService;
   try {
     const groupNumber = checkGroupNumber(
@@ -120,7 +128,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     );
     sync =
       options.sync ??
-      twilioBackend?.sync ??
+      (twilioBackend && twins ? twins.wrap(twilioBackend.sync) : twilioBackend?.sync) ??
       createSyncService({
         dataDir: config.dataDir,
         accessPolicy: refuseRemovingPlayedGuidance(createAccessPolicy(roleOf), () => sync.internal),
@@ -310,8 +318,9 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     announcements,
     async listen(port = config.port) {
       // Twilio: refuses to start on a Sync service without ACL, with what the operator must do.
-      await twilioBackend?.start();
-      return new Promise((resolve, reject) => {
+      // (On the twins, "Twilio" answers only once the server listens.)
+      if (!twins) await twilioBackend?.start();
+      const url = await new Promise<string>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, config.host, () => {
           server.off('error', reject);
@@ -320,11 +329,23 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           resolve(`${config.tls ? 'https' : 'http'}://${host}:${bound}`);
         });
       });
+      if (twins) {
+        try {
+          await twins.open(url);
+          await twilioBackend?.start();
+        } catch (err) {
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+          throw err;
+        }
+      }
+      return url;
     },
     close() {
       closing ??= (async () => {
         clearInterval(purgeTimer);
         stopVoicemailSweep();
+        // On the twins the backend's last REST writes go to this server: made before it stops.
+        if (twins) await twilioBackend?.close();
         const closed = new Promise<void>((resolve) => {
           if (!server.listening) resolve();
           else server.close(() => resolve());
@@ -338,9 +359,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           log(`closing the voice service failed: ${String(err)}`);
         }
         await speech.close();
-        await twilioBackend?.close();
+        if (!twins) await twilioBackend?.close();
         try {
           await sync.close();
+          await twins?.close();
         } catch (err) {
           log(`closing the Sync service failed: ${String(err)}`);
         }

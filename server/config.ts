@@ -15,7 +15,8 @@ export interface AppConfig extends ServerConfig, SignInConfig {
   voiceRtpPorts: [number, number] | null;
   /**
    * SWITCHBOARD_BACKEND: `embedded` (Sync and calls served here) or Twilio's Sync and Voice
-   * (server/twilio/, with its settings).
+   * (server/twilio/, with its settings), or `twilio-twins`: Twilio mode against this process's twins
+   * (`twins: true`, server/twins/account.ts).
    */
   backend: { kind: 'embedded' } | TwilioConfig;
   /**
@@ -27,9 +28,10 @@ export interface AppConfig extends ServerConfig, SignInConfig {
 
 export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
   const server = serverConfigFromEnv(env, cwd);
-  const twilio = twilioConfigFromEnv(env);
-  // Twilio reaches the webhooks at the public URL: its name is one this server answers to.
-  if (twilio) server.publicHosts.push(new URL(twilio.publicUrl).hostname.toLowerCase());
+  const twilio = twilioConfigFromEnv(env, server.dataDir);
+  // Twilio reaches the webhooks at the public URL: its name is one this server answers to (on the
+  // twins, unless set, the server's own address).
+  if (twilio?.publicUrl) server.publicHosts.push(new URL(twilio.publicUrl).hostname.toLowerCase());
   return {
     ...server,
     ...signInConfigFromEnv(env, cwd),

@@ -50,14 +50,15 @@ export function signInConfigFromEnv(env: Env, cwd = process.cwd()): SignInConfig
 
 /**
  * Local (name + email) sign-in is offered on loopback, or anywhere once a passcode guards it; never on
- * Twilio, where people sign in with Google only.
+ * Twilio, where people sign in with Google only, except on the twins (SWITCHBOARD_BACKEND=twilio-twins),
+ * where a team rehearses its Twilio setup.
  */
 export function localSignInOffered(config: {
   host: string;
   passcode: string | null;
-  backend: { kind: string };
+  backend: { kind: string; twins?: boolean };
 }): boolean {
-  if (config.backend.kind === 'twilio') return false;
+  if (config.backend.kind === 'twilio' && config.backend.twins !== true) return false;
   return config.passcode !== null || isLoopbackHost(config.host);
 }
 

@@ -14,11 +14,12 @@ import { TokenBucket } from './rate';
 import { parseRequest } from './request';
 import { handle } from './rest/router';
 import type { RestRequest, RestResponse } from './rest/context';
-import { verifyAccessToken, type TokenCheck } from './token';
+import { verifyWithKeys, type SigningKey, type TokenCheck } from './token';
 
 export interface ConnectionHost {
   core: Core;
-  secret: Buffer;
+  /** The API keys whose tokens the service takes, by SID (the issuer a token names). */
+  keys: ReadonlyMap<string, SigningKey>;
   storageId: string;
   /** Per-connection token bucket for inbound frames. */
   rate: { perSecond: number; burst: number };
@@ -327,11 +328,7 @@ export class Connection implements Subscriber {
 
   /** Signature, time window and grant (token.ts), then whether the person still has access. */
   private verify(token: unknown): TokenCheck {
-    const check = verifyAccessToken(
-      this.host.secret,
-      token,
-      Math.floor(this.host.core.now() / 1000),
-    );
+    const check = verifyWithKeys(this.host.keys, token, Math.floor(this.host.core.now() / 1000));
     if (check.ok && this.host.tokenLive && !this.host.tokenLive(check.identity, check.sessionRef)) {
       return {
         ok: false,

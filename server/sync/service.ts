@@ -17,7 +17,7 @@ import type { JsonObject } from '../../src/contracts/record';
 import { limits } from './limits';
 import type { RestRequest } from './rest/context';
 import { openStore } from './store';
-import { loadOrCreateSecret, mintAccessToken } from './token';
+import { loadOrCreateSecret, mintAccessToken, ownSigningKey, type SigningKey } from './token';
 import { createTwilioApi, type TwilioApiOptions } from './twilio-api/http';
 
 export interface SyncService {
@@ -160,9 +160,17 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     twilioApi || options.accessPolicy
       ? (attempt) => twilioApi?.state.aclRefusal(attempt) ?? options.accessPolicy?.(attempt) ?? null
       : undefined;
+  // Its own key, and the account's API keys when it plays Twilio (tokens minted by the `twilio` package).
+  const keys = new Map<string, SigningKey>([ownSigningKey(secret)]);
+  for (const [sid, keySecret] of Object.entries(options.twilioApi?.apiKeys ?? {}))
+    keys.set(sid, {
+      secret: Buffer.from(keySecret),
+      accountSid: options.twilioApi!.accountSid,
+      serviceSids: [options.twilioApi!.serviceSid],
+    });
   const host: ConnectionHost = {
     core,
-    secret,
+    keys,
     storageId: 'sb-' + randomBytes(8).toString('hex'),
     rate: options.rate ?? rateFromEnv(process.env.SWITCHBOARD_SYNC_RATE),
     register(conn, identity) {

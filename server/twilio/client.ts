@@ -46,7 +46,8 @@ type Sent<TData> = Parameters<InstanceType<typeof twilio.RequestClient>['request
  */
 export class SwitchboardRequestClient extends twilio.RequestClient {
   constructor(
-    private readonly base: string | null,
+    /** Where requests go instead of Twilio, read per request (the twins' is known once listening). */
+    private readonly base: string | null | (() => string | null | Promise<string | null>),
     private readonly policy: RetryPolicy = RETRY_POLICY,
     private readonly sleep: (ms: number) => Promise<void> = (ms) =>
       new Promise((r) => setTimeout(r, ms)),
@@ -55,7 +56,8 @@ export class SwitchboardRequestClient extends twilio.RequestClient {
   }
 
   override async request<TData>(opts: Sent<TData>) {
-    const sent = this.base ? { ...opts, uri: redirectedUri(opts.uri, this.base) } : opts;
+    const base = typeof this.base === 'function' ? await this.base() : this.base;
+    const sent = base ? { ...opts, uri: redirectedUri(opts.uri, base) } : opts;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.policy.retries;
       try {
@@ -79,6 +81,6 @@ export function createTwilioClient(
 ): TwilioClient {
   return twilio(config.apiKey, config.apiSecret, {
     accountSid: config.accountSid,
-    httpClient: httpClient ?? new SwitchboardRequestClient(config.apiBaseUrl),
+    httpClient: httpClient ?? new SwitchboardRequestClient(() => config.apiBaseUrl),
   });
 }

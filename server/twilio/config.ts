@@ -5,6 +5,8 @@
  * variable and what it should look like, rather than failing on the first call.
  */
 
+import { TWINS_BACKEND, twinEnvironment } from '../twins/account-env';
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface TwilioConfig {
@@ -27,6 +29,11 @@ export interface TwilioConfig {
   publicUrl: string;
   /** Test hook (SWITCHBOARD_TWILIO_API_URL): every Twilio REST request goes here instead. */
   apiBaseUrl: string | null;
+  /**
+   * SWITCHBOARD_BACKEND=twilio-twins: "Twilio" is this process's twins (server/twins/account.ts);
+   * the public URL and REST address, unless set, are the server's own once it listens.
+   */
+  twins?: boolean;
 }
 
 const SID = (prefix: string) => new RegExp(`^${prefix}[0-9a-fA-F]{32}$`);
@@ -54,16 +61,22 @@ const normalise = (number: string): string => number.trim().replace(/[\s().-]/g,
 
 /**
  * Reads the Twilio settings; null when the backend is the embedded one. Throws one Error listing
- * everything missing or malformed.
+ * everything missing or malformed. With `twilio-twins`, every Twilio value defaults to the twins'
+ * made-up account (its secrets kept in `dataDir`), and Google sign-in is not required.
  */
-export function twilioConfigFromEnv(env: Env): TwilioConfig | null {
-  const backend = (value(env, 'SWITCHBOARD_BACKEND') ?? 'embedded').toLowerCase();
+export function twilioConfigFromEnv(
+  given: Env,
+  dataDir: string | null = null,
+): TwilioConfig | null {
+  const backend = (value(given, 'SWITCHBOARD_BACKEND') ?? 'embedded').toLowerCase();
   if (backend === 'embedded') return null;
-  if (backend !== 'twilio') {
+  if (backend !== 'twilio' && backend !== TWINS_BACKEND) {
     throw new Error(
-      `SWITCHBOARD_BACKEND must be "embedded" (the default) or "twilio", got ${JSON.stringify(backend)}`,
+      `SWITCHBOARD_BACKEND must be "embedded" (the default), "twilio" or "${TWINS_BACKEND}", got ${JSON.stringify(backend)}`,
     );
   }
+  const twins = backend === TWINS_BACKEND;
+  const env = twins ? twinEnvironment(given, dataDir) : given;
   const p = new Problems();
   const accountSid = p.need(env, 'TWILIO_ACCOUNT_SID', SID('AC'), 'AC followed by 32 hex digits');
   const apiKey = p.need(env, 'TWILIO_API_KEY', SID('SK'), 'an API key SID: SK and 32 hex digits');
@@ -96,18 +109,20 @@ export function twilioConfigFromEnv(env: Env): TwilioConfig | null {
       );
     else if (!phoneNumbers.includes(number)) phoneNumbers.push(number);
   }
-  const publicUrl = publicOrigin(p, value(env, 'SWITCHBOARD_PUBLIC_URL'));
-  if (value(env, 'GOOGLE_CLIENT_ID') === null)
+  const publicRaw = value(env, 'SWITCHBOARD_PUBLIC_URL');
+  // On the twins, the server's own origin once it listens (twins/account.ts).
+  const publicUrl = twins && publicRaw === null ? '' : publicOrigin(p, publicRaw);
+  if (!twins && value(env, 'GOOGLE_CLIENT_ID') === null)
     p.list.push(
       'GOOGLE_CLIENT_ID is not set: on Twilio people sign in with Google only (docs/operations.md, "Running on Twilio")',
     );
-  if (env.SWITCHBOARD_PASSCODE)
+  if (!twins && env.SWITCHBOARD_PASSCODE)
     p.list.push(
       'SWITCHBOARD_PASSCODE has no use on Twilio, where people sign in with Google only: unset it',
     );
   const apiBaseUrl = testApiUrl(p, value(env, 'SWITCHBOARD_TWILIO_API_URL'));
   if (p.list.length > 0)
-    throw new Error(`SWITCHBOARD_BACKEND=twilio cannot start:\n  - ${p.list.join('\n  - ')}`);
+    throw new Error(`SWITCHBOARD_BACKEND=${backend} cannot start:\n  - ${p.list.join('\n  - ')}`);
   return {
     kind: 'twilio',
     accountSid,
@@ -119,6 +134,7 @@ export function twilioConfigFromEnv(env: Env): TwilioConfig | null {
     phoneNumbers,
     publicUrl,
     apiBaseUrl,
+    ...(twins ? { twins: true } : {}),
   };
 }
 

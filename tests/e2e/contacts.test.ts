@@ -9,7 +9,7 @@ import { decodeFrame, encodeFrame } from '../../server/sync/framing';
 import { RawTwilsock, shutdownClients, token } from '../integration/sync/support';
 import { apiSignIn } from '../model/support/app';
 import { launchChromium } from '../support/chromium';
-import { startServer, type RunningServer } from '../support/server';
+import { e2eBackend, startServer, type RunningServer } from '../support/server';
 import { inBatches, sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
 
 let server: RunningServer;
@@ -46,6 +46,11 @@ async function openAddDialog(page: Page) {
 }
 
 describe('contacts between two people', () => {
+  it(`runs on the ${e2eBackend()} backend (SWITCHBOARD_E2E_BACKEND)`, async () => {
+    const config = (await (await fetch(`${server.url}/api/config`)).json()) as { backend: string };
+    expect(config.backend).toBe(e2eBackend() === 'twilio-twins' ? 'twilio' : 'embedded');
+  });
+
   it('start empty for both, with the empty state', async () => {
     await ada.page.getByTestId('empty-state').waitFor();
     await tom.page.getByTestId('empty-state').waitFor();

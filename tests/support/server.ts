@@ -29,6 +29,19 @@ export interface StartOptions {
 const root = resolve(import.meta.dirname, '../..');
 
 /**
+ * The backend browser suites run on: SWITCHBOARD_E2E_BACKEND in the test runner's environment,
+ * `embedded` (the default) or `twilio-twins` (Twilio mode against the server's own twins:
+ * server/twins/account.ts). Every server `startServer` starts gets it, unless the test names a
+ * backend itself.
+ */
+export function e2eBackend(): 'embedded' | 'twilio-twins' {
+  const v = (process.env.SWITCHBOARD_E2E_BACKEND ?? '').trim();
+  if (v === '' || v === 'embedded') return 'embedded';
+  if (v === 'twilio-twins') return v;
+  throw new Error(`SWITCHBOARD_E2E_BACKEND must be "embedded" or "twilio-twins", got "${v}"`);
+}
+
+/**
  * Starts the real server (`server/main.ts` through tsx) as a child process on a free loopback port
  * with its own data folder, and resolves once it prints its "listening" line.
  */
@@ -43,6 +56,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       HOST: '127.0.0.1',
       PORT: String(port),
       SWITCHBOARD_DATA: dataDir,
+      SWITCHBOARD_BACKEND: e2eBackend(),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,7 @@ import {
   syncOptions,
   waitFor,
 } from './support';
+import { ACCOUNT_SID, API_KEY_SID } from '../../../server/sync/token';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -18,6 +19,9 @@ function unsignedToken(payload: object, secret = 'not-the-server-secret'): strin
   const input = `${b64({ typ: 'JWT', alg: 'HS256', cty: 'twilio-fpa;v=1' })}.${b64(payload)}`;
   return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
 }
+
+/** The issuer and subject of the server's own tokens (its API key and account). */
+const OWN_KEY = { iss: API_KEY_SID, sub: ACCOUNT_SID };
 
 describe('connection', () => {
   let server: RunningServer;
@@ -130,7 +134,7 @@ describe('connection', () => {
       ['malformed', 'not-a-jwt', 20101],
       [
         'bad signature',
-        unsignedToken({ exp: now + 600, grants: { identity: 'x', data_sync: {} } }),
+        unsignedToken({ ...OWN_KEY, exp: now + 600, grants: { identity: 'x', data_sync: {} } }),
         20107,
       ],
       ['expired', tokenFor('gina', 60, Date.now() - 120_000), 20104],
@@ -157,7 +161,7 @@ describe('connection', () => {
       .readFileSync(`${server.dataDir}/sync-secret`, 'utf8')
       .trim();
     const jwt = unsignedToken(
-      { exp: Math.floor(Date.now() / 1000) + 600, grants: { identity: 'h' } },
+      { ...OWN_KEY, exp: Math.floor(Date.now() / 1000) + 600, grants: { identity: 'h' } },
       '',
     );
     // Sign with the real secret: only the grant is wrong.

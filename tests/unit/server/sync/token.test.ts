@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
 import {
   loadOrCreateSecret,
   mintAccessToken,
+  ownSigningKey,
   verifyAccessToken,
+  verifyWithKeys,
+  type SigningKey,
 } from '../../../../server/sync/token';
 
 describe('access tokens', () => {
@@ -68,5 +72,76 @@ describe('access tokens', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('tokens checked as Twilio does (by their API key and account)', () => {
+  const now = 1_800_000_000;
+  const own = Buffer.alloc(32, 7);
+  const ACCOUNT = `AC${'1'.repeat(32)}`;
+  const KEY = `SK${'2'.repeat(32)}`;
+  const SERVICE = `IS${'3'.repeat(32)}`;
+  const keys = new Map<string, SigningKey>([
+    ownSigningKey(own),
+    [KEY, { secret: Buffer.from('the-key-secret'), accountSid: ACCOUNT, serviceSids: [SERVICE] }],
+  ]);
+  const sign = (
+    header: object,
+    payload: object,
+    secret: Buffer | string = 'the-key-secret',
+  ): string => {
+    const b = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const input = `${b(header)}.${b(payload)}`;
+    return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+  };
+  const HEADER = { typ: 'JWT', alg: 'HS256', cty: 'twilio-fpa;v=1' };
+  const payload = (over: object = {}) => ({
+    iss: KEY,
+    sub: ACCOUNT,
+    exp: now + 600,
+    grants: { identity: 'ann', data_sync: { service_sid: SERVICE } },
+    ...over,
+  });
+  const code = (jwt: string) => {
+    const check = verifyWithKeys(keys, jwt, now);
+    return check.ok ? 0 : check.errorCode;
+  };
+
+  it("takes the server's own tokens and the account key's, for its service or 'default'", () => {
+    expect(verifyWithKeys(keys, mintAccessToken(own, 'bob', now, 600), now)).toMatchObject({
+      ok: true,
+      identity: 'bob',
+    });
+    expect(code(sign(HEADER, payload()))).toBe(0);
+    const grants = { identity: 'ann', data_sync: { service_sid: 'default' } };
+    expect(code(sign(HEADER, payload({ grants })))).toBe(0);
+  });
+
+  it('refuses with the code Twilio gives for each fault', () => {
+    expect(code(sign({ typ: 'JWT', alg: 'HS256' }, payload()))).toBe(20102);
+    expect(code(sign(HEADER, payload({ iss: `SK${'9'.repeat(32)}` })))).toBe(20103);
+    expect(code(sign(HEADER, payload({ iss: undefined })))).toBe(20103);
+    expect(code(sign(HEADER, payload({ sub: `AC${'9'.repeat(32)}` })))).toBe(20103);
+    expect(code(sign(HEADER, payload(), 'another-secret'))).toBe(20107);
+    expect(code(sign(HEADER, payload({ exp: now - 1 })))).toBe(20104);
+    const grants = { identity: 'ann', data_sync: { service_sid: `IS${'9'.repeat(32)}` } };
+    expect(code(sign(HEADER, payload({ grants })))).toBe(20106);
+    expect(code(sign(HEADER, payload({ grants: { identity: 'ann' } })))).toBe(20106);
+    // The own key opens the own service only.
+    const ownService = { identity: 'ann', data_sync: { service_sid: SERVICE } };
+    expect(
+      code(
+        sign(
+          HEADER,
+          payload({
+            iss: ownSigningKey(own)[0],
+            sub: ownSigningKey(own)[1].accountSid,
+            grants: ownService,
+          }),
+          own,
+        ),
+      ),
+    ).toBe(20106);
+    expect(code('not-a-token')).toBe(20101);
   });
 });

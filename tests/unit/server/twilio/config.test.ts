@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../../../server/config';
 import { localSignInOffered } from '../../../../server/identity/config';
 import { twilioConfigFromEnv } from '../../../../server/twilio/config';
+import { TWIN_ACCOUNT } from '../../../../server/twins/account-env';
+import { removeDir, tempDir } from '../support';
 import { ACCOUNT_SID, APP_SID, NUMBERS, SERVICE_SID, twilioEnv } from './support';
 
 const env = (over: Record<string, string | undefined> = {}) => {
@@ -19,7 +21,7 @@ describe('twilioConfigFromEnv', () => {
     expect(twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'embedded' })).toBeNull();
     expect(configFromEnv({}).backend).toEqual({ kind: 'embedded' });
     expect(() => twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twillio' })).toThrow(
-      'SWITCHBOARD_BACKEND must be "embedded" (the default) or "twilio", got "twillio"',
+      'SWITCHBOARD_BACKEND must be "embedded" (the default), "twilio" or "twilio-twins", got "twillio"',
     );
   });
 
@@ -117,5 +119,67 @@ describe('configFromEnv on Twilio', () => {
     expect(config.backend.kind).toBe('twilio');
     expect(config.publicHosts).toEqual(['other.example.com', 'switchboard.example.com']);
     expect(localSignInOffered(config)).toBe(false);
+  });
+});
+
+describe('SWITCHBOARD_BACKEND=twilio-twins', () => {
+  it('is Twilio mode on a made-up, well-formed account, its secrets kept in the data folder', () => {
+    const dataDir = tempDir('sb-twins-config-');
+    try {
+      const config = twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, dataDir)!;
+      expect(config).toMatchObject({
+        kind: 'twilio',
+        twins: true,
+        accountSid: TWIN_ACCOUNT.TWILIO_ACCOUNT_SID,
+        apiKey: TWIN_ACCOUNT.TWILIO_API_KEY,
+        syncServiceSid: TWIN_ACCOUNT.TWILIO_SYNC_SERVICE_SID,
+        twimlAppSid: TWIN_ACCOUNT.TWILIO_TWIML_APP_SID,
+        phoneNumbers: ['+15005550006'],
+        // The server's own address once it listens (server/twins/account.ts).
+        publicUrl: '',
+        apiBaseUrl: null,
+      });
+      expect(config.apiSecret).toMatch(/^[0-9a-f]{64}$/);
+      expect(config.authToken).toMatch(/^[0-9a-f]{32}$/);
+      // Read again: the same secrets (tokens minted before a restart stay good).
+      expect(twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, dataDir)).toEqual(config);
+    } finally {
+      removeDir(dataDir);
+    }
+  });
+
+  it('takes any Twilio value the environment sets, and checks it as on Twilio', () => {
+    const config = twilioConfigFromEnv({
+      SWITCHBOARD_BACKEND: 'twilio-twins',
+      TWILIO_PHONE_NUMBERS: '+442079460000',
+      SWITCHBOARD_PUBLIC_URL: 'http://127.0.0.1:8080',
+    });
+    expect(config).toMatchObject({
+      phoneNumbers: ['+442079460000'],
+      publicUrl: 'http://127.0.0.1:8080',
+    });
+    expect(() =>
+      twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins', TWILIO_API_KEY: 'AK1' }),
+    ).toThrow('SWITCHBOARD_BACKEND=twilio-twins cannot start:\n  - TWILIO_API_KEY must be');
+  });
+
+  it('needs no Google client, takes a passcode, and offers local sign-in (never on real Twilio)', () => {
+    const dataDir = tempDir('sb-twins-config-');
+    const twins = configFromEnv({
+      SWITCHBOARD_BACKEND: 'twilio-twins',
+      HOST: '0.0.0.0',
+      SWITCHBOARD_DATA: dataDir,
+    });
+    expect(localSignInOffered(twins)).toBe(false);
+    expect(localSignInOffered({ ...twins, host: '127.0.0.1' })).toBe(true);
+    const guarded = configFromEnv({
+      SWITCHBOARD_BACKEND: 'twilio-twins',
+      HOST: '0.0.0.0',
+      SWITCHBOARD_PASSCODE: 'rehearsal',
+      SWITCHBOARD_DATA: dataDir,
+    });
+    expect(localSignInOffered(guarded)).toBe(true);
+    expect(localSignInOffered(configFromEnv(env()))).toBe(false);
+    removeDir(dataDir);
   });
 });

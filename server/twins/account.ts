@@ -1,0 +1,87 @@
+/**
+ * Twilio mode on the twins (`SWITCHBOARD_BACKEND=twilio-twins`): the server runs exactly as on Twilio
+ * (tokens minted for Twilio with the API key, ACL required, Sync written through the `twilio`
+ * package) while "Twilio" is this process: the embedded Sync service plays the account's Sync
+ * service, answering Twilio's Sync REST API at `<origin>/twilio/sync/v1` and the browsers' twilio-sync
+ * SDK at `<origin>/v3/wsconnect`, taking the tokens Twilio would (signed by the account's API key).
+ * It is how a team rehearses a Twilio setup before buying a number, and how CI runs every browser
+ * suite on Twilio mode. Calls are not carried by the twins in this mode yet (docs/twilio.md).
+ *
+ * The account is made up but well formed: fixed SIDs (each can be set with its usual variable) and
+ * an API secret and auth token generated once in `<data>/twilio-twins/`. Its Sync data lives there
+ * too, apart from the app's own.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createSyncService, type SyncService } from '../sync/service';
+import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
+import { createTwilioClient, SwitchboardRequestClient } from '../twilio/client';
+import type { TwilioConfig } from '../twilio/config';
+import { twinFolder } from './account-env';
+
+export interface TwinAccount {
+  /** The Sync twin (its own SQLite file under `<data>/twilio-twins/`). */
+  sync: SyncService;
+  /**
+   * The Twilio backend's HTTP client: its requests wait until the server listens, then go to the
+   * twin (or to SWITCHBOARD_TWILIO_API_URL when set).
+   */
+  httpClient: SwitchboardRequestClient;
+  /** The Twilio backend's Sync service, with the browsers sent to the twin instead of Twilio's cloud. */
+  wrap(twilioSync: SyncService): SyncService;
+  /**
+   * Once the server listens at `origin`: the REST API (and, unless set, the public URL) point there,
+   * and the Sync service is set up as docs/operations.md's setup steps say (ACL on).
+   */
+  open(origin: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createTwinAccount(
+  config: TwilioConfig,
+  deps: { dataDir: string; log: (message: string) => void },
+): TwinAccount {
+  const sync = createSyncService({
+    dataDir: twinFolder(deps.dataDir),
+    log: (message, error) =>
+      deps.log(
+        `[twins: sync] ${message}${error instanceof Error ? `: ${error.message}` : error === undefined ? '' : `: ${JSON.stringify(error)}`}`,
+      ),
+    twilioApi: {
+      accountSid: config.accountSid,
+      authToken: config.authToken,
+      apiKeys: { [config.apiKey]: config.apiSecret },
+      serviceSid: config.syncServiceSid,
+    },
+  });
+  let listening!: (origin: string) => void;
+  const base = new Promise<string>((resolve) => (listening = resolve));
+  const httpClient = new SwitchboardRequestClient(() => base);
+  return {
+    sync,
+    httpClient,
+    wrap(twilioSync) {
+      return {
+        ...twilioSync,
+        // The browsers connect where the token says: this origin, as on the embedded backend.
+        clientOptions: (origin) => sync.clientOptions(origin),
+        handleUpgrade: (req, socket, head) => sync.handleUpgrade(req, socket, head),
+        handleHttp: (req: IncomingMessage, res: ServerResponse) =>
+          sync.handleHttp?.(req, res) ?? false,
+      };
+    },
+    async open(origin) {
+      const url = new URL(origin);
+      // The server reaches its own twin over loopback when it listens on every address.
+      if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+      if (url.hostname === '[::]') url.hostname = '[::1]';
+      config.apiBaseUrl ??= `${url.origin}${DEFAULT_TWILIO_API_MOUNT}`;
+      if (config.publicUrl === '') config.publicUrl = url.origin;
+      listening(config.apiBaseUrl);
+      // Setup step 3: the team's Sync service, with ACL on.
+      await createTwilioClient(config, httpClient)
+        .sync.v1.services(config.syncServiceSid)
+        .update({ friendlyName: 'Switchboard (twins)', aclEnabled: true });
+    },
+    close: () => sync.close(),
+  };
+}
