@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import type { Core } from './core';
 import { errors, reasonPhrase, type ObjectKind, type SyncRestError } from './errors';
 import type { Fanout, Subscriber, SyncEvent } from './events';
 import { decodeFrame, encodeFrame, type TwilsockHeader } from './framing';
@@ -13,42 +12,9 @@ import { limits } from './limits';
 import { TokenBucket } from './rate';
 import { parseRequest } from './request';
 import { handle } from './rest/router';
-import type { RestRequest, RestResponse } from './rest/context';
-import { verifyWithKeys, type SigningKey, type TokenCheck } from './token';
-
-export interface ConnectionHost {
-  core: Core;
-  /** The API keys whose tokens the service takes, by SID (the issuer a token names). */
-  keys: ReadonlyMap<string, SigningKey>;
-  storageId: string;
-  /** Per-connection token bucket for inbound frames. */
-  rate: { perSecond: number; burst: number };
-  /** Returns false when the identity already has the maximum number of connections. */
-  register(conn: Connection, identity: string): boolean;
-  unregister(conn: Connection): void;
-  log(message: string, error?: unknown): void;
-  /**
-   * Runs a request, possibly batched with others into one transaction (group commit); `done` is called
-   * after the commit, in submission order.
-   */
-  submit(run: () => RestResponse, done: (res: RestResponse) => void): void;
-  /** Called after every tunnelled request (request log, tests). */
-  onRequest?:
-    ((identity: string, method: string, path: string, status: number) => void) | undefined;
-  testHooks?:
-    | ((conn: Connection, req: RestRequest) => { status: number; body?: unknown } | undefined)
-    | undefined;
-  /** Refuses a client's request before any handler runs (policy.ts); undefined allows everything. */
-  authorize?: ((identity: string, req: RestRequest) => SyncRestError | null) | undefined;
-  /** Whether an identity may read (subscribe to) an object; undefined allows everything. */
-  mayRead?:
-    ((identity: string, kind: ObjectKind, name: string | null) => SyncRestError | null) | undefined;
-  /**
-   * Whether a token's person still has access (their app session is live); checked on every init and update.
-   * Undefined accepts every well-signed token (a service without an app around it).
-   */
-  tokenLive?: ((identity: string, sessionRef: string | null) => boolean) | undefined;
-}
+import type { RestResponse } from './rest/context';
+import { verifyWithKeys, type TokenCheck } from './token';
+import type { ConnectionHost } from './connection-host';
 
 const idPrefix = 'TM' + randomBytes(2).toString('hex');
 let idCounter = 0;
