@@ -29,7 +29,7 @@ import {
   sideNamed,
   stopRing,
 } from './calls';
-import { recordAttempt, setBusy } from './history';
+import { addTrail, noteProgress, recordAttempt, setBusy } from './history';
 import { leavePark, pickUp } from './hold';
 import { answerCaller, placeGroupCall, runPlan, step } from './routing';
 import {
@@ -340,22 +340,22 @@ export async function answerCall(
       call.callee = side.identity;
       call.route.ringing = null;
       step(vs, call, 'answered', `${side.name} answered.`);
-    }
+    } else noteProgress(vs, call);
     answerCaller(vs, call);
     return;
   }
   // A call rung back (after a park or an unanswered transfer), or a blind transfer's target: taken.
   leavePark(vs, call);
+  call.handledBy = side.identity;
   if (ring.purpose === 'transfer' && call.transfer)
-    call.trail.push({
+    addTrail(vs, call, {
       action: 'transferred',
       by: call.transfer.by,
       to: side.identity!,
       at: vs.now(),
     });
-  else call.trail.push({ action: 'rangBack', by: side.identity!, at: vs.now() });
+  else addTrail(vs, call, { action: 'rangBack', by: side.identity!, at: vs.now() });
   call.transfer = null;
-  call.handledBy = side.identity;
   call.state = 'answered';
   connect(call);
   tell(vs, sideNamed(call, other(ring.side)), { event: 'resumed', by: side.name });

@@ -11,6 +11,7 @@ import type { GuidanceSlot } from '../../../src/contracts/records/group';
 import type { When } from '../../../src/contracts/records/forwarding';
 import type { Decision, Plan } from '../../../src/domain/routing/plan';
 import { endCall, mediaFailed, nameOf, newCall, sideNamed } from './calls';
+import { noteProgress } from './history';
 import { startRing } from './ringing';
 import { failBeforeRinging, send, tell } from './signalling';
 import { takeMessage } from './voicemail';
@@ -61,6 +62,7 @@ export async function placeGroupCall(
     voicemail: null,
     holdAudio: null,
   };
+  noteProgress(vs, call);
   // Loaded while the call rings, for when it is held, parked or transferred.
   vs.options.holdAnnouncement?.(dest.groupId).then(
     (audio) => {
@@ -115,6 +117,7 @@ export async function placeGroupCall(
 export function step(vs: VoiceState, call: Call, kind: RoutingStep['kind'], text: string): void {
   if (!call.route) return;
   call.route.steps.push({ kind, text, at: vs.now() });
+  noteProgress(vs, call);
   tell(vs, call.caller, { event: 'routing', kind, text });
 }
 

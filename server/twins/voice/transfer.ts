@@ -28,7 +28,7 @@ import {
   sideNamed,
   stopRing,
 } from './calls';
-import { setBusy } from './history';
+import { addTrail, setBusy } from './history';
 import { answeredSide, ringBack, startRing } from './ringing';
 import { waitingSound } from './routing';
 import { registeredSocketsOf, tell } from './signalling';
@@ -205,8 +205,8 @@ export function complete(vs: VoiceState, call: Call): void {
   leave(vs, leaving);
   setSide(call, t.side, party);
   vs.bySid.set(party.sid, call);
-  call.trail.push({ action: 'transferred', by: t.by, to: party.identity!, at: vs.now() });
   call.handledBy = party.identity;
+  addTrail(vs, call, { action: 'transferred', by: t.by, to: party.identity!, at: vs.now() });
   connect(call);
   tell(vs, sideNamed(call, other(t.side)), { event: 'resumed', by: party.name });
 }

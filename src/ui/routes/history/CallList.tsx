@@ -26,6 +26,18 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   doNotDisturb: 'Do not disturb',
 };
 
+/**
+ * The outcome as a person reads it; a dropped call says why ("Dropped: the server restarted"), as
+ * nobody hung it up.
+ */
+export function outcomeText(call: Pick<Call, 'outcome' | 'reason'>): string {
+  if (!call.outcome) return 'Unknown';
+  const label = OUTCOME_LABEL[call.outcome];
+  const why = call.reason.trim().replace(/\.$/, '');
+  if (call.outcome !== 'dropped' || !why) return label;
+  return `${label}: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+}
+
 /** Who "Call back" reaches from this row: the other party as seen by `me`. */
 export function callBackTarget(
   call: Call,
@@ -79,7 +91,7 @@ const CallRow = memo(function CallRow({
       </span>
       <span className="call-row__duration">{formatDuration(call.duration) ?? ''}</span>
       <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
-        {call.outcome ? OUTCOME_LABEL[call.outcome] : 'Unknown'}
+        {outcomeText(call)}
       </span>
       <span className="call-row__voicemail">
         {call.voicemail && canHear(call.group ?? '') && (
