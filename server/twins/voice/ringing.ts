@@ -2,6 +2,7 @@
  * Ringing: a call placed to a colleague, a ring on one side of a call (the first ring, a ring group's
  * members at once, a transfer's target, a ring-back), a ring nobody takes, and an answer.
  */
+import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { randomBytes } from 'node:crypto';
 import { TONES } from './audio';
 import { answerLeg, offerLeg, type MediaLeg } from './media';
@@ -191,9 +192,9 @@ export function startRing(
     From: `client:${fromIdentity}`,
     ApiVersion: '2010-04-01',
     Params: new URLSearchParams({
-      CallerIdentity: fromIdentity,
-      CallerName: nameOf(vs, fromIdentity),
-      ...(purpose === 'ringBack' ? { RingBack: '1' } : {}),
+      [CALL_PARAMETERS.callerIdentity]: fromIdentity,
+      [CALL_PARAMETERS.callerName]: nameOf(vs, fromIdentity),
+      ...(purpose === 'ringBack' ? { [CALL_PARAMETERS.ringBack]: '1' } : {}),
       ...extra.params,
     }).toString(),
   };
@@ -276,7 +277,7 @@ export function ringBack(
       }
       const from = waiting.identity ?? call.from;
       // The reason rides along so the card can say why this call rings again.
-      const params = { RingBackReason: why };
+      const params = { [CALL_PARAMETERS.ringBackReason]: why };
       if (!startRing(vs, call, side, 'ringBack', identity, name, leg, from, { params }))
         unavailable(`${name} was offline`);
     },

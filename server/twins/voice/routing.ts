@@ -2,6 +2,7 @@
  * Calls to ring groups: the routing engine's plan carried out step by step (announcements, rings,
  * forwarding, voicemail), each decision noted and told to the caller (Test this group lists them).
  */
+import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { TONES } from './audio';
 import { answerLeg, offerLeg, type MediaLeg } from './media';
 import { CODE_TEXT, other, type Call, type Conn, type Destination, type VoiceState } from './model';
@@ -211,7 +212,11 @@ function ringMembers(vs: VoiceState, call: Call, plan: Extract<Plan, { kind: 'ri
         call.from,
         {
           timeoutMs: plan.seconds * 1000,
-          params: { Group: call.route!.groupName, ...(call.route!.test ? { Test: '1' } : {}) },
+          params: {
+            [CALL_PARAMETERS.group]: call.route!.groupName,
+            [CALL_PARAMETERS.groupId]: call.route!.groupId,
+            ...(call.route!.test ? { [CALL_PARAMETERS.test]: '1' } : {}),
+          },
         },
       );
       if (!started) {
