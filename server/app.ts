@@ -9,10 +9,12 @@ import type twilio from 'twilio';
 import { registerAudioRoutes } from './audio/routes';
 import { callerAudio } from './calls/audio';
 import { createCallHistory } from './calls/history';
+import { createCallJournal, recoverDroppedCalls } from './calls/journal';
 import { createParkedCalls } from './calls/holds';
 import { keepVoicemailWithHistory, registerVoicemailRoutes } from './calls/voicemail';
 import type { AppConfig } from './config';
 import { TEAM } from '../src/contracts/objects';
+import type { CallRecord } from '../src/contracts/records/call';
 import { registerGroupObjectRoutes } from './groups/routes';
 import { checkGroupNumber, groupNumbers, readGroup } from './groups/stored';
 import { createAnnouncements, type Announcements } from './guidance/announcements';
@@ -82,6 +84,8 @@ export interface AppOptions {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How often the server notes it is alive with the calls it journals. */
+const JOURNAL_SEEN_MS = 10_000;
 
 /**
  * Builds the HTTP server: /api (JSON, same-origin writes, 64 KiB bodies), the embedded Sync
@@ -157,6 +161,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   history.open();
   const holds = createParkedCalls(sync.internal);
   holds.clear();
+  // Calls in progress are journalled (embedded backend: on Twilio, Twilio carries them): those a
+  // server that died left behind get their history row now, dropped.
+  const journal = sync.internal ? createCallJournal(db, now) : null;
+  if (journal) recoverDroppedCalls(journal, history, log);
   const auth = createAuth(mirrorSignIns(users, directory), sessions);
 
   const speech = createSpeech({ dataDir: config.dataDir });
@@ -204,7 +212,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     nameOf: (identity) => users.get(identity)?.name ?? null,
     tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
     doNotDisturb: dnd,
-    onCallEnded: (call) => history.record(call),
+    onCallEnded: (call) => {
+      history.record(call);
+      journal?.forget(call.callSid);
+    },
+    ...(journal ? { onCallProgress: (row: CallRecord) => journal.keep(row) } : {}),
     onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
     onParked: (call) => holds.parked(call),
     onUnparked: (callId) => holds.unparked(callId),
@@ -309,6 +321,15 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     }
   }, HOUR_MS);
   purgeTimer.unref();
+  // A call dropped by a crash ended no earlier than the last time the server was seen with it.
+  const seenTimer = setInterval(() => {
+    try {
+      journal?.seen(now());
+    } catch (err) {
+      log(`noting live calls failed: ${String(err)}`);
+    }
+  }, JOURNAL_SEEN_MS);
+  seenTimer.unref();
 
   let closing: Promise<void> | null = null;
   return {
@@ -343,6 +364,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     close() {
       closing ??= (async () => {
         clearInterval(purgeTimer);
+        clearInterval(seenTimer);
         stopVoicemailSweep();
         // On the twins the backend's last REST writes go to this server: made before it stops.
         if (twins) await twilioBackend?.close();

@@ -15,11 +15,17 @@ export interface CallHistory {
   open(): void;
   /** Appends a finished call's row. */
   record(call: CallRecord): void;
+  /** The call ids (`callSid`) of the newest `count` rows. */
+  recentIds(count: number): string[];
 }
 
 export function createCallHistory(sync: InternalSync | undefined, days: number): CallHistory {
   return {
     open: () => sync?.ensureList(CALLS.name),
     record: (call) => void sync?.pushListItem(CALLS.name, call, days * DAY_SECONDS),
+    recentIds: (count) =>
+      (sync?.listItems(CALLS.name, count, 'desc') ?? []).flatMap((row) =>
+        typeof row.callSid === 'string' ? [row.callSid] : [],
+      ),
   };
 }

@@ -27,8 +27,11 @@ export interface InternalSync {
   ensureDocument(name: string): void;
   /** Appends one item to a list, creating the list on first use; returns its index. */
   pushListItem(list: string, data: Record<string, unknown>, ttlSeconds?: number): number;
-  /** Every live (unexpired) item of a list, in index order (at most `limit`); empty when it does not exist. */
-  listItems(list: string, limit?: number): Record<string, unknown>[];
+  /**
+   * Every live (unexpired) item of a list, in index order (`desc`: the newest first), at most
+   * `limit`; empty when it does not exist.
+   */
+  listItems(list: string, limit?: number, order?: 'asc' | 'desc'): Record<string, unknown>[];
   /** Any REST request as the server (test hooks only): status and body, errors included. */
   asServer(method: string, path: string, body?: unknown): { status: number; body?: unknown };
   /** Upserts one map item, creating the map on first use. */
@@ -87,14 +90,14 @@ export function createInternalSync(core: Core): InternalSync {
       const item = request('POST', ['v3', 'Lists', list, 'Items'], body) as { index: number };
       return item.index;
     },
-    listItems(list, limit = 10_000) {
+    listItems(list, limit = 10_000, order = 'asc') {
       const out: Record<string, unknown>[] = [];
       const obj = core.store.q.objectByName.get('list', list);
       if (!obj) return out;
       let from: number | undefined;
       while (out.length < limit) {
         const rows = core.store.queryItems(obj.sid, 'list', {
-          order: 'asc',
+          order,
           limit: Math.min(limits.maxPageSize, limit - out.length),
           now: core.now(),
           ...(from !== undefined ? { from } : {}),
@@ -102,7 +105,7 @@ export function createInternalSync(core: Core): InternalSync {
         for (const row of rows) out.push(JSON.parse(row.data) as Record<string, unknown>);
         const last = rows.at(-1);
         if (!last || rows.length < limits.maxPageSize) break;
-        from = last.idx + 1;
+        from = order === 'asc' ? last.idx + 1 : last.idx - 1;
       }
       return out;
     },

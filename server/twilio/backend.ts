@@ -19,6 +19,7 @@ import type { TwilioConfig } from './config';
 import { createRestDirectory, type BackgroundDirectory } from './directory';
 import { createTwilioVoicemail, registerTwilioMedia, type TwilioVoicemail } from './media';
 import { createRoutingData, type RoutingData } from './routing-data';
+import { createRegistrationCheck } from './registration';
 import { createRetention } from './retention';
 import { createSyncRest, restStatus, type SyncRest } from './sync-rest';
 import {
@@ -157,8 +158,8 @@ export function createTwilioBackend(
         signalling: { url: TWILIO_SIGNALLING_URL },
       };
     },
-    // Twilio keeps registrations; the SDK itself notices a dead socket and registers again.
-    registered: () => true,
+    // Twilio cannot be asked about a Voice client's registration: judged from the page's presence.
+    registered: createRegistrationCheck({ rest, now, log }),
   };
 
   return {

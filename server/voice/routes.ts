@@ -21,7 +21,8 @@ export interface VoiceRouteDeps {
 export interface VoiceBackend {
   /** The whole `GET /api/voice/token` answer; `origin` is the page's. */
   credentials(identity: string, ttlSeconds: number, origin: string): VoiceCredentials;
-  registered(identity: string): boolean;
+  /** Whether the service can ring the person (the dead-phone check; server/twilio/registration.ts). */
+  registered(identity: string): Promise<boolean>;
 }
 
 /** The SDK's sound names, in the order it asks for them. */
@@ -72,11 +73,11 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   // Whether the service has this person's phone registered. A browser whose socket died silently
   // (a background tab, a NAT that forgot the connection) still believes it is registered; the page
   // asks here when it comes back to the foreground and registers afresh if not.
-  router.route(API.voiceRegistration, (ctx) => {
+  router.route(API.voiceRegistration, async (ctx) => {
     const { user } = deps.auth.requireSession(ctx);
     sendJson(ctx.res, 200, {
       registered: deps.backend
-        ? deps.backend.registered(user.identity)
+        ? await deps.backend.registered(user.identity)
         : deps.voice.isRegistered(user.identity),
     });
   });

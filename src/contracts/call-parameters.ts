@@ -16,4 +16,10 @@ export const CALL_PARAMETERS = {
   callerName: 'CallerName',
   /** Set to '1' on a "Test this group" call. */
   test: 'Test',
+  /** Who placed the call (their identity; the embedded voice service). */
+  callerIdentity: 'CallerIdentity',
+  /** Set to '1' on a call ringing back to someone (a park that lasted too long, a transfer not taken). */
+  ringBack: 'RingBack',
+  /** Why it rings back, in words the card shows ("The call was parked too long"). */
+  ringBackReason: 'RingBackReason',
 } as const;

@@ -138,8 +138,8 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
 }
 
 function ringBackOf(direction: CallDirection, params: Record<string, string>): string | null {
-  if (direction !== 'incoming' || params.RingBack !== '1') return null;
-  const reason = params.RingBackReason?.trim();
+  if (direction !== 'incoming' || params[CALL_PARAMETERS.ringBack] !== '1') return null;
+  const reason = params[CALL_PARAMETERS.ringBackReason]?.trim();
   return reason ? reason : 'A call coming back to you';
 }
 

@@ -17,7 +17,7 @@ import {
   type VoiceState,
 } from './model';
 import type { Outcome } from '../../../src/contracts/records/call';
-import { recordEnd, setBusy } from './history';
+import { noteProgress, recordEnd, setBusy } from './history';
 import { leavePark } from './hold';
 import { send } from './signalling';
 
@@ -157,6 +157,7 @@ export function newCall(
   vs.bySid.set(call.id, call);
   vs.bySid.set(tempSid, call);
   setBusy(vs, caller, 1);
+  noteProgress(vs, call);
   return call;
 }
 

@@ -4,7 +4,12 @@
  */
 import { sid, type Call, type VoiceState } from './model';
 import { finishRecording } from './voicemail';
-import type { Outcome } from '../../../src/contracts/records/call';
+import {
+  DROPPED_REASON,
+  type CallRecord,
+  type Outcome,
+  type TrailStep,
+} from '../../../src/contracts/records/call';
 
 /** Counts a person's live calls; presence hears when the count goes from or to zero. */
 export function setBusy(vs: VoiceState, identity: string, delta: number): void {
@@ -13,6 +18,58 @@ export function setBusy(vs: VoiceState, identity: string, delta: number): void {
   if (after === 0) vs.busyCount.delete(identity);
   else vs.busyCount.set(identity, after);
   if ((before === 0) !== (after === 0)) vs.options.onBusyChanged?.(identity, after > 0);
+}
+
+/** The row a call has now if it ends with `outcome` at `endedAt` (a message left, if any). */
+function rowOf(
+  call: Call,
+  outcome: Outcome,
+  reason: string,
+  endedAt: number,
+  message: CallRecord['voicemail'],
+): CallRecord {
+  return {
+    callSid: call.id,
+    direction: 'outbound',
+    from: call.from,
+    to: call.to,
+    user: call.from,
+    callee: call.callee,
+    group: call.route?.groupId ?? null,
+    groupName: call.route?.groupName ?? null,
+    handledBy: call.answeredAt === null ? null : call.handledBy,
+    trail: [...call.trail],
+    startedAt: call.startedAt,
+    answeredAt: call.answeredAt,
+    endedAt,
+    duration: call.answeredAt === null ? 0 : Math.round((endedAt - call.answeredAt) / 1000),
+    outcome,
+    reason,
+    routing: [...(call.route?.steps ?? [])],
+    voicemail: message,
+    forwardedTo: null,
+    test: call.route?.test ?? false,
+  };
+}
+
+/**
+ * Tells `onCallProgress` what is known of a live call now (who, when it started, answered or not,
+ * its group, routing and trail so far), as the row it gets if the server dies: called, synchronously,
+ * after each change worth keeping and before anyone is told of it.
+ */
+export function noteProgress(vs: VoiceState, call: Call): void {
+  if (call.state === 'ended' || !vs.options.onCallProgress) return;
+  try {
+    vs.options.onCallProgress(rowOf(call, 'dropped', DROPPED_REASON, vs.now(), null));
+  } catch (err) {
+    vs.log(`voice: keeping call ${call.id} in the journal failed: ${String(err)}`);
+  }
+}
+
+/** A step of the call's trail (hold, resume, park, pick-up, transfer, ring-back), kept at once. */
+export function addTrail(vs: VoiceState, call: Call, step: TrailStep): void {
+  call.trail.push(step);
+  noteProgress(vs, call);
 }
 
 /**
@@ -35,31 +92,8 @@ export function recordEnd(vs: VoiceState, call: Call, outcome: Outcome, reason: 
     finalOutcome = 'missed';
     finalReason = 'The caller hung up without leaving a message.';
   }
-  const endedAt = vs.now();
-  const handler = call.answeredAt === null ? null : call.handledBy;
   try {
-    vs.options.onCallEnded?.({
-      callSid: call.id,
-      direction: 'outbound',
-      from: call.from,
-      to: call.to,
-      user: call.from,
-      callee: call.callee,
-      group: call.route?.groupId ?? null,
-      groupName: call.route?.groupName ?? null,
-      handledBy: handler,
-      trail: call.trail,
-      startedAt: call.startedAt,
-      answeredAt: call.answeredAt,
-      endedAt,
-      duration: call.answeredAt === null ? 0 : Math.round((endedAt - call.answeredAt) / 1000),
-      outcome: finalOutcome,
-      reason: finalReason,
-      routing: call.route?.steps ?? [],
-      voicemail: message,
-      forwardedTo: null,
-      test: call.route?.test ?? false,
-    });
+    vs.options.onCallEnded?.(rowOf(call, finalOutcome, finalReason, vs.now(), message));
   } catch (err) {
     vs.log(`voice: recording call ${call.id} failed: ${String(err)}`);
   }

@@ -21,7 +21,7 @@ import {
 } from './model';
 import type { ClientMessage } from './protocol';
 import { connect, leave, nameOf, ownCall, setSide, sideNamed, stopRing } from './calls';
-import { setBusy } from './history';
+import { addTrail, setBusy } from './history';
 import { ringBack } from './ringing';
 import { waitingSound } from './routing';
 import { failBeforeRinging, send, tell, tellParties } from './signalling';
@@ -60,7 +60,7 @@ export function hold(vs: VoiceState, identity: string, callSid: string, on: bool
     call.heldBy = side;
     sideNamed(call, other(side)).leg?.play(waitingSound(vs, call));
     sideNamed(call, side).leg?.play(null);
-    call.trail.push({ action: 'held', by: identity, at: vs.now() });
+    addTrail(vs, call, { action: 'held', by: identity, at: vs.now() });
     tell(vs, sideNamed(call, other(side)), { event: 'held', by: sideNamed(call, side).name });
     return;
   }
@@ -73,7 +73,7 @@ export function hold(vs: VoiceState, identity: string, callSid: string, on: bool
     );
   call.heldBy = null;
   connect(call);
-  call.trail.push({ action: 'resumed', by: identity, at: vs.now() });
+  addTrail(vs, call, { action: 'resumed', by: identity, at: vs.now() });
   tell(vs, sideNamed(call, other(side)), { event: 'resumed', by: sideNamed(call, side).name });
 }
 
@@ -101,7 +101,7 @@ export function park(vs: VoiceState, identity: string, callSid: string): ParkedC
   call.park = { side, by: identity, at, timer };
   // Parked again after a pick-up: that pick-up no longer says who has the call.
   vs.pickedUp.delete(call.id);
-  call.trail.push({ action: 'parked', by: identity, at });
+  addTrail(vs, call, { action: 'parked', by: identity, at });
   tell(vs, waiting, { event: 'held', by: parker.name });
   const entry: ParkedCall = {
     callId: call.id,
@@ -210,8 +210,8 @@ export async function pickUp(
   stopRing(vs, call, true);
   leavePark(vs, call);
   vs.pickedUp.set(call.id, { by: picker, at: vs.now() });
-  call.trail.push({ action: 'pickedUp', by: picker, at: vs.now() });
   call.handledBy = picker;
+  addTrail(vs, call, { action: 'pickedUp', by: picker, at: vs.now() });
   call.state = 'answered';
   setBusy(vs, picker, 1);
   connect(call);

@@ -193,7 +193,8 @@ export interface Transfer {
   from: string;
   /** A colleague, or a ring group (its name). */
   targetName: string;
-  group: boolean;
+  /** The ring group's id when the target is a group, else null. */
+  groupId: string | null;
   /** Who rings next, turn by turn (a group's members in order; one turn for a colleague). */
   turns: TransferTurn[];
   party: Side | null;

@@ -2,6 +2,7 @@
  * Ringing: a call placed to a colleague, a ring on one side of a call (the first ring, a ring group's
  * members at once, a transfer's target, a ring-back), a ring nobody takes, and an answer.
  */
+import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { randomBytes } from 'node:crypto';
 import { TONES } from './audio';
 import { answerLeg, offerLeg, type MediaLeg } from './media';
@@ -29,7 +30,7 @@ import {
   sideNamed,
   stopRing,
 } from './calls';
-import { recordAttempt, setBusy } from './history';
+import { addTrail, noteProgress, recordAttempt, setBusy } from './history';
 import { leavePark, pickUp } from './hold';
 import { answerCaller, placeGroupCall, runPlan, step } from './routing';
 import {
@@ -192,9 +193,9 @@ export function startRing(
     From: `client:${fromIdentity}`,
     ApiVersion: '2010-04-01',
     Params: new URLSearchParams({
-      CallerIdentity: fromIdentity,
-      CallerName: nameOf(vs, fromIdentity),
-      ...(purpose === 'ringBack' ? { RingBack: '1' } : {}),
+      [CALL_PARAMETERS.callerIdentity]: fromIdentity,
+      [CALL_PARAMETERS.callerName]: nameOf(vs, fromIdentity),
+      ...(purpose === 'ringBack' ? { [CALL_PARAMETERS.ringBack]: '1' } : {}),
       ...extra.params,
     }).toString(),
   };
@@ -277,7 +278,7 @@ export function ringBack(
       }
       const from = waiting.identity ?? call.from;
       // The reason rides along so the card can say why this call rings again.
-      const params = { RingBackReason: why };
+      const params = { [CALL_PARAMETERS.ringBackReason]: why };
       if (!startRing(vs, call, side, 'ringBack', identity, name, leg, from, { params }))
         unavailable(`${name} was offline`);
     },
@@ -341,23 +342,23 @@ export async function answerCall(
       call.callee = side.identity;
       call.route.ringing = null;
       step(vs, call, 'answered', `${side.name} answered.`);
-    }
+    } else noteProgress(vs, call);
     answerCaller(vs, call);
     if (call.route) tellParties(vs, call);
     return;
   }
   // A call rung back (after a park or an unanswered transfer), or a blind transfer's target: taken.
   leavePark(vs, call);
+  call.handledBy = side.identity;
   if (ring.purpose === 'transfer' && call.transfer)
-    call.trail.push({
+    addTrail(vs, call, {
       action: 'transferred',
       by: call.transfer.by,
       to: side.identity!,
       at: vs.now(),
     });
-  else call.trail.push({ action: 'rangBack', by: side.identity!, at: vs.now() });
+  else addTrail(vs, call, { action: 'rangBack', by: side.identity!, at: vs.now() });
   call.transfer = null;
-  call.handledBy = side.identity;
   call.state = 'answered';
   connect(call);
   tell(vs, sideNamed(call, other(ring.side)), { event: 'resumed', by: side.name });

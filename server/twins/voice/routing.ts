@@ -2,6 +2,7 @@
  * Calls to ring groups: the routing engine's plan carried out step by step (announcements, rings,
  * forwarding, voicemail), each decision noted and told to the caller (Test this group lists them).
  */
+import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { TONES } from './audio';
 import { answerLeg, offerLeg, type MediaLeg } from './media';
 import { CODE_TEXT, other, type Call, type Conn, type Destination, type VoiceState } from './model';
@@ -11,6 +12,7 @@ import type { GuidanceSlot } from '../../../src/contracts/records/group';
 import type { When } from '../../../src/contracts/records/forwarding';
 import type { Decision, Plan } from '../../../src/domain/routing/plan';
 import { endCall, mediaFailed, nameOf, newCall, sideNamed } from './calls';
+import { noteProgress } from './history';
 import { startRing } from './ringing';
 import { failBeforeRinging, send, tell } from './signalling';
 import { takeMessage } from './voicemail';
@@ -61,6 +63,7 @@ export async function placeGroupCall(
     voicemail: null,
     holdAudio: null,
   };
+  noteProgress(vs, call);
   // Loaded while the call rings, for when it is held, parked or transferred.
   vs.options.holdAnnouncement?.(dest.groupId).then(
     (audio) => {
@@ -115,6 +118,7 @@ export async function placeGroupCall(
 export function step(vs: VoiceState, call: Call, kind: RoutingStep['kind'], text: string): void {
   if (!call.route) return;
   call.route.steps.push({ kind, text, at: vs.now() });
+  noteProgress(vs, call);
   tell(vs, call.caller, { event: 'routing', kind, text });
 }
 
@@ -208,7 +212,11 @@ function ringMembers(vs: VoiceState, call: Call, plan: Extract<Plan, { kind: 'ri
         call.from,
         {
           timeoutMs: plan.seconds * 1000,
-          params: { Group: call.route!.groupName, ...(call.route!.test ? { Test: '1' } : {}) },
+          params: {
+            [CALL_PARAMETERS.group]: call.route!.groupName,
+            [CALL_PARAMETERS.groupId]: call.route!.groupId,
+            ...(call.route!.test ? { [CALL_PARAMETERS.test]: '1' } : {}),
+          },
         },
       );
       if (!started) {

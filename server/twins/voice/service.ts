@@ -68,6 +68,12 @@ export interface VoiceServiceOptions {
   doNotDisturb?: (identity: string) => boolean;
   /** Told of every finished call: its history row, as both backends write it (src/contracts). */
   onCallEnded?: (record: CallRecord) => void;
+  /**
+   * Told, synchronously and before anyone hears of it, of each change to a live call worth keeping
+   * (placed, routed, answered, each trail step): the row it gets if the server dies now (`dropped`),
+   * for the app to journal so a crash loses no call. `onCallEnded` follows for every call told here.
+   */
+  onCallProgress?: (record: CallRecord) => void;
   /** Told when someone's number of live calls changes (presence). */
   onBusyChanged?: (identity: string, busy: boolean) => void;
   /** Told when a call is parked, and when it leaves the park (picked up, rung back, hung up). */

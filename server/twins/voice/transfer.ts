@@ -3,6 +3,7 @@
  * if nobody takes it), attended (the transferrer talks to the target first, then completes or
  * cancels), to a colleague or a ring group's members.
  */
+import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { TONES } from './audio';
 import { bridge, offerLeg } from './media';
 import {
@@ -28,7 +29,7 @@ import {
   sideNamed,
   stopRing,
 } from './calls';
-import { setBusy } from './history';
+import { addTrail, setBusy } from './history';
 import { answeredSide, ringBack, startRing } from './ringing';
 import { waitingSound } from './routing';
 import { registeredSocketsOf, tell, tellParties } from './signalling';
@@ -84,7 +85,7 @@ export function transfer(
     byName: me.name,
     from: mode === 'consult' ? identity : (waiting.identity ?? call.from),
     targetName: dest.name,
-    group: dest.kind === 'group',
+    groupId: dest.kind === 'group' ? dest.groupId : null,
     turns,
     party: null,
   };
@@ -152,7 +153,9 @@ export function ringTransfer(vs: VoiceState, call: Call, t: Transfer): void {
     return;
   }
   const name =
-    t.group && turn.identities.length === 1 ? nameOf(vs, turn.identities[0]!) : t.targetName;
+    t.groupId !== null && turn.identities.length === 1
+      ? nameOf(vs, turn.identities[0]!)
+      : t.targetName;
   offerLeg(vs.options.media).then(
     (leg) => {
       if (!transferGoesOn(call, t)) {
@@ -162,7 +165,14 @@ export function ringTransfer(vs: VoiceState, call: Call, t: Transfer): void {
       const purpose = t.mode === 'consult' ? 'consult' : 'transfer';
       const extra = {
         ...(turn.timeoutMs !== undefined ? { timeoutMs: turn.timeoutMs } : {}),
-        ...(t.group ? { params: { Group: t.targetName } } : {}),
+        ...(t.groupId !== null
+          ? {
+              params: {
+                [CALL_PARAMETERS.group]: t.targetName,
+                [CALL_PARAMETERS.groupId]: t.groupId,
+              },
+            }
+          : {}),
       };
       if (startRing(vs, call, t.side, purpose, turn.identities, name, leg, t.from, extra)) return;
       if (t.turns.length > 0) ringTransfer(vs, call, t);
@@ -205,8 +215,8 @@ export function complete(vs: VoiceState, call: Call): void {
   leave(vs, leaving);
   setSide(call, t.side, party);
   vs.bySid.set(party.sid, call);
-  call.trail.push({ action: 'transferred', by: t.by, to: party.identity!, at: vs.now() });
   call.handledBy = party.identity;
+  addTrail(vs, call, { action: 'transferred', by: t.by, to: party.identity!, at: vs.now() });
   connect(call);
   tell(vs, sideNamed(call, other(t.side)), { event: 'resumed', by: party.name });
   tellParties(vs, call);

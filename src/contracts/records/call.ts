@@ -13,7 +13,9 @@ export type Direction = (typeof DIRECTIONS)[number];
  * How a call ended (PRODUCT.md, "Data"); `unknown` when the server did not follow the call from its
  * start (on Twilio, another server had its first webhooks), so who took it is not known;
  * `doNotDisturb` when the colleague called directly was in do not disturb (added after the others:
- * a reader that does not know it reads it as unknown).
+ * a reader that does not know it reads it as unknown); `dropped` when the call was cut off with
+ * nobody hanging up: on the embedded backend, a call in progress when the server died, written at
+ * its next start with what was known (reason {@link DROPPED_REASON}).
  */
 export const OUTCOMES = [
   'answered',
@@ -29,6 +31,9 @@ export const OUTCOMES = [
   'doNotDisturb',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
+
+/** The reason of a `dropped` row written for a call the server was carrying when it died. */
+export const DROPPED_REASON = 'The server restarted.';
 
 /** What happened to a call after it was answered, in order. */
 export const TRAIL_ACTIONS = [

@@ -9,6 +9,7 @@
  */
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { callRecord } from '../../../src/contracts/records/call';
 import { holdMusic } from '../../../server/twins/voice/audio';
 import { storeGroup, type GroupSpec } from '../../support/ring-groups';
@@ -101,7 +102,9 @@ describe('a call to a ring group', () => {
     const params = new URLSearchParams(
       String((toAnn.payload.parameters as { Params: string }).Params),
     );
-    expect(params.get('Group')).toBe('grp-sales');
+    // The names the page reads (src/contracts/call-parameters.ts): "via grp-sales" on the card.
+    expect(params.get(CALL_PARAMETERS.group)).toBe('grp-sales');
+    expect(params.get(CALL_PARAMETERS.groupId)).toBe('grp-sales');
     const bobLeg = await answerTo(bob, toBob);
     await ann.next(
       (f) => f.type === 'cancel' && f.payload.callsid === toAnn.payload.callsid,

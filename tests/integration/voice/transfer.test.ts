@@ -7,6 +7,7 @@
  * caller); a target who declines does the same. Every refusal changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { callRecord } from '../../../src/contracts/records/call';
 import { storeGroup } from '../../support/ring-groups';
 import { serverWrites } from '../../support/server-writes';
@@ -234,7 +235,8 @@ describe('transfer to a ring group', () => {
     await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB);
     const toCat = await cat.next((f) => f.type === 'invite', mC);
     const toDan = await dan.next((f) => f.type === 'invite', mD);
-    expect(paramsOf(toCat).get('Group')).toBe('Support');
+    expect(paramsOf(toCat).get(CALL_PARAMETERS.group)).toBe('Support');
+    expect(paramsOf(toCat).get(CALL_PARAMETERS.groupId)).toBe('support');
     expect(paramsOf(toCat).get('CallerIdentity')).toBe('ann@example.com');
     expect(toDan.payload.callsid).toBe(toCat.payload.callsid);
     const catLeg = await answerTo(cat, toCat);
@@ -261,7 +263,8 @@ describe('transfer to a ring group', () => {
     ).toBe(false);
     cat.send('reject', { callsid: toCat.payload.callsid });
     const toDan = await dan.next((f) => f.type === 'invite', mD);
-    expect(paramsOf(toDan).get('Group')).toBe('Desk');
+    expect(paramsOf(toDan).get(CALL_PARAMETERS.group)).toBe('Desk');
+    expect(paramsOf(toDan).get(CALL_PARAMETERS.groupId)).toBe('desk');
     // Dan lets it ring past the group's 2 s: it comes back to Bob, not to nowhere.
     await dan.next((f) => f.type === 'cancel' && f.payload.callsid === toDan.payload.callsid, mD);
     const back = await bob.next((f) => f.type === 'invite', mB + 1, 10_000);

@@ -29,6 +29,18 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   doNotDisturb: 'Do not disturb',
 };
 
+/**
+ * The outcome as a person reads it; a dropped call says why ("Dropped: the server restarted"), as
+ * nobody hung it up.
+ */
+export function outcomeText(call: Pick<Call, 'outcome' | 'reason'>): string {
+  if (!call.outcome) return 'Unknown';
+  const label = OUTCOME_LABEL[call.outcome];
+  const why = call.reason.trim().replace(/\.$/, '');
+  if (call.outcome !== 'dropped' || !why) return label;
+  return `${label}: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+}
+
 export interface RowContext {
   me: string | null;
   names: Names;
@@ -96,7 +108,7 @@ const CallRow = memo(function CallRow({
         <span className="call-row__when">{meta.join(' · ')}</span>
         {' · '}
         <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
-          {call.outcome ? OUTCOME_LABEL[call.outcome] : 'Unknown'}
+          {outcomeText(call)}
         </span>
         {talk && <span className="call-row__duration"> · {talk}</span>}
         {message && (

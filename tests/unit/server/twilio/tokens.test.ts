@@ -10,6 +10,7 @@ import {
 } from '../../../../src/contracts/voice-identity';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRESENCE } from '../../../../src/contracts/objects';
 import type { TwilioConfig } from '../../../../server/twilio/config';
 import {
   mintTwilioSyncToken,
@@ -182,10 +183,27 @@ describe('the app on the Twilio backend', () => {
       `${t.url}/api/voice/sounds/incoming.wav`,
     );
     expect(body.signalling.url).toBe(TWILIO_SIGNALLING_URL);
-    const registration = (await (await get('/api/voice/registration')).json()) as {
-      registered: boolean;
-    };
-    expect(registration.registered).toBe(true);
+  });
+
+  it("GET /api/voice/registration: the dead-phone check follows the page's presence in Sync", async () => {
+    const registered = async () =>
+      ((await (await get('/api/voice/registration')).json()) as { registered: boolean }).registered;
+    // No presence item: no page of Grace's keeps its heartbeat, so her phone is treated as gone
+    // (the page that asks registers afresh).
+    expect(await registered()).toBe(false);
+    t.api.setMapItem(PRESENCE.name, 'grace@example.com', { status: 'away', onCall: false }, 75);
+    expect(await registered()).toBe(true);
+    // Past its ttl (Twilio deletes it soon after): the page was cut off, its Voice socket with it.
+    t.clock.now += 76_000;
+    expect(await registered()).toBe(false);
+    t.clock.now -= 76_000;
+    // Sync cannot say: the check does not claim the phone is dead.
+    t.api.failWith(503);
+    try {
+      expect(await registered()).toBe(true);
+    } finally {
+      t.api.failWith(null);
+    }
   });
 
   it("the page may reach Twilio's Sync and Voice", async () => {
