@@ -115,9 +115,9 @@ describe('blind transfer', () => {
     await hearsSound(catLeg);
     await hearsSound(fromLeg);
     await eventually(
-      () => Promise.resolve(events(ann, mA).join() === 'held,resumed'),
+      () => Promise.resolve(events(ann, mA).join() === 'held,resumed,party'),
       5000,
-      'held, resumed',
+      'held, resumed, then who she is talking to now (party)',
     );
     ann.send('hangup', { callsid: fromSid });
     await cat.next((f) => f.type === 'hangup', mC + 1);
@@ -176,9 +176,9 @@ describe('attended transfer', () => {
     expect((await post(bob, `${toSid}/transfer/complete`)).status).toBe(204);
     await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, mB);
     await eventually(
-      () => Promise.resolve(events(ann, mA).join() === 'held,resumed'),
+      () => Promise.resolve(events(ann, mA).join() === 'held,resumed,party'),
       5000,
-      'held, resumed',
+      'held, resumed, then who she is talking to now (party)',
     );
     await hearsSound(fromLeg);
     await hearsSound(catLeg);
@@ -301,9 +301,9 @@ describe('transfer to a ring group', () => {
     await hearsSound(fromLeg); // Ann hears the music
     expect((await post(bob, `${toSid}/transfer/complete`)).status).toBe(204);
     await eventually(
-      () => Promise.resolve(events(ann, mA).join() === 'held,resumed'),
+      () => Promise.resolve(events(ann, mA).join() === 'held,resumed,party'),
       5000,
-      'held, resumed',
+      'held, resumed, then who she is talking to now (party)',
     );
     await hearsSound(danLeg);
     dan.send('hangup', { callsid: toDan.payload.callsid });
