@@ -9,6 +9,7 @@ import type twilio from 'twilio';
 import { registerAudioRoutes } from './audio/routes';
 import { callerAudio } from './calls/audio';
 import { createCallHistory } from './calls/history';
+import { registerCallQualityRoute } from './calls/quality';
 import { createParkedCalls } from './calls/holds';
 import { keepVoicemailWithHistory, registerVoicemailRoutes } from './calls/voicemail';
 import type { AppConfig } from './config';
@@ -249,6 +250,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       ? {}
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
   });
+  registerCallQualityRoute(router, { auth, voice, history });
   registerVoicemailRoutes(router, {
     auth,
     messages: twilioBackend?.voicemail ?? storedMessages(voicemailStore),

@@ -2,7 +2,7 @@
  * What the twin tells the app about calls: a finished call's history row (the call record both
  * backends write, src/contracts/records/call.ts), and who is on a call (presence).
  */
-import { sid, type Call, type VoiceState } from './model';
+import { CallControlError, sid, type Call, type VoiceState } from './model';
 import { finishRecording } from './voicemail';
 import type { Outcome } from '../../../src/contracts/records/call';
 
@@ -59,6 +59,7 @@ export function recordEnd(vs: VoiceState, call: Call, outcome: Outcome, reason: 
       voicemail: message,
       forwardedTo: null,
       test: call.route?.test ?? false,
+      quality: [],
     });
   } catch (err) {
     vs.log(`voice: recording call ${call.id} failed: ${String(err)}`);
@@ -96,8 +97,37 @@ export function recordAttempt(
       voicemail: null,
       forwardedTo: null,
       test: false,
+      quality: [],
     });
   } catch (err) {
     vs.log(`voice: recording a failed call failed: ${String(err)}`);
   }
+}
+
+/**
+ * The id of the call `identity` was on as `callSid` (the id of its history row), for a quality
+ * report: a live call they are on (their report may come before the hangup does), or one that ended
+ * in the last minute with them on it. Throws {@link CallControlError}: 403 when they were not on
+ * it, 404 when no call is known by that id.
+ */
+export function callOfParty(vs: VoiceState, identity: string, callSid: string): string {
+  const live = vs.bySid.get(callSid);
+  if (live) {
+    const people = [
+      live.from,
+      live.callee,
+      live.handledBy,
+      live.caller.identity,
+      live.calleeSide.identity,
+      live.transfer?.party?.identity,
+    ];
+    if (people.includes(identity)) return live.id;
+    throw new CallControlError(403, 'not_your_call', 'You were not on this call.');
+  }
+  const ended = vs.ended.get(callSid);
+  if (ended && ended.callId !== '') {
+    if (ended.people.has(identity)) return ended.callId;
+    throw new CallControlError(403, 'not_your_call', 'You were not on this call.');
+  }
+  throw new CallControlError(404, 'no_such_call', 'No call is known by that id.');
 }

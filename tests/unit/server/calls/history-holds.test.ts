@@ -43,6 +43,7 @@ const CALL: CallRecord = {
   voicemail: null,
   forwardedTo: null,
   test: false,
+  quality: [],
 };
 
 describe('call history', () => {
