@@ -44,6 +44,7 @@ import { createSyncService, type SyncService } from './sync/service';
 import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
 import { resolveDestination } from './voice/directory';
 import { registerVoiceRoutes } from './voice/routes';
+import { testDropFromEnv } from './twins/voice/media';
 import { createVoiceService, type VoiceService } from './twins/voice/service';
 import { voiceSettingsFromEnv } from './voice/settings';
 import { createVoicemailStore, storedMessages } from './twins/voice/voicemail-store';
@@ -147,6 +148,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   // (On Twilio the server's objects are made, and ACL checked, before it listens.)
   const historyDays = voiceSettings.historyDays ?? 365;
   const history = createCallHistory(sync.internal, historyDays);
+  // Tests only: the relay loses a share of one leg's audio (SWITCHBOARD_TEST_DROP_PERCENT).
+  const testDrop = testDropFromEnv(process.env);
+  if (testDrop)
+    log(
+      `voice: TEST HOOK: the relay drops ${testDrop.percent}% of the audio sent to each ${testDrop.leg}'s leg`,
+    );
   history.open();
   const holds = createParkedCalls(sync.internal);
   holds.clear();
@@ -199,7 +206,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
     onParked: (call) => holds.parked(call),
     onUnparked: (callId) => holds.unparked(callId),
-    ...(config.voiceRtpPorts ? { media: { portRange: config.voiceRtpPorts } } : {}),
+    media: {
+      ...(config.voiceRtpPorts ? { portRange: config.voiceRtpPorts } : {}),
+      ...(testDrop ? { testDrop } : {}),
+    },
     ...(voiceSettings.ringTimeoutMs === undefined
       ? {}
       : { ringTimeoutMs: voiceSettings.ringTimeoutMs }),
