@@ -144,11 +144,11 @@ const formatNumber = (value: number): string =>
 
 /**
  * The mark of a call from its reports (one per browser that sent one), or null when none did: the
- * worst grade any report earns, and why. `nameOf` names the person whose end measured it.
+ * worst grade any report earns, and why. `whose` names whose end measured it ("Ann's", "your").
  */
 export function qualityMark(
   reports: readonly CallQuality[],
-  nameOf: (identity: string) => string = (identity) => identity,
+  whose: (identity: string) => string = (identity) => `${identity}'s`,
 ): QualityMark | null {
   const measured = reports.filter((r) => r.samples > 0);
   if (measured.length === 0) return null;
@@ -159,7 +159,7 @@ export function qualityMark(
     const worst = found[0]?.grade ?? 'good';
     if (RANK[worst] > RANK[grade]) grade = worst;
     if (found.length > 0)
-      reasons.push(`${found.map((f) => f.words).join(', ')} (at ${nameOf(report.by)}'s end)`);
+      reasons.push(`${found.map((f) => f.words).join(', ')} (at ${whose(report.by)} end)`);
   }
   if (grade === 'good') {
     const loss = Math.max(...measured.map((r) => r.lossPercent));

@@ -24,6 +24,7 @@ import { useNow } from '../components/clock';
 import type { CallActor } from '../../machines/device.setup';
 import { formatDuration } from '../components/duration';
 import { CallControl } from './CallControl';
+import { QualityIndicator } from './QualityIndicator';
 import { TransferForm } from './TransferForm';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
@@ -136,6 +137,7 @@ export function CallCardView({
           {summary.routingNote}
         </p>
       )}
+      {inCall && <QualityIndicator warnings={summary.warnings} />}
       {inCall && hold !== 'off' && (
         <p className="call-card__hold" data-testid="call-hold">
           {hold === 'holding'

@@ -4,6 +4,7 @@ import { API } from '../../../contracts/api';
 import type { Outcome } from '../../../contracts/records/call';
 import { describeTrail, directionFor, formatDuration, type Call } from './call';
 import { pathOf } from '../../../contracts/api-route';
+import { QualityMark } from './QualityMark';
 
 const ROW_HEIGHT = 64;
 /** Ask for the next page when the last rendered row is this close to the end. */
@@ -80,6 +81,7 @@ const CallRow = memo(function CallRow({
       <span className="call-row__duration">{formatDuration(call.duration) ?? ''}</span>
       <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
         {call.outcome ? OUTCOME_LABEL[call.outcome] : 'Unknown'}
+        <QualityMark quality={call.quality} me={me} />
       </span>
       <span className="call-row__voicemail">
         {call.voicemail && canHear(call.group ?? '') && (
