@@ -144,6 +144,7 @@ describe('an answered call', () => {
       voicemail: null,
       forwardedTo: null,
       test: false,
+      quality: [],
     });
 
     // Bob is free again.
