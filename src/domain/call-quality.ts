@@ -153,19 +153,24 @@ export function qualityMark(
   const measured = reports.filter((r) => r.samples > 0);
   if (measured.length === 0) return null;
   let grade: QualityGrade = 'good';
-  const reasons: string[] = [];
+  const reasons: { rank: number; text: string }[] = [];
   for (const report of measured) {
     const found = findings(report);
     const worst = found[0]?.grade ?? 'good';
     if (RANK[worst] > RANK[grade]) grade = worst;
     if (found.length > 0)
-      reasons.push(`${found.map((f) => f.words).join(', ')} (at ${whose(report.by)} end)`);
+      reasons.push({
+        rank: RANK[worst],
+        text: `${found.map((f) => f.words).join(', ')} (at ${whose(report.by)} end)`,
+      });
   }
+  // The end that made the grade is named first.
+  reasons.sort((a, b) => b.rank - a.rank);
   if (grade === 'good') {
     const loss = Math.max(...measured.map((r) => r.lossPercent));
     const mos = measured.map((r) => r.mosAvg).filter(num);
     const score = mos.length ? `, quality score ${formatNumber(Math.min(...mos))} of 5` : '';
     return { grade, text: `Good: ${formatNumber(loss)}% of audio lost${score}.` };
   }
-  return { grade, text: `${GRADE_WORD[grade]}: ${reasons.join('; ')}.` };
+  return { grade, text: `${GRADE_WORD[grade]}: ${reasons.map((r) => r.text).join('; ')}.` };
 }

@@ -148,7 +148,7 @@ describe('qualityMark', () => {
     expect(qualityMark([report({ rttAvgMs: 450 })])?.grade).toBe('poor');
   });
 
-  it('the worst end decides the grade; every end that was not good is named', () => {
+  it('the worst end decides the grade and is named first; every end that was not good is named', () => {
     const mark = qualityMark(
       [report({ by: 'bob@x.io', rttAvgMs: 300 }), report({ lossPercent: 10.5, mosAvg: 3.4 })],
       (id) => (id === 'ann@x.io' ? 'your' : `${id}'s`),
@@ -156,8 +156,8 @@ describe('qualityMark', () => {
     expect(mark).toEqual({
       grade: 'poor',
       text:
-        "Poor: slow connection (round trip 300 ms) (at bob@x.io's end); " +
-        '10.5% of audio lost, quality score 3.4 of 5 (at your end).',
+        'Poor: 10.5% of audio lost, quality score 3.4 of 5 (at your end); ' +
+        "slow connection (round trip 300 ms) (at bob@x.io's end).",
     });
   });
 });
