@@ -127,7 +127,7 @@ function findings(q: QualityReport): { grade: QualityGrade; words: string }[] {
   if (q.mosAvg !== null) {
     const grade: QualityGrade | null =
       q.mosAvg < t.mosAvg.poor ? 'poor' : q.mosAvg < t.mosAvg.fair ? 'fair' : null;
-    if (grade) out.push({ grade, words: `quality score ${formatNumber(q.mosAvg)} of 5` });
+    if (grade) out.push({ grade, words: `quality score ${round(q.mosAvg, 2)} of 5` });
   }
   const jitter = high(q.jitterP95Ms, t.jitterP95Ms);
   if (jitter)
@@ -169,7 +169,7 @@ export function qualityMark(
   if (grade === 'good') {
     const loss = Math.max(...measured.map((r) => r.lossPercent));
     const mos = measured.map((r) => r.mosAvg).filter(num);
-    const score = mos.length ? `, quality score ${formatNumber(Math.min(...mos))} of 5` : '';
+    const score = mos.length ? `, quality score ${round(Math.min(...mos), 2)} of 5` : '';
     return { grade, text: `Good: ${formatNumber(loss)}% of audio lost${score}.` };
   }
   return { grade, text: `${GRADE_WORD[grade]}: ${reasons.map((r) => r.text).join('; ')}.` };
