@@ -13,7 +13,7 @@ import {
   type DeviceStatus,
 } from '../../machines/device.selectors';
 import { createAudio, type AudioControls } from './audio';
-import { createQualityCollector } from './quality';
+import { watchQuality } from './quality';
 import { createCallMirror, type CallMirror, type MirrorChannel } from './mirror';
 import { heldEvent, serverSentence } from './server-messages';
 import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
@@ -133,15 +133,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     on('cancel', () => send({ type: 'call.cancelled' }));
     on('reconnecting', () => send({ type: 'call.reconnecting' }));
     on('reconnected', () => send({ type: 'call.reconnected' }));
-    // Quality: the SDK's warnings go to the machine (the card shows them); its per-second samples
-    // stay here, summarised for the history row when the call ends.
-    const quality = createQualityCollector();
-    on('warning', (name: string) => {
-      quality.warned(name);
-      send({ type: 'call.quality.warning', name });
-    });
-    on('warning-cleared', (name: string) => send({ type: 'call.quality.cleared', name }));
-    on('sample', (sample: unknown) => quality.sample(sample));
+    const quality = watchQuality(on, send);
     on('error', (error: { code?: number; message?: string }) =>
       send({
         type: 'call.error',

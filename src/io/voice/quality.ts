@@ -5,6 +5,7 @@
  */
 import type { QualityReport } from '../../contracts/records/call-quality';
 import { summariseQuality, type QualitySample } from '../../domain/call-quality';
+import type { CallAdapterEvent } from '../../machines/call.setup';
 
 /** Four hours of samples, one a second; a longer call keeps its latest four hours. */
 const MAX_SAMPLES = 4 * 60 * 60;
@@ -43,4 +44,27 @@ export function createQualityCollector(): QualityCollector {
     },
     report: (codec = '') => summariseQuality(samples, warnings, codec),
   };
+}
+
+/** The SDK's EventEmitter listener type. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type SdkListener = (...args: any[]) => void;
+
+/**
+ * Listens to one SDK call's quality: its warnings go to the call machine (the card shows them), its
+ * per-second samples stay in the collector returned, summarised for the history row when it ends.
+ * `on` adds a listener to the SDK call (and removes it with the call's others).
+ */
+export function watchQuality(
+  on: (name: string, handler: SdkListener) => void,
+  send: (event: CallAdapterEvent) => void,
+): QualityCollector {
+  const quality = createQualityCollector();
+  on('warning', (name: string) => {
+    quality.warned(name);
+    send({ type: 'call.quality.warning', name });
+  });
+  on('warning-cleared', (name: string) => send({ type: 'call.quality.cleared', name }));
+  on('sample', (sample: unknown) => quality.sample(sample));
+  return quality;
 }
