@@ -157,6 +157,7 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     forwardedTo: state.forwardedTo,
     test: false,
     quality: [],
+    relay: [],
   };
 }
 

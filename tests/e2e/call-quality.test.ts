@@ -8,6 +8,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLS } from '../../src/contracts/objects';
+import type { CallRecord } from '../../src/contracts/records/call';
+import { client, shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import type { Person } from './support/live';
@@ -34,6 +37,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
+  await shutdownClients();
   await browser?.close();
   await server?.stop();
   server?.cleanup();
@@ -139,5 +143,17 @@ describe('call quality', () => {
     const bobMark = bob.page.getByTestId('call-row').first().getByTestId('call-quality-mark');
     await bobMark.waitFor();
     expect(await bobMark.getAttribute('title')).toContain("(at ann@example.com's end)");
+    // The row as stored: both browsers' reports, and the relay's own count of each side.
+    const history = await (await client(server.url, 'ann@example.com')).list(CALLS.name);
+    const row = (await history.getItems({ order: 'desc', pageSize: 1 })).items[0]!
+      .data as CallRecord;
+    expect(row.quality.map((q) => q.by).sort()).toEqual(['ann@example.com', 'bob@example.com']);
+    const annLeg = row.relay.find((l) => l.side === 'caller')!;
+    const bobLeg = row.relay.find((l) => l.side === 'callee')!;
+    console.log(`[quality] the relay's view: ${JSON.stringify(row.relay)}`);
+    // Ann's browser told the relay (RTCP, its last report: a few seconds behind) of packets it never
+    // got; Bob's lost none.
+    expect(annLeg.lostAtBrowser).toBeGreaterThan(0);
+    expect(bobLeg.lostAtBrowser).toBe(0);
   });
 });

@@ -5,6 +5,7 @@
 import { CallControlError, sid, type Call, type VoiceState } from './model';
 import { finishRecording } from './voicemail';
 import type { Outcome } from '../../../src/contracts/records/call';
+import type { RelayLeg } from '../../../src/contracts/records/call-quality';
 
 /** Counts a person's live calls; presence hears when the count goes from or to zero. */
 export function setBusy(vs: VoiceState, identity: string, delta: number): void {
@@ -60,10 +61,32 @@ export function recordEnd(vs: VoiceState, call: Call, outcome: Outcome, reason: 
       forwardedTo: null,
       test: call.route?.test ?? false,
       quality: [],
+      relay: relayView(call),
     });
   } catch (err) {
     vs.log(`voice: recording call ${call.id} failed: ${String(err)}`);
   }
+}
+
+/** The relay's count of each side's audio (legs keep their counts once closed). */
+function relayView(call: Call): RelayLeg[] {
+  const sides = [
+    ['caller', call.caller],
+    ['callee', call.calleeSide],
+  ] as const;
+  return sides.flatMap(([side, s]) =>
+    s.leg
+      ? [
+          {
+            side,
+            identity: s.identity ?? '',
+            received: s.leg.packetsIn,
+            sent: s.leg.packetsOut,
+            lostAtBrowser: Math.max(0, s.leg.lostAtBrowser),
+          },
+        ]
+      : [],
+  );
 }
 
 /** A call that ended before it was set up (nobody to ring): its row, with nothing but why. */
@@ -98,6 +121,7 @@ export function recordAttempt(
       forwardedTo: null,
       test: false,
       quality: [],
+      relay: [],
     });
   } catch (err) {
     vs.log(`voice: recording a failed call failed: ${String(err)}`);

@@ -68,6 +68,8 @@ export class MediaLeg {
   packetsOut = 0;
   /** Bridged packets the test hook dropped instead of sending. */
   packetsDropped = 0;
+  /** Of the packets sent to the browser, how many it says it lost (its latest RTCP report). */
+  lostAtBrowser = 0;
   /** The test hook's share (0 to 100) and its running count, so drops are evenly spread. */
   private dropPercent = 0;
   private dropDue = 0;
@@ -118,6 +120,16 @@ export class MediaLeg {
   onState(listener: (state: LegState) => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
+  }
+
+  /** @internal Keeps what the browser's RTCP reports say it lost of what this leg sent it. */
+  watchReports(): void {
+    const sender = this.pc.getSenders()[0];
+    sender?.onRtcp.subscribe((packet) => {
+      if (!('reports' in packet)) return;
+      for (const report of packet.reports)
+        if (report.ssrc === sender.ssrc) this.lostAtBrowser = report.packetsLost;
+    });
   }
 
   /** @internal Tests only: the share of bridged packets this leg drops. */
@@ -282,6 +294,7 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
     if (!transceiver) throw new Error('The offer has no audio');
     transceiver.setDirection('sendrecv');
     await transceiver.sender.replaceTrack(leg.sendTrack);
+    leg.watchReports();
     await pc.setLocalDescription(await pc.createAnswer());
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
     leg.localSdp = pc.localDescription?.sdp ?? '';
@@ -300,6 +313,7 @@ export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
   if (options.testDrop?.leg === 'callee') leg.dropForTest(options.testDrop.percent);
   try {
     pc.addTransceiver(leg.sendTrack, { direction: 'sendrecv' });
+    leg.watchReports();
     await pc.setLocalDescription(await pc.createOffer());
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
     leg.localSdp = pc.localDescription?.sdp ?? '';

@@ -41,3 +41,19 @@ export const CallQualitySchema = v.object({
   by: v.string(),
 });
 export type CallQuality = v.InferOutput<typeof CallQualitySchema>;
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/**
+ * The media server's own view of one side's audio at the end of the call: packets it received from
+ * that browser and sent to it, and how many of those the browser's RTCP reports said it lost.
+ */
+export const RelayLegSchema = v.object({
+  side: v.picklist(['caller', 'callee']),
+  /** Who had that side at the end ('' for none). */
+  identity: v.string(),
+  received: count,
+  sent: count,
+  lostAtBrowser: count,
+});
+export type RelayLeg = v.InferOutput<typeof RelayLegSchema>;

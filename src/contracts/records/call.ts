@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { defineRecord, timestamp } from '../record';
-import { CallQualitySchema } from './call-quality';
+import { CallQualitySchema, RelayLegSchema } from './call-quality';
 
 export const DIRECTIONS = ['inbound', 'outbound'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
@@ -127,6 +127,8 @@ export const CallSchema = v.object({
    * person; empty when none did (a phone-network leg, a tab closed mid-call, rows from before).
    */
   quality: v.optional(v.pipe(v.array(CallQualitySchema), v.maxLength(10)), []),
+  /** The embedded media server's count per side (call-quality.ts); empty on Twilio and for older rows. */
+  relay: v.optional(v.pipe(v.array(RelayLegSchema), v.maxLength(2)), []),
 });
 export type CallRecord = v.InferOutput<typeof CallSchema>;
 
@@ -152,4 +154,5 @@ export const callRecord = defineRecord('call', CallSchema, {
   forwardedTo: null,
   test: false,
   quality: [],
+  relay: [],
 });

@@ -2,7 +2,8 @@
  * POST /api/calls/{callSid}/quality against the real server: each person on a call reports how it
  * sounded to them, while the call is live (their report overtook their hangup) or just after it
  * ended, and the call's history row keeps one report per person; anyone else, an unknown call, a
- * malformed id or a body that is not a report is refused with the API's error.
+ * malformed id or a body that is not a report is refused with the API's error. The row also has the
+ * relay's own count of each side's packets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../src/contracts/api';
@@ -12,7 +13,7 @@ import { callRecord } from '../../../src/contracts/records/call';
 import type { QualityReport } from '../../../src/contracts/records/call-quality';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
-import { closeLegs, connected, person as personAt, type Person } from './media-support';
+import { closeLegs, connected, hears, person as personAt, type Person } from './media-support';
 import { eventually } from './support';
 
 let server: RunningServer;
@@ -63,7 +64,9 @@ async function report(
 
 describe('call quality reports', () => {
   it("each party's report reaches the call's row, before or after the row is written; others are refused", async () => {
-    const { fromSid, toSid } = await connected(ann, bob);
+    const { fromSid, toSid, fromLeg, toLeg } = await connected(ann, bob);
+    await hears(fromLeg, 'sound');
+    await hears(toLeg, 'sound');
     // Bob's report arrives while the call is still live: it waits for the row.
     expect(
       await report(bob, toSid, { ...REPORT, lossPercent: 11, warnings: ['high-packet-loss'] }),
@@ -95,6 +98,13 @@ describe('call quality reports', () => {
         const quality = (row?.data as { quality?: { by: string }[] } | undefined)?.quality ?? [];
         if (quality.length < 2) return false;
         expect(callRecord.check(row!.data)).toMatchObject({ ok: true, value: row!.data });
+        // The relay's own count of each side, whatever the browsers reported.
+        const relay = (row!.data as { relay: { side: string; sent: number; received: number }[] })
+          .relay;
+        expect(relay.map((l) => [l.side, l.sent > 0, l.received > 0])).toEqual([
+          ['caller', true, true],
+          ['callee', true, true],
+        ]);
         expect(quality).toEqual([
           { ...REPORT, lossPercent: 11, warnings: ['high-packet-loss'], by: 'bob@example.com' },
           { ...REPORT, by: 'ann@example.com' },

@@ -44,6 +44,7 @@ const CALL: CallRecord = {
   forwardedTo: null,
   test: false,
   quality: [],
+  relay: [],
 };
 
 describe('call history', () => {

@@ -145,6 +145,7 @@ describe('an answered call', () => {
       forwardedTo: null,
       test: false,
       quality: [],
+      relay: [],
     });
 
     // Bob is free again.
