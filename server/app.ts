@@ -10,6 +10,7 @@ import { registerAudioRoutes } from './audio/routes';
 import { callerAudio } from './calls/audio';
 import { createCallHistory } from './calls/history';
 import { createCallJournal, recoverDroppedCalls } from './calls/journal';
+import { registerCallQualityRoute } from './calls/quality';
 import { createParkedCalls } from './calls/holds';
 import { keepVoicemailWithHistory, registerVoicemailRoutes } from './calls/voicemail';
 import type { AppConfig } from './config';
@@ -46,6 +47,7 @@ import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
 import { createTwinAccount } from './twins/account';
 import { resolveDestination } from './voice/directory';
 import { registerVoiceRoutes } from './voice/routes';
+import { testDropFromEnv } from './twins/voice/media';
 import { createVoiceService, type VoiceService } from './twins/voice/service';
 import { voiceSettingsFromEnv } from './voice/settings';
 import { createVoicemailStore, storedMessages } from './twins/voice/voicemail-store';
@@ -158,6 +160,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   // (On Twilio the server's objects are made, and ACL checked, before it listens.)
   const historyDays = voiceSettings.historyDays ?? 365;
   const history = createCallHistory(sync.internal, historyDays);
+  // Tests only: the relay loses a share of one leg's audio (SWITCHBOARD_TEST_DROP_PERCENT).
+  const testDrop = testDropFromEnv(process.env);
+  if (testDrop)
+    log(
+      `voice: TEST HOOK: the relay drops ${testDrop.percent}% of the audio sent to each ${testDrop.leg}'s leg`,
+    );
   history.open();
   const holds = createParkedCalls(sync.internal);
   holds.clear();
@@ -220,7 +228,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
     onParked: (call) => holds.parked(call),
     onUnparked: (callId) => holds.unparked(callId),
-    ...(config.voiceRtpPorts ? { media: { portRange: config.voiceRtpPorts } } : {}),
+    media: {
+      ...(config.voiceRtpPorts ? { portRange: config.voiceRtpPorts } : {}),
+      ...(testDrop ? { testDrop } : {}),
+    },
     ...(voiceSettings.ringTimeoutMs === undefined
       ? {}
       : { ringTimeoutMs: voiceSettings.ringTimeoutMs }),
@@ -273,6 +284,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       ? {}
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
   });
+  registerCallQualityRoute(router, { auth, voice, history });
   registerVoicemailRoutes(router, {
     auth,
     messages: twilioBackend?.voicemail ?? storedMessages(voicemailStore),

@@ -27,6 +27,8 @@ export interface InternalSync {
   ensureDocument(name: string): void;
   /** Appends one item to a list, creating the list on first use; returns its index. */
   pushListItem(list: string, data: Record<string, unknown>, ttlSeconds?: number): number;
+  /** Replaces one list item's data (its ttl kept); false when the list or the item is gone. */
+  updateListItem(list: string, index: number, data: Record<string, unknown>): boolean;
   /**
    * Every live (unexpired) item of a list, in index order (`desc`: the newest first), at most
    * `limit`; empty when it does not exist.
@@ -89,6 +91,15 @@ export function createInternalSync(core: Core): InternalSync {
       const body = ttlSeconds === undefined ? { data } : { data, ttl: ttlSeconds };
       const item = request('POST', ['v3', 'Lists', list, 'Items'], body) as { index: number };
       return item.index;
+    },
+    updateListItem(list, index, data) {
+      try {
+        request('POST', ['v3', 'Lists', list, 'Items', String(index)], { data });
+        return true;
+      } catch (e) {
+        if (isStatus(e, 404)) return false;
+        throw e;
+      }
     },
     listItems(list, limit = 10_000, order = 'asc') {
       const out: Record<string, unknown>[] = [];

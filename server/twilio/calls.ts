@@ -156,6 +156,8 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     voicemail: state.voicemail,
     forwardedTo: state.forwardedTo,
     test: false,
+    quality: [],
+    relay: [],
   };
 }
 

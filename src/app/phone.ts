@@ -12,7 +12,7 @@ import type { VoiceRuntime, VoiceRuntimeDeps } from '../io/voice/client';
 import { onNotificationAction, phoneWorker } from '../io/voice/notifications';
 import { API } from '../contracts/api';
 import { selectCalls } from '../machines/device.selectors';
-import { callControls } from './mutators/calls';
+import { callControls, reportCallQuality } from './mutators/calls';
 import type { ToastActor } from '../machines/toast.machine';
 import type { AudioPreferences } from '../io/voice/audio';
 
@@ -111,6 +111,7 @@ export function startPhone({
       fetchCredentials: () => api.call(API.voiceToken),
       fetchRegistered: async () => (await api.call(API.voiceRegistration)).registered,
       controlCall: callControls(api),
+      reportQuality: (sid, report) => reportCallQuality(api, sid, report),
       now: () => Date.now(),
       locks: typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : null,
       openChannel: (name) =>

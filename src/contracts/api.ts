@@ -9,6 +9,7 @@
 import * as v from 'valibot';
 import { AudioSchema } from './records/audio';
 import { HoldSchema } from './records/hold';
+import { QualityReportSchema } from './records/call-quality';
 import { body, route, text } from './api-route';
 import { SESSION_ROUTES, UserAnswer } from './api-session';
 import { ROLES } from './roles';
@@ -115,6 +116,11 @@ export const API = {
   ),
   completeTransfer: route('POST', '/api/voice/calls/:sid/transfer/complete', null, null),
   cancelTransfer: route('POST', '/api/voice/calls/:sid/transfer/cancel', null, null),
+  /**
+   * How a finished call sounded to this browser (the SDK's samples summarised), for its history
+   * row; only a person who was on the call may report it.
+   */
+  callQuality: route('POST', '/api/calls/:sid/quality', QualityReportSchema, null),
   /** A WAV of one of the SDK's sounds; `?level=0..100`. */
   voiceSound: route('GET', '/api/voice/sounds/:file', null, null),
   /** A voicemail message's audio, for the group's members and admins (both backends). */

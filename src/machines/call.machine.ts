@@ -16,7 +16,8 @@ import { openState } from './call.open';
  * from `input.now`.
  *
  * Invariants: `answeredAt` is set exactly when the call has been open; `endedAt` and `endReason`
- * exactly in `ended`. A disconnect ends the call with the reason of the last SDK error when there
+ * exactly in `ended`; `warnings` are the SDK's quality warnings raised and not yet cleared, none in
+ * `ended`. A disconnect ends the call with the reason of the last SDK error when there
  * was one (the adapter passes the SDK's `error` before its `disconnect`), else "they hung up" or "no
  * answer". A cancel ends an incoming call whenever it comes: the caller can hang up while we are
  * still answering, or (over a slow uplink) after our media opened but before the service had our
@@ -39,10 +40,17 @@ export const callMachine = callSetup.createMachine({
     problem: null,
     transfer: null,
     routing: [],
+    warnings: [],
   }),
   // A group call's routing is news whatever the call is doing; it changes no state. So is who is on
-  // the other end now (after a pick-up, a transfer, or a group member answering).
-  on: { 'call.routed': { actions: 'noteRouting' }, 'call.party': { actions: 'noteParty' } },
+  // the other end now (after a pick-up, a transfer, or a group member answering), and so are the
+  // SDK's quality warnings, raised and cleared whenever its stats say so (they end with the call).
+  on: {
+    'call.routed': { actions: 'noteRouting' },
+    'call.party': { actions: 'noteParty' },
+    'call.quality.warning': { actions: 'raiseWarning' },
+    'call.quality.cleared': { actions: 'clearWarning' },
+  },
   initial: 'routing',
   states: {
     routing: {
@@ -153,7 +161,7 @@ export const callMachine = callSetup.createMachine({
     ended: {
       description: 'Over. `endReason` says why, `endedAt` when.',
       type: 'final',
-      entry: assign(({ context }) => ({ endedAt: context.now() })),
+      entry: assign(({ context }) => ({ endedAt: context.now(), warnings: [] })),
     },
   },
 });

@@ -47,6 +47,8 @@ export function selectCallTransferStatus(s: CallSnapshot): TransferStatus {
 export const selectCallProblem = (s: CallSnapshot): string | null => s.context.problem;
 /** A ring group call's routing decisions so far (the same array until one is added). */
 export const selectCallRouting = (s: CallSnapshot): readonly RoutingNote[] => s.context.routing;
+/** The SDK's quality warnings active now (the same array until one is raised or cleared). */
+export const selectCallWarnings = (s: CallSnapshot): readonly string[] => s.context.warnings;
 export const selectCallDigits = (s: CallSnapshot): string => s.context.digits;
 export const selectCallEndReason = (s: CallSnapshot): CallEndReason | null => s.context.endReason;
 /** Why the call ended, in a sentence; null while it is live. */
@@ -111,6 +113,8 @@ export interface CallSummary {
    * transfer nobody took): the voice service's sentence, or a plain one when it gave none.
    */
   ringBack: string | null;
+  /** The SDK's quality warnings active now (`high-rtt`, `low-mos`, …). */
+  warnings: readonly string[];
 }
 
 export function selectCallSummary(s: CallSnapshot): CallSummary {
@@ -134,6 +138,7 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
     group:
       s.context.direction === 'incoming' ? (s.context.params[CALL_PARAMETERS.group] ?? null) : null,
     ringBack: ringBackOf(s.context.direction, s.context.params),
+    warnings: s.context.warnings,
   };
 }
 
@@ -167,7 +172,9 @@ export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
     a.endText === b.endText &&
     a.routingNote === b.routingNote &&
     a.group === b.group &&
-    a.ringBack === b.ringBack
+    a.ringBack === b.ringBack &&
+    a.warnings.length === b.warnings.length &&
+    a.warnings.every((w, i) => b.warnings[i] === w)
   );
 }
 

@@ -33,6 +33,8 @@ export interface CallContext extends CallInput {
   transfer: (TransferRequest & { answered: boolean }) | null;
   /** A call to a ring group: the server's routing decisions so far, oldest first (at most 50). */
   routing: RoutingNote[];
+  /** The SDK's quality warnings active now (`high-rtt`, `low-mos`, …), in the order they came. */
+  warnings: string[];
 }
 
 /** One routing decision the server told us of (`kind` as the server names it, `text` to show). */
@@ -43,6 +45,8 @@ export interface RoutingNote {
 
 /** How many routing decisions a call keeps. */
 export const MAX_ROUTING_NOTES = 50;
+/** How many quality warnings a call keeps active at once (the SDK has fewer than this). */
+export const MAX_WARNINGS = 20;
 
 /** A call control the server carries out (the SDK has none): hold, resume, park. */
 export interface CallControlInput extends CallRef {
@@ -75,7 +79,10 @@ export type CallAdapterEvent =
   /** The server's routing decision on our call to a ring group (announcement, who rings, …). */
   | { type: 'call.routed'; kind: string; text: string }
   /** The server says who is on the other end now: a pick-up, a transfer, a group member answering. */
-  | { type: 'call.party'; identity: string | null; number: string | null; name: string };
+  | { type: 'call.party'; identity: string | null; number: string | null; name: string }
+  /** The SDK's `warning` and `warning-cleared` (call quality: `high-rtt`, `low-mos`, a muted mic). */
+  | { type: 'call.quality.warning'; name: string }
+  | { type: 'call.quality.cleared'; name: string };
 
 /** What the UI sends. */
 export type CallUserEvent =
@@ -149,6 +156,18 @@ export const callSetup = setup({
     noteParty: assign(({ event }) =>
       event.type === 'call.party' && (event.identity !== null || event.number !== null)
         ? { remote: { identity: event.identity, number: event.number, displayName: event.name } }
+        : {},
+    ),
+    raiseWarning: assign(({ context, event }) =>
+      event.type === 'call.quality.warning' &&
+      !context.warnings.includes(event.name) &&
+      context.warnings.length < MAX_WARNINGS
+        ? { warnings: [...context.warnings, event.name] }
+        : {},
+    ),
+    clearWarning: assign(({ context, event }) =>
+      event.type === 'call.quality.cleared' && context.warnings.includes(event.name)
+        ? { warnings: context.warnings.filter((name) => name !== event.name) }
         : {},
     ),
     consultAnswered: assign(({ context }) => ({

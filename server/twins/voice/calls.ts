@@ -89,7 +89,7 @@ export function endCall(
   for (const s of occupants(call)) people.add(s.identity!);
   for (const s of bySidsOf(vs, call)) {
     vs.bySid.delete(s);
-    vs.ended.set(s, { people, at: vs.now() });
+    vs.ended.set(s, { people, at: vs.now(), callId: call.id });
   }
   // Everyone in the call counted as on a call: the caller from the invite, each other side from
   // its answer or pick-up.
@@ -173,10 +173,11 @@ export function connect(call: Call): void {
  */
 export function leave(vs: VoiceState, side: Side): void {
   free(vs, side);
-  for (const s of [side.sid, side.tempSid]) {
-    if (s === null || s === '') continue;
+  const sids = [side.sid, side.tempSid].filter((s): s is string => s !== null && s !== '');
+  const callId = sids.map((s) => vs.bySid.get(s)?.id).find((id) => id !== undefined) ?? '';
+  for (const s of sids) {
     vs.bySid.delete(s);
-    vs.ended.set(s, { people: new Set([side.identity!]), at: vs.now() });
+    vs.ended.set(s, { people: new Set([side.identity!]), at: vs.now(), callId });
   }
 }
 

@@ -2,7 +2,7 @@
  * What the twin tells the app about calls: a finished call's history row (the call record both
  * backends write, src/contracts/records/call.ts), and who is on a call (presence).
  */
-import { sid, type Call, type VoiceState } from './model';
+import { CallControlError, sid, type Call, type VoiceState } from './model';
 import { finishRecording } from './voicemail';
 import {
   DROPPED_REASON,
@@ -10,6 +10,7 @@ import {
   type Outcome,
   type TrailStep,
 } from '../../../src/contracts/records/call';
+import type { RelayLeg } from '../../../src/contracts/records/call-quality';
 
 /** Counts a person's live calls; presence hears when the count goes from or to zero. */
 export function setBusy(vs: VoiceState, identity: string, delta: number): void {
@@ -49,6 +50,8 @@ function rowOf(
     voicemail: message,
     forwardedTo: null,
     test: call.route?.test ?? false,
+    quality: [],
+    relay: [],
   };
 }
 
@@ -93,10 +96,34 @@ export function recordEnd(vs: VoiceState, call: Call, outcome: Outcome, reason: 
     finalReason = 'The caller hung up without leaving a message.';
   }
   try {
-    vs.options.onCallEnded?.(rowOf(call, finalOutcome, finalReason, vs.now(), message));
+    vs.options.onCallEnded?.({
+      ...rowOf(call, finalOutcome, finalReason, vs.now(), message),
+      relay: relayView(call),
+    });
   } catch (err) {
     vs.log(`voice: recording call ${call.id} failed: ${String(err)}`);
   }
+}
+
+/** The relay's count of each side's audio (legs keep their counts once closed). */
+function relayView(call: Call): RelayLeg[] {
+  const sides = [
+    ['caller', call.caller],
+    ['callee', call.calleeSide],
+  ] as const;
+  return sides.flatMap(([side, s]) =>
+    s.leg
+      ? [
+          {
+            side,
+            identity: s.identity ?? '',
+            received: s.leg.packetsIn,
+            sent: s.leg.packetsOut,
+            lostAtBrowser: Math.max(0, s.leg.lostAtBrowser),
+          },
+        ]
+      : [],
+  );
 }
 
 /** A call that ended before it was set up (nobody to ring): its row, with nothing but why. */
@@ -130,8 +157,38 @@ export function recordAttempt(
       voicemail: null,
       forwardedTo: null,
       test: false,
+      quality: [],
+      relay: [],
     });
   } catch (err) {
     vs.log(`voice: recording a failed call failed: ${String(err)}`);
   }
+}
+
+/**
+ * The id of the call `identity` was on as `callSid` (the id of its history row), for a quality
+ * report: a live call they are on (their report may come before the hangup does), or one that ended
+ * in the last minute with them on it. Throws {@link CallControlError}: 403 when they were not on
+ * it, 404 when no call is known by that id.
+ */
+export function callOfParty(vs: VoiceState, identity: string, callSid: string): string {
+  const live = vs.bySid.get(callSid);
+  if (live) {
+    const people = [
+      live.from,
+      live.callee,
+      live.handledBy,
+      live.caller.identity,
+      live.calleeSide.identity,
+      live.transfer?.party?.identity,
+    ];
+    if (people.includes(identity)) return live.id;
+    throw new CallControlError(403, 'not_your_call', 'You were not on this call.');
+  }
+  const ended = vs.ended.get(callSid);
+  if (ended && ended.callId !== '') {
+    if (ended.people.has(identity)) return ended.callId;
+    throw new CallControlError(403, 'not_your_call', 'You were not on this call.');
+  }
+  throw new CallControlError(404, 'no_such_call', 'No call is known by that id.');
 }

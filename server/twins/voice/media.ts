@@ -20,6 +20,28 @@ export interface MediaOptions {
   hostAddresses?: readonly string[];
   /** How long to wait for candidate gathering before giving up on a leg. */
   gatherTimeoutMs?: number;
+  /** Tests only: drops this share of the bridged packets sent to one kind of leg ({@link testDropFromEnv}). */
+  testDrop?: TestDrop;
+}
+
+/**
+ * A test hook: the relay drops `percent`% of the bridged packets it sends to every `leg` leg (the
+ * caller's: the legs answering a browser's offer; the callee's: the legs offering to a browser),
+ * evenly (every tenth at 10%), so a test can see what a lossy network does to a call.
+ */
+export interface TestDrop {
+  percent: number;
+  leg: 'caller' | 'callee';
+}
+
+/**
+ * The test hook from SWITCHBOARD_TEST_DROP_PERCENT (1 to 100) and SWITCHBOARD_TEST_DROP_LEG
+ * (`caller`, the default, or `callee`); none unless the percentage is set.
+ */
+export function testDropFromEnv(env: NodeJS.ProcessEnv): TestDrop | undefined {
+  const percent = Number(env.SWITCHBOARD_TEST_DROP_PERCENT ?? '');
+  if (!Number.isFinite(percent) || percent <= 0 || percent > 100) return undefined;
+  return { percent, leg: env.SWITCHBOARD_TEST_DROP_LEG === 'callee' ? 'callee' : 'caller' };
 }
 
 const PCMU = (): RTCRtpCodecParameters =>
@@ -44,6 +66,13 @@ export class MediaLeg {
   /** RTP packets received, for tests and stats. */
   packetsIn = 0;
   packetsOut = 0;
+  /** Bridged packets the test hook dropped instead of sending. */
+  packetsDropped = 0;
+  /** Of the packets sent to the browser, how many it says it lost (its latest RTCP report). */
+  lostAtBrowser = 0;
+  /** The test hook's share (0 to 100) and its running count, so drops are evenly spread. */
+  private dropPercent = 0;
+  private dropDue = 0;
   /** What the server is playing into the leg now: a sound, silence, or nothing (bridged or idle). */
   playing: 'sound' | 'silence' | null = null;
   private readonly track = new MediaStreamTrack({ kind: 'audio' });
@@ -93,9 +122,32 @@ export class MediaLeg {
     return () => this.stateListeners.delete(listener);
   }
 
+  /** @internal Keeps what the browser's RTCP reports say it lost of what this leg sent it. */
+  watchReports(): void {
+    const sender = this.pc.getSenders()[0];
+    sender?.onRtcp.subscribe((packet) => {
+      if (!('reports' in packet)) return;
+      for (const report of packet.reports)
+        if (report.ssrc === sender.ssrc) this.lostAtBrowser = report.packetsLost;
+    });
+  }
+
+  /** @internal Tests only: the share of bridged packets this leg drops. */
+  dropForTest(percent: number): void {
+    this.dropPercent = percent;
+  }
+
   /** Sends one packet (from a bridged leg): header extensions of the other leg are dropped. */
   write(packet: RtpPacket): void {
     if (this.state === 'closed') return;
+    if (this.dropPercent > 0) {
+      this.dropDue += this.dropPercent;
+      if (this.dropDue >= 100) {
+        this.dropDue -= 100;
+        this.packetsDropped++;
+        return;
+      }
+    }
     const header = new RtpHeader({
       payloadType: 0,
       sequenceNumber: packet.header.sequenceNumber,
@@ -235,12 +287,14 @@ async function gathered(pc: RTCPeerConnection, timeoutMs: number): Promise<void>
 export async function answerLeg(offerSdp: string, options: MediaOptions = {}): Promise<MediaLeg> {
   const pc = peerConnection(options);
   const leg = new MediaLeg(pc);
+  if (options.testDrop?.leg === 'caller') leg.dropForTest(options.testDrop.percent);
   try {
     await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
     const transceiver = pc.getTransceivers().find((t) => t.kind === 'audio');
     if (!transceiver) throw new Error('The offer has no audio');
     transceiver.setDirection('sendrecv');
     await transceiver.sender.replaceTrack(leg.sendTrack);
+    leg.watchReports();
     await pc.setLocalDescription(await pc.createAnswer());
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
     leg.localSdp = pc.localDescription?.sdp ?? '';
@@ -256,8 +310,10 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
 export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
   const pc = peerConnection(options);
   const leg = new MediaLeg(pc);
+  if (options.testDrop?.leg === 'callee') leg.dropForTest(options.testDrop.percent);
   try {
     pc.addTransceiver(leg.sendTrack, { direction: 'sendrecv' });
+    leg.watchReports();
     await pc.setLocalDescription(await pc.createOffer());
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
     leg.localSdp = pc.localDescription?.sdp ?? '';

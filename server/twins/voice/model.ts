@@ -78,8 +78,11 @@ export interface VoiceState {
   readonly calls: Map<string, Call>;
   /** Every sid a call is known by (temporary, caller's, callee's, a picker's) → the call. */
   readonly bySid: Map<string, Call>;
-  /** Ended calls' sids for a minute, so late hangups from their own people are not errors. */
-  readonly ended: Map<string, { people: Set<string>; at: number }>;
+  /**
+   * Ended calls' sids for a minute, so late hangups from their own people are not errors (and their
+   * quality reports find the call's history row): who was on it, when, and the call's id.
+   */
+  readonly ended: Map<string, { people: Set<string>; at: number; callId: string }>;
   /** Parked calls picked up in the last minute, by call id: who took them. */
   readonly pickedUp: Map<string, { by: string; at: number }>;
   /** Each person's number of live calls (presence says "on a call" while it is above zero). */

@@ -26,6 +26,7 @@ import {
   type VoiceState,
 } from './model';
 import { hold, park } from './hold';
+import { callOfParty } from './history';
 import { MAX_FRAME_BYTES } from './protocol';
 import { dropConn, onConnection, refuse, registeredSocketsOf, socketsOf } from './signalling';
 import { mintVoiceToken } from './token';
@@ -127,6 +128,11 @@ export interface VoiceService {
   park(identity: string, callSid: string): ParkedCall;
   /** Calls in the park now. */
   parked(): ParkedCall[];
+  /**
+   * The id of the call (its history row's `callSid`) that `identity` is or was on as `callSid`, live
+   * or ended in the last minute. Throws {@link CallControlError} (403 not theirs, 404 unknown).
+   */
+  callOfParty(identity: string, callSid: string): string;
   /** Live calls, for tests and diagnostics. */
   activeCalls(): { id: string; from: string; to: string; state: CallState }[];
   close(): Promise<void>;
@@ -195,6 +201,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     isOnCall: (identity) => (vs.busyCount.get(identity) ?? 0) > 0,
     hold: (identity, callSid, on) => hold(vs, identity, callSid, on),
     park: (identity, callSid) => park(vs, identity, callSid),
+    callOfParty: (identity, callSid) => callOfParty(vs, identity, callSid),
     transfer: (identity, callSid, to, mode) => transfer(vs, identity, callSid, to, mode),
     completeTransfer: (identity, callSid) => completeTransfer(vs, identity, callSid),
     cancelTransfer: (identity, callSid) => cancelTransfer(vs, identity, callSid),

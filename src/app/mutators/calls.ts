@@ -6,6 +6,7 @@
  */
 import { API } from '../../contracts/api';
 import type { ApiClient } from '../../io/api/client';
+import type { QualityReport } from '../../contracts/records/call-quality';
 import type { CallControlInput, TransferRequest } from '../../machines/call.setup';
 
 export async function holdCall(api: ApiClient, sid: string): Promise<void> {
@@ -35,6 +36,15 @@ export async function completeTransfer(api: ApiClient, sid: string): Promise<voi
 
 export async function cancelTransfer(api: ApiClient, sid: string): Promise<void> {
   await api.call(API.cancelTransfer, { sid });
+}
+
+/** How a finished call sounded here, for its history row (the server adds it to the row). */
+export async function reportCallQuality(
+  api: ApiClient,
+  sid: string,
+  report: QualityReport,
+): Promise<void> {
+  await api.call(API.callQuality, { sid }, report);
 }
 
 /** The call machine's `controlCall` (one of the above by its action) for the phone's adapter. */

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { defineRecord, timestamp } from '../record';
+import { CallQualitySchema, RelayLegSchema } from './call-quality';
 
 export const DIRECTIONS = ['inbound', 'outbound'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
@@ -126,6 +127,13 @@ export const CallSchema = v.object({
   forwardedTo: nullableText,
   /** An admin's Test this group call. */
   test: v.optional(v.boolean(), false),
+  /**
+   * How the call sounded to each browser on it that reported (call-quality.ts), at most one per
+   * person; empty when none did (a phone-network leg, a tab closed mid-call, rows from before).
+   */
+  quality: v.optional(v.pipe(v.array(CallQualitySchema), v.maxLength(10)), []),
+  /** The embedded media server's count per side (call-quality.ts); empty on Twilio and for older rows. */
+  relay: v.optional(v.pipe(v.array(RelayLegSchema), v.maxLength(2)), []),
 });
 export type CallRecord = v.InferOutput<typeof CallSchema>;
 
@@ -150,4 +158,6 @@ export const callRecord = defineRecord('call', CallSchema, {
   voicemail: null,
   forwardedTo: null,
   test: false,
+  quality: [],
+  relay: [],
 });

@@ -13,11 +13,13 @@ import {
   type DeviceStatus,
 } from '../../machines/device.selectors';
 import { createAudio, type AudioControls } from './audio';
+import { watchQuality } from './quality';
 import { createCallMirror, type CallMirror, type MirrorChannel } from './mirror';
 import { heldEvent, serverSentence } from './server-messages';
 import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
 import { createTabLock, type TabLock } from './tab-lock';
 import type { VoiceCredentials } from '../../contracts/api';
+import type { QualityReport } from '../../contracts/records/call-quality';
 import { CALL_PARAMETERS } from '../../contracts/call-parameters';
 import { personOfClientAddress } from '../../contracts/voice-identity';
 import type { CallActor } from '../../machines/device.setup';
@@ -45,6 +47,11 @@ export interface VoiceRuntimeDeps {
     action: CallControlInput['action'],
     transfer?: CallControlInput['transfer'],
   ) => Promise<void>;
+  /**
+   * Sends a finished call's quality, as this browser measured it, to the server for its history row
+   * (`POST /api/calls/{callSid}/quality`); called once per call that had audio.
+   */
+  reportQuality?: (callSid: string, report: QualityReport) => Promise<void>;
   /** Web Locks, or null where the browser has none (then every tab is the owner). */
   locks?: LockManager | null;
   /** Opens the channel the person's tabs share (BroadcastChannel), or null where there is none. */
@@ -126,6 +133,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     on('cancel', () => send({ type: 'call.cancelled' }));
     on('reconnecting', () => send({ type: 'call.reconnecting' }));
     on('reconnected', () => send({ type: 'call.reconnected' }));
+    const quality = watchQuality(on, send);
     on('error', (error: { code?: number; message?: string }) =>
       send({
         type: 'call.error',
@@ -138,6 +146,10 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
     // from the last error, so the disconnect is passed on once this turn is over.
     on('disconnect', () => {
       calls.delete(callId);
+      const report = quality.report(String(call.codec ?? ''));
+      const callSid = call.parameters.CallSid;
+      if (report.samples > 0 && callSid && deps.reportQuality)
+        deps.reportQuality(callSid, report).catch(() => undefined);
       queueMicrotask(() => send({ type: 'call.disconnected' }));
       audio.callEnded();
     });

@@ -123,6 +123,7 @@ function parseSummary(v: unknown): CallSummary | null {
   const routingNote = v.routingNote ?? null;
   const group = v.group ?? null;
   const ringBack = v.ringBack ?? null;
+  const warnings = v.warnings ?? [];
   const transfer = parseTransfer(v.transfer);
   if (
     remote === null ||
@@ -143,7 +144,10 @@ function parseSummary(v: unknown): CallSummary | null {
     !textOrNull(endText) ||
     !textOrNull(routingNote) ||
     !textOrNull(group) ||
-    !textOrNull(ringBack)
+    !textOrNull(ringBack) ||
+    !Array.isArray(warnings) ||
+    warnings.length > 20 ||
+    !warnings.every(isText)
   )
     return null;
   return {
@@ -165,6 +169,7 @@ function parseSummary(v: unknown): CallSummary | null {
     routingNote,
     group,
     ringBack,
+    warnings,
   };
 }
 

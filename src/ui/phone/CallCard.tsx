@@ -24,6 +24,7 @@ import { useNow } from '../components/clock';
 import type { CallActor } from '../../machines/device.setup';
 import { formatDuration } from '../components/duration';
 import { CallControl } from './CallControl';
+import { QualityIndicator } from './QualityIndicator';
 import { TransferForm } from './TransferForm';
 import { useCallFocus } from './focus';
 import { useKeypadKeys } from './useShortcuts';
@@ -147,6 +148,7 @@ export function CallCardView({
           {summary.routingNote}
         </p>
       )}
+      {inCall && <QualityIndicator warnings={summary.warnings} />}
       {inCall && hold !== 'off' && (
         <p className="call-card__hold" data-testid="call-hold">
           {hold === 'holding'

@@ -9,6 +9,8 @@ import {
   selectCallMuted,
   selectCallRouting,
   selectCallStatus,
+  selectCallSummary,
+  selectCallWarnings,
 } from '../../../src/machines/call.selectors';
 import {
   addressOf,
@@ -19,6 +21,7 @@ import {
 } from '../../../src/machines/call.types';
 import {
   MAX_ROUTING_NOTES,
+  MAX_WARNINGS,
   RING_TIMEOUT_MS,
   isValidDigits,
   type CallDirection,
@@ -309,5 +312,36 @@ describe("call machine: a ring group call's routing", () => {
     expect(selectCallRouting(c.snap())).toHaveLength(MAX_ROUTING_NOTES);
     c.actor.send({ type: 'call.hangUp' });
     expect(c.status()).toBe('ended');
+  });
+});
+
+describe("call machine: the SDK's quality warnings", () => {
+  it('keeps the warnings raised and not cleared, each once, in any state, and none once ended', () => {
+    const c = startCall('outgoing');
+    c.actor.send({ type: 'call.quality.warning', name: 'high-rtt' });
+    expect(c.status()).toBe('connecting');
+    c.actor.send({ type: 'call.accepted' });
+    c.actor.send({ type: 'call.quality.warning', name: 'high-packet-loss' });
+    c.actor.send({ type: 'call.quality.warning', name: 'high-packet-loss' });
+    c.actor.send({ type: 'call.quality.warning', name: 'low-mos' });
+    expect(selectCallWarnings(c.snap())).toEqual(['high-rtt', 'high-packet-loss', 'low-mos']);
+    c.actor.send({ type: 'call.quality.cleared', name: 'high-rtt' });
+    c.actor.send({ type: 'call.quality.cleared', name: 'never-raised' });
+    expect(selectCallSummary(c.snap()).warnings).toEqual(['high-packet-loss', 'low-mos']);
+    c.actor.send({ type: 'call.mute' });
+    expect(selectCallWarnings(c.snap())).toEqual(['high-packet-loss', 'low-mos']);
+    expect(c.status()).toBe('open');
+    for (let i = 0; i < 30; i++) c.actor.send({ type: 'call.quality.warning', name: `w-${i}` });
+    expect(selectCallWarnings(c.snap())).toHaveLength(MAX_WARNINGS);
+    c.actor.send({ type: 'call.hangUp' });
+    expect(c.status()).toBe('ended');
+    expect(selectCallWarnings(c.snap())).toEqual([]);
+  });
+
+  it('an unchanged warning list is the same array (the card does not re-render)', () => {
+    const c = startCall('incoming');
+    const before = selectCallWarnings(c.snap());
+    c.actor.send({ type: 'call.quality.cleared', name: 'high-rtt' });
+    expect(selectCallWarnings(c.snap())).toBe(before);
   });
 });

@@ -6,6 +6,7 @@ import { pathOf } from '../../../contracts/api-route';
 import type { Names } from '../../names/names';
 import { formatDuration, type Call } from './call';
 import { describeTrail, directionFor, rowParty } from './row';
+import { QualityMark } from './QualityMark';
 
 /** A first guess of a row's height; each row is measured as it renders (text wraps). */
 const ROW_ESTIMATE = 88;
@@ -110,6 +111,7 @@ const CallRow = memo(function CallRow({
         <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
           {outcomeText(call)}
         </span>
+        <QualityMark quality={call.quality} me={me} />
         {talk && <span className="call-row__duration"> · {talk}</span>}
         {message && (
           <span className="call-row__duration" data-testid="voicemail-duration">

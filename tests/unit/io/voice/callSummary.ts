@@ -20,5 +20,6 @@ export const callSummary = (over: Partial<CallSummary> = {}): CallSummary => ({
   routingNote: null,
   group: null,
   ringBack: null,
+  warnings: [],
   ...over,
 });

@@ -105,7 +105,7 @@ afterEach(() => {
 /** What `GET /api/voice/registration` answers next: registered, not, or a failed request. */
 let serviceSays: boolean | Error = true;
 
-async function registeredPhone() {
+async function registeredPhone(extra: Partial<Parameters<typeof startVoiceRuntime>[0]> = {}) {
   const runtime = await startVoiceRuntime({
     identity: 'ann',
     fetchCredentials: () =>
@@ -121,6 +121,7 @@ async function registeredPhone() {
     now: () => 1_000,
     locks: null,
     openChannel: () => null,
+    ...extra,
   });
   running.push(runtime);
   await vi.waitFor(() =>
@@ -165,6 +166,53 @@ describe('voice runtime: SDK call events reach the call machine in an order it c
     sdk.emit('disconnect', sdk);
     await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
     expect(selectCallEndReason(actor.getSnapshot())).toBe('hungUpByThem');
+  });
+});
+
+describe("voice runtime: the SDK's quality events", () => {
+  it('warnings reach the call machine; samples are summarised and reported once when the call ends', async () => {
+    const reportQuality = vi.fn(() => Promise.resolve());
+    const { actor, sdk } = await placedCall(await registeredPhone({ reportQuality }));
+    sdk.parameters.CallSid = 'CA42';
+    sdk.emit('accept', sdk);
+    sdk.emit('warning', 'high-packet-loss', { threshold: { name: 'max' } });
+    sdk.emit('warning', 'high-rtt', null);
+    expect(actor.getSnapshot().context.warnings).toEqual(['high-packet-loss', 'high-rtt']);
+    sdk.emit('warning-cleared', 'high-rtt');
+    expect(actor.getSnapshot().context.warnings).toEqual(['high-packet-loss']);
+    for (const lost of [0, 10, 10])
+      sdk.emit('sample', {
+        mos: lost ? 3.2 : 4.4,
+        jitter: 4,
+        rtt: 20,
+        packetsLost: lost,
+        packetsReceived: 50 - lost,
+        codecName: 'pcmu',
+        totals: {},
+      });
+    sdk.emit('disconnect', sdk);
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(reportQuality).toHaveBeenCalledTimes(1);
+    expect(reportQuality).toHaveBeenCalledWith('CA42', {
+      samples: 3,
+      mosMin: 3.2,
+      mosAvg: 3.6,
+      lossPercent: 13.3,
+      jitterAvgMs: 4,
+      jitterP95Ms: 4,
+      rttAvgMs: 20,
+      codec: 'pcmu',
+      warnings: ['high-packet-loss', 'high-rtt'],
+    });
+  });
+
+  it('a call that never had audio reports nothing', async () => {
+    const reportQuality = vi.fn(() => Promise.resolve());
+    const { actor, sdk } = await placedCall(await registeredPhone({ reportQuality }));
+    sdk.parameters.CallSid = 'CA43';
+    sdk.emit('disconnect', sdk);
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(reportQuality).not.toHaveBeenCalled();
   });
 });
 

@@ -43,6 +43,8 @@ const CALL: CallRecord = {
   voicemail: null,
   forwardedTo: null,
   test: false,
+  quality: [],
+  relay: [],
 };
 
 describe('call history', () => {

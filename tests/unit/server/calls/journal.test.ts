@@ -53,6 +53,8 @@ const LIVE: CallRecord = {
   voicemail: null,
   forwardedTo: null,
   test: false,
+  quality: [],
+  relay: [],
 };
 
 describe('the journal of calls in progress', () => {

@@ -144,6 +144,8 @@ describe('an answered call', () => {
       voicemail: null,
       forwardedTo: null,
       test: false,
+      quality: [],
+      relay: [],
     });
 
     // Bob is free again.

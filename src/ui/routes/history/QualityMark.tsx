@@ -1,0 +1,30 @@
+import type { CallQuality } from '../../../contracts/records/call-quality';
+import { qualityMark } from '../../../domain/call-quality';
+
+/**
+ * A finished call's quality on its history row: Good, Fair or Poor, and why ("Poor: 11% of audio lost
+ * (at Ann's end)."), as its tooltip and, for screen readers, in the text itself. Nothing for a call
+ * no browser reported on. Thresholds: docs/call-quality.md.
+ */
+export function QualityMark({
+  quality,
+  me,
+}: {
+  quality: readonly CallQuality[];
+  me: string | null;
+}) {
+  const mark = qualityMark(quality, (identity) => (identity === me ? 'your' : `${identity}'s`));
+  if (!mark) return null;
+  const [word, ...why] = mark.text.split(':');
+  return (
+    <span
+      className={`quality-mark quality-mark--${mark.grade}`}
+      title={mark.text}
+      data-testid="call-quality-mark"
+      data-grade={mark.grade}
+    >
+      {word}
+      <span className="visually-hidden">:{why.join(':')}</span>
+    </span>
+  );
+}
