@@ -10,3 +10,11 @@ echo "== statecharts are current" && npm run -s charts -- --check
 echo "== build" && npm run -s build
 echo "== tests"
 npx vitest run "$@"
+# The same browser suites again in Twilio mode on the twins (SWITCHBOARD_BACKEND=twilio-twins): the
+# suites that do not place calls, which is what that mode carries so far (docs/operations.md,
+# "Rehearsing on the twins"). Only on a full run, not when a run is narrowed to some files.
+if [ "$#" -eq 0 ]; then
+  echo "== browser suites on the Twilio backend (twins): contacts, foundation, calendar, presence"
+  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run tests/e2e/contacts.test.ts \
+    tests/e2e/foundation.test.ts tests/e2e/calendar.test.ts tests/e2e/presence.test.ts
+fi

@@ -22,6 +22,7 @@ import { storeGroup } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, type Person } from './support/live';
 import { phonePerson } from './support/page-audio';
+import { card, dismissAll } from './support/cards';
 
 let server: RunningServer;
 let browser: Browser;
@@ -34,14 +35,6 @@ async function shot(page: Page, name: string): Promise<void> {
   if (!SCREENS) return;
   mkdirSync(SCREENS, { recursive: true });
   await page.screenshot({ path: join(SCREENS, `${name}.png`) });
-}
-
-const card = (p: Person, status: string) =>
-  p.page.locator(`[data-testid="call-card"][data-status="${status}"]`);
-
-async function dismissAll(person: Person): Promise<void> {
-  const dismiss = person.page.getByRole('button', { name: 'Dismiss' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
 }
 
 /** Ann calls `to` and Bob accepts; both cards open. */

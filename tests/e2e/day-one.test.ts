@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiSignIn } from '../model/support/app';
 import { sdkClientFor, type Person } from './support/live';
 import { phonePerson } from './support/page-audio';
+import { card, hangUp } from './support/cards';
 
 let server: RunningServer;
 let browser: Browser;
@@ -63,9 +64,6 @@ afterAll(async () => {
   server?.cleanup();
 });
 
-const card = (p: Person, status: string) =>
-  p.page.locator(`[data-testid="call-card"][data-status="${status}"]`);
-
 async function catDials(number: string): Promise<void> {
   for (const p of [ann, bob, cat]) {
     const dismiss = p.page.getByRole('button', { name: 'Dismiss' });
@@ -73,11 +71,6 @@ async function catDials(number: string): Promise<void> {
   }
   await cat.page.getByTestId('dial-input').fill(number);
   await cat.page.getByRole('button', { name: 'Call', exact: true }).click();
-}
-
-async function hangUp(p: Person): Promise<void> {
-  await p.page.getByRole('button', { name: 'Hang up' }).click();
-  await p.page.getByTestId('call-ended').first().waitFor();
 }
 
 describe('day one for a new team', () => {

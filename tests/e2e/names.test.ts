@@ -16,6 +16,7 @@ import { storeGroup } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, type Person } from './support/live';
 import { phonePerson } from './support/page-audio';
+import { card, dismissAll } from './support/cards';
 
 let server: RunningServer;
 let browser: Browser;
@@ -64,14 +65,6 @@ async function notNames(page: Page): Promise<string[]> {
 
 async function expectNames(p: Person, where: string): Promise<void> {
   expect(await notNames(p.page), `${where} (${p.page.url()})`).toEqual([]);
-}
-
-const card = (p: Person, status: string) =>
-  p.page.locator(`[data-testid="call-card"][data-status="${status}"]`);
-
-async function dismissAll(p: Person): Promise<void> {
-  const dismiss = p.page.getByRole('button', { name: 'Dismiss' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
 }
 
 async function dialFrom(p: Person, to: string): Promise<void> {

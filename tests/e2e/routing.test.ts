@@ -19,6 +19,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, type Person } from './support/live';
 import { inbound, phonePerson } from './support/page-audio';
 import { eventually } from './support/phone';
+import { card, dismissAll, hangUp } from './support/cards';
 
 let server: RunningServer;
 let browser: Browser;
@@ -79,23 +80,10 @@ afterAll(async () => {
   server?.cleanup();
 });
 
-const card = (p: Person, status: string) =>
-  p.page.locator(`[data-testid="call-card"][data-status="${status}"]`);
-
-async function dismissAll(person: Person): Promise<void> {
-  const dismiss = person.page.getByRole('button', { name: 'Dismiss' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
-}
-
 async function catDials(number: string): Promise<void> {
   for (const p of [ada, ann, bob, cat]) await dismissAll(p);
   await cat.page.getByTestId('dial-input').fill(number);
   await cat.page.getByRole('button', { name: 'Call', exact: true }).click();
-}
-
-async function hangUp(p: Person): Promise<void> {
-  await p.page.getByRole('button', { name: 'Hang up' }).click();
-  await p.page.getByTestId('call-ended').first().waitFor();
 }
 
 describe('calls to ring groups', () => {
