@@ -111,13 +111,13 @@ const CallRow = memo(function CallRow({
         <span className={`call-row__outcome call-row__outcome--${call.outcome ?? 'unknown'}`}>
           {outcomeText(call)}
         </span>
-        <QualityMark quality={call.quality} me={me} />
         {talk && <span className="call-row__duration"> · {talk}</span>}
         {message && (
           <span className="call-row__duration" data-testid="voicemail-duration">
             {' · '}Message {formatDuration(message.seconds)}
           </span>
         )}
+        <QualityMark quality={call.quality} me={me} />
       </p>
       {(group || trail) && (
         <p className="call-row__via">
