@@ -155,7 +155,12 @@ function DevicePanel({
       </div>
       {status === 'registered' && <DialBox dial={dial} calls={callActors} inputRef={dialInput} />}
       <DoNotDisturb />
-      {status === 'registered' && <CallNotifications />}
+      {status === 'registered' && (
+        // Its own labelled part of the panel: it is about notifications, not do not disturb above it.
+        <div className="softphone__notifications" role="group" aria-label="Call notifications">
+          <CallNotifications />
+        </div>
+      )}
     </ShortcutHintsContext>
   );
 }
