@@ -14,7 +14,8 @@ npx vitest run "$@"
 # suites that do not place calls, which is what that mode carries so far (docs/operations.md,
 # "Rehearsing on the twins"). Only on a full run, not when a run is narrowed to some files.
 if [ "$#" -eq 0 ]; then
-  echo "== browser suites on the Twilio backend (twins): contacts, foundation, calendar, presence"
+  echo "== browser suites on the Twilio backend (twins): contacts, foundation"
+  # calendar and presence pass there too (run by hand); left out to keep CI under 30 minutes.
   SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run tests/e2e/contacts.test.ts \
-    tests/e2e/foundation.test.ts tests/e2e/calendar.test.ts tests/e2e/presence.test.ts
+    tests/e2e/foundation.test.ts
 fi
