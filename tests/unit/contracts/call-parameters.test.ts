@@ -5,30 +5,17 @@
  * itself (as a string, an object key or a property read): a name spelled differently on one side
  * silently shows nothing ("via Sales" never shown).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
-
-const root = join(import.meta.dirname, '../../..');
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(root, dir))) {
-    const path = join(dir, name);
-    if (statSync(join(root, path)).isDirectory()) out.push(...sources(path));
-    else if (/\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
+import { codeFiles, parseCode } from './support/sources';
 
 const NAMES = new Set<string>(Object.values(CALL_PARAMETERS));
 
 /** Where a parameter's name is spelled out: a string, an object key, or a property read. */
 function spelled(file: string): string[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const source = parseCode(file);
   const found: string[] = [];
   const at = (node: ts.Node) =>
     `${relative('.', file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.getText()}`;
@@ -50,9 +37,6 @@ function spelled(file: string): string[] {
 
 describe('call parameters', () => {
   it('are named only in src/contracts/call-parameters.ts', () => {
-    const files = [...sources('src'), ...sources('server')].filter(
-      (f) => !f.startsWith(join('src', 'contracts')),
-    );
-    expect(files.flatMap(spelled)).toEqual([]);
+    expect(codeFiles.flatMap(spelled)).toEqual([]);
   }, 60_000);
 });

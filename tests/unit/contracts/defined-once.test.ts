@@ -4,27 +4,13 @@
  * Every record is typed once: the record files of src/contracts/records define them and nothing
  * else declares a type with a record's name.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { NAMED_OBJECTS, OBJECT_FAMILIES } from '../../../src/contracts/objects';
+import { codeFiles, parseCode, readCode } from './support/sources';
 
-const root = join(import.meta.dirname, '../../..');
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(root, dir))) {
-    const path = join(dir, name);
-    if (statSync(join(root, path)).isDirectory()) out.push(...sources(path));
-    else if (/\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-const files = [...sources('src'), ...sources('server')].filter(
-  (f) => !f.startsWith(join('src', 'contracts')),
-);
+const files = codeFiles;
 
 const names = new Set(NAMED_OBJECTS.map((o) => o.name));
 const prefixes = OBJECT_FAMILIES.map((o) => o.prefix);
@@ -56,8 +42,7 @@ interface Finding {
 }
 
 function literalsNamingObjects(file: string): Finding[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const source = parseCode(file);
   const found: Finding[] = [];
   const visit = (node: ts.Node): void => {
     let value: string | null = null;
@@ -106,7 +91,7 @@ describe('one definition per Sync object and record', () => {
     ];
     const declared: string[] = [];
     for (const file of files) {
-      const text = readFileSync(join(root, file), 'utf8');
+      const text = readCode(file);
       for (const type of recordTypes) {
         const pattern = new RegExp(
           `^export (interface|type) ${type}\\b(?! =\\s*(import|[A-Z]\\w*\\['))`,
