@@ -214,6 +214,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       group: (groupId) => readGroup(sync.internal, groupId),
     }),
     voicemail: voicemailStore,
+    speak: (text, language) => speech.render(text, language),
     ...(voiceSettings.voicemailMaxMs === undefined
       ? {}
       : { voicemailMaxMs: voiceSettings.voicemailMaxMs }),
@@ -279,12 +280,19 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   registerVoiceRoutes(router, {
     auth,
     voice,
-    ...(twilioBackend ? { backend: twilioBackend.voice } : {}),
+    ...(twilioBackend
+      ? { backend: twins ? twins.wrapVoice(twilioBackend.voice) : twilioBackend.voice }
+      : {}),
     ...(voiceSettings.tokenTtlSeconds === undefined
       ? {}
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
   });
-  registerCallQualityRoute(router, { auth, voice, history });
+  registerCallQualityRoute(
+    router,
+    twilioBackend
+      ? { auth, voice: twilioBackend.quality, history: twilioBackend.quality }
+      : { auth, voice, history },
+  );
   registerVoicemailRoutes(router, {
     auth,
     messages: twilioBackend?.voicemail ?? storedMessages(voicemailStore),
@@ -365,6 +373,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       if (twins) {
         try {
           await twins.open(url);
+          voice.useApplication(twins.application());
           await twilioBackend?.start();
         } catch (err) {
           await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -34,8 +34,11 @@ export interface CallHistory {
   addQuality(callSid: string, report: CallQuality): void;
 }
 
-const merged = (reports: readonly CallQuality[], report: CallQuality): CallQuality[] =>
-  [...reports.filter((r) => r.by !== report.by), report].slice(-MAX_REPORTS);
+/** A call's quality reports with `report` added: one per person (their latest), at most ten. */
+export const mergedQuality = (
+  reports: readonly CallQuality[],
+  report: CallQuality,
+): CallQuality[] => [...reports.filter((r) => r.by !== report.by), report].slice(-MAX_REPORTS);
 
 function remember<V extends { at: number }>(
   map: Map<string, V>,
@@ -66,7 +69,7 @@ export function createCallHistory(
       waiting.delete(call.callSid);
       let row = call;
       for (const report of early?.reports ?? [])
-        row = { ...row, quality: merged(row.quality, report) };
+        row = { ...row, quality: mergedQuality(row.quality, report) };
       const index = sync.pushListItem(CALLS.name, row, days * DAY_SECONDS);
       remember(written, call.callSid, { index, row, at: now() }, now(), RECENT_MS);
     },
@@ -74,7 +77,7 @@ export function createCallHistory(
       if (!sync) return;
       const known = written.get(callSid);
       if (known && known.at >= now() - RECENT_MS) {
-        known.row = { ...known.row, quality: merged(known.row.quality, report) };
+        known.row = { ...known.row, quality: mergedQuality(known.row.quality, report) };
         sync.updateListItem(CALLS.name, known.index, known.row);
         return;
       }
@@ -82,7 +85,7 @@ export function createCallHistory(
       remember(
         waiting,
         callSid,
-        { reports: merged(early?.reports ?? [], report), at: early?.at ?? now() },
+        { reports: mergedQuality(early?.reports ?? [], report), at: early?.at ?? now() },
         now(),
         WAIT_MS,
       );

@@ -30,6 +30,7 @@ import {
   twilioDeviceOptions,
 } from './tokens';
 import { registerTwilioWebhooks } from './webhooks';
+import { createTwilioCallQuality, type TwilioCallQuality } from './quality';
 import { pathOf } from '../../src/contracts/api-route';
 import type { Role } from '../../src/contracts/roles';
 
@@ -47,6 +48,8 @@ export interface TwilioBackend {
   rest: SyncRest;
   data: RoutingData;
   calls: CallLog;
+  /** The browsers' call quality reports, added to the calls' history rows. */
+  quality: TwilioCallQuality;
   /** Voicemail messages (Twilio's recordings), for GET /api/voicemail/{id}. */
   voicemail: TwilioVoicemail;
   /** A ring group's members now (who may hear its voicemail). */
@@ -170,6 +173,7 @@ export function createTwilioBackend(
     rest,
     data,
     calls,
+    quality: createTwilioCallQuality({ calls, rest, log }),
     voicemail,
     membersOf: async (groupId) => (await data.groups()).get(groupId)?.members ?? [],
     register(router, r) {

@@ -8,6 +8,7 @@
  * skips them (Sync's presence item is the browser's to write, so it may not say so yet).
  */
 import type { CallRecord, Outcome, Voicemail } from '../../src/contracts/records/call';
+import type { CallQuality } from '../../src/contracts/records/call-quality';
 
 export interface CallState {
   callSid: string;
@@ -40,6 +41,15 @@ export interface CallState {
   /** Once written: its index in `calls`, what was written (a late recording updates it), and when. */
   written: { index: number; data: CallRecord; at: number } | null;
   writing: boolean;
+  /** The browsers' quality reports (POST /api/calls/{sid}/quality), one per person. */
+  quality: CallQuality[];
+}
+
+/** Who was on a call as one of its sids: the caller's own call, or a `<Dial>` leg they answered. */
+export interface Party {
+  callSid: string;
+  identity: string;
+  at: number;
 }
 
 /** How long a call's state is kept at most (a status callback that never came). */
@@ -59,6 +69,10 @@ export interface CallLog {
   legAnswered(identity: string, legSid: string): void;
   legEnded(legSid: string): void;
   isOnCall: (identity: string) => boolean;
+  /** Notes that `identity` is on call `callSid` as `sid` (their browser's id for it). */
+  party(sid: string, callSid: string, identity: string): void;
+  /** Who was on a call as `sid`, for an hour after. */
+  partyOf(sid: string): Party | undefined;
   /** Forgets ended calls' state and stale legs. */
   sweep(): void;
   /** Calls this server is following now. */
@@ -70,6 +84,7 @@ export function createCallLog(now: () => number = Date.now): CallLog {
   /** Leg sid → who is on it, and since when. */
   const legs = new Map<string, { identity: string; at: number }>();
   const busy = new Map<string, number>();
+  const parties = new Map<string, Party>();
   const legEnded = (legSid: string): void => {
     const leg = legs.get(legSid);
     if (!leg) return;
@@ -100,6 +115,7 @@ export function createCallLog(now: () => number = Date.now): CallLog {
           callSid,
           written: null,
           writing: false,
+          quality: [],
         };
         calls.set(callSid, state);
       }
@@ -113,7 +129,12 @@ export function createCallLog(now: () => number = Date.now): CallLog {
     },
     legEnded,
     isOnCall: (identity) => busy.has(identity),
+    party(sid, callSid, identity) {
+      if (!parties.has(sid)) parties.set(sid, { callSid, identity, at: now() });
+    },
+    partyOf: (sid) => parties.get(sid),
     sweep() {
+      for (const [sid, p] of parties) if (p.at < now() - KEEP_MS) parties.delete(sid);
       const cutoff = now() - KEEP_MS;
       for (const [sid, state] of calls)
         if (
@@ -156,7 +177,7 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     voicemail: state.voicemail,
     forwardedTo: state.forwardedTo,
     test: false,
-    quality: [],
+    quality: state.quality,
     relay: [],
   };
 }

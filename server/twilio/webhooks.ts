@@ -243,6 +243,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     }
     // The caller is on a call until Twilio reports it over (status callback).
     calls.legAnswered(caller, callSid);
+    calls.party(callSid, callSid, caller);
     const response = new Twiml();
     const dest = resolveDestination(target, people);
     if (dest.kind === 'person') {
@@ -416,7 +417,10 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
         state.answeredBy = identity ?? to;
         state.answeredAt = now();
       }
-      if (identity !== null) calls.legAnswered(identity, legSid);
+      if (identity !== null) {
+        calls.legAnswered(identity, legSid);
+        calls.party(legSid, parentSid, identity);
+      }
     } else if (FINAL_STATUSES.includes(status)) {
       calls.legEnded(legSid);
     } else if (status === '') throw missing('CallStatus');

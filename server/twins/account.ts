@@ -5,7 +5,9 @@
  * service, answering Twilio's Sync REST API at `<origin>/twilio/sync/v1` and the browsers' twilio-sync
  * SDK at `<origin>/v3/wsconnect`, taking the tokens Twilio would (signed by the account's API key).
  * It is how a team rehearses a Twilio setup before buying a number, and how CI runs every browser
- * suite on Twilio mode. Calls are not carried by the twins in this mode yet (docs/twilio.md).
+ * suite on Twilio mode. Calls run on the voice twin as a TwiML application: the browsers' Voice SDK
+ * signals to this origin, and each call asks the server's Twilio webhooks for its TwiML
+ * (server/twins/voice/twiml/application.ts).
  *
  * The account is made up but well formed: fixed SIDs (each can be set with its usual variable) and
  * an API secret and auth token generated once in `<data>/twilio-twins/`. Its Sync data lives there
@@ -17,6 +19,10 @@ import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
 import { createTwilioClient, SwitchboardRequestClient } from '../twilio/client';
 import type { TwilioConfig } from '../twilio/config';
 import { twinFolder } from './account-env';
+import type { VoiceBackend } from '../voice/routes';
+import { SIGNAL_PATH } from './voice/model';
+import type { TwimlApplication } from './voice/twiml/application';
+import { TWILIO_PATHS } from '../../src/contracts/api';
 
 export interface TwinAccount {
   /** The Sync twin (its own SQLite file under `<data>/twilio-twins/`). */
@@ -28,6 +34,16 @@ export interface TwinAccount {
   httpClient: SwitchboardRequestClient;
   /** The Twilio backend's Sync service, with the browsers sent to the twin instead of Twilio's cloud. */
   wrap(twilioSync: SyncService): SyncService;
+  /**
+   * The Twilio backend's Voice credentials, with the browsers' Voice SDK sent to the voice twin on
+   * this origin (`chunderw`, the page's own signalling URL) and Insights off (no network here).
+   */
+  wrapVoice(voice: VoiceBackend): VoiceBackend;
+  /**
+   * The TwiML app as docs/operations.md's setup steps make it: Voice URL, fallback and status
+   * callback on this server; for the voice twin once the server listens.
+   */
+  application(): TwimlApplication;
   /**
    * Once the server listens at `origin`: the REST API (and, unless set, the public URL) point there,
    * and the Sync service is set up as docs/operations.md's setup steps say (ACL on).
@@ -69,6 +85,31 @@ export function createTwinAccount(
           sync.handleHttp?.(req, res) ?? false,
       };
     },
+    wrapVoice(voice) {
+      return {
+        ...voice,
+        credentials(identity, ttlSeconds, origin) {
+          const given = voice.credentials(identity, ttlSeconds, origin);
+          const page = new URL(origin);
+          const ws = page.protocol === 'https:' ? 'wss' : 'ws';
+          return {
+            ...given,
+            device: { ...given.device, chunderw: page.host, publishEvents: false },
+            signalling: { url: `${ws}://${page.host}${SIGNAL_PATH}` },
+          };
+        },
+      };
+    },
+    application: () => ({
+      accountSid: config.accountSid,
+      applicationSid: config.twimlAppSid,
+      apiKey: config.apiKey,
+      apiSecret: config.apiSecret,
+      authToken: config.authToken,
+      voiceUrl: `${config.publicUrl}${TWILIO_PATHS.voice}`,
+      voiceFallbackUrl: `${config.publicUrl}${TWILIO_PATHS.fallback}`,
+      statusCallback: `${config.publicUrl}${TWILIO_PATHS.status}`,
+    }),
     async open(origin) {
       const url = new URL(origin);
       // The server reaches its own twin over loopback when it listens on every address.

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { MediaLeg } from './media';
+import type { AppMode } from './twiml/application';
 import type { VoiceServiceOptions } from './service';
 import type { RoutingStep, TrailStep } from '../../../src/contracts/records/call';
 import type { Plan } from '../../../src/domain/routing/plan';
@@ -87,6 +88,11 @@ export interface VoiceState {
   readonly pickedUp: Map<string, { by: string; at: number }>;
   /** Each person's number of live calls (presence says "on a call" while it is above zero). */
   readonly busyCount: Map<string, number>;
+  /**
+   * Set when the twin runs a TwiML application's calls (Twilio mode on the twins, twiml/): the SDK's
+   * calls then go to the application's Voice URL instead of this service's own call handling.
+   */
+  app: AppMode | null;
 }
 
 export type CallState = 'setting-up' | 'ringing' | 'answered' | 'parked' | 'ended';

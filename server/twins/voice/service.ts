@@ -30,6 +30,7 @@ import { callOfParty } from './history';
 import { MAX_FRAME_BYTES } from './protocol';
 import { dropConn, onConnection, refuse, registeredSocketsOf, socketsOf } from './signalling';
 import { mintVoiceToken } from './token';
+import { appMode, type TwimlApplication } from './twiml/application';
 import { cancelTransfer, completeTransfer, transfer } from './transfer';
 import type { VoicemailStore } from './voicemail-store';
 import type { RingTurn } from '../../../src/domain/routing/engine';
@@ -67,6 +68,8 @@ export interface VoiceServiceOptions {
   nameOf?: (identity: string) => string | null;
   /** Whether the person has do-not-disturb on. */
   doNotDisturb?: (identity: string) => boolean;
+  /** `text` spoken in `language` (lower-case BCP 47) as 8 kHz μ-law, for `<Say>` (twiml/sounds.ts). */
+  speak?: (text: string, language: string) => Promise<Buffer>;
   /** Told of every finished call: its history row, as both backends write it (src/contracts). */
   onCallEnded?: (record: CallRecord) => void;
   /**
@@ -133,6 +136,11 @@ export interface VoiceService {
    * or ended in the last minute. Throws {@link CallControlError} (403 not theirs, 404 unknown).
    */
   callOfParty(identity: string, callSid: string): string;
+  /**
+   * From now on, calls placed by the SDK run `application`'s TwiML (its Voice URL asked as Twilio
+   * asks it) and tokens are Twilio's, signed by its API key: Twilio mode on the twins.
+   */
+  useApplication(application: TwimlApplication): void;
   /** Live calls, for tests and diagnostics. */
   activeCalls(): { id: string; from: string; to: string; state: CallState }[];
   close(): Promise<void>;
@@ -156,6 +164,7 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     ended: new Map(),
     pickedUp: new Map(),
     busyCount: new Map(),
+    app: null,
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
@@ -218,6 +227,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
             ]
           : [],
       ),
+    useApplication(application) {
+      vs.app = appMode(application, vs.log);
+    },
     activeCalls() {
       return [...vs.calls.values()].map((c) => ({
         id: c.id,

@@ -9,6 +9,7 @@ import { verifyVoiceToken } from './token';
 import { sideOf } from './calls';
 import { hangup, reconnectLeg, socketLost } from './hangup';
 import { answerCall, placeCall } from './ringing';
+import { appMessage, appSocketLost, placeAppCall, tokenSecret } from './twiml/application';
 
 /** Prints a frame (SWITCHBOARD_VOICE_LOG=1), SDPs shortened. */
 function trace(conn: Conn, dir: string, text: string): void {
@@ -95,6 +96,7 @@ export function dropConn(vs: VoiceState, conn: Conn, graceful: boolean): void {
   conn.closed = true;
   if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
   vs.conns.delete(conn);
+  appSocketLost(vs, conn);
   socketLost(vs, conn, graceful);
 }
 
@@ -115,7 +117,9 @@ function onListen(
   conn: Conn,
   msg: Extract<ClientMessage, { type: 'listen' }>,
 ): void {
-  const check = verifyVoiceToken(vs.secret, msg.token, Math.floor(vs.now() / 1000));
+  // Twilio mode on the twins: the tokens are Twilio's, signed with the account's API key.
+  const secret = vs.app ? tokenSecret(vs.app.application) : vs.secret;
+  const check = verifyVoiceToken(secret, msg.token, Math.floor(vs.now() / 1000));
   if (!check.ok) {
     refuse(vs, conn, check.code, check.message);
     return;
@@ -124,7 +128,7 @@ function onListen(
     refuse(vs, conn, 31204, 'JWT is invalid: a token for another identity');
     return;
   }
-  if (vs.options.tokenLive && !vs.options.tokenLive(check.identity, check.sessionRef)) {
+  if (!vs.app && vs.options.tokenLive && !vs.options.tokenLive(check.identity, check.sessionRef)) {
     refuse(vs, conn, 31204, 'JWT is invalid: its session has ended');
     return;
   }
@@ -169,7 +173,11 @@ function onMessage(vs: VoiceState, conn: Conn, msg: ClientMessage): void {
       send(vs, conn, msg.audio ? 'ready' : 'offline');
       return;
     case 'invite':
-      if (msg.reconnect !== null) reconnectLeg(vs, conn, msg);
+      if (vs.app && msg.reconnect === null)
+        placeAppCall(vs, conn, msg).catch((err: unknown) =>
+          vs.log(`voice twin: placing a call failed: ${String(err)}`),
+        );
+      else if (msg.reconnect !== null) reconnectLeg(vs, conn, msg);
       else
         placeCall(vs, conn, msg).catch((err: unknown) => {
           vs.log(`voice: placing a call failed: ${String(err)}`);
@@ -177,14 +185,17 @@ function onMessage(vs: VoiceState, conn: Conn, msg: ClientMessage): void {
         });
       return;
     case 'answer':
+      if (appMessage(vs, conn, msg)) return;
       answerCall(vs, conn, msg).catch((err: unknown) =>
         vs.log(`voice: answering failed: ${String(err)}`),
       );
       return;
     case 'reject':
+      if (appMessage(vs, conn, msg)) return;
       hangup(vs, conn, msg.callsid, true);
       return;
     case 'hangup':
+      if (appMessage(vs, conn, msg)) return;
       hangup(vs, conn, msg.callsid, false);
       return;
     case 'reinvite':

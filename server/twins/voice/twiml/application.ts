@@ -1,0 +1,220 @@
+/**
+ * The voice twin as Twilio runs a TwiML application: a call placed by the Voice SDK reaches the
+ * application's Voice URL (a signed POST with Twilio's fields), and the TwiML it answers is run by
+ * the interpreter (run.ts) over the twin's media (leg.ts). This is how the Twilio backend's calls
+ * run on this machine (`SWITCHBOARD_BACKEND=twilio-twins`): the server's webhooks and TwiML are the
+ * ones it sends to Twilio, unchanged.
+ *
+ * Twilio's documentation followed here:
+ * - the Voice URL request of a call from the SDK (https://www.twilio.com/docs/voice/sdks/javascript/twiliodevice#deviceconnectconnectoptions
+ *   and https://www.twilio.com/docs/usage/webhooks/voice-webhooks): `AccountSid`, `ApplicationSid`,
+ *   `CallSid`, `CallStatus=ringing`, `Direction=inbound`, `From` and `Caller` as
+ *   `client:<identity>`, `ApiVersion`, and every parameter the SDK's `connect({ params })` sent
+ *   (`To` among them) as a field of its own;
+ * - the application's status callback (https://www.twilio.com/docs/voice/api/call-resource#statuscallback):
+ *   the call's end with its final status and `CallDuration`;
+ * - the access token (https://www.twilio.com/docs/iam/access-tokens): HS256 under the API key's
+ *   secret, `iss` the key, `sub` the account.
+ */
+import { answerLeg } from '../media';
+import { sid, type Conn, type VoiceState } from '../model';
+import type { ClientMessage } from '../protocol';
+import { failBeforeRinging, send, sendError } from '../signalling';
+import { endAppCall, TwinCallLeg, type AppCall, type Fork } from './leg';
+import { runCall } from './run';
+import { statusReporter, type FinalStatus } from './status';
+import { webhookClient, type WebhookClient } from './webhook';
+
+/** The TwiML application the SDK's token names, and the account it belongs to. */
+export interface TwimlApplication {
+  accountSid: string;
+  applicationSid: string;
+  /** The API key that signs the browsers' tokens, and its secret. */
+  apiKey: string;
+  apiSecret: string;
+  /** Twilio signs webhooks with it. */
+  authToken: string;
+  voiceUrl: string;
+  voiceFallbackUrl: string | null;
+  statusCallback: string | null;
+  /** Fetches what `<Play>` names (the app's own audio); the global fetch by default. */
+  fetch?: typeof fetch;
+}
+
+/** What the twin keeps while it runs an application's calls. */
+export interface AppMode {
+  readonly application: TwimlApplication;
+  readonly webhooks: WebhookClient;
+  /** Live calls by their CA sid and by the SDK's first id for them. */
+  readonly calls: Map<string, AppCall>;
+  /** A `<Dial>`'s legs ringing or bridged, by their CA sid, with the devices that ring. */
+  readonly forks: Map<string, Fork>;
+  /** Recordings made by `<Record>`: their RE sid → the voicemail store's id. */
+  readonly recordings: Map<string, string>;
+}
+
+export function appMode(application: TwimlApplication, log: (m: string) => void): AppMode {
+  return {
+    application,
+    webhooks: webhookClient({
+      authToken: application.authToken,
+      ...(application.fetch ? { fetch: application.fetch } : {}),
+      log: (m) => log(`voice twin: ${m}`),
+    }),
+    calls: new Map(),
+    forks: new Map(),
+    recordings: new Map(),
+  };
+}
+
+/** The HMAC key of the application's tokens: the API secret as the `twilio` package signs with it. */
+export const tokenSecret = (application: TwimlApplication): Buffer =>
+  Buffer.from(application.apiSecret, 'utf8');
+
+/** A call placed by the SDK: the application's Voice URL is asked, and its TwiML run. */
+export async function placeAppCall(
+  vs: VoiceState,
+  conn: Conn,
+  msg: Extract<ClientMessage, { type: 'invite' }>,
+): Promise<void> {
+  const mode = vs.app!;
+  const { application } = mode;
+  if (!conn.outgoing) {
+    failBeforeRinging(vs, conn, msg.callsid, 31201, 'This token may not place calls.');
+    return;
+  }
+  if (mode.calls.has(msg.callsid)) {
+    sendError(vs, conn, 31100, 'A call with this id already exists', { callsid: msg.callsid });
+    return;
+  }
+  const identity = conn.identity!;
+  const fields: Record<string, string> = {};
+  // The SDK's `connect({ params })` arrive as fields of their own (To among them).
+  for (const [k, v] of msg.params) fields[k] = v;
+  Object.assign(fields, {
+    AccountSid: application.accountSid,
+    ApplicationSid: application.applicationSid,
+    CallSid: sid('CA'),
+    CallStatus: 'ringing',
+    Direction: 'inbound',
+    From: `client:${identity}`,
+    Caller: `client:${identity}`,
+    To: fields.To ?? '',
+    ApiVersion: '2010-04-01',
+  });
+  const call: AppCall = {
+    sid: fields.CallSid!,
+    tempSid: msg.callsid,
+    conn,
+    identity,
+    leg: null,
+    fields,
+    answered: false,
+    ended: false,
+    endStatus: null,
+    hungUpByCaller: false,
+    startedAt: vs.now(),
+    answeredAt: null,
+    enders: new Set(),
+  };
+  mode.calls.set(call.sid, call);
+  mode.calls.set(call.tempSid, call);
+  const status = statusReporter(
+    application.statusCallback === null
+      ? null
+      : { url: application.statusCallback, method: 'POST', events: ['completed'] },
+    {
+      AccountSid: application.accountSid,
+      CallSid: call.sid,
+      From: fields.From!,
+      To: fields.To!,
+      Direction: 'inbound',
+    },
+    mode.webhooks,
+  );
+  try {
+    try {
+      call.leg = await answerLeg(msg.sdp, vs.options.media);
+    } catch (err) {
+      vs.log(`voice twin: the caller's leg of ${call.sid} could not be made: ${String(err)}`);
+      failBeforeRinging(vs, conn, msg.callsid, 31000, 'The call could not be placed.');
+      endAppCall(call);
+      call.endStatus = 'failed';
+      return;
+    }
+    if (call.ended) return;
+    // Early media from now on: the caller hears what the TwiML plays before it answers.
+    send(vs, conn, 'ringing', { callsid: call.sid, sdp: call.leg.localSdp });
+    const leg = new TwinCallLeg(vs, call);
+    await runCall(
+      leg,
+      { url: application.voiceUrl, method: 'POST' },
+      {
+        webhooks: mode.webhooks,
+        callParams: () => ({ ...call.fields }),
+        fallback:
+          application.voiceFallbackUrl === null
+            ? null
+            : { url: application.voiceFallbackUrl, method: 'POST' },
+        log: (m) => vs.log(`voice twin ${call.sid}: ${m}`),
+      },
+    );
+    leg.hangUp();
+  } catch (err) {
+    vs.log(
+      `voice twin: running ${call.sid} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
+    if (!call.ended) {
+      send(vs, conn, 'hangup', {
+        callsid: call.sid,
+        error: { code: 31000, message: 'The call failed.' },
+      });
+      endAppCall(call);
+    }
+  } finally {
+    mode.calls.delete(call.sid);
+    mode.calls.delete(call.tempSid);
+    void call.leg?.close();
+    const final: FinalStatus =
+      call.endStatus ??
+      (call.answered ? 'completed' : call.hungUpByCaller ? 'canceled' : 'completed');
+    status.ended(final, call.answeredAt === null ? 0 : (vs.now() - call.answeredAt) / 1000);
+  }
+}
+
+/** The SDK's answer, decline or hang-up of a dialled leg, or the caller's hang-up; false when not ours. */
+export function appMessage(
+  vs: VoiceState,
+  conn: Conn,
+  msg:
+    | { type: 'answer'; callsid: string; sdp: string }
+    | { type: 'hangup' | 'reject'; callsid: string },
+): boolean {
+  const mode = vs.app;
+  if (!mode) return false;
+  const fork = mode.forks.get(msg.callsid);
+  if (fork) {
+    if (msg.type === 'answer') fork.onAnswer(conn, msg.sdp);
+    else fork.onGone(conn, msg.type === 'reject');
+    return true;
+  }
+  const call = mode.calls.get(msg.callsid);
+  if (!call || msg.type === 'answer') return false;
+  if (call.conn !== conn) return false;
+  call.hungUpByCaller = true;
+  endAppCall(call);
+  return true;
+}
+
+/** A socket went: its calls end, and its rings stop. */
+export function appSocketLost(vs: VoiceState, conn: Conn): void {
+  const mode = vs.app;
+  if (!mode) return;
+  for (const fork of [...mode.forks.values()])
+    if (fork.devices.has(conn) || fork.answeredBy === conn) fork.onGone(conn, false);
+  for (const call of new Set(mode.calls.values()))
+    if (call.conn === conn) {
+      call.hungUpByCaller = true;
+      endAppCall(call);
+    }
+}

@@ -1,0 +1,63 @@
+/**
+ * What `<Say>` and `<Play>` sound like on the twin, as telephone audio (8 kHz μ-law):
+ * - `<Say>`: the app's own speech engine (eSpeak NG) in the verb's `language`, or `en-US` when
+ *   that language has no voice here; Twilio's named voices (Polly, Google) are not on this machine,
+ *   so `voice` picks nothing (https://www.twilio.com/docs/voice/twiml/say#voice);
+ * - `<Play>`: the URL is fetched as Twilio fetches it (a GET) and must be a WAV file (any PCM, μ-law
+ *   or A-law, https://www.twilio.com/docs/voice/twiml/play#supported-audio-file-types); Twilio's own
+ *   hold music (`com.twilio.music.*`, twimlets) is played as the built-in music, since those hosts
+ *   cannot be reached here. MP3 is refused with a sentence, and the verb is skipped, as Twilio does
+ *   with a file it cannot play (error 11100-range).
+ */
+import { decodeWav, resample, toPcmu } from '../../../guidance/pcm';
+import { toneFrame } from '../audio';
+import type { VoiceState } from '../model';
+
+/** The beep before a recording: a quarter second at 1 kHz. */
+export const VOICEMAIL_BEEP = Buffer.concat(
+  Array.from({ length: 12 }, (_, i) =>
+    toneFrame({ frequencies: [1000], onMs: 250, offMs: 0, level: 0.3 }, i),
+  ),
+);
+
+const TWILIO_MUSIC =
+  /(^|\.)(twilio\.music\.[^/]*|com\.twilio\.(sounds\.)?music\.[^/]*|twimlets\.com)$/i;
+const cache = new Map<string, Buffer>();
+const CACHE_SIZE = 32;
+
+export async function spoken(
+  vs: VoiceState,
+  text: string,
+  language: string | null,
+): Promise<Buffer> {
+  const speak = vs.options.speak;
+  if (!speak) throw new Error('the twin has no speech engine');
+  const lang = (language ?? 'en-US').toLowerCase();
+  try {
+    return await speak(text, lang);
+  } catch (err) {
+    if (lang === 'en-us') throw err;
+    vs.log(`voice twin: <Say> in ${lang}: ${String(err)}; saying it in en-US`);
+    return speak(text, 'en-us');
+  }
+}
+
+export async function playable(vs: VoiceState, url: string): Promise<Buffer> {
+  const u = new URL(url);
+  if (TWILIO_MUSIC.test(u.hostname)) return vs.music;
+  const known = cache.get(url);
+  if (known) return known;
+  const doFetch = vs.app?.application.fetch ?? fetch;
+  const response = await doFetch(url, { signal: AbortSignal.timeout(15_000) });
+  if (!response.ok)
+    throw new Error(`11200 HTTP retrieval failure: ${url} answered ${response.status}`);
+  const body = Buffer.from(await response.arrayBuffer());
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  let audio: Buffer;
+  if (type === 'audio/basic') audio = body;
+  else if (body.toString('latin1', 0, 4) === 'RIFF') audio = toPcmu(resample(decodeWav(body)));
+  else throw new Error(`12300 the twins play WAV files only; ${url} is ${type || 'of no type'}`);
+  cache.set(url, audio);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return audio;
+}
