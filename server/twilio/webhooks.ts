@@ -18,6 +18,7 @@
  * Twilio's application error.
  */
 import { decide } from '../../src/domain/routing/engine';
+import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
@@ -249,14 +250,16 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     if (dest.kind === 'person') {
       state.to = dest.identity;
       state.callee = dest.identity;
-      if (dest.identity === caller) return sayAndHangUp('You cannot call yourself.');
+      if (dest.identity === caller) return sayAndHangUp(CALL_REASONS.yourself);
       const can = await data.availability(dest.identity);
       if (can === 'offline') {
-        state.reason = `${dest.name} is offline.`;
-        return sayAndHangUp(`${dest.name} is offline.`);
+        state.reason = CALL_REASONS.offline(dest.name);
+        // Refused before it is answered, as the embedded backend refuses it: the row says why.
+        response.reject({ reason: 'rejected' });
+        return response.toString();
       }
       if (can === 'doNotDisturb') {
-        state.reason = `${dest.name} does not want to be disturbed.`;
+        state.reason = CALL_REASONS.doNotDisturb(dest.name);
         state.declined = true;
         state.doNotDisturb = true;
         response.reject({ reason: 'busy' });
@@ -333,6 +336,12 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       if (state) {
         state.rangOut = true;
         if (status === 'busy') state.declined = true;
+        // A colleague called directly: the caller reads why in the row (the SDK gets no sentence).
+        if (state.callee !== null && state.groupId === null)
+          state.reason =
+            status === 'busy'
+              ? CALL_REASONS.declined(nameOf(state.callee))
+              : CALL_REASONS.noAnswer(nameOf(state.callee));
       }
       const branch = status === 'busy' ? branches.busy : branches.noAnswer;
       const fromBrowser = clientIdentity(params.From ?? '') !== null;

@@ -31,6 +31,7 @@ export const callMachine = callSetup.createMachine({
   id: 'call',
   context: ({ input }) => ({
     ...input,
+    sid: input.direction === 'incoming' ? input.callId : null,
     startedAt: input.now(),
     answeredAt: null,
     endedAt: null,
@@ -83,7 +84,7 @@ export const callMachine = callSetup.createMachine({
       states: {
         connecting: {
           description: 'Dialling: the microphone is opened and the invite is on its way.',
-          on: { 'call.ringing': 'ringing' },
+          on: { 'call.ringing': { target: 'ringing', actions: 'noteSid' } },
         },
         ringing: {
           description: 'Their phone is ringing.',

@@ -87,6 +87,8 @@ export function selectCallEndText(s: CallSnapshot): string | null {
  */
 export interface CallSummary {
   callId: string;
+  /** The call's CallSid once known (call.setup.ts `sid`). */
+  sid: string | null;
   direction: CallDirection;
   status: CallStatus;
   remote: Remote;
@@ -120,6 +122,7 @@ export interface CallSummary {
 export function selectCallSummary(s: CallSnapshot): CallSummary {
   return {
     callId: s.context.callId,
+    sid: s.context.sid,
     direction: s.context.direction,
     status: selectCallStatus(s),
     remote: s.context.remote,
@@ -152,6 +155,7 @@ function ringBackOf(direction: CallDirection, params: Record<string, string>): s
 export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
   return (
     a.callId === b.callId &&
+    a.sid === b.sid &&
     a.direction === b.direction &&
     a.status === b.status &&
     a.remote.identity === b.remote.identity &&

@@ -19,6 +19,11 @@ export interface CallInput {
 }
 
 export interface CallContext extends CallInput {
+  /**
+   * The call's CallSid (for a call we placed, the id its history row has): an incoming call's id;
+   * an outgoing call's once it rings.
+   */
+  sid: string | null;
   startedAt: number;
   answeredAt: number | null;
   endedAt: number | null;
@@ -63,7 +68,8 @@ export type TransferRequest = {
 
 /** What the adapter sends, one per SDK `Call` event (`ringing`, `accept`, `cancel`, …). */
 export type CallAdapterEvent =
-  | { type: 'call.ringing' }
+  /** Their phone rings; `sid` is the call's CallSid, known from now on (an outgoing call's). */
+  | { type: 'call.ringing'; sid?: string }
   | { type: 'call.accepted' }
   | { type: 'call.cancelled' }
   | { type: 'call.disconnected' }
@@ -184,6 +190,9 @@ export const callSetup = setup({
     setMuted: (_, _params: CallRef & { muted: boolean }) => {},
     sendDigits: (_, _params: CallRef & { digits: string }) => {},
     endWith: assign((_, params: { reason: CallEndReason }) => ({ endReason: params.reason })),
+    noteSid: assign(({ context, event }) =>
+      event.type === 'call.ringing' && event.sid ? { sid: event.sid } : { sid: context.sid },
+    ),
     endFromSdk: assign(({ context }) => ({
       endReason:
         context.error?.code != null

@@ -358,6 +358,7 @@ describe('calls that do not connect', () => {
     await ann.page.getByRole('button', { name: 'Call Bob' }).click();
     await bob.page.locator('[data-testid="call-card"][data-status="incoming"]').waitFor();
     await bob.page.getByRole('button', { name: 'Reject' }).click();
+    await ann.page.getByTestId('call-ended').waitFor();
     await dismissAll(ann);
     await dismissAll(bob);
     await bob.page.goto(`${server.url}/history`);

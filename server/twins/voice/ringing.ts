@@ -2,6 +2,7 @@
  * Ringing: a call placed to a colleague, a ring on one side of a call (the first ring, a ring group's
  * members at once, a transfer's target, a ring-back), a ring nobody takes, and an answer.
  */
+import { CALL_REASONS } from '../../../src/domain/calls/reasons';
 import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { randomBytes } from 'node:crypto';
 import { TONES } from './audio';
@@ -86,24 +87,24 @@ export async function placeCall(
   }
   const name = dest.name;
   if (dest.identity === caller) {
-    failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.declined, 'You cannot call yourself.');
+    failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.declined, CALL_REASONS.yourself);
     return;
   }
   const targets = registeredSocketsOf(vs, dest.identity);
   if (targets.length === 0) {
-    const reason = `${name} is offline.`;
+    const reason = CALL_REASONS.offline(name);
     failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.offline, reason);
     recordAttempt(vs, { caller, to, startedAt }, 'missed', reason, dest.identity);
     return;
   }
   if (vs.options.doNotDisturb?.(dest.identity)) {
-    const reason = `${name} is not taking calls (do not disturb).`;
+    const reason = CALL_REASONS.doNotDisturb(name);
     failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.declined, reason);
     recordAttempt(vs, { caller, to, startedAt }, 'doNotDisturb', reason, dest.identity);
     return;
   }
   if ((vs.busyCount.get(dest.identity) ?? 0) > 0) {
-    const reason = `${name} is on another call.`;
+    const reason = CALL_REASONS.busy(name);
     failBeforeRinging(vs, conn, msg.callsid, CODE_TEXT.busy, reason);
     recordAttempt(vs, { caller, to, startedAt }, 'busy', reason, dest.identity);
     return;
@@ -134,16 +135,16 @@ export async function placeCall(
   callerLeg.play(TONES.ringback);
   if (registeredSocketsOf(vs, dest.identity).length === 0) {
     void calleeLeg.close();
-    endCall(vs, call, 'missed', `${name} is offline.`, {
-      caller: { code: CODE_TEXT.offline, message: `${name} is offline.` },
+    endCall(vs, call, 'missed', CALL_REASONS.offline(name), {
+      caller: { code: CODE_TEXT.offline, message: CALL_REASONS.offline(name) },
     });
     return;
   }
   call.state = 'ringing';
   const started = startRing(vs, call, 'callee', 'call', dest.identity, name, calleeLeg, caller);
   if (!started) {
-    endCall(vs, call, 'missed', `${name} is offline.`, {
-      caller: { code: CODE_TEXT.offline, message: `${name} is offline.` },
+    endCall(vs, call, 'missed', CALL_REASONS.offline(name), {
+      caller: { code: CODE_TEXT.offline, message: CALL_REASONS.offline(name) },
     });
   }
 }
@@ -232,7 +233,7 @@ export function ringUnanswered(vs: VoiceState, call: Call, ring: Ring, declined 
     return;
   }
   if (ring.purpose === 'call') {
-    const reason = declined ? `${ring.name} declined the call.` : `${ring.name} did not answer.`;
+    const reason = declined ? CALL_REASONS.declined(ring.name) : CALL_REASONS.noAnswer(ring.name);
     endCall(vs, call, declined ? 'rejected' : 'missed', reason, {
       caller: { code: declined ? CODE_TEXT.declined : CODE_TEXT.noAnswer, message: reason },
     });

@@ -3,6 +3,7 @@
  * if nobody takes it), attended (the transferrer talks to the target first, then completes or
  * cancels), to a colleague or a ring group's members.
  */
+import { CALL_REASONS } from '../../../src/domain/calls/reasons';
 import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { TONES } from './audio';
 import { bridge, offerLeg } from './media';
@@ -66,15 +67,11 @@ export function transfer(
     if (dest.identity === waiting.identity)
       throw new CallControlError(400, 'bad_request', `${dest.name} is already on this call.`);
     if (registeredSocketsOf(vs, dest.identity).length === 0)
-      throw new CallControlError(409, 'unavailable', `${dest.name} is offline.`);
+      throw new CallControlError(409, 'unavailable', CALL_REASONS.offline(dest.name));
     if (vs.options.doNotDisturb?.(dest.identity))
-      throw new CallControlError(
-        409,
-        'unavailable',
-        `${dest.name} is not taking calls (do not disturb).`,
-      );
+      throw new CallControlError(409, 'unavailable', CALL_REASONS.doNotDisturb(dest.name));
     if ((vs.busyCount.get(dest.identity) ?? 0) > 0)
-      throw new CallControlError(409, 'unavailable', `${dest.name} is on another call.`);
+      throw new CallControlError(409, 'unavailable', CALL_REASONS.busy(dest.name));
     turns = [{ identities: [dest.identity] }];
   }
   const me = sideNamed(call, side);

@@ -128,7 +128,10 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       call.on(name, handler);
       listeners.push(() => call.off(name, handler));
     };
-    on('ringing', () => send({ type: 'call.ringing' }));
+    on('ringing', () => {
+      const sid = call.parameters.CallSid;
+      send(sid ? { type: 'call.ringing', sid } : { type: 'call.ringing' });
+    });
     on('accept', () => send({ type: 'call.accepted' }));
     on('cancel', () => send({ type: 'call.cancelled' }));
     on('reconnecting', () => send({ type: 'call.reconnecting' }));

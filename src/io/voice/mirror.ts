@@ -124,6 +124,7 @@ function parseSummary(v: unknown): CallSummary | null {
   const group = v.group ?? null;
   const ringBack = v.ringBack ?? null;
   const warnings = v.warnings ?? [];
+  const sid = v.sid ?? null;
   const transfer = parseTransfer(v.transfer);
   if (
     remote === null ||
@@ -145,6 +146,7 @@ function parseSummary(v: unknown): CallSummary | null {
     !textOrNull(routingNote) ||
     !textOrNull(group) ||
     !textOrNull(ringBack) ||
+    !textOrNull(sid) ||
     !Array.isArray(warnings) ||
     warnings.length > 20 ||
     !warnings.every(isText)
@@ -152,6 +154,7 @@ function parseSummary(v: unknown): CallSummary | null {
     return null;
   return {
     callId,
+    sid,
     direction: direction as CallDirection,
     status: status as CallStatus,
     remote,

@@ -30,6 +30,7 @@ import { useCallFocus } from './focus';
 import { useKeypadKeys } from './useShortcuts';
 import { remoteParty } from '../names/names';
 import { useNames } from '../names/useNames';
+import { useCallRowReason } from './rowReason';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
 
@@ -76,8 +77,10 @@ export function CallCardView({
   elsewhere?: boolean;
   state?: string;
 }) {
-  const { status, remote, direction, muted, digits, endText, hold, heldByThem, parking, problem } =
-    summary;
+  const { status, remote, direction, muted, digits, hold, heldByThem, parking, problem } = summary;
+  // The history row's sentence, once there, says best why a call that did not connect ended.
+  const rowReason = useCallRowReason(summary.sid ?? summary.callId, status === 'ended');
+  const endText = rowReason ?? summary.endText;
   const { transferStatus, transfer } = summary;
   const [transferring, setTransferring] = useState(false);
   const transferBusy = transferStatus !== 'idle';

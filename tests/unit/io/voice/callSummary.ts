@@ -3,6 +3,7 @@ import type { CallSummary } from '../../../../src/machines/call.selectors';
 /** A ringing incoming call from Ann, as the mirror and the shortcuts see it; `over` changes it. */
 export const callSummary = (over: Partial<CallSummary> = {}): CallSummary => ({
   callId: 'CA1',
+  sid: 'CA1',
   direction: 'incoming',
   status: 'incoming',
   remote: { identity: 'ann', number: null, displayName: 'Ann' },

@@ -1,0 +1,13 @@
+/**
+ * Why a call to a colleague did not connect, in the words the caller reads (on the call card and in
+ * /history). One definition for both backends: the voice twin says them with the SDK's error and in
+ * the history row; the Twilio backend writes them in the row (the SDK there only learns a code).
+ */
+export const CALL_REASONS = {
+  offline: (name: string) => `${name} is offline.`,
+  doNotDisturb: (name: string) => `${name} is not taking calls (do not disturb).`,
+  busy: (name: string) => `${name} is on another call.`,
+  declined: (name: string) => `${name} declined the call.`,
+  noAnswer: (name: string) => `${name} did not answer.`,
+  yourself: 'You cannot call yourself.',
+} as const;

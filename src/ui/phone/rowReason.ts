@@ -1,0 +1,31 @@
+/**
+ * Why a call that did not connect ended, as its history row says: the sentence the backend wrote
+ * there ("Bob declined the call.", "Bob is not taking calls (do not disturb).", "Nobody has extension
+ * 199."). On Twilio the Voice SDK only learns a status code (or a plain hang-up) when a call is
+ * refused, so the card shows the row's sentence once the row is in `calls`; on the embedded backend
+ * the same sentence came with the SDK's error and the row only confirms it.
+ */
+import { useMemo } from 'react';
+import { CALLS } from '../../contracts/objects';
+import { selectListItems } from '../../machines/syncList.selectors';
+import type { ListItem } from '../../machines/syncPorts';
+import { callOf } from '../routes/history/call';
+import { CALLS_PAGE } from '../routes/history/voicemail';
+import { useContainerSelector, useSyncList } from '../sync/containers';
+
+const NO_ITEMS: readonly ListItem[] = [];
+
+/** The row's reason for call `callId` once it ended without being answered; null otherwise. */
+export function useCallRowReason(callId: string, ended: boolean): string | null {
+  const calls = useSyncList(CALLS.name, CALLS_PAGE);
+  const items = useContainerSelector(calls, selectListItems, NO_ITEMS);
+  return useMemo(() => {
+    if (!ended) return null;
+    for (const item of items) {
+      const row = callOf(item);
+      if (row?.callSid !== callId) continue;
+      return row.outcome !== 'answered' && row.reason !== '' ? row.reason : null;
+    }
+    return null;
+  }, [items, callId, ended]);
+}
