@@ -326,7 +326,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     ),
     router,
     serveStatic,
-    handleRaw: (req, res) => sync.handleHttp?.(req, res) ?? false,
+    handleRaw: (req, res) => voice.handleRest(req, res) || (sync.handleHttp?.(req, res) ?? false),
     upgrade: (req, socket, head) =>
       voice.handleUpgrade(req, socket, head) || sync.handleUpgrade(req, socket, head),
     now,

@@ -30,6 +30,7 @@ import {
   twilioDeviceOptions,
 } from './tokens';
 import { registerTwilioWebhooks } from './webhooks';
+import { createTeller } from './tell';
 import { createTwilioCallQuality, type TwilioCallQuality } from './quality';
 import { pathOf } from '../../src/contracts/api-route';
 import type { Role } from '../../src/contracts/roles';
@@ -196,6 +197,7 @@ export function createTwilioBackend(
         voicemailSeconds: deps.voicemailSeconds,
         now,
         log,
+        tell: createTeller(client, log),
       });
     },
     async start() {

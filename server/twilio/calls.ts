@@ -7,7 +7,7 @@
  * Also who is on a call right now, from the legs Twilio reports answered and completed: routing
  * skips them (Sync's presence item is the browser's to write, so it may not say so yet).
  */
-import type { CallRecord, Outcome, Voicemail } from '../../src/contracts/records/call';
+import type { CallRecord, Outcome, RoutingStep, Voicemail } from '../../src/contracts/records/call';
 import type { CallQuality } from '../../src/contracts/records/call-quality';
 
 export interface CallState {
@@ -41,6 +41,10 @@ export interface CallState {
   /** Once written: its index in `calls`, what was written (a late recording updates it), and when. */
   written: { index: number; data: CallRecord; at: number } | null;
   writing: boolean;
+  /** A group call's routing steps as the caller was told them (src/domain/routing/steps.ts). */
+  routing: RoutingStep[];
+  /** The seconds the ring under way rings (its "Nobody answered in … s." step). */
+  ringSeconds: number | null;
   /** The browsers' quality reports (POST /api/calls/{sid}/quality), one per person. */
   quality: CallQuality[];
 }
@@ -116,6 +120,8 @@ export function createCallLog(now: () => number = Date.now): CallLog {
           written: null,
           writing: false,
           quality: [],
+          routing: [],
+          ringSeconds: null,
         };
         calls.set(callSid, state);
       }
@@ -173,7 +179,7 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     duration: answeredAt === null ? 0 : Math.max(0, Math.round((endedAt - answeredAt) / 1000)),
     outcome: state.followed ? outcomeOf(state, parentStatus) : 'unknown',
     reason: state.reason,
-    routing: [],
+    routing: state.routing,
     voicemail: state.voicemail,
     forwardedTo: state.forwardedTo,
     test: false,

@@ -134,9 +134,18 @@ export function createRoutingData(deps: {
     async groupByNumber(number) {
       const wanted = normaliseNumber(number);
       if (wanted === '') return null;
-      for (const [id, group] of await groups())
-        if (normaliseNumber(group.number) === wanted) return { id, group };
-      return null;
+      const find = (all: Map<string, Group>) => {
+        for (const [id, group] of all)
+          if (normaliseNumber(group.number) === wanted) return { id, group };
+        return null;
+      };
+      // A number no group had when the list was read may be a group made since (an admin saves a
+      // group and calls it at once): the list is read again before the number is called unknown.
+      const cached = groupsCache.peek('all');
+      const found = find(await groups());
+      if (found || cached === undefined) return found;
+      groupsCache.delete('all');
+      return find(await groups());
     },
     async prepare(groupId) {
       // Read ahead, in parallel: after the groups (cached), every group's setup, presence and the
@@ -174,6 +183,9 @@ export function createRoutingData(deps: {
       return null;
     },
     async availability(identity) {
+      // A direct call reads the person's do-not-disturb afresh: it is one document, and a person who
+      // just turned it on must not ring.
+      dndCache.delete(identity);
       return (await availabilities([identity])).get(identity) ?? 'offline';
     },
     guidance: (id) =>

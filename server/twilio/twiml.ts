@@ -18,6 +18,7 @@
  * knows who took the call and routing knows who is on one.
  */
 import { TWILIO_PATHS } from '../../src/contracts/api';
+import { planStep, type StepNote } from '../../src/domain/routing/steps';
 import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
 import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 import { encodeBranches, type Branches } from './plan-token';
@@ -56,6 +57,10 @@ export interface Reached {
   voicemail: { groupId: string; reason: string } | null;
   /** Why the walk stopped where it did ("Ringing Alice and Bob at once."), when the plan says. */
   reason: string;
+  /** The routing steps the walk reached, in order, as the caller is told them (steps.ts). */
+  steps: StepNote[];
+  /** The seconds the walk's last ring rings, when it ended in one. */
+  ringSeconds: number | null;
 }
 
 /**
@@ -190,9 +195,17 @@ export async function writePlan(
   plan: Plan | null,
   ctx: TwimlContext,
 ): Promise<Reached> {
-  const reached: Reached = { forwardedTo: null, voicemail: null, reason: '' };
+  const reached: Reached = {
+    forwardedTo: null,
+    voicemail: null,
+    reason: '',
+    steps: [],
+    ringSeconds: null,
+  };
   let p: Plan | null = plan;
   while (p) {
+    const told = planStep(p);
+    if (told) reached.steps.push(told);
     switch (p.kind) {
       case 'announce':
         speak(response, await ctx.announcement(p.guidanceId));
@@ -211,6 +224,7 @@ export async function writePlan(
         break;
       case 'ring': {
         reached.reason = p.reason;
+        reached.ringSeconds = p.seconds;
         const ring = ringBatches(p);
         ringClients(
           response,

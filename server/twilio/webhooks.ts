@@ -19,6 +19,12 @@
  */
 import { decide } from '../../src/domain/routing/engine';
 import { CALL_REASONS } from '../../src/domain/calls/reasons';
+import {
+  answeredStep,
+  ringEndStep,
+  situationStep,
+  type StepNote,
+} from '../../src/domain/routing/steps';
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
@@ -78,6 +84,12 @@ export interface TwilioWebhookDeps {
   voicemailSeconds: number;
   now: () => number;
   log: (message: string) => void;
+  /**
+   * Tells the Voice SDK on call `callSid` something (a routing step, who answered): a user-defined
+   * message through the REST API (https://www.twilio.com/docs/voice/api/userdefinedmessage-resource),
+   * sent after the webhook's answer and in order; failures are logged.
+   */
+  tell?: (callSid: string, content: Record<string, unknown>) => void;
 }
 
 /**
@@ -128,7 +140,17 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
   }
 
   /** Notes what the plan reached on the call's state. */
+  /** Routing steps: kept for the row and told to the caller. */
+  function told(state: CallState, notes: readonly StepNote[]): void {
+    for (const n of notes) {
+      if (state.routing.length < 50) state.routing.push({ ...n, at: now() });
+      deps.tell?.(state.callSid, { event: 'routing', kind: n.kind, text: n.text });
+    }
+  }
+
   function remember(state: CallState, reached: Reached): void {
+    told(state, reached.steps);
+    if (reached.ringSeconds !== null) state.ringSeconds = reached.ringSeconds;
     if (reached.forwardedTo !== null) state.forwardedTo = reached.forwardedTo;
     // Plans carried in an action URL leave out the rings' reasons: the last one given stays.
     if (reached.reason !== '') state.reason = reached.reason;
@@ -151,6 +173,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       nameOf,
     });
     for (const cut of decision.cuts) log(`routing ${groupId}: ${cut}`);
+    told(state, [situationStep(state.groupName || groupId, decision)]);
     const response = new Twiml();
     const reached = await writePlan(
       response,
@@ -336,7 +359,11 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       if (state) {
         state.rangOut = true;
         if (status === 'busy') state.declined = true;
+        if (state.groupId !== null && state.callee === null)
+          told(state, [ringEndStep(status === 'busy', state.ringSeconds ?? 0)]);
         // A colleague called directly: the caller reads why in the row (the SDK gets no sentence).
+        if (state.callee === null && state.groupId === null && status === 'failed')
+          state.reason = CALL_REASONS.numberFailed(state.to);
         if (state.callee !== null && state.groupId === null)
           state.reason =
             status === 'busy'
@@ -425,6 +452,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       if (state && state.answeredBy === null) {
         state.answeredBy = identity ?? to;
         state.answeredAt = now();
+        if (state.groupId !== null) told(state, [answeredStep(identity ? nameOf(identity) : to)]);
       }
       if (identity !== null) {
         calls.legAnswered(identity, legSid);

@@ -64,6 +64,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  // SWITCHBOARD_TEST_ECHO=1: the server's output is printed as it comes (debugging a suite).
+  if (process.env.SWITCHBOARD_TEST_ECHO === '1') {
+    child.stdout.on('data', (d: Buffer) => process.stderr.write(d));
+    child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
+  }
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
 
   await new Promise<void>((resolveReady, reject) => {

@@ -50,6 +50,8 @@ export interface TwilioApiStandIn {
   setPermission(kind: ObjectKind, name: string, identity: string, p: Permission): void;
   /** Voicemail recordings by sid, served as Twilio's `…/Recordings/{sid}.mp3`. */
   recordings: Map<string, Buffer>;
+  /** User-defined messages sent to calls (`Calls/{sid}/UserDefinedMessages`), in order. */
+  told: { callSid: string; content: Json }[];
   setMapItem(map: string, key: string, data: Json, ttlSeconds?: number): void;
   setDocument(name: string, data: Json): void;
   pushListItem(list: string, data: Json): number;
@@ -92,6 +94,7 @@ export async function startTwilioApi(options: {
   const lists = new Map<string, Map<number, Item>>();
   const documents = new Map<string, Item>();
   const recordings = new Map<string, Buffer>();
+  const told: { callSid: string; content: Json }[] = [];
   /** By `${kind}:${name}`, then identity. */
   const permissions = new Map<string, Map<string, Permission>>();
   const state = { aclEnabled: true };
@@ -193,6 +196,14 @@ export async function startTwilioApi(options: {
     const recordingJson = new RegExp(
       `^/api/2010-04-01/Accounts/${options.accountSid}/Recordings/(RE[0-9a-f]{32})\\.json$`,
     ).exec(url.pathname);
+    // Calls' user-defined messages (the Voice SDK is told routing steps): kept in `told`.
+    const message = new RegExp(
+      `^/api/2010-04-01/Accounts/${options.accountSid}/Calls/(CA[0-9a-fA-F]{32})/UserDefinedMessages\\.json$`,
+    ).exec(url.pathname);
+    if (message && req.method === 'POST') {
+      told.push({ callSid: message[1]!, content: JSON.parse(form.Content ?? 'null') as Json });
+      return send(res, 201, { sid: `KX${'0'.repeat(32)}`, call_sid: message[1] });
+    }
     if (recordingJson && req.method === 'DELETE') {
       if (!recordings.delete(recordingJson[1]!))
         return error(res, 404, 20404, 'The requested resource was not found');
@@ -447,6 +458,7 @@ export async function startTwilioApi(options: {
     lists,
     documents,
     recordings,
+    told,
     get aclEnabled() {
       return state.aclEnabled;
     },

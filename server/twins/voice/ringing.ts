@@ -33,7 +33,8 @@ import {
 } from './calls';
 import { addTrail, noteProgress, recordAttempt, setBusy } from './history';
 import { leavePark, pickUp } from './hold';
-import { answerCaller, placeGroupCall, runPlan, step } from './routing';
+import { answerCaller, note, placeGroupCall, runPlan } from './routing';
+import { answeredStep, ringEndStep } from '../../../src/domain/routing/steps';
 import {
   failBeforeRinging,
   registeredSocketsOf,
@@ -223,12 +224,7 @@ export function ringUnanswered(vs: VoiceState, call: Call, ring: Ring, declined 
     // A ring group's ring: the engine said where the call goes next.
     stopRing(vs, call, true);
     call.route!.ringing = null;
-    step(
-      vs,
-      call,
-      declined ? 'busy' : 'noAnswer',
-      declined ? 'Declined.' : `Nobody answered in ${plan.seconds} s.`,
-    );
+    note(vs, call, ringEndStep(declined, plan.seconds));
     void runPlan(vs, call, declined ? plan.onBusy : plan.onNoAnswer);
     return;
   }
@@ -342,7 +338,7 @@ export async function answerCall(
     if (call.route) {
       call.callee = side.identity;
       call.route.ringing = null;
-      step(vs, call, 'answered', `${side.name} answered.`);
+      note(vs, call, answeredStep(side.name));
     } else noteProgress(vs, call);
     answerCaller(vs, call);
     if (call.route) tellParties(vs, call);

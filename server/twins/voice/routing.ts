@@ -8,30 +8,13 @@ import { answerLeg, offerLeg, type MediaLeg } from './media';
 import { CODE_TEXT, other, type Call, type Conn, type Destination, type VoiceState } from './model';
 import type { ClientMessage } from './protocol';
 import type { RoutingStep } from '../../../src/contracts/records/call';
-import type { GuidanceSlot } from '../../../src/contracts/records/group';
-import type { When } from '../../../src/contracts/records/forwarding';
+import { planStep, situationStep, type StepNote } from '../../../src/domain/routing/steps';
 import type { Decision, Plan } from '../../../src/domain/routing/plan';
 import { endCall, mediaFailed, nameOf, newCall, sideNamed } from './calls';
 import { noteProgress } from './history';
 import { startRing } from './ringing';
 import { failBeforeRinging, send, tell } from './signalling';
 import { takeMessage } from './voicemail';
-
-const SLOT_WORDS: Record<GuidanceSlot, string> = {
-  open: 'greeting',
-  closed: 'closed',
-  holiday: 'holiday',
-  hold: 'on-hold',
-  voicemail: 'voicemail',
-};
-
-const WHEN_WORDS: Record<When, string> = {
-  always: 'always',
-  noAnswer: 'when nobody answers',
-  busy: 'when everyone is busy',
-  closed: 'outside business hours',
-  holiday: 'on a holiday',
-};
 
 /** A call to a ring group: the caller's audio is set up, then the engine's plan is carried out. */
 export async function placeGroupCall(
@@ -101,20 +84,16 @@ export async function placeGroupCall(
     return;
   }
   for (const cut of decision.cuts) vs.log(`voice: routing ${call.id} to ${dest.name}: ${cut}`);
-  step(
-    vs,
-    call,
-    'situation',
-    decision.situation === 'open'
-      ? `${dest.name} is open.`
-      : decision.situation === 'holiday'
-        ? `${dest.name} is closed for ${decision.holiday ?? 'a holiday'}.`
-        : `${dest.name} is closed (outside business hours).`,
-  );
+  note(vs, call, situationStep(dest.name, decision));
   await runPlan(vs, call, decision.plan);
 }
 
 /** Notes a routing decision and tells the caller (Test this group shows them as they come). */
+/** Tells the caller of a routing step (src/domain/routing/steps.ts) and keeps it for the row. */
+export function note(vs: VoiceState, call: Call, n: StepNote | null): void {
+  if (n) step(vs, call, n.kind, n.text);
+}
+
 export function step(vs: VoiceState, call: Call, kind: RoutingStep['kind'], text: string): void {
   if (!call.route) return;
   call.route.steps.push({ kind, text, at: vs.now() });
@@ -161,7 +140,7 @@ export const stillRouting = (call: Call): boolean =>
 export async function runPlan(vs: VoiceState, call: Call, plan: Plan): Promise<void> {
   if (!stillRouting(call)) return;
   if (plan.kind === 'announce') {
-    step(vs, call, 'announce', `Playing the ${SLOT_WORDS[plan.slot]} announcement.`);
+    note(vs, call, planStep(plan));
     answerCaller(vs, call);
     const audio = await announcementAudio(vs, call, plan.guidanceId);
     if (!stillRouting(call)) return;
@@ -170,12 +149,7 @@ export async function runPlan(vs: VoiceState, call: Call, plan: Plan): Promise<v
     return;
   }
   if (plan.kind === 'forward') {
-    step(
-      vs,
-      call,
-      'forward',
-      `${plan.reason.replace(/\.$/, '')} (rule: ${WHEN_WORDS[plan.rule.when]}).`,
-    );
+    note(vs, call, planStep(plan));
     await runPlan(vs, call, plan.then);
     return;
   }
@@ -192,7 +166,7 @@ export async function runPlan(vs: VoiceState, call: Call, plan: Plan): Promise<v
 }
 
 function ringMembers(vs: VoiceState, call: Call, plan: Extract<Plan, { kind: 'ring' }>): void {
-  step(vs, call, 'ring', plan.reason);
+  note(vs, call, planStep(plan));
   call.caller.leg!.play(TONES.ringback);
   offerLeg(vs.options.media).then(
     (leg) => {

@@ -10,7 +10,7 @@
  * (hold, park, pick-up), transfer.ts, hangup.ts (hang-ups, lost sockets, reconnects) and
  * history.ts (history rows and presence).
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { loadOrCreateSecret } from '../../platform/lib/access-token';
@@ -31,6 +31,10 @@ import { MAX_FRAME_BYTES } from './protocol';
 import { dropConn, onConnection, refuse, registeredSocketsOf, socketsOf } from './signalling';
 import { mintVoiceToken } from './token';
 import { appMode, type TwimlApplication } from './twiml/application';
+import { DEFAULT_TWILIO_API_MOUNT } from '../../sync/twilio-api/http';
+
+/** Where the `twilio` package's api.twilio.com requests arrive (`<mount>/api/…`). */
+const REST_MOUNT = `${DEFAULT_TWILIO_API_MOUNT}/api`;
 import { cancelTransfer, completeTransfer, transfer } from './transfer';
 import type { VoicemailStore } from './voicemail-store';
 import type { RingTurn } from '../../../src/domain/routing/engine';
@@ -141,6 +145,12 @@ export interface VoiceService {
    * asks it) and tokens are Twilio's, signed by its API key: Twilio mode on the twins.
    */
   useApplication(application: TwimlApplication): void;
+  /**
+   * In Twilio mode on the twins: answers Twilio's Voice REST API for the application's calls at
+   * `/twilio/api/2010-04-01/…` (where the `twilio` package's requests go, server/twilio/client.ts);
+   * false for any other request, or when no application is in use.
+   */
+  handleRest(req: IncomingMessage, res: ServerResponse): boolean;
   /** Live calls, for tests and diagnostics. */
   activeCalls(): { id: string; from: string; to: string; state: CallState }[];
   close(): Promise<void>;
@@ -227,8 +237,14 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
             ]
           : [],
       ),
+    handleRest(req, res) {
+      if (!vs.app || !(req.url ?? '').startsWith(REST_MOUNT + '/2010-04-01/')) return false;
+      req.url = (req.url ?? '').slice(REST_MOUNT.length);
+      void vs.app.rest(req, res);
+      return true;
+    },
     useApplication(application) {
-      vs.app = appMode(application, vs.log);
+      vs.app = appMode(vs, application);
     },
     activeCalls() {
       return [...vs.calls.values()].map((c) => ({

@@ -6,7 +6,8 @@ import { toneFrame } from './audio';
 import type { Call, VoiceState } from './model';
 import type { Plan } from '../../../src/domain/routing/plan';
 import { endCall } from './calls';
-import { announcementAudio, answerCaller, step, stillRouting } from './routing';
+import { announcementAudio, answerCaller, note, stillRouting } from './routing';
+import { planStep, RECORDING_STEP } from '../../../src/domain/routing/steps';
 
 /** The tone before a voicemail message: half a second at 1 kHz. */
 const VOICEMAIL_TONE = Buffer.concat(
@@ -22,7 +23,7 @@ export async function takeMessage(
   plan: Extract<Plan, { kind: 'voicemail' }>,
 ): Promise<void> {
   const route = call.route!;
-  step(vs, call, 'voicemail', `${plan.reason} Voicemail: the caller can leave a message.`);
+  note(vs, call, planStep(plan));
   answerCaller(vs, call);
   const leg = call.caller.leg!;
   const greeting = await announcementAudio(vs, call, plan.guidanceId);
@@ -40,7 +41,7 @@ export async function takeMessage(
   }, vs.voicemailMaxMs);
   timer.unref();
   route.recording = { groupId: plan.groupId, chunks, stop, timer };
-  step(vs, call, 'recording', 'Recording the message.');
+  note(vs, call, RECORDING_STEP);
 }
 
 /** Stops a message being recorded and keeps it; null when nothing worth keeping was said. */

@@ -10,4 +10,6 @@ export const CALL_REASONS = {
   declined: (name: string) => `${name} declined the call.`,
   noAnswer: (name: string) => `${name} did not answer.`,
   yourself: 'You cannot call yourself.',
+  /** A call to an outside number that the phone network did not connect. */
+  numberFailed: (number: string) => `The call to ${number} could not be connected.`,
 } as const;

@@ -71,6 +71,8 @@ export interface VoiceEngine {
   addParticipant(conference: TwinConference, call: TwinCall, participant: TwinParticipant): void;
   /** Ends a conference: every participant leaves. */
   endConference(conference: TwinConference): void;
+  /** Sends a user-defined message (`content`, JSON text) to the Voice SDK on a live call. */
+  message(callSid: string, content: string): void;
 }
 
 /** A refusal with Twilio's status, code and message. */

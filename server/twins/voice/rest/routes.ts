@@ -9,6 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   hasEnded,
   RestError,
+  sid,
   type TwinCall,
   type TwinConference,
   type TwinParticipant,
@@ -220,6 +221,31 @@ export function voiceRest(options: VoiceRestOptions) {
         engine.redirect(call.sid, next);
         return [200, callJson(call)];
       }
+    }
+    if (
+      collection === 'Calls' &&
+      id !== undefined &&
+      sub === 'UserDefinedMessages' &&
+      verb === 'POST'
+    ) {
+      // https://www.twilio.com/docs/voice/api/userdefinedmessage-resource: `Content` (JSON text),
+      // only on an active call associated with the Voice SDK.
+      const call = registry.call(account, id);
+      const form = await readForm(req);
+      const content = form.get('Content');
+      if (content === null || content === '')
+        throw new RestError(400, 20001, 'Missing required parameter Content in the post body');
+      if (hasEnded(call)) throw new RestError(400, 21220, 'Invalid call state: the call is over');
+      engine.message(call.sid, content);
+      return [
+        201,
+        {
+          account_sid: account,
+          call_sid: call.sid,
+          sid: sid('KX'),
+          date_created: date(Date.now()),
+        },
+      ];
     }
     if (collection === 'Conferences' && id === undefined && verb === 'GET') {
       const url = new URL(req.url ?? '/', 'http://twin');

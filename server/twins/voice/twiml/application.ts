@@ -20,10 +20,13 @@ import { answerLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import type { ClientMessage } from '../protocol';
 import { failBeforeRinging, send, sendError } from '../signalling';
-import { endAppCall, TwinCallLeg, type AppCall, type Fork } from './leg';
+import { endAppCall, forget, TwinCallLeg, type AppCall, type Fork } from './leg';
 import { runCall } from './run';
 import { statusReporter, type FinalStatus } from './status';
 import { webhookClient, type WebhookClient } from './webhook';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RestError, VoiceRegistry, type VoiceEngine } from '../rest/resources';
+import { voiceRest } from '../rest/routes';
 
 /** The TwiML application the SDK's token names, and the account it belongs to. */
 export interface TwimlApplication {
@@ -51,11 +54,27 @@ export interface AppMode {
   readonly forks: Map<string, Fork>;
   /** Recordings made by `<Record>`: their RE sid → the voicemail store's id. */
   readonly recordings: Map<string, string>;
+  /** Every call as the REST API shows it (rest/resources.ts). */
+  readonly registry: VoiceRegistry;
+  /** Answers the REST API under /2010-04-01/ (rest/routes.ts). */
+  readonly rest: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
-export function appMode(application: TwimlApplication, log: (m: string) => void): AppMode {
+export function appMode(vs: VoiceState, application: TwimlApplication): AppMode {
+  const log = vs.log;
+  const registry = new VoiceRegistry(vs.now);
   return {
     application,
+    registry,
+    rest: voiceRest({
+      registry,
+      engine: appEngine(vs),
+      credentials: {
+        accountSid: application.accountSid,
+        authToken: application.authToken,
+        apiKeys: { [application.apiKey]: application.apiSecret },
+      },
+    }),
     webhooks: webhookClient({
       authToken: application.authToken,
       ...(application.fetch ? { fetch: application.fetch } : {}),
@@ -119,6 +138,16 @@ export async function placeAppCall(
   };
   mode.calls.set(call.sid, call);
   mode.calls.set(call.tempSid, call);
+  const listed = mode.registry.addCall({
+    sid: call.sid,
+    accountSid: application.accountSid,
+    parentCallSid: null,
+    from: fields.From!,
+    to: fields.To!,
+    direction: 'inbound',
+    status: 'ringing',
+  });
+  forget(vs, call.sid);
   const status = statusReporter(
     application.statusCallback === null
       ? null
@@ -178,6 +207,7 @@ export async function placeAppCall(
     const final: FinalStatus =
       call.endStatus ??
       (call.answered ? 'completed' : call.hungUpByCaller ? 'canceled' : 'completed');
+    mode.registry.setStatus(listed, final);
     status.ended(final, call.answeredAt === null ? 0 : (vs.now() - call.answeredAt) / 1000);
   }
 }
@@ -217,4 +247,57 @@ export function appSocketLost(vs: VoiceState, conn: Conn): void {
       call.hungUpByCaller = true;
       endAppCall(call);
     }
+}
+
+/**
+ * What the REST API asks of the application's calls. Sending messages and ending calls are carried;
+ * redirects, calls placed through the API and conferences are not yet (400, said plainly).
+ */
+function appEngine(vs: VoiceState): VoiceEngine {
+  const notYet = (what: string): never => {
+    throw new RestError(400, 20001, `${what} is not carried by the voice twin yet`);
+  };
+  const mode = (): AppMode => vs.app!;
+  return {
+    message(callSid, content) {
+      const payload = (conn: Conn, callsid: string) =>
+        send(vs, conn, 'message', {
+          callsid,
+          content,
+          contenttype: 'application/json',
+          messagetype: 'user-defined-message',
+          voiceeventsid: sid('KX'),
+        });
+      const call = mode().calls.get(callSid);
+      if (call) {
+        payload(call.conn, call.sid);
+        return;
+      }
+      const fork = mode().forks.get(callSid);
+      if (fork)
+        for (const conn of fork.answeredBy ? [fork.answeredBy] : fork.devices)
+          payload(conn, fork.sid);
+    },
+    hangUp(callSid) {
+      const call = mode().calls.get(callSid);
+      if (call) {
+        new TwinCallLeg(vs, call).hangUp();
+        return;
+      }
+      const fork = mode().forks.get(callSid);
+      if (!fork) return;
+      if (fork.answeredBy) fork.onGone(fork.answeredBy, false);
+      else
+        for (const conn of [...fork.devices]) {
+          send(vs, conn, 'cancel', { callsid: fork.sid });
+          fork.onGone(conn, false);
+        }
+    },
+    redirect: () => notYet('Redirecting a call'),
+    place: () => notYet('Placing a call'),
+    hold: () => notYet('Holding a conference participant'),
+    remove: () => notYet('Removing a conference participant'),
+    addParticipant: () => notYet('Adding a conference participant'),
+    endConference: () => notYet('Ending a conference'),
+  };
 }

@@ -30,6 +30,7 @@ import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome, RecordOutcome } from './run';
 import { statusReporter, type FinalStatus, type StatusReporter } from './status';
 import type { AppMode } from './application';
+import type { TwinCall } from '../rest/resources';
 import { playable, spoken, VOICEMAIL_BEEP } from './sounds';
 
 /** A call placed by a browser and run by the application's TwiML. */
@@ -69,6 +70,38 @@ export interface Fork {
 }
 
 const app = (vs: VoiceState): AppMode => vs.app!;
+
+/** The registry forgets a call a minute after it is placed and over (REST reads of it 404 then). */
+export function forget(vs: VoiceState, callSid: string): void {
+  const timer = setInterval(() => {
+    const listed = vs.app?.registry.calls.get(callSid);
+    if (listed && listed.ended === null) return;
+    vs.app?.registry.calls.delete(callSid);
+    clearInterval(timer);
+  }, 60_000);
+  timer.unref();
+}
+
+/** A leg's status callbacks, with the REST registry's call kept in step. */
+function tracked(
+  vs: VoiceState,
+  listed: TwinCall,
+  ...args: Parameters<typeof statusReporter>
+): StatusReporter {
+  const reporter = statusReporter(...args);
+  const registry = app(vs).registry;
+  return {
+    ...reporter,
+    answered() {
+      registry.setStatus(listed, 'in-progress');
+      reporter.answered();
+    },
+    ended(status, seconds) {
+      registry.setStatus(listed, status);
+      reporter.ended(status, seconds);
+    },
+  };
+}
 
 /** Ends the call for whoever waits on it (a hang-up, a lost socket, the TwiML's end). */
 export function endAppCall(call: AppCall): void {
@@ -110,6 +143,8 @@ export class TwinCallLeg implements CallLeg {
     call.answered = true;
     call.answeredAt = this.vs.now();
     call.fields.CallStatus = 'in-progress';
+    const listed = app(this.vs).registry.calls.get(call.sid);
+    if (listed) app(this.vs).registry.setStatus(listed, 'in-progress');
     send(this.vs, call.conn, 'answer', { callsid: call.sid, sdp: call.leg.localSdp });
   }
 
@@ -302,12 +337,24 @@ export class TwinCallLeg implements CallLeg {
       const parentFrom = call.fields.From ?? '';
       for (const noun of clients) {
         const forkSid = sid('CA');
+        const listed = app(vs).registry.addCall({
+          sid: forkSid,
+          accountSid: call.fields.AccountSid ?? '',
+          parentCallSid: call.sid,
+          from: options.callerId ?? parentFrom,
+          to: `client:${noun.identity}`,
+          direction: 'outbound-dial',
+          status: 'ringing',
+        });
+        forget(vs, forkSid);
         const fork: Fork = {
           sid: forkSid,
           call,
           identity: noun.identity,
           devices: new Set(registeredSocketsOf(vs, noun.identity)),
-          status: statusReporter(
+          status: tracked(
+            vs,
+            listed,
             noun.statusCallback,
             {
               AccountSid: call.fields.AccountSid ?? '',

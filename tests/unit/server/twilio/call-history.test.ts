@@ -140,13 +140,29 @@ describe('an answered call', () => {
       duration: 61,
       outcome: 'answered',
       reason: 'Ringing Alice and Bob at once.',
-      routing: [],
+      // The steps the caller was told, as the embedded backend keeps them (src/domain/routing/steps.ts).
+      routing: [
+        { kind: 'situation', text: 'Sales is open.', at: WED_OPEN },
+        { kind: 'announce', text: 'Playing the greeting announcement.', at: WED_OPEN },
+        { kind: 'ring', text: 'Ringing Alice and Bob at once.', at: WED_OPEN },
+        { kind: 'answered', text: 'Bob answered.', at: WED_OPEN + 5 * SECOND },
+      ],
       voicemail: null,
       forwardedTo: null,
       test: false,
       quality: [],
       relay: [],
     });
+
+    // The caller's Voice SDK was told each step as it happened (user-defined messages, in order).
+    await expect
+      .poll(() => t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content))
+      .toEqual([
+        { event: 'routing', kind: 'situation', text: 'Sales is open.' },
+        { event: 'routing', kind: 'announce', text: 'Playing the greeting announcement.' },
+        { event: 'routing', kind: 'ring', text: 'Ringing Alice and Bob at once.' },
+        { event: 'routing', kind: 'answered', text: 'Bob answered.' },
+      ]);
 
     // Bob is free again.
     t.clock.now += 10 * SECOND;
@@ -241,7 +257,9 @@ describe('voicemail', () => {
       },
       204,
     );
-    const update = t.api.requests.slice(before).find((r) => r.method === 'POST');
+    const update = t.api.requests
+      .slice(before)
+      .find((r) => r.method === 'POST' && r.path.startsWith(LIST));
     const index = [...t.api.lists.get('calls')!.keys()].at(-1)!;
     expect(update?.path).toBe(`${LIST}/${index}`);
     const updated = JSON.parse(update!.form.Data!) as Record<string, unknown>;

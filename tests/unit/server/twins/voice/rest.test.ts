@@ -24,6 +24,7 @@ const engine: VoiceEngine = {
   remove: (_c, p) => did.push(`remove ${p.callSid}`),
   addParticipant: (_c, call, p) => did.push(`add ${call.to} ${p.label ?? '-'}`),
   endConference: (c) => did.push(`end ${c.friendlyName}`),
+  message: (sid, content) => did.push(`message ${sid} ${content}`),
 };
 let server: Server;
 let client: twilio.Twilio;
@@ -177,5 +178,30 @@ describe('authentication', () => {
       httpClient: new TwinRequestClient(origin),
     });
     await expect(other.conferences.list()).rejects.toMatchObject({ status: 401, code: 20003 });
+  });
+});
+
+describe('user-defined messages (https://www.twilio.com/docs/voice/api/userdefinedmessage-resource)', () => {
+  it('sends the Content to the live call and answers with a KX sid', async () => {
+    const call = liveCall();
+    did.length = 0;
+    const content = JSON.stringify({ event: 'routing', kind: 'ring', text: 'Ringing Ann.' });
+    const message = await client.calls(call.sid).userDefinedMessages.create({ content });
+    expect(message.sid).toMatch(/^KX[0-9a-f]{32}$/);
+    expect(message.callSid).toBe(call.sid);
+    expect(did).toEqual([`message ${call.sid} ${content}`]);
+  });
+
+  it('refuses a call that is over (21220) and an unknown call (20404), sending nothing', async () => {
+    const call = liveCall();
+    registry.setStatus(call, 'completed');
+    did.length = 0;
+    await expect(
+      client.calls(call.sid).userDefinedMessages.create({ content: '{}' }),
+    ).rejects.toMatchObject({ status: 400, code: 21220 });
+    await expect(
+      client.calls('CA' + 'f'.repeat(32)).userDefinedMessages.create({ content: '{}' }),
+    ).rejects.toMatchObject({ status: 404, code: 20404 });
+    expect(did).toEqual([]);
   });
 });

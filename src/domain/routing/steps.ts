@@ -1,0 +1,79 @@
+/**
+ * The routing decisions a caller is told of, and a group call's history row keeps, in words: one
+ * definition for both backends. The voice twin tells each as it carries the plan out; the Twilio
+ * backend tells them as its webhooks write the plan's TwiML (a Voice SDK user-defined message each)
+ * and keeps them for the row.
+ */
+import type { RoutingStep } from '../../contracts/records/call';
+import type { GuidanceSlot } from '../../contracts/records/group';
+import type { When } from '../../contracts/records/forwarding';
+import type { Decision, Plan } from './plan';
+
+export type StepNote = Pick<RoutingStep, 'kind' | 'text'>;
+
+const SLOT_WORDS: Record<GuidanceSlot, string> = {
+  open: 'greeting',
+  closed: 'closed',
+  holiday: 'holiday',
+  hold: 'on-hold',
+  voicemail: 'voicemail',
+};
+
+const WHEN_WORDS: Record<When, string> = {
+  always: 'always',
+  noAnswer: 'when nobody answers',
+  busy: 'when everyone is busy',
+  closed: 'outside business hours',
+  holiday: 'on a holiday',
+};
+
+/** Whether the group is open, closed or on a holiday now. */
+export function situationStep(
+  groupName: string,
+  decision: Pick<Decision, 'situation' | 'holiday'>,
+): StepNote {
+  return {
+    kind: 'situation',
+    text:
+      decision.situation === 'open'
+        ? `${groupName} is open.`
+        : decision.situation === 'holiday'
+          ? `${groupName} is closed for ${decision.holiday ?? 'a holiday'}.`
+          : `${groupName} is closed (outside business hours).`,
+  };
+}
+
+/** The step a plan node is told as, when the call reaches it; null for one told by what follows. */
+export function planStep(plan: Plan): StepNote | null {
+  switch (plan.kind) {
+    case 'announce':
+      return { kind: 'announce', text: `Playing the ${SLOT_WORDS[plan.slot]} announcement.` };
+    case 'forward':
+      return {
+        kind: 'forward',
+        text: `${plan.reason.replace(/\.$/, '')} (rule: ${WHEN_WORDS[plan.rule.when]}).`,
+      };
+    case 'ring':
+      return { kind: 'ring', text: plan.reason };
+    case 'voicemail':
+      return {
+        kind: 'voicemail',
+        text: `${plan.reason} Voicemail: the caller can leave a message.`,
+      };
+    case 'dial':
+      return null;
+  }
+}
+
+/** A ring that ended with nobody on the call. */
+export const ringEndStep = (declined: boolean, seconds: number): StepNote =>
+  declined
+    ? { kind: 'busy', text: 'Declined.' }
+    : { kind: 'noAnswer', text: `Nobody answered in ${seconds} s.` };
+
+export const answeredStep = (name: string): StepNote => ({
+  kind: 'answered',
+  text: `${name} answered.`,
+});
+
+export const RECORDING_STEP: StepNote = { kind: 'recording', text: 'Recording the message.' };
