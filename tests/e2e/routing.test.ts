@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { storeGroup, type GroupSpec } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, type Person } from './support/live';
+import { groupObjectsAs, sdkClientFor, type Person } from './support/live';
 import { inbound, phonePerson } from './support/page-audio';
 import { eventually } from './support/phone';
 import { card, dismissAll, hangUp } from './support/cards';
@@ -24,6 +24,7 @@ import { card, dismissAll, hangUp } from './support/cards';
 let server: RunningServer;
 let browser: Browser;
 let admin: SyncClient;
+let prepare: (groupId: string) => Promise<boolean>;
 let ada: Person;
 let ann: Person;
 let bob: Person;
@@ -60,7 +61,7 @@ const openPerson = (name: string, path: string): Promise<Person> =>
   phonePerson(browser, server.url, name, path);
 
 /** Stores a group as the admin screens do, as Ada (the admin). */
-const makeGroup = (g: GroupSpec) => storeGroup(admin, g);
+const makeGroup = (g: GroupSpec) => storeGroup(admin, g, undefined, prepare);
 
 beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '30' } });
@@ -68,6 +69,7 @@ beforeAll(async () => {
   // The first to sign in is the admin.
   ada = await openPerson('Ada', '/contacts');
   admin = await sdkClientFor(server.url, 'Ada', 'ada@example.com');
+  prepare = await groupObjectsAs(server.url, 'Ada', 'ada@example.com');
   ann = await openPerson('Ann', '/contacts');
   bob = await openPerson('Bob', '/contacts');
   cat = await openPerson('Cat', '/contacts');

@@ -38,12 +38,19 @@ export async function storeGroup(
   sync: SyncClient,
   g: GroupSpec,
   server?: ServerWrites,
+  /**
+   * Asks the server to make the group's objects first, as the group form does (POST
+   * /api/groups/:id/objects): true when it did (on Twilio, where a browser may not create
+   * objects), so they are opened rather than created.
+   */
+  prepare?: (groupId: string) => Promise<boolean>,
 ): Promise<void> {
-  const schedule = await sync.document({ id: `schedule:${g.id}`, mode: 'create_new' });
+  const mode = (await prepare?.(g.id)) ? 'open_existing' : 'create_new';
+  const schedule = await sync.document({ id: `schedule:${g.id}`, mode });
   await schedule.set({ timeZone: 'UTC', week: g.week ?? ALL_WEEK });
-  const calendar = await sync.document({ id: `calendar:${g.id}`, mode: 'create_new' });
+  const calendar = await sync.document({ id: `calendar:${g.id}`, mode });
   await calendar.set({ holidays: g.holidays ?? [] });
-  const rules = await sync.list({ id: `forwarding:${g.id}`, mode: 'create_new' });
+  const rules = await sync.list({ id: `forwarding:${g.id}`, mode });
   for (const r of g.rules ?? []) await rules.push(r);
   const item = {
     name: g.name ?? g.id,

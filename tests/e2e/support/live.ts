@@ -62,6 +62,31 @@ export async function sdkClientFor(
   return clientWithToken(t.token, t.sync);
 }
 
+/**
+ * What the group form asks of the server before it writes a new group, as `name` (an admin):
+ * POST /api/groups/:id/objects; true when the server made the objects (Twilio mode).
+ */
+export async function groupObjectsAs(
+  baseUrl: string,
+  name: string,
+  email: string,
+): Promise<(groupId: string) => Promise<boolean>> {
+  const { cookie } = await apiSignIn(baseUrl, name, email);
+  return async (groupId) => {
+    const res = await fetch(`${baseUrl}/api/groups/${encodeURIComponent(groupId)}/objects`, {
+      method: 'POST',
+      headers: {
+        cookie: `sb_session=${cookie}`,
+        'content-type': 'application/json',
+        origin: baseUrl,
+      },
+      body: JSON.stringify({ timeZone: 'UTC' }),
+    });
+    if (!res.ok) throw new Error(`group objects for ${groupId}: ${res.status} ${await res.text()}`);
+    return res.status === 201;
+  };
+}
+
 /** Runs `work` for each item with at most `inFlight` running at once. */
 export async function inBatches<T>(
   items: T[],
