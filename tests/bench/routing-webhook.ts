@@ -221,7 +221,7 @@ async function startOnTwins(readDelayMs: number): Promise<RunningServer> {
   return server;
 }
 
-/** Whether a webhook's answer put the caller somewhere: a ring, not the fallback's voicemail. */
+/** One request on its own connection: its answer and how long it took. */
 async function answerOf(server: RunningServer, shot: Shot): Promise<{ ms: number; xml: string }> {
   const started = performance.now();
   const res = await fetch(`${server.url}${shot.path}`, {
@@ -234,6 +234,7 @@ async function answerOf(server: RunningServer, shot: Shot): Promise<{ ms: number
   return { ms: performance.now() - started, xml };
 }
 
+/** Whether a webhook's answer rang the group (not the fallback's voicemail). */
 const rang = (xml: string): boolean => xml.includes('<Client');
 
 /** The first calls' answer times (Sales, then Support) on twins that answer at once (underLoad). */
@@ -311,8 +312,9 @@ async function withSlowSync(): Promise<string[]> {
         0,
       )} | ${fmt(Math.max(...expired.map((a) => a.ms)), 0)} |`,
       '',
-      `The first call (Sales, nothing cached) took ${fmt(cold[0]!.ms, 0)} ms against ${fmt(fastCold[0]!, 0)} ms on twins that answer at once (the announcement's first rendering is in both): ${fmt((cold[0]!.ms - fastCold[0]!) / SLOW_READ_MS, 1)} reads' delay, the reads made one after another before the answer (the groups; then every group's hours, holidays and rules, presence and do not disturb, all at once; then the announcement). ` +
-        `The second (Support) took ${fmt(cold[1]!.ms, 0)} ms against ${fmt(fastCold[1]!, 0)} ms: what the first call read ahead covers it. ` +
+      `The first call (Sales, nothing cached) took ${fmt(cold[0]!.ms, 0)} ms against ${fmt(fastCold[0]!, 0)} ms on twins that answer at once; both include the announcement's first rendering by the speech engine, which varies by a second and more on a busy machine. ` +
+        `Before that answer the server reads Sync in three rounds, the reads of a round side by side (server/twilio/routing-data.ts): the groups; then every group's hours, holidays and rules, presence and do not disturb; then the announcement: ${3 * SLOW_READ_MS} ms of the wait is Sync's. ` +
+        `The second call (Support) took ${fmt(cold[1]!.ms, 0)} ms against ${fmt(fastCold[1]!, 0)} ms: the first call read it ahead. ` +
         `Slowest answer **${fmt(worst, 0)} ms** (limit ${ANSWER_LIMIT_MS} ms: ${worst <= ANSWER_LIMIT_MS ? 'met' : 'NOT met'}); ${routed} of ${cold.length + expired.length} cold and expired-cache calls rang their group (the rest went to the fallback's voicemail).`,
     ];
   } finally {
