@@ -160,6 +160,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   // (On Twilio the server's objects are made, and ACL checked, before it listens.)
   const historyDays = voiceSettings.historyDays ?? 365;
   const history = createCallHistory(sync.internal, historyDays);
+  // Tests only: a slow Sync REST twin (SWITCHBOARD_TEST_SYNC_DELAY_MS; twins mode logs its own).
+  if (config.syncTwilioApi?.readDelayMs)
+    log(
+      `sync: TEST HOOK: every Sync REST read is answered ${config.syncTwilioApi.readDelayMs} ms late`,
+    );
   // Tests only: the relay loses a share of one leg's audio (SWITCHBOARD_TEST_DROP_PERCENT).
   const testDrop = testDropFromEnv(process.env);
   if (testDrop)

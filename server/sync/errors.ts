@@ -47,12 +47,20 @@ const notFoundCode: Record<ObjectKind, number> = {
   map: 54200,
   stream: 54250,
 };
-/** Titles of twilio.com/docs/api/errors/54100, 54150, 54200 and 54250. */
+/**
+ * What the cloud answers, as the official SDKs' own integration tests (run against the cloud) expect:
+ * twilio/twilio-sync-sdk ios/TwilioSync/TwilioSyncTests/TwilioSync{Document,List,Map,Stream}Tests.swift
+ * (`testRemove`: opening a removed object by SID is 404 with "Document not found", "List not found",
+ * "Map not found", "Stream not found") and sdk/sync/sync-android-kt/…/SubscriptionManagerTest.kt
+ * (`subscribeFailed`: 404 / 54100 "Document not found"). The titles of
+ * twilio.com/docs/api/errors/54100, 54150 and 54200 are the same words; 54250's page is titled
+ * "Message Stream not found", but the cloud says "Stream not found", and that is what a client sees.
+ */
 const notFoundMessage: Record<ObjectKind, string> = {
   document: 'Document not found',
   list: 'List not found',
   map: 'Map not found',
-  stream: 'Message Stream not found',
+  stream: 'Stream not found',
 };
 
 /**
@@ -67,8 +75,26 @@ export const errors = {
     sidShape.test(id)
       ? err(404, notFoundCode[kind], notFoundMessage[kind])
       : err(404, 54300, 'Unique name not found'),
+  /**
+   * A subscription names its object by SID alone, so a missing one is the kind's code whatever the id
+   * looks like, as the cloud answers (twilio/twilio-sync-sdk SubscriptionManagerTest.kt `subscribeFailed`:
+   * subscribing to document "ET000" fails with 404 / 54100 "Document not found").
+   */
+  sidNotFound: (kind: ObjectKind) => err(404, notFoundCode[kind], notFoundMessage[kind]),
   uniqueNameTaken: () => err(409, 54301, 'Unique name already exists'),
-  invalidUniqueName: () => err(400, 54302, 'Invalid unique name'),
+  /**
+   * The cloud's words, as twilio/twilio-sync-sdk's integration tests expect them for every kind
+   * (sdk/sync/sync-android-kt/src/commonTest/…/integration/{Document,List,Map,Stream}Test.kt,
+   * `create…Error` and `openOrCreate…Error`: 400 / 54302 with exactly this message). The reference
+   * page twilio.com/docs/api/errors/54302 ("Invalid unique name") still says 1-256; the live service
+   * says 1-320, and limits.maxNameLength follows the live service.
+   */
+  invalidUniqueName: () =>
+    err(
+      400,
+      54302,
+      'Invalid unique name. Expected a string with length 1-320 not matching the SID pattern [A-Z]{2}[a-f0-9]{32}',
+    ),
   listItemNotFound: (index: number | string) =>
     err(404, 54151, `No item with index ${String(index)} found`),
   mapItemNotFound: () => err(404, 54201, 'The specified Map Item does not exist'),

@@ -12,8 +12,8 @@ export const limits = {
   maxDataDepth: 32,
   /** JSON data of one stream message. */
   maxStreamMessageBytes: 4 * 1024,
-  /** Unique names, map item keys and Insights index names. */
-  maxNameLength: 256,
+  /** Unique names (the cloud's 54302 answer says "length 1-320", errors.ts) and map item keys. */
+  maxNameLength: 320,
   maxKeyLength: 320,
   /** Item queries: default page size; pages hold at most `maxPageSize` items (a larger PageSize is clamped,
    * because the SDK itself asks for pageSize + 1); a PageSize above `maxRequestedPageSize` is answered 400/20007. */

@@ -15,6 +15,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSyncService, type SyncService } from '../sync/service';
+import { syncReadDelayFromEnv } from '../sync/twilio-api/config';
 import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
 import { createTwilioClient, SwitchboardRequestClient } from '../twilio/client';
 import type { TwilioConfig } from '../twilio/config';
@@ -54,8 +55,16 @@ export interface TwinAccount {
 
 export function createTwinAccount(
   config: TwilioConfig,
-  deps: { dataDir: string; log: (message: string) => void },
+  deps: {
+    dataDir: string;
+    log: (message: string) => void;
+    env?: Readonly<Record<string, string | undefined>>;
+  },
 ): TwinAccount {
+  // Tests only: a slow Sync (SWITCHBOARD_TEST_SYNC_DELAY_MS).
+  const readDelayMs = syncReadDelayFromEnv(deps.env ?? process.env);
+  if (readDelayMs > 0)
+    deps.log(`[twins: sync] TEST HOOK: every Sync REST read is answered ${readDelayMs} ms late`);
   const sync = createSyncService({
     dataDir: twinFolder(deps.dataDir),
     log: (message, error) =>
@@ -67,6 +76,7 @@ export function createTwinAccount(
       authToken: config.authToken,
       apiKeys: { [config.apiKey]: config.apiSecret },
       serviceSid: config.syncServiceSid,
+      readDelayMs,
     },
   });
   let listening!: (origin: string) => void;

@@ -643,7 +643,7 @@ export const badWrite = (t: {
           {},
           [],
           '',
-          'a'.repeat(257),
+          'a'.repeat(321),
           'ES' + 'a'.repeat(32),
           'MP' + '0'.repeat(32),
           'AB' + 'c'.repeat(32),

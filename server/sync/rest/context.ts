@@ -72,7 +72,7 @@ export function ttlExpiry(value: unknown, now: number): number | null | undefine
   return value === 0 ? null : now + value * 1000;
 }
 
-/** A unique name: 1–256 characters, not shaped like a SID, well-formed Unicode (else 400 / 54302, as the cloud). */
+/** A unique name: 1–320 characters, not shaped like a SID, well-formed Unicode (else 400 / 54302, as the cloud). */
 export function uniqueName(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (

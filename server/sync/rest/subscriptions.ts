@@ -117,7 +117,7 @@ function establish(ctx: Ctx, correlationId: number, requests: SubRequest[]): voi
       obj.kind !== r.object_type ||
       (obj.date_expires !== null && obj.date_expires <= ctx.core.now())
     ) {
-      const e = errors.objectNotFound(r.object_type, r.object_sid);
+      const e = errors.sidNotFound(r.object_type);
       fail(404, e.code, e.message);
       continue;
     }

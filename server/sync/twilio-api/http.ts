@@ -30,6 +30,11 @@ export interface TwilioApiOptions {
   mount?: string;
   /** Writes per object (default Twilio's, state.ts); tests may lower it. */
   writeRate?: { perSecond: number; burst: number };
+  /**
+   * Tests only (SWITCHBOARD_TEST_SYNC_DELAY_MS, config.ts): every read (GET) is answered this many
+   * ms late, each on its own (concurrent reads wait side by side), as a slow Sync would answer.
+   */
+  readDelayMs?: number;
 }
 
 export const DEFAULT_TWILIO_API_MOUNT = '/twilio';
@@ -151,17 +156,21 @@ export function createTwilioApi(core: Core, options: TwilioApiOptions): TwilioAp
         return false;
       }
       if (!url.pathname.startsWith(prefix)) return false;
-      answer(req, res, url).catch((e: unknown) => {
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        if (e instanceof SyncRestError) sendError(res, e);
-        else {
-          console.error('[sync] Twilio REST request failed', e);
-          sendError(res, errors.internal());
-        }
-      });
+      const delay = req.method === 'GET' ? (options.readDelayMs ?? 0) : 0;
+      const late = delay > 0 ? new Promise<void>((r) => setTimeout(r, delay)) : Promise.resolve();
+      late
+        .then(() => answer(req, res, url))
+        .catch((e: unknown) => {
+          if (res.headersSent) {
+            res.destroy();
+            return;
+          }
+          if (e instanceof SyncRestError) sendError(res, e);
+          else {
+            console.error('[sync] Twilio REST request failed', e);
+            sendError(res, errors.internal());
+          }
+        });
       return true;
     },
   };

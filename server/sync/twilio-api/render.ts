@@ -3,7 +3,8 @@
  * URLs, dates in ISO 8601 without milliseconds) and its page envelope (`meta` with `key`,
  * `next_page_url`, …), as the resource pages document them:
  * https://www.twilio.com/docs/sync/api/map-resource, …/map-item-resource, …/list-resource,
- * …/listitem-resource, …/document-resource, …/document-permission-resource, …/service.
+ * …/listitem-resource, …/document-resource, …/document-permission-resource, …/service,
+ * …/stream-resource, …/stream-message-resource.
  */
 import { iso, parseData, rev } from '../model';
 import type { ItemRow, ObjectRow } from '../store';
@@ -12,16 +13,25 @@ import type { PermissionRow, ServiceRow } from './state';
 export const TWILIO_SYNC_ORIGIN = 'https://sync.twilio.com';
 
 export type Json = Record<string, unknown>;
+/** The kinds that hold data (and Permissions). */
 export type RestKind = 'document' | 'list' | 'map';
+/** Every kind the REST API names; Message Streams hold nothing and have no Permissions. */
+export type ApiKind = RestKind | 'stream';
 
 /** The path segment of each kind's collection. */
-export const COLLECTION: Record<RestKind, string> = {
+export const COLLECTION: Record<ApiKind, string> = {
   document: 'Documents',
   list: 'Lists',
   map: 'Maps',
+  stream: 'Streams',
 };
 /** The `meta.key` of each kind's page. */
-const PAGE_KEY: Record<RestKind, string> = { document: 'documents', list: 'lists', map: 'maps' };
+const PAGE_KEY: Record<ApiKind, string> = {
+  document: 'documents',
+  list: 'lists',
+  map: 'maps',
+  stream: 'streams',
+};
 
 /** Twilio writes dates as `2015-07-30T20:00:00Z`. */
 export const date = (ms: number): string => iso(ms).replace(/\.\d{3}Z$/, 'Z');
@@ -34,7 +44,7 @@ export interface Names {
 
 export const serviceUrl = (n: Names): string => `${TWILIO_SYNC_ORIGIN}/v1/Services/${n.serviceSid}`;
 export const objectUrl = (n: Names, o: Pick<ObjectRow, 'kind' | 'sid'>): string =>
-  `${serviceUrl(n)}/${COLLECTION[o.kind as RestKind]}/${o.sid}`;
+  `${serviceUrl(n)}/${COLLECTION[o.kind]}/${o.sid}`;
 
 export function serviceJson(n: Names, s: ServiceRow): Json {
   const url = serviceUrl(n);
@@ -77,6 +87,10 @@ export function objectJson(n: Names, o: ObjectRow): Json {
   };
   if (o.kind === 'document')
     return { ...common, data: parseData(o.data), links: { permissions: `${url}/Permissions` } };
+  if (o.kind === 'stream') {
+    const { revision: _revision, ...stream } = common;
+    return { ...stream, links: { stream_messages: `${url}/Messages` } };
+  }
   return { ...common, links: { items: `${url}/Items`, permissions: `${url}/Permissions` } };
 }
 
@@ -137,4 +151,4 @@ export function page(
   };
 }
 
-export const pageKey = (kind: RestKind): string => PAGE_KEY[kind];
+export const pageKey = (kind: ApiKind): string => PAGE_KEY[kind];

@@ -14,8 +14,11 @@
  *   …/map-item-resource (Key, Data, Ttl, ItemTtl, CollectionTtl; Order, From, Bounds, PageSize;
  *   If-Match on update and delete)
  * - Permissions: https://www.twilio.com/docs/sync/api/sync-permissions (Read, Write, Manage)
+ * - Message Stream / Stream Message: https://www.twilio.com/docs/sync/api/stream-resource (UniqueName,
+ *   Ttl), …/stream-message-resource (Data, a JSON object of at most 4 KiB; published, never stored)
  * - Errors: https://www.twilio.com/docs/api/errors (54006 too large, 54011 invalid ttl, 54208 item
- *   exists, 54103/54155 revision mismatch, 54301 unique name taken, 20404 no such resource).
+ *   exists, 54103/54155 revision mismatch, 54301 unique name taken, 20404 no such resource); a bad
+ *   unique name and a missing object are answered in the cloud's words (../errors.ts).
  */
 import type { Core } from '../core';
 import { errors, SyncRestError } from '../errors';
@@ -24,6 +27,7 @@ import { findObject, type Ctx, type RestRequest } from '../rest/context';
 import * as lists from '../rest/lists';
 import * as maps from '../rest/maps';
 import { createObject, deleteObject, updateObject } from '../rest/objects';
+import { publishMessage } from '../rest/streams';
 import {
   decodePageToken,
   encodePageToken,
@@ -42,6 +46,7 @@ import {
   permissionJson,
   serviceJson,
   serviceUrl,
+  type ApiKind,
   type Json,
   type Names,
   type RestKind,
@@ -69,7 +74,12 @@ export interface ApiResponse {
   body?: Json;
 }
 
-const KINDS: Record<string, RestKind> = { Documents: 'document', Lists: 'list', Maps: 'map' };
+const KINDS: Record<string, ApiKind> = {
+  Documents: 'document',
+  Lists: 'list',
+  Maps: 'map',
+  Streams: 'stream',
+};
 
 /** Objects and items made through REST are Twilio's `system`'s (its `created_by`). */
 const REST_IDENTITY = 'system';
@@ -122,11 +132,14 @@ export function handle(api: Api, req: ApiRequest): ApiResponse {
     throw notAllowed();
   }
   if (sub === undefined) return objectRoute(api, kind, id, req, notAllowed);
-  if (sub === 'Items' && kind !== 'document')
+  if (sub === 'Items' && (kind === 'list' || kind === 'map'))
     return subId === undefined
       ? itemsRoute(api, kind, id, req, notAllowed)
       : itemRoute(api, kind, id, subId, req, notAllowed);
-  if (sub === 'Permissions') return permissionRoute(api, kind, id, subId, req, notAllowed);
+  if (sub === 'Permissions' && kind !== 'stream')
+    return permissionRoute(api, kind, id, subId, req, notAllowed);
+  if (sub === 'Messages' && kind === 'stream' && subId === undefined)
+    return messageRoute(api, id, req, notAllowed);
   throw notFound();
 }
 
@@ -142,10 +155,14 @@ function serviceRoute(api: Api, req: ApiRequest, notAllowed: () => SyncRestError
   return { status: 200, body: serviceJson(api, s) };
 }
 
-function createRoute(api: Api, kind: RestKind, req: ApiRequest): ApiResponse {
+/** The ttl parameters each kind takes, the more specific first. */
+const objectTtl = (kind: ApiKind): string[] =>
+  kind === 'list' || kind === 'map' ? ['CollectionTtl', 'Ttl'] : ['Ttl'];
+
+function createRoute(api: Api, kind: ApiKind, req: ApiRequest): ApiResponse {
   const body: Json = {};
   if (req.form.UniqueName !== undefined) body.unique_name = req.form.UniqueName;
-  const ttl = ttlParam(req.form, kind === 'document' ? ['Ttl'] : ['CollectionTtl', 'Ttl']);
+  const ttl = ttlParam(req.form, objectTtl(kind));
   if (ttl !== undefined) body.ttl = ttl;
   if (kind === 'document') {
     const data = dataParam(req.form, kind, false);
@@ -155,7 +172,7 @@ function createRoute(api: Api, kind: RestKind, req: ApiRequest): ApiResponse {
   return { status: 201, body: objectJson(api, objectBySid(api, made.sid)) };
 }
 
-function listObjects(api: Api, kind: RestKind, req: ApiRequest): ApiResponse {
+function listObjects(api: Api, kind: ApiKind, req: ApiRequest): ApiResponse {
   const { size, page: pageNo, offset } = offsetPage(req.query);
   const rows = api.core.store.db
     .prepare<[string, number, number, number], ObjectRow>(
@@ -182,7 +199,7 @@ function listObjects(api: Api, kind: RestKind, req: ApiRequest): ApiResponse {
 
 function objectRoute(
   api: Api,
-  kind: RestKind,
+  kind: ApiKind,
   id: string,
   req: ApiRequest,
   notAllowed: () => SyncRestError,
@@ -199,7 +216,7 @@ function objectRoute(
   if (req.method !== 'POST') throw notAllowed();
   api.state.takeWrite(obj.sid);
   const body: Json = {};
-  const ttl = ttlParam(req.form, kind === 'document' ? ['Ttl'] : ['CollectionTtl', 'Ttl']);
+  const ttl = ttlParam(req.form, objectTtl(kind));
   if (ttl !== undefined) body.ttl = ttl;
   if (kind === 'document') {
     const data = dataParam(req.form, kind, false);
@@ -207,6 +224,32 @@ function objectRoute(
   }
   updateObject(ctx, kind, obj.sid, v3('POST', body, req.ifMatch));
   return { status: 200, body: objectJson(api, objectBySid(api, obj.sid)) };
+}
+
+/**
+ * Publishes a message to a stream's subscribers (twilio.com/docs/sync/api/stream-message-resource:
+ * `Data` required, a JSON object; answered `{sid, data}`); a missing stream is 404 / 54250.
+ */
+function messageRoute(
+  api: Api,
+  id: string,
+  req: ApiRequest,
+  notAllowed: () => SyncRestError,
+): ApiResponse {
+  if (req.method !== 'POST') throw notAllowed();
+  const text = req.form.Data;
+  if (text === undefined) throw missing('Data');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  // https://www.twilio.com/docs/api/errors/54251 ("Invalid Message Stream Message data")
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw fail(400, 54251, 'Invalid Stream Message data: must be a JSON object');
+  const sent = publishMessage(ctxOf(api), id, v3('POST', { data })).body as Json;
+  return { status: 201, body: { sid: sent.sid, data: sent.data } };
 }
 
 /** Sets the container's ttl after an item write that carried `CollectionTtl`. */

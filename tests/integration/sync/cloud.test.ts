@@ -30,6 +30,13 @@ const answer = (e: SyncErrorLike): [number, number, string] => [e.status, e.code
 
 const hex32 = '0123456789abcdef'.repeat(2);
 
+/**
+ * The cloud's words for a bad unique name, as twilio/twilio-sync-sdk's own integration tests expect
+ * them (sdk/sync/sync-android-kt/src/commonTest/…/integration/{Document,List,Map,Stream}Test.kt).
+ */
+const INVALID_NAME =
+  'Invalid unique name. Expected a string with length 1-320 not matching the SID pattern [A-Z]{2}[a-f0-9]{32}';
+
 describe('answers as the Twilio cloud does', () => {
   let server: RunningServer;
   let alice: SyncClient;
@@ -53,15 +60,11 @@ describe('answers as the Twilio cloud does', () => {
         failure(alice.stream({ id: name, mode: 'create_new' })),
       ]);
       expect(refused.map(answer), name).toEqual(
-        Array.from({ length: 4 }, () => [400, 54302, 'Invalid unique name']),
+        Array.from({ length: 4 }, () => [400, 54302, INVALID_NAME]),
       );
     }
     // open_or_create looks a SID-shaped id up as a SID (404), then its create is refused the same way.
-    expect(answer(await failure(alice.map(`CD${hex32}`)))).toEqual([
-      400,
-      54302,
-      'Invalid unique name',
-    ]);
+    expect(answer(await failure(alice.map(`CD${hex32}`)))).toEqual([400, 54302, INVALID_NAME]);
     // Not SID-shaped (upper-case hex, 31 digits, lower-case prefix): ordinary names.
     for (const name of [`AB${hex32.toUpperCase()}`, `AB${hex32.slice(1)}`, `ab${hex32}`]) {
       const map = await alice.map({ id: name, mode: 'create_new' });
@@ -69,11 +72,38 @@ describe('answers as the Twilio cloud does', () => {
     }
   });
 
-  it('refuses a unique name longer than 256 characters with 400/54302 and accepts 256', async () => {
-    const long = await failure(alice.list({ id: 'n'.repeat(257), mode: 'create_new' }));
-    expect(answer(long)).toEqual([400, 54302, 'Invalid unique name']);
-    const ok = await alice.list({ id: 'n'.repeat(256), mode: 'create_new' });
-    expect(ok.uniqueName).toHaveLength(256);
+  it('refuses a unique name longer than 320 characters with 400/54302 and accepts 320', async () => {
+    const long = await failure(alice.list({ id: 'n'.repeat(321), mode: 'create_new' }));
+    expect(answer(long)).toEqual([400, 54302, INVALID_NAME]);
+    const ok = await alice.list({ id: 'n'.repeat(320), mode: 'create_new' });
+    expect(ok.uniqueName).toHaveLength(320);
+  });
+
+  it('refuses an existing object’s SID as a unique name, as the SDK’s own tests do (create and open_or_create)', async () => {
+    // Shaped like twilio-sync-sdk's createDocumentError / openOrCreateDocumentError (and the list,
+    // map and stream ones): the SID of an object just made, given back as a unique name.
+    const made = await Promise.all([alice.document(), alice.list(), alice.map(), alice.stream()]);
+    const created = await Promise.all([
+      failure(alice.document({ id: made[0].sid, mode: 'create_new' })),
+      failure(alice.list({ id: made[1].sid, mode: 'create_new' })),
+      failure(alice.map({ id: made[2].sid, mode: 'create_new' })),
+      failure(alice.stream({ id: made[3].sid, mode: 'create_new' })),
+    ]);
+    expect(created.map(answer)).toEqual(
+      Array.from({ length: 4 }, () => [400, 54302, INVALID_NAME]),
+    );
+  });
+
+  it('answers a removed stream opened by its SID with 404/54250 "Stream not found", as the SDK’s tests expect', async () => {
+    // Shaped like twilio-sync-sdk's TwilioSyncStreamTests.testRemove / testRemoveDirect.
+    const stream = await alice.stream();
+    await stream.removeStream();
+    const gone = await failure(alice.stream({ id: stream.sid, mode: 'open_existing' }));
+    expect(answer(gone)).toEqual([404, 54250, 'Stream not found']);
+    const doc = await alice.document();
+    await doc.removeDocument();
+    const docGone = await failure(alice.document({ id: doc.sid, mode: 'open_existing' }));
+    expect(answer(docGone)).toEqual([404, 54100, 'Document not found']);
   });
 
   it('answers a missing unique name with 404/54300 "Unique name not found", whatever the kind', async () => {
@@ -103,7 +133,7 @@ describe('answers as the Twilio cloud does', () => {
       [404, 54100, 'Document not found'],
       [404, 54150, 'List not found'],
       [404, 54200, 'Map not found'],
-      [404, 54250, 'Message Stream not found'],
+      [404, 54250, 'Stream not found'],
       [404, 54150, 'List not found'],
     ]);
   });

@@ -394,6 +394,85 @@ describe('the Sync twin answers Twilio’s Sync REST API', () => {
     expect(page.meta).toMatchObject({ key: 'items', page: 0, page_size: 1 });
   });
 
+  it('refuses a bad unique name and answers a missing object in the cloud’s words', async () => {
+    // The words twilio/twilio-sync-sdk's integration tests expect from the cloud (server/sync/errors.ts).
+    const invalidName = {
+      status: 400,
+      code: 54302,
+      message:
+        'Invalid unique name. Expected a string with length 1-320 not matching the SID pattern [A-Z]{2}[a-f0-9]{32}',
+    };
+    const map = await service().syncMaps.create();
+    const hex = '0123456789abcdef'.repeat(2);
+    expect(await refusal(service().syncMaps.create({ uniqueName: map.sid }))).toMatchObject(
+      invalidName,
+    );
+    expect(
+      await refusal(service().documents.create({ uniqueName: `AB${hex}`, data: {} })),
+    ).toMatchObject(invalidName);
+    expect(
+      await refusal(service().syncLists.create({ uniqueName: 'n'.repeat(321) })),
+    ).toMatchObject(invalidName);
+    expect(await refusal(service().syncStreams.create({ uniqueName: map.sid }))).toMatchObject(
+      invalidName,
+    );
+    expect((await service().syncLists.create({ uniqueName: 'n'.repeat(320) })).uniqueName).toBe(
+      'n'.repeat(320),
+    );
+    const missing = await Promise.all([
+      refusal(service().documents(`ET${hex}`).fetch()),
+      refusal(service().syncLists(`ES${hex}`).fetch()),
+      refusal(service().syncMaps(`MP${hex}`).fetch()),
+      refusal(service().syncStreams(`TO${hex}`).fetch()),
+      refusal(service().syncStreams('rest-no-such-stream').fetch()),
+    ]);
+    expect(missing.map((r) => [r.status, r.code, r.message])).toEqual([
+      [404, 54100, 'Document not found'],
+      [404, 54150, 'List not found'],
+      [404, 54200, 'Map not found'],
+      [404, 54250, 'Stream not found'],
+      [404, 54300, 'Unique name not found'],
+    ]);
+  });
+
+  it('creates, publishes to and deletes message streams; a deleted one is 404 / 54250', async () => {
+    const made = await service().syncStreams.create({ uniqueName: 'rest-stream', ttl: 60 });
+    expect(made.sid).toMatch(/^TO[0-9a-f]{32}$/);
+    expect(made).toMatchObject({ uniqueName: 'rest-stream', createdBy: 'system' });
+    expect(made.links).toEqual({ stream_messages: `${made.url}/Messages` });
+    expect(made.dateExpires).toBeInstanceOf(Date);
+    expect((await service().syncStreams('rest-stream').fetch()).sid).toBe(made.sid);
+    expect((await service().syncStreams.list()).map((s) => s.sid)).toContain(made.sid);
+
+    const zoe: SyncClient = await client(server.url, 'zoe@example.com');
+    const stream = await zoe.stream({ id: 'rest-stream', mode: 'open_existing' });
+    const heard = new Promise((resolve) =>
+      stream.on('messagePublished', (e) => resolve(e.message.data)),
+    );
+    // A client's subscription is made asynchronously; publish until it hears one.
+    let sent: { sid: string; data: unknown } | undefined;
+    const first = await waitFor(async () => {
+      sent = await service()
+        .syncStreams(made.sid)
+        .streamMessages.create({ data: { hi: 1 } });
+      return Promise.race([heard, new Promise((r) => setTimeout(() => r(undefined), 200))]);
+    });
+    expect(first).toEqual({ hi: 1 });
+    expect(sent?.sid).toMatch(/^TZ[0-9a-f]{32}$/);
+    expect(sent?.data).toEqual({ hi: 1 });
+
+    expect(await service().syncStreams(made.sid).remove()).toBe(true);
+    for (const gone of [
+      service().syncStreams(made.sid).fetch(),
+      service().syncStreams(made.sid).streamMessages.create({ data: {} }),
+    ])
+      expect(await refusal(gone)).toMatchObject({
+        status: 404,
+        code: 54250,
+        message: 'Stream not found',
+      });
+  });
+
   it('refuses bad credentials with 401 / 20003, and takes the account’s auth token', async () => {
     const wrong = createTwilioClient(twilioConfig(base, 'not-the-secret-0123456789'));
     expect(await refusal(wrong.sync.v1.services(SERVICE_SID).fetch())).toMatchObject({

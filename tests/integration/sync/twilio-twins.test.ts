@@ -5,6 +5,9 @@
  * service was set up with ACL on at start, and the server's objects and grants went there through
  * Twilio's REST API; local sign-in is offered (it is not on real Twilio: tests/unit/server/twilio).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTwilioClient } from '../../../server/twilio/client';
 import { twilioConfigFromEnv, type TwilioConfig } from '../../../server/twilio/config';
@@ -119,5 +122,46 @@ describe('Twilio mode on the twins', () => {
     await new Promise((r) => setTimeout(r, 2100));
     expect(await initStatus(expired)).toMatchObject({ code: 401, errorCode: 20104 });
     expect(await initStatus('not-a-token')).toMatchObject({ code: 401, errorCode: 20101 });
+  });
+});
+
+describe('the slow-Sync test hook, SWITCHBOARD_TEST_SYNC_DELAY_MS', () => {
+  let slow: RunningServer;
+  let slowConfig: TwilioConfig;
+  beforeAll(async () => {
+    slow = await startServer({
+      env: { SWITCHBOARD_BACKEND: 'twilio-twins', SWITCHBOARD_TEST_SYNC_DELAY_MS: '300' },
+    });
+    slowConfig = {
+      ...twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, slow.dataDir)!,
+      apiBaseUrl: `${slow.url}/twilio`,
+    };
+  });
+  afterAll(async () => {
+    await slow?.stop();
+    slow?.cleanup();
+  });
+
+  it('answers every Sync REST read that much later, and the server says so', async () => {
+    expect(slow.output()).toContain('TEST HOOK: every Sync REST read is answered 300 ms late');
+    const service = createTwilioClient(slowConfig).sync.v1.services(slowConfig.syncServiceSid);
+    await service.syncMaps.create({ uniqueName: 'slow-map' });
+    const start = performance.now();
+    expect((await service.syncMaps('slow-map').fetch()).uniqueName).toBe('slow-map');
+    expect(performance.now() - start).toBeGreaterThanOrEqual(300);
+  });
+
+  it('stops the server on a delay that is not a whole number of ms up to 10 000', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
+    try {
+      await expect(
+        startServer({
+          dataDir,
+          env: { SWITCHBOARD_BACKEND: 'twilio-twins', SWITCHBOARD_TEST_SYNC_DELAY_MS: 'slow' },
+        }),
+      ).rejects.toThrow(/SWITCHBOARD_TEST_SYNC_DELAY_MS must be a whole number of ms, 0 to 10000/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -230,6 +230,29 @@ describe('Sync REST core', () => {
     ]);
   });
 
+  it('answers subscription_failed with the kind’s code and words whatever the id looks like, as the cloud', async () => {
+    // twilio/twilio-sync-sdk SubscriptionManagerTest.kt `subscribeFailed`: document "ET000" is
+    // 404 / 54100 "Document not found" (not the 54300 of a missing unique name).
+    call('POST', '/v4/Subscriptions', {
+      action: 'establish',
+      correlation_id: 10,
+      requests: [
+        { object_sid: 'ET000', object_type: 'document', last_event_id: 0 },
+        { object_sid: 'TO000', object_type: 'stream', last_event_id: 0 },
+      ],
+    });
+    await new Promise((r) => setImmediate(r));
+    const errorsSeen = notified.flatMap((n) =>
+      (n.events as Array<{ error: { status: number; code: number; message: string } }>).map(
+        (e) => e.error,
+      ),
+    );
+    expect(errorsSeen).toEqual([
+      expect.objectContaining({ status: 404, code: 54100, message: 'Document not found' }),
+      expect.objectContaining({ status: 404, code: 54250, message: 'Stream not found' }),
+    ]);
+  });
+
   it('group-commits a batch: a refused request rolls back alone and events wait for the COMMIT', async () => {
     call('POST', '/v3/Maps', { unique_name: 'm' });
     await new Promise((r) => setImmediate(r));

@@ -1,6 +1,6 @@
 /** SWITCHBOARD_SYNC_TWILIO_API: the twin's REST API is off unless asked for, and then needs credentials. */
 import { describe, expect, it } from 'vitest';
-import { twilioApiFromEnv } from '../../../../server/sync/twilio-api/config';
+import { syncReadDelayFromEnv, twilioApiFromEnv } from '../../../../server/sync/twilio-api/config';
 import { SERVICE_SID } from '../../../../server/sync/token';
 
 const ACCOUNT = 'AC0123456789abcdef0123456789abcdef';
@@ -27,7 +27,20 @@ describe('twilioApiFromEnv', () => {
       authToken: 'token',
       apiKeys: { SK0123456789abcdef0123456789abcdef: 'secret' },
       serviceSid: SERVICE_SID,
+      readDelayMs: 0,
     });
+  });
+
+  it('takes the slow-Sync test hook, SWITCHBOARD_TEST_SYNC_DELAY_MS, and refuses a bad one', () => {
+    const env = { SWITCHBOARD_SYNC_TWILIO_API: '1', TWILIO_ACCOUNT_SID: ACCOUNT };
+    const on = { ...env, TWILIO_AUTH_TOKEN: 't', SWITCHBOARD_TEST_SYNC_DELAY_MS: '200' };
+    expect(twilioApiFromEnv(on)?.readDelayMs).toBe(200);
+    expect(syncReadDelayFromEnv({})).toBe(0);
+    expect(syncReadDelayFromEnv({ SWITCHBOARD_TEST_SYNC_DELAY_MS: ' ' })).toBe(0);
+    for (const bad of ['-1', '1.5', 'slow', '10001'])
+      expect(() => syncReadDelayFromEnv({ SWITCHBOARD_TEST_SYNC_DELAY_MS: bad })).toThrow(
+        /SWITCHBOARD_TEST_SYNC_DELAY_MS must be a whole number of ms, 0 to 10000/,
+      );
   });
 
   it('names everything missing in one sentence', () => {
