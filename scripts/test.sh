@@ -16,7 +16,7 @@ npx vitest run "$@"
 # to some files. The suites here are the ones that pass on both backends; the others are listed
 # with what stops them in docs/twilio.md ("Suites on the twins").
 if [ "$#" -eq 0 ]; then
-  echo "== browser suites on the Twilio backend (twins): contacts, foundation, softphone"
+  echo "== browser suites on the Twilio backend (twins): contacts, foundation, softphone, call-quality"
   SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run tests/e2e/contacts.test.ts \
-    tests/e2e/foundation.test.ts tests/e2e/softphone.test.ts
+    tests/e2e/foundation.test.ts tests/e2e/softphone.test.ts tests/e2e/call-quality.test.ts
 fi
