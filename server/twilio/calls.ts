@@ -41,6 +41,8 @@ export interface CallState {
   /** Once written: its index in `calls`, what was written (a late recording updates it), and when. */
   written: { index: number; data: CallRecord; at: number } | null;
   writing: boolean;
+  /** An admin's Test this group call. */
+  test: boolean;
   /** A group call's routing steps as the caller was told them (src/domain/routing/steps.ts). */
   routing: RoutingStep[];
   /** The seconds the ring under way rings (its "Nobody answered in … s." step). */
@@ -122,6 +124,7 @@ export function createCallLog(now: () => number = Date.now): CallLog {
           quality: [],
           routing: [],
           ringSeconds: null,
+          test: false,
         };
         calls.set(callSid, state);
       }
@@ -182,7 +185,7 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     routing: state.routing,
     voicemail: state.voicemail,
     forwardedTo: state.forwardedTo,
-    test: false,
+    test: state.test,
     quality: state.quality,
     relay: [],
   };

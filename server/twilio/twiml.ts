@@ -47,6 +47,8 @@ export interface TwimlContext {
   voicemailSeconds: number;
   /** Told when the plan is too long for an action URL (the call goes to voicemail instead). */
   log(message: string): void;
+  /** An admin's Test this group call: its members' phones say so. */
+  test?: boolean;
 }
 
 /** What the walk reached, for the call's history. */
@@ -234,6 +236,7 @@ export async function writePlan(
           {
             [CALL_PARAMETERS.group]: ctx.groupName(p.groupId),
             [CALL_PARAMETERS.groupId]: p.groupId,
+            ...(ctx.test ? { [CALL_PARAMETERS.test]: '1' } : {}),
           },
         );
         return reached;

@@ -28,7 +28,7 @@ import {
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
-import { resolveDestination } from '../voice/directory';
+import { resolveDestination, TEST_PREFIX } from '../voice/directory';
 import { historyItem, type CallLog, type CallState } from './calls';
 import {
   callSidOf,
@@ -139,7 +139,6 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     };
   }
 
-  /** Notes what the plan reached on the call's state. */
   /** Routing steps: kept for the row and told to the caller. */
   function told(state: CallState, notes: readonly StepNote[]): void {
     for (const n of notes) {
@@ -148,6 +147,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     }
   }
 
+  /** Notes what the plan reached on the call's state. */
   function remember(state: CallState, reached: Reached): void {
     told(state, reached.steps);
     if (reached.ringSeconds !== null) state.ringSeconds = reached.ringSeconds;
@@ -175,11 +175,10 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     for (const cut of decision.cuts) log(`routing ${groupId}: ${cut}`);
     told(state, [situationStep(state.groupName || groupId, decision)]);
     const response = new Twiml();
-    const reached = await writePlan(
-      response,
-      decision.plan,
-      await twimlContext(fromBrowser, groupNumber),
-    );
+    const reached = await writePlan(response, decision.plan, {
+      ...(await twimlContext(fromBrowser, groupNumber)),
+      test: state.test,
+    });
     remember(state, reached);
     return response.toString();
   }
@@ -269,6 +268,23 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     calls.legAnswered(caller, callSid);
     calls.party(callSid, callSid, caller);
     const response = new Twiml();
+    if (target.startsWith(TEST_PREFIX)) {
+      // Test this group: an admin's call routed as an outside caller's would be (docs/routing.md).
+      if (me.role !== 'admin') {
+        state.reason = 'Only admins can test a ring group.';
+        return sayAndHangUp(state.reason);
+      }
+      const id = target.slice(TEST_PREFIX.length);
+      const group = (await data.groups()).get(id);
+      if (!group) {
+        state.reason = 'That ring group no longer exists.';
+        return sayAndHangUp(state.reason);
+      }
+      state.groupId = id;
+      state.groupName = group.name;
+      state.test = true;
+      return routeGroup(state, id, true, normaliseNumber(group.number));
+    }
     const dest = resolveDestination(target, people);
     if (dest.kind === 'person') {
       state.to = dest.identity;
