@@ -231,6 +231,18 @@ describe('calls from a browser (the TwiML app)', () => {
     expect(readable(await fromBrowser(ALICE, `client:${BOB}`))).toBe(expected);
   });
 
+  it("Test this group: an admin's test:<group> call is routed as an outside call, its members told it is a test; anyone else is refused", async () => {
+    const xml = readable(await fromBrowser(ADA, 'test:grp-support'));
+    expect(xml).toContain('<Parameter name="GroupId" value="grp-support"/>');
+    expect(xml).toContain('<Parameter name="Test" value="1"/>');
+    expect(await fromBrowser(CAT, 'test:grp-support')).toBe(
+      doc(`${HEAD}<Response><Say>Only admins can test a ring group.</Say><Hangup/></Response>`),
+    );
+    expect(await fromBrowser(ADA, 'test:grp-gone')).toBe(
+      doc(`${HEAD}<Response><Say>That ring group no longer exists.</Say><Hangup/></Response>`),
+    );
+  });
+
   it('to an outside number: Dial Number with the team number as caller ID', async () => {
     expect(readable(await fromBrowser(ALICE, '+1 555 987 6543'))).toBe(
       doc(`${HEAD}<Response>
