@@ -20,7 +20,7 @@ import { ringingTitle } from '../../src/ui/phone/attention';
 import { launchChromium } from '../support/chromium';
 import { storeGroup } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, type Person } from './support/live';
+import { groupObjectsAs, sdkClientFor, type Person } from './support/live';
 import { phonePerson } from './support/page-audio';
 import { card, dismissAll } from './support/cards';
 
@@ -92,13 +92,14 @@ beforeAll(async () => {
   ann = await phonePerson(browser, server.url, 'Ann', '/contacts');
   bob = await phonePerson(browser, server.url, 'Bob', '/contacts');
   const admin = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
+  const prepare = await groupObjectsAs(server.url, 'Ann', 'ann@example.com');
   try {
-    await storeGroup(admin, {
-      id: 'front',
-      name: 'Front desk',
-      number: '700',
-      members: ['bob@example.com'],
-    });
+    await storeGroup(
+      admin,
+      { id: 'front', name: 'Front desk', number: '700', members: ['bob@example.com'] },
+      undefined,
+      prepare,
+    );
   } finally {
     await admin.shutdown();
   }

@@ -12,15 +12,18 @@ import type { Browser, Page } from 'playwright-core';
 import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
-import { storeGroup } from '../support/ring-groups';
+import { storeGroup, type GroupSpec } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, type Person } from './support/live';
+import { groupObjectsAs, sdkClientFor, type Person } from './support/live';
 import { phonePerson } from './support/page-audio';
 import { card, dismissAll } from './support/cards';
 
 let server: RunningServer;
 let browser: Browser;
 let admin: SyncClient;
+let prepare: (groupId: string) => Promise<boolean>;
+/** Stores a group as the group form does, as Ada (the admin). */
+const makeGroup = (g: GroupSpec) => storeGroup(admin, g, undefined, prepare);
 let ada: Person;
 let ann: Person;
 let bob: Person;
@@ -79,10 +82,11 @@ beforeAll(async () => {
   // The first to sign in is the admin.
   ada = await phonePerson(browser, server.url, 'Ada', '/contacts');
   admin = await sdkClientFor(server.url, 'Ada', 'ada@example.com');
+  prepare = await groupObjectsAs(server.url, 'Ada', 'ada@example.com');
   ann = await phonePerson(browser, server.url, ANN, '/contacts', 'ann@example.com');
   bob = await phonePerson(browser, server.url, BOB, '/contacts', 'bob@example.com');
   cat = await phonePerson(browser, server.url, CAT, '/contacts', 'cat@example.com');
-  await storeGroup(admin, {
+  await makeGroup({
     id: 'grp-support',
     name: GROUP,
     number: '700',
@@ -223,7 +227,7 @@ const overlaps = (a: Box, b: Box) =>
 describe('a history you can read', () => {
   it('a voicemail row: the caller, how long, New until played, a player, and Call back dials the caller', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    await storeGroup(admin, {
+    await makeGroup({
       id: 'grp-accounts',
       name: 'Accounts',
       number: '703',
