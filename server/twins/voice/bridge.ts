@@ -29,7 +29,7 @@ export function bridge(a: MediaLeg, b: MediaLeg): () => void {
 }
 
 /** One direction of a bridge: `from`'s packets to `to`, transcoded when their codecs differ. */
-function relay(from: MediaLeg, to: MediaLeg): { send(p: RtpPacket): void; close(): void } {
+function relay(from: MediaLeg, to: MediaLeg): { send: (p: RtpPacket) => void; close: () => void } {
   let converter: RtpTranscoder | null = null;
   return {
     send: (packet) => {
