@@ -223,7 +223,12 @@ async function main(): Promise<void> {
   const deadline = Date.now() + 20000;
   while (legs.some((l) => l.receiver.received < 10) && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 100));
-  process.send!({ type: 'up', silent: legs.filter((l) => l.receiver.received < 10).length });
+  const silent = legs.filter((l) => l.receiver.received < 10);
+  if (silent.length > 0)
+    console.error(
+      `voice-load: silent legs: ${silent.map((l) => `${l.media.codec}/${l.media.state}/${l.receiver.received}/in${l.media.packetsIn}/out${l.media.packetsOut}`).join(' ')}`,
+    );
+  process.send!({ type: 'up', silent: silent.length });
   process.on('message', (m: { type: string }) => {
     if (m.type === 'measure') for (const l of legs) l.receiver.reset();
     if (m.type === 'report')
