@@ -4,7 +4,7 @@
  * and a PCMU leg (decode, resample 48/8 kHz, encode: codec.ts).
  */
 import { RtpHeader, RtpPacket } from 'werift';
-import { CLOCK_RATE, OPUS_FRAME, transcoder, type Codec } from './codec';
+import { CLOCK_RATE, OPUS_FRAME, OpusBusy, transcoder, type Codec } from './codec';
 import type { MediaLeg } from './media';
 
 /**
@@ -41,7 +41,14 @@ function relay(from: MediaLeg, to: MediaLeg): { send: (p: RtpPacket) => void; cl
       }
       if (converter?.from !== codec || converter.to !== to.codec) {
         converter?.close();
-        converter = new RtpTranscoder(codec, to.codec);
+        converter = null;
+        try {
+          converter = new RtpTranscoder(codec, to.codec);
+        } catch (err) {
+          // No Opus coder to be had now (MAX_OPEN_OPUS): this packet is lost, the next tries again.
+          if (err instanceof OpusBusy) return;
+          throw err;
+        }
       }
       for (const out of converter.convert(packet)) to.write(out);
     },

@@ -106,9 +106,49 @@ export class Downsampler {
   }
 }
 
+/**
+ * How many Opus encoders and decoders may be open at once. The binding (opusscript 0.1.1) keeps
+ * views of its WebAssembly heap made when each one is opened, at twice their address: once the
+ * instances outgrow the first heap (about 140 here), the views of every open one break (detached
+ * or out of bounds) and a write could land in another's memory. 60 open instances were measured to
+ * encode and decode exactly as one alone; past this limit a new one is refused ({@link OpusBusy})
+ * and its caller does without (silence, a message not decoded).
+ */
+export const MAX_OPEN_OPUS = 48;
+let opened = 0;
+
+/** Too many Opus encoders and decoders are open ({@link MAX_OPEN_OPUS}). */
+export class OpusBusy extends Error {
+  override readonly name = 'OpusBusy';
+}
+
+function openOpus(): OpusScript {
+  if (opened >= MAX_OPEN_OPUS) throw new OpusBusy(`${opened} Opus coders are open already`);
+  const opus = new OpusScript(48_000, 1, OpusScript.Application.VOIP);
+  opened++;
+  return opus;
+}
+
+function closeOpus(opus: OpusScript | null): null {
+  if (opus) {
+    opus.delete();
+    opened--;
+  }
+  return null;
+}
+
+/** Opus encoders and decoders open now (tests). */
+export const openOpusCount = (): number => opened;
+
+/**
+ * One 20 ms Opus frame of silence (CELT, fullband, mono: the packet other servers send for it), so
+ * silence needs no encoder.
+ */
+export const OPUS_SILENCE: Buffer = Buffer.from([0xf8, 0xff, 0xfe]);
+
 /** Opus encoder: 48 kHz mono PCM in 20 ms frames to packets. Call `close` to free it. */
 export class OpusEncoder {
-  private opus: OpusScript | null = new OpusScript(48_000, 1, OpusScript.Application.VOIP);
+  private opus: OpusScript | null = openOpus();
 
   /** One frame of {@link OPUS_FRAME} samples (shorter input is padded with silence). */
   encode(pcm48: Int16Array): Buffer {
@@ -118,21 +158,25 @@ export class OpusEncoder {
       frame = new Int16Array(OPUS_FRAME);
       frame.set(pcm48.subarray(0, OPUS_FRAME));
     }
-    return this.opus.encode(
-      Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength),
-      OPUS_FRAME,
-    );
+    try {
+      return this.opus.encode(
+        Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength),
+        OPUS_FRAME,
+      );
+    } catch {
+      // The binding failed (see MAX_OPEN_OPUS): silence rather than an exception in a media timer.
+      return OPUS_SILENCE;
+    }
   }
 
   close(): void {
-    this.opus?.delete();
-    this.opus = null;
+    this.opus = closeOpus(this.opus);
   }
 }
 
 /** Opus decoder to 48 kHz mono PCM (a stereo stream is mixed down). Call `close` to free it. */
 export class OpusDecoder {
-  private opus: OpusScript | null = new OpusScript(48_000, 1, OpusScript.Application.VOIP);
+  private opus: OpusScript | null = openOpus();
 
   /** The packet's samples; none for a packet the decoder refuses. */
   decode(packet: Uint8Array): Int16Array {
@@ -147,8 +191,7 @@ export class OpusDecoder {
   }
 
   close(): void {
-    this.opus?.delete();
-    this.opus = null;
+    this.opus = closeOpus(this.opus);
   }
 }
 

@@ -16,7 +16,7 @@ import {
 } from 'werift';
 import { FRAME_SAMPLES, type Tone } from './audio';
 import { forwarded } from './bridge';
-import { audioReader, OPUS_FRAME, type Codec } from './codec';
+import { audioReader, OPUS_FRAME, OpusBusy, type Codec } from './codec';
 import { opusSource, pcmuSource } from './sounds';
 
 export { bridge } from './bridge';
@@ -187,7 +187,14 @@ export class MediaLeg {
     if (!codec) return;
     if (this.reader?.codec !== codec) {
       this.reader?.close();
-      this.reader = { codec, ...audioReader(codec) };
+      this.reader = null;
+      try {
+        this.reader = { codec, ...audioReader(codec) };
+      } catch (err) {
+        // No Opus decoder to be had now (MAX_OPEN_OPUS): this packet goes unheard.
+        if (err instanceof OpusBusy) return;
+        throw err;
+      }
     }
     const pcm = this.reader.read(packet.payload);
     if (pcm.length > 0) for (const listener of this.audioListeners) listener(pcm);

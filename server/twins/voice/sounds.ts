@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { FRAME_SAMPLES, PCMU_SILENCE, SAMPLE_RATE, toneFrame, type Tone } from './audio';
-import { mulawToPcm, OpusEncoder, OPUS_FRAME, Upsampler } from './codec';
+import { mulawToPcm, OpusBusy, OpusEncoder, OPUS_SILENCE, Upsampler } from './codec';
 
 /** A μ-law sound's Opus frames, encoded in order as they are first asked for. */
 export class EncodedSound {
@@ -27,9 +27,17 @@ export class EncodedSound {
     return this.encoded.length;
   }
 
-  /** Frame `index` (0 ≤ index < frames) as an Opus packet. */
+  /**
+   * Frame `index` (0 ≤ index < frames) as an Opus packet; silence, kept for nothing, when no
+   * encoder can be opened now (too many open: MAX_OPEN_OPUS).
+   */
   frame(index: number): Buffer {
-    while (this.encoded.length <= index) this.encodeNext();
+    try {
+      while (this.encoded.length <= index) this.encodeNext();
+    } catch (err) {
+      if (err instanceof OpusBusy) return OPUS_SILENCE;
+      throw err;
+    }
     return this.encoded[index]!;
   }
 
@@ -110,17 +118,8 @@ export function toneLoop(tone: Tone): Buffer {
   return loop;
 }
 
-let silence: Buffer | null = null;
-
 /** One 20 ms Opus frame of silence (the same packet each time). */
-export function opusSilence(): Buffer {
-  if (!silence) {
-    const encoder = new OpusEncoder();
-    silence = encoder.encode(new Int16Array(OPUS_FRAME));
-    encoder.close();
-  }
-  return silence;
-}
+export const opusSilence = (): Buffer => OPUS_SILENCE;
 
 /** What a leg plays, frame by frame: `frames` long (0: a tone or silence, endless). */
 export interface FrameSource {

@@ -12,9 +12,13 @@ import {
   audioReader,
   Downsampler,
   mulawToPcm,
+  MAX_OPEN_OPUS,
+  OpusBusy,
   OpusDecoder,
   OpusEncoder,
   OPUS_FRAME,
+  OPUS_SILENCE,
+  openOpusCount,
   pcmToMulaw,
   rms,
   transcoder,
@@ -135,8 +139,31 @@ describe('Opus', () => {
     for (let i = 0; i < 5; i++)
       expect(rms(decoder.decode(encoder.encode(new Int16Array(OPUS_FRAME))))).toBeLessThan(2);
     expect(decoder.decode(new Uint8Array(0)).length).toBe(0);
+    // The silence packet sent without an encoder is 20 ms of nothing.
+    const quiet = decoder.decode(OPUS_SILENCE);
+    expect(quiet.length).toBe(OPUS_FRAME);
+    expect(rms(quiet)).toBeLessThan(2);
     encoder.close();
     decoder.close();
+  });
+
+  it('refuses to open more coders than the binding carries safely, and frees them on close', () => {
+    const before = openOpusCount();
+    const opened: { close(): void }[] = [];
+    while (openOpusCount() < MAX_OPEN_OPUS)
+      opened.push(opened.length % 2 ? new OpusDecoder() : new OpusEncoder());
+    expect(() => new OpusEncoder()).toThrow(OpusBusy);
+    // A sound still plays (silence) rather than failing when no encoder can be had.
+    const sound = encodedSound(pcmToMulaw(sine(350, 8000, 1600)));
+    expect(sound.frame(0)).toBe(OPUS_SILENCE);
+    expect(sound.ready).toBe(0);
+    // Every open one still encodes and decodes as one alone.
+    const [encoder, decoder] = [opened[0] as OpusEncoder, opened[1] as OpusDecoder];
+    const out = decoder.decode(encoder.encode(sine(600, 48_000, OPUS_FRAME)));
+    expect(out.length).toBe(OPUS_FRAME);
+    for (const c of opened) c.close();
+    expect(openOpusCount()).toBe(before);
+    expect(sound.frame(0)).not.toBe(OPUS_SILENCE);
   });
 
   it('the reader of an Opus leg hands on 8 kHz PCM, 160 samples a frame', () => {
