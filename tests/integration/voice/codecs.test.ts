@@ -1,15 +1,16 @@
 /**
  * The codecs a leg settles on and what a bridge does with them, with werift peers playing the
  * browsers' part: a peer offering Opus and PCMU gets Opus, one offering (or accepting) only PCMU gets
- * PCMU; through the real server, two Opus people hear each other (forwarded) and a PCMU-only person
- * hears an Opus one and is heard (transcoded), and the call's history row names each side's codec.
+ * PCMU; through the real server, the Device options ask for Opus first, two Opus people hear each
+ * other (forwarded) and a PCMU-only person hears an Opus one and is heard (transcoded), and the
+ * call's history row names each side's codec.
  */
 import type { SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
 import { CALLS } from '../../../src/contracts/objects';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients } from '../sync/support';
+import { client, shutdownClients, signIn } from '../sync/support';
 import { closeLegs, connected, hears, person as personAt, type Person } from './media-support';
 import { eventually } from './support';
 
@@ -88,6 +89,13 @@ async function relayOf(from: string): Promise<{ side: string; codec?: string }[]
 }
 
 describe('calls through the relay', () => {
+  it('the Device options ask the SDK for Opus first', async () => {
+    const cookie = await signIn(server.url, 'ann@example.com');
+    const res = await fetch(`${server.url}/api/voice/token`, { headers: { cookie } });
+    const body = (await res.json()) as { device: { codecPreferences: string[] } };
+    expect(body.device.codecPreferences).toEqual(['opus', 'pcmu']);
+  });
+
   it('two Opus people hear each other, and the row names Opus on both sides', async () => {
     const { fromSid, fromLeg, toLeg } = await connected(ann, bob);
     expect([fromLeg.codec, toLeg.codec]).toEqual(['opus', 'opus']);
