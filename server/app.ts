@@ -47,7 +47,7 @@ import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
 import { createTwinAccount } from './twins/account';
 import { resolveDestination } from './voice/directory';
 import { registerVoiceRoutes } from './voice/routes';
-import { testDropFromEnv } from './twins/voice/media';
+import { codecsFromEnv, testDropFromEnv } from './twins/voice/media';
 import { createVoiceService, type VoiceService } from './twins/voice/service';
 import { voiceSettingsFromEnv } from './voice/settings';
 import { createVoicemailStore, storedMessages } from './twins/voice/voicemail-store';
@@ -171,6 +171,9 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     log(
       `voice: TEST HOOK: the relay drops ${testDrop.percent}% of the audio sent to each ${testDrop.leg}'s leg`,
     );
+  // The codecs every leg offers or accepts (SWITCHBOARD_VOICE_CODECS): Opus, then PCMU.
+  const codecs = codecsFromEnv(process.env);
+  if (codecs) log(`voice: legs speak ${codecs.join(', ')} (SWITCHBOARD_VOICE_CODECS)`);
   history.open();
   const holds = createParkedCalls(sync.internal);
   holds.clear();
@@ -237,6 +240,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     media: {
       ...(config.voiceRtpPorts ? { portRange: config.voiceRtpPorts } : {}),
       ...(testDrop ? { testDrop } : {}),
+      ...(codecs ? { codecs } : {}),
     },
     ...(voiceSettings.ringTimeoutMs === undefined
       ? {}

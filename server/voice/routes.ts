@@ -53,7 +53,7 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
       device: {
         chunderw: host,
         publishEvents: false,
-        codecPreferences: ['pcmu', 'opus'],
+        codecPreferences: ['opus', 'pcmu'],
         maxCallSignalingTimeoutMs: 30_000,
         enableImprovedSignalingErrorPrecision: true,
         closeProtection: false,

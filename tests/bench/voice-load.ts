@@ -2,8 +2,9 @@
  * Load generator for `npm run bench voice` (b): a child process holding `pairs` calls through the
  * voice service with lightweight clients, not browsers. Each client is a raw signalling socket
  * (the SDK's protocol) plus a werift peer connection (the same media stack the server uses), sends
- * a PCMU tone at 50 packets/s (all legs paced by one clock) and measures what it receives: packets lost (sequence gaps, RFC 3550
- * extended) and interarrival jitter (RFC 3550, in ms).
+ * a tone at 50 packets/s in the codec its leg negotiated (Opus, encoded once before it is sent, or
+ * PCMU; all legs paced by one clock) and measures what it receives: packets lost (sequence gaps,
+ * RFC 3550 extended) and interarrival jitter (RFC 3550, in ms).
  *
  * argv: baseUrl pairs prefix. Messages: sends {type:'up'} once every call is connected and audio
  * flows both ways; on {type:'measure'} resets the counters; on {type:'report'} answers
@@ -11,7 +12,9 @@
  */
 import { RtpHeader, RtpPacket } from 'werift';
 import WebSocket from 'ws';
-import { FRAME_SAMPLES, toneFrame, type Tone } from '../../server/twins/voice/audio';
+import { type Tone } from '../../server/twins/voice/audio';
+import { CLOCK_RATE, OPUS_FRAME } from '../../server/twins/voice/codec';
+import { opusSource, pcmuSource, type FrameSource } from '../../server/twins/voice/sounds';
 import { answerLeg, offerLeg, type MediaLeg } from '../../server/twins/voice/media';
 import { signIn } from '../integration/sync/support';
 
@@ -83,8 +86,9 @@ async function person(name: string): Promise<{ identity: string; signal: Signal 
   return { identity, signal };
 }
 
-/** RFC 3550 receive statistics for one leg. */
+/** RFC 3550 receive statistics for one leg (its clock: 8 or 48 kHz, as its codec). */
 class Receiver {
+  constructor(private readonly perMs: () => number) {}
   received = 0;
   private base = -1;
   private maxExt = -1;
@@ -102,7 +106,7 @@ class Receiver {
     this.transit = null;
   }
   onPacket(seq: number, timestamp: number): void {
-    const arrival = (performance.now() * 8) >>> 0; // in 8 kHz units
+    const arrival = (performance.now() * this.perMs()) >>> 0; // in RTP clock units
     if (this.lastSeq >= 0 && seq < 0x1000 && this.lastSeq > 0xf000) this.cycles += 0x10000;
     this.lastSeq = seq;
     const ext = this.cycles + seq;
@@ -118,7 +122,7 @@ class Receiver {
   }
   stats() {
     const expected = this.base < 0 ? 0 : this.maxExt - this.base + 1;
-    return { received: this.received, expected, jitterMs: this.jitter / 8 };
+    return { received: this.received, expected, jitterMs: this.jitter / this.perMs() };
   }
 }
 
@@ -134,7 +138,7 @@ interface Leg {
  */
 const senders: {
   media: MediaLeg;
-  tone: Tone;
+  source: FrameSource;
   frame: number;
   seq: number;
   ts: number;
@@ -147,15 +151,15 @@ function pace(): void {
   while (due <= now) {
     for (const s of senders) {
       s.seq = (s.seq + 1) & 0xffff;
-      s.ts = (s.ts + FRAME_SAMPLES) >>> 0;
+      s.ts = (s.ts + (s.media.codec === 'opus' ? OPUS_FRAME : 160)) >>> 0;
       const header = new RtpHeader({
-        payloadType: 0,
+        payloadType: s.media.payloadType,
         sequenceNumber: s.seq,
         timestamp: s.ts,
         ssrc: s.ssrc,
         marker: s.frame === 0,
       });
-      s.media.write(new RtpPacket(header, toneFrame(s.tone, s.frame++)));
+      s.media.write(new RtpPacket(header, s.source.frame(s.frame++)));
     }
     due += 20;
   }
@@ -164,9 +168,11 @@ function pace(): void {
 
 function sendTone(media: MediaLeg, frequency: number): void {
   const random = (n: number) => Math.floor(Math.random() * n);
+  const tone: Tone = { frequencies: [frequency], onMs: 1000, offMs: 0 };
   senders.push({
     media,
-    tone: { frequencies: [frequency], onMs: 1000, offMs: 0 },
+    // The same tone for every leg of a frequency: Opus frames encoded once, then looped.
+    source: media.codec === 'opus' ? opusSource(toneOf(frequency)) : pcmuSource(tone),
     frame: 0,
     seq: random(0xffff),
     ts: random(0xffffffff),
@@ -175,8 +181,15 @@ function sendTone(media: MediaLeg, frequency: number): void {
   if (senders.length === 1) pace();
 }
 
+const tones = new Map<number, Tone>();
+const toneOf = (frequency: number): Tone => {
+  if (!tones.has(frequency))
+    tones.set(frequency, { frequencies: [frequency], onMs: 1000, offMs: 0 });
+  return tones.get(frequency)!;
+};
+
 function listen(media: MediaLeg): Leg {
-  const receiver = new Receiver();
+  const receiver = new Receiver(() => CLOCK_RATE[media.codec] / 1000);
   media.onRtp((p) => receiver.onPacket(p.header.sequenceNumber, p.header.timestamp));
   return { media, receiver };
 }
@@ -210,7 +223,12 @@ async function main(): Promise<void> {
   const deadline = Date.now() + 20000;
   while (legs.some((l) => l.receiver.received < 10) && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 100));
-  process.send!({ type: 'up', silent: legs.filter((l) => l.receiver.received < 10).length });
+  const silent = legs.filter((l) => l.receiver.received < 10);
+  if (silent.length > 0)
+    console.error(
+      `voice-load: silent legs: ${silent.map((l) => `${l.media.codec}/${l.media.state}/${l.receiver.received}/in${l.media.packetsIn}/out${l.media.packetsOut}`).join(' ')}`,
+    );
+  process.send!({ type: 'up', silent: silent.length });
   process.on('message', (m: { type: string }) => {
     if (m.type === 'measure') for (const l of legs) l.receiver.reset();
     if (m.type === 'report')

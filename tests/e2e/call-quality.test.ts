@@ -160,5 +160,8 @@ describe('call quality', () => {
     // got; Bob's lost none.
     expect(annLeg.lostAtBrowser).toBeGreaterThan(0);
     expect(bobLeg.lostAtBrowser).toBe(0);
+    // Both browsers spoke Opus to the relay, and every view of the call says so.
+    expect(row.quality.map((q) => q.codec)).toEqual(['opus', 'opus']);
+    expect([annLeg.codec, bobLeg.codec]).toEqual(['opus', 'opus']);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Hold, park and pick up as a team meets them, in Chromium against the real server, with three
  * people (fake microphones) and the audio each page receives read from its own peer connections:
- * Ann calls Bob; Bob holds (Ann's level shows the music, Bob's falls silent) and resumes; Bob parks
- * (his phone is free, Ann keeps hearing music) and the call shows on /hold for everyone; Bob and Cat
+ * Ann calls Bob (both legs speak Opus, by getStats); Bob holds (Ann's level shows the music, Bob's
+ * falls silent) and resumes; Bob parks (his phone is free, Ann keeps hearing music) and the call
+ * shows on /hold for everyone; Bob and Cat
  * both click Pick up at the same moment, one gets Ann and the other reads that a colleague took it;
  * the row leaves every list and history keeps the trail; a parked caller who hangs up leaves /hold
  * for everyone; a call parked too long rings Bob back. Transfer: Bob sends Ann to Cat at once (Cat
@@ -18,7 +19,7 @@ import { storeGroup } from '../support/ring-groups';
 import { serverWrites } from '../support/server-writes';
 import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, type Person } from './support/live';
-import { inbound, phonePerson } from './support/page-audio';
+import { audioCodecs, inbound, phonePerson } from './support/page-audio';
 import { eventually } from './support/phone';
 
 let server: RunningServer;
@@ -105,6 +106,9 @@ describe('hold, park and pick up', () => {
     await annCallsBob();
     await hears(ann.page, 'sound');
     await hears(bob.page, 'sound');
+    // Both browsers' legs to the relay speak Opus, each way: the music below is heard on Opus.
+    for (const p of [ann, bob])
+      expect(await audioCodecs(p.page)).toEqual({ inbound: 'audio/opus', outbound: 'audio/opus' });
     await openCard(bob).getByRole('button', { name: 'Hold', exact: true }).click();
     await openCard(bob).getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor();
     await openCard(ann)

@@ -120,6 +120,7 @@ function relayView(call: Call): RelayLeg[] {
             received: s.leg.packetsIn,
             sent: s.leg.packetsOut,
             lostAtBrowser: Math.max(0, s.leg.lostAtBrowser),
+            codec: s.leg.codec,
           },
         ]
       : [],

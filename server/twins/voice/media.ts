@@ -2,7 +2,10 @@
  * The server's end of each browser's media (the notes' fix C, a back-to-back user agent): every
  * call leg is a WebRTC peer connection (werift) that ends here. Legs are bridged by copying RTP
  * from one to the other; a leg can also be played tones (ringback) or kept alive alone (park).
- * PCMU only, as Twilio by default: both legs speak the same codec, so bridging never transcodes.
+ * Each leg negotiates Opus first (48 kHz) and PCMU as the fallback for a peer that speaks only
+ * that: two Opus legs (or two PCMU legs) are bridged by forwarding packets untouched, an Opus leg
+ * and a PCMU leg by transcoding (codec.ts). What the server plays arrives as μ-law or a tone and is
+ * sent in the leg's own codec (sounds.ts keeps the Opus encoding of what repeats).
  */
 import {
   MediaStreamTrack,
@@ -11,7 +14,12 @@ import {
   RtpHeader,
   RtpPacket,
 } from 'werift';
-import { FRAME_SAMPLES, PCMU_SILENCE, toneFrame, type Tone } from './audio';
+import { FRAME_SAMPLES, type Tone } from './audio';
+import { forwarded } from './bridge';
+import { audioReader, OPUS_FRAME, OpusBusy, type Codec } from './codec';
+import { opusSource, pcmuSource } from './sounds';
+
+export { bridge } from './bridge';
 
 export interface MediaOptions {
   /** UDP ports for ICE (VOICE_RTP_PORTS), inclusive; werift picks any free port when absent. */
@@ -22,6 +30,20 @@ export interface MediaOptions {
   gatherTimeoutMs?: number;
   /** Tests only: drops this share of the bridged packets sent to one kind of leg ({@link testDropFromEnv}). */
   testDrop?: TestDrop;
+  /** The codecs a leg offers or accepts, most wanted first (SWITCHBOARD_VOICE_CODECS); Opus, then PCMU. */
+  codecs?: readonly Codec[];
+}
+
+/**
+ * The codecs from SWITCHBOARD_VOICE_CODECS (`opus,pcmu`, the default, or `pcmu` to measure or
+ * fall back to narrowband only); none when unset or naming nothing known.
+ */
+export function codecsFromEnv(env: NodeJS.ProcessEnv): Codec[] | undefined {
+  const named = (env.SWITCHBOARD_VOICE_CODECS ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c): c is Codec => c === 'opus' || c === 'pcmu');
+  return named.length > 0 ? [...new Set(named)] : undefined;
 }
 
 /**
@@ -44,13 +66,27 @@ export function testDropFromEnv(env: NodeJS.ProcessEnv): TestDrop | undefined {
   return { percent, leg: env.SWITCHBOARD_TEST_DROP_LEG === 'callee' ? 'callee' : 'caller' };
 }
 
-const PCMU = (): RTCRtpCodecParameters =>
-  new RTCRtpCodecParameters({
-    mimeType: 'audio/PCMU',
-    clockRate: 8000,
-    channels: 1,
-    payloadType: 0,
-  });
+const CODEC_PARAMETERS: Readonly<Record<Codec, () => RTCRtpCodecParameters>> = {
+  // As browsers offer it: two channels in SDP (RFC 7587), mono audio; Chrome's payload type.
+  opus: () =>
+    new RTCRtpCodecParameters({
+      mimeType: 'audio/opus',
+      clockRate: 48_000,
+      channels: 2,
+      payloadType: 111,
+      parameters: 'minptime=10;useinbandfec=1',
+    }),
+  pcmu: () =>
+    new RTCRtpCodecParameters({
+      mimeType: 'audio/PCMU',
+      clockRate: 8000,
+      channels: 1,
+      payloadType: 0,
+    }),
+};
+
+const codecOfMime = (mimeType: string): Codec | null =>
+  /\/opus$/i.test(mimeType) ? 'opus' : /\/pcmu$/i.test(mimeType) ? 'pcmu' : null;
 
 /** One leg's state as the call logic sees it. */
 export type LegState = 'new' | 'connecting' | 'connected' | 'failed' | 'closed';
@@ -75,6 +111,14 @@ export class MediaLeg {
   private dropDue = 0;
   /** What the server is playing into the leg now: a sound, silence, or nothing (bridged or idle). */
   playing: 'sound' | 'silence' | null = null;
+  /** The codec this leg sends (and the browser, answering or answered, sends too), once negotiated. */
+  codec: Codec = 'pcmu';
+  /** The RTP payload type of {@link codec} on this leg. */
+  payloadType = 0;
+  /** Every negotiated payload type and its codec, to read what arrives. */
+  private readonly payloadTypes = new Map<number, Codec>([[0, 'pcmu']]);
+  private readonly audioListeners = new Set<(pcm8k: Int16Array) => void>();
+  private reader: { codec: Codec; read(p: Uint8Array): Int16Array; close(): void } | null = null;
   private readonly track = new MediaStreamTrack({ kind: 'audio' });
   private readonly listeners = new Set<(packet: RtpPacket) => void>();
   private readonly stateListeners = new Set<(state: LegState) => void>();
@@ -117,6 +161,65 @@ export class MediaLeg {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * What the browser says, as 8 kHz 16-bit PCM, decoded from whichever codec it arrives in (the
+   * voicemail recorder). Each packet's audio is handed on as it arrives.
+   */
+  onAudio(listener: (pcm8k: Int16Array) => void): () => void {
+    this.audioListeners.add(listener);
+    const off = this.audioListeners.size === 1 ? this.onRtp((p) => this.hear(p)) : null;
+    if (off) this.stopHearing = off;
+    return () => {
+      this.audioListeners.delete(listener);
+      if (this.audioListeners.size === 0) {
+        this.stopHearing?.();
+        this.stopHearing = null;
+        this.reader?.close();
+        this.reader = null;
+      }
+    };
+  }
+
+  private stopHearing: (() => void) | null = null;
+
+  private hear(packet: RtpPacket): void {
+    const codec = this.codecOf(packet.header.payloadType);
+    if (!codec) return;
+    if (this.reader?.codec !== codec) {
+      this.reader?.close();
+      this.reader = null;
+      try {
+        this.reader = { codec, ...audioReader(codec) };
+      } catch (err) {
+        // No Opus decoder to be had now (MAX_OPEN_OPUS): this packet goes unheard.
+        if (err instanceof OpusBusy) return;
+        throw err;
+      }
+    }
+    const pcm = this.reader.read(packet.payload);
+    if (pcm.length > 0) for (const listener of this.audioListeners) listener(pcm);
+  }
+
+  /** The codec of a payload type this leg negotiated, or null for one it did not. */
+  codecOf(payloadType: number): Codec | null {
+    return this.payloadTypes.get(payloadType) ?? null;
+  }
+
+  /** @internal Reads the codecs the negotiation settled on (after the answer is set). */
+  negotiated(): void {
+    const transceiver = this.pc.getTransceivers().find((t) => t.kind === 'audio');
+    for (const c of transceiver?.codecs ?? []) {
+      const codec = codecOfMime(c.mimeType);
+      if (codec) this.payloadTypes.set(c.payloadType, codec);
+    }
+    const sending = transceiver?.sender.codec;
+    const codec = sending ? codecOfMime(sending.mimeType) : null;
+    if (sending && codec) {
+      this.codec = codec;
+      this.payloadType = sending.payloadType;
+    }
+  }
+
   onState(listener: (state: LegState) => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
@@ -137,7 +240,10 @@ export class MediaLeg {
     this.dropPercent = percent;
   }
 
-  /** Sends one packet (from a bridged leg): header extensions of the other leg are dropped. */
+  /**
+   * Sends one packet (from a bridged leg speaking this leg's codec) with this leg's payload type;
+   * sequence number and timestamp as they came. Header extensions of the other leg are dropped.
+   */
   write(packet: RtpPacket): void {
     if (this.state === 'closed') return;
     if (this.dropPercent > 0) {
@@ -148,48 +254,33 @@ export class MediaLeg {
         return;
       }
     }
-    const header = new RtpHeader({
-      payloadType: 0,
-      sequenceNumber: packet.header.sequenceNumber,
-      timestamp: packet.header.timestamp,
-      ssrc: packet.header.ssrc,
-      marker: packet.header.marker,
-    });
     this.packetsOut++;
-    this.track.writeRtp(new RtpPacket(header, packet.payload));
+    this.track.writeRtp(forwarded(packet, this.payloadType));
   }
 
   /** The callee's answer to this leg's offer. */
   async accept(answerSdp: string): Promise<void> {
     await this.pc.setRemoteDescription({ type: 'answer', sdp: answerSdp });
+    this.negotiated();
   }
 
   /**
    * Plays into the leg until stopped or another sound starts: a `tone`'s cadence, a recording
    * (PCMU bytes, looped), or silence when null (which keeps packets flowing, so the browser's
-   * stats and its media timeout see a live call).
+   * stats and its media timeout see a live call). Sent in the leg's codec: on an Opus leg the
+   * sound is encoded once (sounds.ts) and its frames sent with timestamps 960 apart.
    */
   play(sound: Tone | Buffer | null, onceThen?: () => void): void {
     this.stopPlaying();
     this.sourceChanged();
     let frame = 0;
-    const silence = Buffer.alloc(FRAME_SAMPLES, PCMU_SILENCE);
-    const frames = Buffer.isBuffer(sound) ? Math.ceil(sound.length / FRAME_SAMPLES) : 0;
+    const source = this.codec === 'opus' ? opusSource(sound) : pcmuSource(sound);
+    const { frames } = source;
+    const step = this.codec === 'opus' ? OPUS_FRAME : FRAME_SAMPLES;
     this.playing = sound === null ? 'silence' : 'sound';
     let finished = false;
     this.player = setInterval(() => {
-      let payload: Buffer;
-      if (sound === null || finished) payload = silence;
-      else if (Buffer.isBuffer(sound)) {
-        if (frames === 0) payload = silence;
-        else {
-          const at = (frame % frames) * FRAME_SAMPLES;
-          payload = sound.subarray(at, at + FRAME_SAMPLES);
-          // The last frame of a recording that does not fill it is padded with silence.
-          if (payload.length < FRAME_SAMPLES)
-            payload = Buffer.concat([payload, silence.subarray(payload.length)]);
-        }
-      } else payload = toneFrame(sound, frame);
+      const payload = finished ? source.silence() : source.frame(frame);
       if (onceThen && !finished && frame + 1 >= frames) {
         // Played once: silence from now on, and whoever waits is told (after this frame is sent).
         finished = true;
@@ -199,9 +290,9 @@ export class MediaLeg {
       }
       frame++;
       this.seq = (this.seq + 1) & 0xffff;
-      this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
+      this.timestamp = (this.timestamp + step) >>> 0;
       const header = new RtpHeader({
-        payloadType: 0,
+        payloadType: this.payloadType,
         sequenceNumber: this.seq,
         timestamp: this.timestamp,
         ssrc: this.ssrc,
@@ -248,6 +339,9 @@ export class MediaLeg {
     for (const listener of this.stateListeners) listener('closed');
     this.listeners.clear();
     this.stateListeners.clear();
+    this.audioListeners.clear();
+    this.reader?.close();
+    this.reader = null;
     try {
       await this.pc.close();
     } catch {
@@ -256,9 +350,14 @@ export class MediaLeg {
   }
 }
 
+const DEFAULT_CODECS: readonly Codec[] = ['opus', 'pcmu'];
+
 function peerConnection(options: MediaOptions): RTCPeerConnection {
   return new RTCPeerConnection({
-    codecs: { audio: [PCMU()], video: [] },
+    codecs: {
+      audio: (options.codecs ?? DEFAULT_CODECS).map((c) => CODEC_PARAMETERS[c]()),
+      video: [],
+    },
     iceUseIpv6: false,
     iceUseTcp: false,
     iceAdditionalHostAddresses: ['127.0.0.1', ...(options.hostAddresses ?? [])],
@@ -296,9 +395,11 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
     await transceiver.sender.replaceTrack(leg.sendTrack);
     leg.watchReports();
     await pc.setLocalDescription(await pc.createAnswer());
+    leg.negotiated();
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
     leg.localSdp = pc.localDescription?.sdp ?? '';
-    if (!/^m=audio [1-9]/m.test(leg.localSdp)) throw new Error('No common audio codec (PCMU)');
+    if (!/^m=audio [1-9]/m.test(leg.localSdp))
+      throw new Error('No common audio codec (Opus or PCMU)');
     return leg;
   } catch (err) {
     await leg.close();
@@ -322,18 +423,4 @@ export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
     await leg.close();
     throw err;
   }
-}
-
-/** Copies audio both ways between two legs until the returned function is called. */
-export function bridge(a: MediaLeg, b: MediaLeg): () => void {
-  a.stopPlaying();
-  b.stopPlaying();
-  a.sourceChanged();
-  b.sourceChanged();
-  const offA = a.onRtp((packet) => b.write(packet));
-  const offB = b.onRtp((packet) => a.write(packet));
-  return () => {
-    offA();
-    offB();
-  };
 }

@@ -3,6 +3,7 @@
  * the voicemail store when the call ends.
  */
 import { toneFrame } from './audio';
+import { pcmToMulaw } from './codec';
 import type { Call, VoiceState } from './model';
 import type { Plan } from '../../../src/domain/routing/plan';
 import { endCall } from './calls';
@@ -33,9 +34,8 @@ export async function takeMessage(
   await leg.playOnce(VOICEMAIL_TONE);
   if (!stillRouting(call) || route.recording) return;
   const chunks: Buffer[] = [];
-  const stop = leg.onRtp((packet) => {
-    if (packet.header.payloadType === 0) chunks.push(Buffer.from(packet.payload));
-  });
+  // Whatever codec the leg speaks, the message is kept as μ-law at 8 kHz (the store's format).
+  const stop = leg.onAudio((pcm8k) => chunks.push(pcmToMulaw(pcm8k)));
   const timer = setTimeout(() => {
     endCall(vs, call, 'voicemail', 'The message reached the time limit.', { caller: 'hangup' });
   }, vs.voicemailMaxMs);

@@ -46,7 +46,8 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /**
  * The media server's own view of one side's audio at the end of the call: packets it received from
- * that browser and sent to it, and how many of those the browser's RTCP reports said it lost.
+ * that browser and sent to it, how many of those the browser's RTCP reports said it lost, and the
+ * codec that side's leg negotiated.
  */
 export const RelayLegSchema = v.object({
   side: v.picklist(['caller', 'callee']),
@@ -55,5 +56,7 @@ export const RelayLegSchema = v.object({
   received: count,
   sent: count,
   lostAtBrowser: count,
+  /** The codec the relay and that browser settled on (`opus`, `pcmu`); absent in older rows. */
+  codec: v.optional(v.pipe(v.string(), v.maxLength(20))),
 });
 export type RelayLeg = v.InferOutput<typeof RelayLegSchema>;

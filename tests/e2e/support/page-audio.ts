@@ -35,6 +35,28 @@ export async function inbound(page: Page): Promise<{ packets: number; level: num
 }
 
 /**
+ * The codec of the newest peer connection's audio, each way (getStats `codec` mimeType, e.g.
+ * `audio/opus`), or '' where there is none yet.
+ */
+export async function audioCodecs(page: Page): Promise<{ inbound: string; outbound: string }> {
+  return page.evaluate(async () => {
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs;
+    const pc = pcs[pcs.length - 1];
+    const found = { inbound: '', outbound: '' };
+    if (!pc) return found;
+    type Stat = { type: string; kind?: string; codecId?: string; mimeType?: string; id: string };
+    const stats = new Map<string, Stat>();
+    (await pc.getStats()).forEach((s: Stat) => stats.set(s.id, s));
+    for (const s of stats.values()) {
+      const mime = s.codecId ? (stats.get(s.codecId)?.mimeType ?? '') : '';
+      if (s.type === 'inbound-rtp' && s.kind === 'audio') found.inbound = mime;
+      if (s.type === 'outbound-rtp' && s.kind === 'audio') found.outbound = mime;
+    }
+    return found;
+  });
+}
+
+/**
  * `name` (email `<name>@example.com` unless given) signed in, at `path`, with the page's peer connections
  * recorded (for {@link inbound}) and their phone registered.
  */

@@ -3,8 +3,13 @@
  * peer (werift, the server's own media code playing the browser's part), so what each side hears is
  * read from the RTP it receives.
  */
-import { PCMU_SILENCE, TONES } from '../../../server/twins/voice/audio';
-import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
+import { TONES } from '../../../server/twins/voice/audio';
+import {
+  answerLeg,
+  offerLeg,
+  type MediaLeg,
+  type MediaOptions,
+} from '../../../server/twins/voice/media';
 import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
 
 export type Person = RawSignal & { identity: string; cookie: string };
@@ -23,19 +28,23 @@ export async function closeLegs(): Promise<void> {
   for (const leg of legs.splice(0)) await leg.close();
 }
 
-/** What a leg hears over the next `ms`: packets, and how many carried sound (not μ-law silence). */
+/**
+ * What a leg hears over the next `ms`: packets, and how many carried sound (decoded from the leg's
+ * codec, Opus or PCMU: any sample away from silence).
+ */
 export async function listen(
   leg: MediaLeg,
   ms = 600,
 ): Promise<{ packets: number; sounding: number }> {
   let packets = 0;
   let sounding = 0;
-  const off = leg.onRtp((p) => {
-    packets++;
-    if (p.payload.some((b) => b !== PCMU_SILENCE && b !== 0x7f)) sounding++;
+  const offPackets = leg.onRtp(() => packets++);
+  const offAudio = leg.onAudio((pcm) => {
+    if (pcm.some((v) => Math.abs(v) > 64)) sounding++;
   });
   await new Promise((r) => setTimeout(r, ms));
-  off();
+  offPackets();
+  offAudio();
   return { packets, sounding };
 }
 
@@ -73,9 +82,16 @@ export async function post(
 
 let seq = 0;
 
-/** `who` dials `to` (an `invite` with a werift offer); resolves the frame that answers it. */
-export async function dial(who: Person, to: string): Promise<{ frame: Frame; leg: MediaLeg }> {
-  const leg = await offerLeg();
+/**
+ * `who` dials `to` (an `invite` with a werift offer, Opus and PCMU unless `media` says otherwise);
+ * resolves the frame that answers it.
+ */
+export async function dial(
+  who: Person,
+  to: string,
+  media: MediaOptions = {},
+): Promise<{ frame: Frame; leg: MediaLeg }> {
+  const leg = await offerLeg(media);
   legs.push(leg);
   const mark = who.frames.length;
   who.send('invite', {
@@ -97,23 +113,31 @@ export async function dial(who: Person, to: string): Promise<{ frame: Frame; leg
 }
 
 /** Answers an `invite` with a werift peer that plays a tone. */
-export async function answerTo(who: Person, invite: Frame): Promise<MediaLeg> {
-  const leg = await answerLeg(String(invite.payload.sdp));
+export async function answerTo(
+  who: Person,
+  invite: Frame,
+  media: MediaOptions = {},
+): Promise<MediaLeg> {
+  const leg = await answerLeg(String(invite.payload.sdp), media);
   legs.push(leg);
   who.send('answer', { callsid: invite.payload.callsid, sdp: leg.localSdp });
   leg.play(TONES.busy);
   return leg;
 }
 
-/** `from` calls `to`, who answers; both legs play a tone so each can be heard. */
+/**
+ * `from` calls `to`, who answers; both legs play a tone so each can be heard. `media` picks each
+ * side's codecs (Opus and PCMU by default).
+ */
 export async function connected(
   from: Person,
   to: Person,
+  media: { from?: MediaOptions; to?: MediaOptions } = {},
 ): Promise<{ fromSid: string; toSid: string; fromLeg: MediaLeg; toLeg: MediaLeg }> {
   const mark = to.frames.length;
-  const calling = dial(from, to.identity);
+  const calling = dial(from, to.identity, media.from);
   const invite = await to.next((f) => f.type === 'invite', mark, 10_000);
-  const toLeg = await answerTo(to, invite);
+  const toLeg = await answerTo(to, invite, media.to);
   const { frame, leg } = await calling;
   if (frame.type !== 'answer')
     throw new Error(`the call was not answered: ${JSON.stringify(frame)}`);

@@ -11,7 +11,9 @@ import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { callRecord } from '../../../src/contracts/records/call';
+import { decodeWav } from '../../../server/guidance/pcm';
 import { holdMusic } from '../../../server/twins/voice/audio';
+import { rms } from '../../../server/twins/voice/codec';
 import { storeGroup, type GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
@@ -241,6 +243,10 @@ describe('a call to a ring group', () => {
     expect(asAnn.headers.get('content-type')).toBe('audio/wav');
     const wav = Buffer.from(await asAnn.arrayBuffer());
     expect(wav.subarray(0, 4).toString()).toBe('RIFF');
+    // What the caller said (their leg's tone, sent as Opus) was decoded and kept: it is heard.
+    const message = decodeWav(wav);
+    expect(message.rate).toBe(8000);
+    expect(rms(message.samples)).toBeGreaterThan(1000);
     expect((await play(ada)).status).toBe(200);
     expect((await play(cat)).status).toBe(404);
     expect((await play(bob)).status).toBe(404);

@@ -1,0 +1,122 @@
+/**
+ * The codecs a leg settles on and what a bridge does with them, with werift peers playing the
+ * browsers' part: a peer offering Opus and PCMU gets Opus, one offering (or accepting) only PCMU gets
+ * PCMU; through the real server, the Device options ask for Opus first, two Opus people hear each
+ * other (forwarded) and a PCMU-only person hears an Opus one and is heard (transcoded), and the
+ * call's history row names each side's codec.
+ */
+import type { SyncList } from 'twilio-sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
+import { CALLS } from '../../../src/contracts/objects';
+import { startServer, type RunningServer } from '../../support/server';
+import { client, shutdownClients, signIn } from '../sync/support';
+import { closeLegs, connected, hears, person as personAt, type Person } from './media-support';
+import { eventually } from './support';
+
+let server: RunningServer;
+let ann: Person;
+let bob: Person;
+let history: SyncList;
+const made: MediaLeg[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  ann = await personAt(server.url, 'ann@example.com');
+  bob = await personAt(server.url, 'bob@example.com');
+  history = await (await client(server.url, 'ann@example.com')).list(CALLS.name);
+}, 60_000);
+
+afterAll(async () => {
+  for (const leg of made.splice(0)) await leg.close();
+  await closeLegs();
+  for (const p of [ann, bob]) p?.close();
+  await shutdownClients();
+  await server?.stop();
+  server?.cleanup();
+});
+
+/** A browser-like offer and the server's answer to it, with the codecs each side allows. */
+async function negotiate(
+  offering: ('opus' | 'pcmu')[],
+  answering: ('opus' | 'pcmu')[],
+): Promise<{ offer: MediaLeg; answer: MediaLeg }> {
+  const offer = await offerLeg({ codecs: offering });
+  made.push(offer);
+  const answer = await answerLeg(offer.localSdp, { codecs: answering });
+  made.push(answer);
+  await offer.accept(answer.localSdp);
+  return { offer, answer };
+}
+
+describe('codec negotiation', () => {
+  it('a leg offered Opus and PCMU speaks Opus (payload type as offered)', async () => {
+    const { offer, answer } = await negotiate(['opus', 'pcmu'], ['opus', 'pcmu']);
+    expect(offer.localSdp).toMatch(/a=rtpmap:111 opus\/48000\/2/i);
+    expect([answer.codec, answer.payloadType]).toEqual(['opus', 111]);
+    expect([offer.codec, offer.payloadType]).toEqual(['opus', 111]);
+  });
+
+  it('a PCMU-only offer is answered with PCMU', async () => {
+    const { offer, answer } = await negotiate(['pcmu'], ['opus', 'pcmu']);
+    expect(offer.localSdp).not.toMatch(/opus/i);
+    expect(answer.localSdp).toMatch(/a=rtpmap:0 PCMU\/8000/);
+    expect(answer.localSdp).not.toMatch(/opus/i);
+    expect([answer.codec, answer.payloadType]).toEqual(['pcmu', 0]);
+    expect(offer.codec).toBe('pcmu');
+  });
+
+  it('an Opus offer accepted only as PCMU falls back to PCMU on both ends', async () => {
+    const { offer, answer } = await negotiate(['opus', 'pcmu'], ['pcmu']);
+    expect([offer.codec, answer.codec]).toEqual(['pcmu', 'pcmu']);
+  });
+});
+
+/** The history row of the newest call from `from`, once its relay view is written. */
+async function relayOf(from: string): Promise<{ side: string; codec?: string }[]> {
+  let relay: { side: string; codec?: string }[] = [];
+  await eventually(
+    async () => {
+      const items = (await history.getItems({ order: 'desc', pageSize: 5 })).items;
+      const row = items.find((i) => (i.data as { from?: string }).from === from);
+      relay = (row?.data as { relay?: typeof relay } | undefined)?.relay ?? [];
+      return relay.length === 2;
+    },
+    8000,
+    'the row with the relay view',
+  );
+  return relay;
+}
+
+describe('calls through the relay', () => {
+  it('the Device options ask the SDK for Opus first', async () => {
+    const cookie = await signIn(server.url, 'ann@example.com');
+    const res = await fetch(`${server.url}/api/voice/token`, { headers: { cookie } });
+    const body = (await res.json()) as { device: { codecPreferences: string[] } };
+    expect(body.device.codecPreferences).toEqual(['opus', 'pcmu']);
+  });
+
+  it('two Opus people hear each other, and the row names Opus on both sides', async () => {
+    const { fromSid, fromLeg, toLeg } = await connected(ann, bob);
+    expect([fromLeg.codec, toLeg.codec]).toEqual(['opus', 'opus']);
+    await hears(fromLeg, 'sound');
+    await hears(toLeg, 'sound');
+    ann.send('hangup', { callsid: fromSid });
+    expect((await relayOf('ann@example.com')).map((l) => [l.side, l.codec])).toEqual([
+      ['caller', 'opus'],
+      ['callee', 'opus'],
+    ]);
+  });
+
+  it('a PCMU-only caller and an Opus callee hear each other through the transcoder', async () => {
+    const { toSid, fromLeg, toLeg } = await connected(bob, ann, { from: { codecs: ['pcmu'] } });
+    expect([fromLeg.codec, toLeg.codec]).toEqual(['pcmu', 'opus']);
+    await hears(fromLeg, 'sound');
+    await hears(toLeg, 'sound');
+    ann.send('hangup', { callsid: toSid });
+    expect((await relayOf('bob@example.com')).map((l) => [l.side, l.codec])).toEqual([
+      ['caller', 'pcmu'],
+      ['callee', 'opus'],
+    ]);
+  });
+});
