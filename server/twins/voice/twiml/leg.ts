@@ -23,6 +23,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TONES } from '../audio';
+import { pcmToMulaw, rms } from '../codec';
 import { bridge, offerLeg, type MediaLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../signalling';
@@ -202,15 +203,11 @@ export class TwinCallLeg implements CallLeg {
     leg.play(null);
     const chunks: Buffer[] = [];
     let lastSound = this.vs.now();
-    const stopListening = leg.onRtp((packet) => {
-      if (packet.header.payloadType !== 0) return;
-      chunks.push(Buffer.from(packet.payload));
+    // The caller's audio in whichever codec the leg speaks, kept as μ-law (the voicemail store's).
+    const stopListening = leg.onAudio((pcm) => {
+      chunks.push(pcmToMulaw(pcm));
       // Anything louder than line noise counts as speech for the silence timeout.
-      for (const b of packet.payload)
-        if ((b & 0x7f) < 0x70) {
-          lastSound = this.vs.now();
-          break;
-        }
+      if (rms(pcm) > 300) lastSound = this.vs.now();
     });
     const started = this.vs.now();
     while (!call.ended) {
