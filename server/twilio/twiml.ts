@@ -49,6 +49,8 @@ export interface TwimlContext {
   log(message: string): void;
   /** An admin's Test this group call: its members' phones say so. */
   test?: boolean;
+  /** The caller's name when a colleague calls (their phones show it, as on a direct call). */
+  callerName?: string;
 }
 
 /** What the walk reached, for the call's history. */
@@ -237,6 +239,7 @@ export async function writePlan(
             [CALL_PARAMETERS.group]: ctx.groupName(p.groupId),
             [CALL_PARAMETERS.groupId]: p.groupId,
             ...(ctx.test ? { [CALL_PARAMETERS.test]: '1' } : {}),
+            ...(ctx.callerName ? { [CALL_PARAMETERS.callerName]: ctx.callerName } : {}),
           },
         );
         return reached;

@@ -139,6 +139,12 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     };
   }
 
+  /** What a ring tells the phones about the call: a colleague caller's name, a test. */
+  const callerOf = (state: CallState): Pick<TwimlContext, 'test' | 'callerName'> => ({
+    test: state.test,
+    ...(state.user ? { callerName: nameOf(state.user) } : {}),
+  });
+
   /** Routing steps: kept for the row and told to the caller. */
   function told(state: CallState, notes: readonly StepNote[]): void {
     for (const n of notes) {
@@ -177,7 +183,7 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     const response = new Twiml();
     const reached = await writePlan(response, decision.plan, {
       ...(await twimlContext(fromBrowser, groupNumber)),
-      test: state.test,
+      ...callerOf(state),
     });
     remember(state, reached);
     return response.toString();
@@ -393,11 +399,10 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
             branch.kind === 'forward' ? branch.rule.groupId : branch.groupId,
           )
         : undefined;
-      const reached = await writePlan(
-        response,
-        branch,
-        await twimlContext(fromBrowser, group ? normaliseNumber(group.number) : null),
-      );
+      const reached = await writePlan(response, branch, {
+        ...(await twimlContext(fromBrowser, group ? normaliseNumber(group.number) : null)),
+        ...(state ? callerOf(state) : {}),
+      });
       if (state) remember(state, reached);
       return response.toString();
     }),

@@ -255,11 +255,11 @@ describe('calls from a browser (the TwiML app)', () => {
   it('to a ring group by number: routed like a call from outside, skipping whoever is on a call', async () => {
     // Cat calls her own group: she is on this call, and Alice is still on the calls she placed above
     // (no status callback ended them), so only Bob rings (the last one: until the no-answer rule's
-    // 40 s), then the no-answer rule.
+    // 40 s), then the no-answer rule. Bob's phone names Cat, as on a direct call.
     expect(readable(await fromBrowser(CAT, SUPPORT_NUMBER))).toBe(
       doc(`${HEAD}<Response>
         <Dial timeout="35" answerOnBridge="true" action="${P}/api/twilio/voice/next?plan={forward to +15551230000, dial +15551230000 15s}">
-          <Client ${LEG}><Identity>${vid(BOB)}</Identity><Parameter name="Group" value="Support"/><Parameter name="GroupId" value="grp-support"/></Client>
+          <Client ${LEG}><Identity>${vid(BOB)}</Identity><Parameter name="Group" value="Support"/><Parameter name="GroupId" value="grp-support"/><Parameter name="CallerName" value="Cat"/></Client>
         </Dial></Response>`),
     );
   });
