@@ -474,6 +474,13 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
         state.answeredBy = identity ?? to;
         state.answeredAt = now();
         if (state.groupId !== null) told(state, [answeredStep(identity ? nameOf(identity) : to)]);
+        // The caller's card names whoever took the call (a group's member, a forwarding target).
+        deps.tell?.(
+          parentSid,
+          identity !== null
+            ? { event: 'party', identity, name: nameOf(identity) }
+            : { event: 'party', number: to },
+        );
       }
       if (identity !== null) {
         calls.legAnswered(identity, legSid);

@@ -162,6 +162,7 @@ describe('an answered call', () => {
         { event: 'routing', kind: 'announce', text: 'Playing the greeting announcement.' },
         { event: 'routing', kind: 'ring', text: 'Ringing Alice and Bob at once.' },
         { event: 'routing', kind: 'answered', text: 'Bob answered.' },
+        { event: 'party', identity: BOB, name: 'Bob' },
       ]);
 
     // Bob is free again.
