@@ -2,7 +2,8 @@
  * Turning any announcement's audio into what a caller's leg carries: 8 kHz mono G.711 μ-law (PCMU),
  * and back into a 16-bit WAV of exactly that audio for the browser's preview. Pure functions.
  */
-import { linearToMulaw, mulawToLinear, SAMPLE_RATE } from '../twins/voice/audio';
+import { mulawToLinear, SAMPLE_RATE } from '../twins/voice/audio';
+import { mulawToPcm, pcmToMulaw } from '../twins/voice/codec';
 
 /** Linear 16-bit mono samples at a sample rate. */
 export interface Pcm {
@@ -50,19 +51,11 @@ export function resample(pcm: Pcm, to: number = SAMPLE_RATE): Int16Array {
   return out;
 }
 
-/** μ-law bytes of linear samples (one byte a sample). */
-export function toPcmu(samples: Int16Array): Buffer {
-  const out = Buffer.alloc(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = linearToMulaw(samples[i]!);
-  return out;
-}
+/** μ-law bytes of linear samples (one byte a sample): the voice twin's codec (codec.ts). */
+export const toPcmu: (samples: Int16Array) => Buffer = pcmToMulaw;
 
 /** Linear samples of μ-law bytes: what the far end of a PCMU leg decodes. */
-export function fromPcmu(pcmu: Buffer): Int16Array {
-  const out = new Int16Array(pcmu.length);
-  for (let i = 0; i < pcmu.length; i++) out[i] = mulawToLinear(pcmu[i]!);
-  return out;
-}
+export const fromPcmu: (pcmu: Buffer) => Int16Array = mulawToPcm;
 
 /** A 16-bit mono PCM WAV file of `samples` at `rate` Hz. */
 export function pcmWav(samples: Int16Array, rate: number): Buffer {

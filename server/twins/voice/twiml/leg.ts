@@ -263,12 +263,7 @@ export class TwinCallLeg implements CallLeg {
 
   async dial(
     nouns: readonly DialNoun[],
-    options: {
-      ringSeconds: number;
-      answerOnBridge: boolean;
-      callerId: string | null;
-      timeLimit: number;
-    },
+    options: Parameters<CallLeg['dial']>[1],
   ): Promise<DialOutcome> {
     const { vs, call } = this;
     if (!options.answerOnBridge) this.answer();
