@@ -9,14 +9,26 @@ echo "== format" && npm run -s format:check
 echo "== statecharts are current" && npm run -s charts -- --check
 echo "== build" && npm run -s build
 echo "== tests"
-npx vitest run "$@"
-# The same browser suites again in Twilio mode on the twins (SWITCHBOARD_BACKEND=twilio-twins):
-# the server's Twilio webhooks, TwiML and REST run against the Sync and Voice twins
-# (docs/operations.md, "Rehearsing on the twins"). Only on a full run, not when a run is narrowed
-# to some files. The suites here are the ones that pass on both backends; the others are listed
-# with what stops them in docs/twilio.md ("Suites on the twins").
+# The browser suites that run again in Twilio mode on the twins (SWITCHBOARD_BACKEND=twilio-twins):
+# the server's Twilio webhooks, TwiML and REST against the Sync and Voice twins (docs/operations.md,
+# "Rehearsing on the twins"). They are the suites that pass on both backends; the others are
+# listed with what stops them in docs/twilio.md ("Suites on the twins"). Only on a full run, and
+# beside the main run (which leaves a core idle much of the time), its output printed after it.
+TWINS_SUITES="tests/e2e/contacts.test.ts tests/e2e/foundation.test.ts tests/e2e/softphone.test.ts tests/e2e/call-quality.test.ts"
+twins_pid=""
 if [ "$#" -eq 0 ]; then
-  echo "== browser suites on the Twilio backend (twins): contacts, foundation, softphone, call-quality"
-  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run tests/e2e/contacts.test.ts \
-    tests/e2e/foundation.test.ts tests/e2e/softphone.test.ts tests/e2e/call-quality.test.ts
+  twins_log=$(mktemp)
+  # shellcheck disable=SC2086
+  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run $TWINS_SUITES >"$twins_log" 2>&1 &
+  twins_pid=$!
 fi
+main=0
+npx vitest run "$@" || main=$?
+twins=0
+if [ -n "$twins_pid" ]; then
+  wait "$twins_pid" || twins=$?
+  echo "== browser suites on the Twilio backend (twins): contacts, foundation, softphone, call-quality"
+  cat "$twins_log"
+  rm -f "$twins_log"
+fi
+[ "$main" -eq 0 ] && [ "$twins" -eq 0 ]

@@ -73,6 +73,33 @@ const SERVICE_SENTENCE_CODES: readonly number[] = [31404, 31480, 31486, 31603];
  * Why the call ended as the person should read it: the voice service's own sentence ("Bob is on
  * another call.") when it gave one, else the end reason's; null while the call is live.
  */
+/**
+ * End reasons the SDK reports without saying why (on Twilio only a code, or a plain hang-up): the
+ * call's history row may say better.
+ */
+const UNEXPLAINED_ENDS: readonly CallEndReason[] = [
+  'hungUpByThem',
+  'noAnswer',
+  'busy',
+  'declined',
+  'notFound',
+  'failed',
+  'gatewayError',
+];
+
+/** Whether the call ended for a reason the SDK could not put in words (and no service sentence came). */
+export function selectCallEndUnexplained(s: CallSnapshot): boolean {
+  const reason = s.context.endReason;
+  if (reason === null || !UNEXPLAINED_ENDS.includes(reason)) return false;
+  const error = s.context.error;
+  return !(
+    error &&
+    error.code !== null &&
+    SERVICE_SENTENCE_CODES.includes(error.code) &&
+    error.message
+  );
+}
+
 export function selectCallEndText(s: CallSnapshot): string | null {
   if (s.context.endReason === null) return null;
   const error = s.context.error;
@@ -106,6 +133,8 @@ export interface CallSummary {
   answeredAt: number | null;
   endedAt: number | null;
   endText: string | null;
+  /** The end text is the SDK's generic one: the history row's sentence is shown instead once there. */
+  endUnexplained: boolean;
   /** A ring group call's latest routing decision, in words (outgoing). */
   routingNote: string | null;
   /** The ring group an incoming call came through. */
@@ -137,6 +166,7 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
     answeredAt: s.context.answeredAt,
     endedAt: s.context.endedAt,
     endText: selectCallEndText(s),
+    endUnexplained: selectCallEndUnexplained(s),
     routingNote: s.context.routing.at(-1)?.text ?? null,
     group:
       s.context.direction === 'incoming' ? (s.context.params[CALL_PARAMETERS.group] ?? null) : null,
@@ -174,6 +204,7 @@ export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
     a.answeredAt === b.answeredAt &&
     a.endedAt === b.endedAt &&
     a.endText === b.endText &&
+    a.endUnexplained === b.endUnexplained &&
     a.routingNote === b.routingNote &&
     a.group === b.group &&
     a.ringBack === b.ringBack &&

@@ -125,6 +125,7 @@ function parseSummary(v: unknown): CallSummary | null {
   const ringBack = v.ringBack ?? null;
   const warnings = v.warnings ?? [];
   const sid = v.sid ?? null;
+  const endUnexplained = v.endUnexplained ?? false;
   const transfer = parseTransfer(v.transfer);
   if (
     remote === null ||
@@ -147,6 +148,7 @@ function parseSummary(v: unknown): CallSummary | null {
     !textOrNull(group) ||
     !textOrNull(ringBack) ||
     !textOrNull(sid) ||
+    typeof endUnexplained !== 'boolean' ||
     !Array.isArray(warnings) ||
     warnings.length > 20 ||
     !warnings.every(isText)
@@ -169,6 +171,7 @@ function parseSummary(v: unknown): CallSummary | null {
     answeredAt,
     endedAt,
     endText,
+    endUnexplained,
     routingNote,
     group,
     ringBack,

@@ -79,7 +79,10 @@ export function CallCardView({
 }) {
   const { status, remote, direction, muted, digits, hold, heldByThem, parking, problem } = summary;
   // The history row's sentence, once there, says best why a call that did not connect ended.
-  const rowReason = useCallRowReason(summary.sid ?? summary.callId, status === 'ended');
+  const rowReason = useCallRowReason(
+    summary.sid ?? summary.callId,
+    status === 'ended' && summary.endUnexplained,
+  );
   const endText = rowReason ?? summary.endText;
   const { transferStatus, transfer } = summary;
   const [transferring, setTransferring] = useState(false);

@@ -18,6 +18,7 @@ export const callSummary = (over: Partial<CallSummary> = {}): CallSummary => ({
   answeredAt: null,
   endedAt: null,
   endText: null,
+  endUnexplained: false,
   routingNote: null,
   group: null,
   ringBack: null,
