@@ -87,17 +87,14 @@ const UNEXPLAINED_ENDS: readonly CallEndReason[] = [
   'gatewayError',
 ];
 
-/** Whether the call ended for a reason the SDK could not put in words (and no service sentence came). */
+/**
+ * Whether the call ended for a reason the SDK cannot put in the person's words: the history row's
+ * sentence is then shown (on the embedded backend it is the service's own sentence again; on Twilio
+ * the SDK has only a code or Twilio's title, "Busy Here").
+ */
 export function selectCallEndUnexplained(s: CallSnapshot): boolean {
   const reason = s.context.endReason;
-  if (reason === null || !UNEXPLAINED_ENDS.includes(reason)) return false;
-  const error = s.context.error;
-  return !(
-    error &&
-    error.code !== null &&
-    SERVICE_SENTENCE_CODES.includes(error.code) &&
-    error.message
-  );
+  return reason !== null && UNEXPLAINED_ENDS.includes(reason);
 }
 
 export function selectCallEndText(s: CallSnapshot): string | null {
