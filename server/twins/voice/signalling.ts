@@ -54,16 +54,26 @@ export const socketsOf = (vs: VoiceState, identity: string): Conn[] =>
 export const registeredSocketsOf = (vs: VoiceState, identity: string): Conn[] =>
   socketsOf(vs, identity).filter((c) => c.registered && c.incoming);
 
-/** Tells a side's browser something about its call (the SDK's `messageReceived`). */
-export function tell(vs: VoiceState, side: Side, content: Record<string, unknown>): void {
-  if (!side.knowsSid) return;
-  send(vs, side.conn, 'message', {
-    callsid: side.sid,
-    content: JSON.stringify(content),
+/** A user-defined message (`content`, JSON text) to the SDK's call `callsid`: its `messageReceived`. */
+export function sendUserMessage(
+  vs: VoiceState,
+  conn: Conn | null,
+  callsid: string,
+  content: string,
+): void {
+  send(vs, conn, 'message', {
+    callsid,
+    content,
     contenttype: 'application/json',
     messagetype: 'user-defined-message',
     voiceeventsid: sid('KX'),
   });
+}
+
+/** Tells a side's browser something about its call (the SDK's `messageReceived`). */
+export function tell(vs: VoiceState, side: Side, content: Record<string, unknown>): void {
+  if (!side.knowsSid) return;
+  sendUserMessage(vs, side.conn, side.sid, JSON.stringify(content));
 }
 
 /** Tells both sides who is on the other end now (a pick-up, a transfer, a member answering). */

@@ -19,7 +19,7 @@
 import { answerLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import type { ClientMessage } from '../protocol';
-import { failBeforeRinging, send, sendError } from '../signalling';
+import { failBeforeRinging, send, sendError, sendUserMessage } from '../signalling';
 import { endAppCall, forget, TwinCallLeg, type AppCall, type Fork } from './leg';
 import { runCall } from './run';
 import { statusReporter, type FinalStatus } from './status';
@@ -260,23 +260,15 @@ function appEngine(vs: VoiceState): VoiceEngine {
   const mode = (): AppMode => vs.app!;
   return {
     message(callSid, content) {
-      const payload = (conn: Conn, callsid: string) =>
-        send(vs, conn, 'message', {
-          callsid,
-          content,
-          contenttype: 'application/json',
-          messagetype: 'user-defined-message',
-          voiceeventsid: sid('KX'),
-        });
       const call = mode().calls.get(callSid);
       if (call) {
-        payload(call.conn, call.sid);
+        sendUserMessage(vs, call.conn, call.sid, content);
         return;
       }
       const fork = mode().forks.get(callSid);
       if (fork)
         for (const conn of fork.answeredBy ? [fork.answeredBy] : fork.devices)
-          payload(conn, fork.sid);
+          sendUserMessage(vs, conn, fork.sid, content);
     },
     hangUp(callSid) {
       const call = mode().calls.get(callSid);
