@@ -121,6 +121,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           team: () => users.list().map((u) => u.identity),
           historyDays: voiceSettings.historyDays ?? 365,
           voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
+          parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
           ...(options.twilioHttpClient || twins
             ? { httpClient: options.twilioHttpClient ?? twins!.httpClient }
             : {}),

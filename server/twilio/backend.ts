@@ -30,6 +30,7 @@ import {
   twilioDeviceOptions,
 } from './tokens';
 import { registerTwilioWebhooks } from './webhooks';
+import type { CallControl } from './control';
 import { createTeller } from './tell';
 import { createTwilioCallQuality, type TwilioCallQuality } from './quality';
 import { pathOf } from '../../src/contracts/api-route';
@@ -88,6 +89,8 @@ export function createTwilioBackend(
     historyDays: number;
     /** SWITCHBOARD_VOICEMAIL_SECONDS: the longest voicemail message. */
     voicemailSeconds: number;
+    /** SWITCHBOARD_VOICE_PARK_SECONDS: how long a call stays parked before it rings back. */
+    parkTimeoutMs: number;
   },
 ): TwilioBackend {
   const { now, log } = deps;
@@ -164,6 +167,19 @@ export function createTwilioBackend(
     },
     // Twilio cannot be asked about a Voice client's registration: judged from the page's presence.
     registered: createRegistrationCheck({ rest, now, log }),
+    // Hold, park and transfer through Twilio's REST API (control.ts), once the webhooks are up.
+    control: {
+      hold: (...a) => controls().hold(...a),
+      park: (...a) => controls().park(...a),
+      transfer: (...a) => controls().transfer(...a),
+      completeTransfer: (...a) => controls().completeTransfer(...a),
+      cancelTransfer: (...a) => controls().cancelTransfer(...a),
+    },
+  };
+  let control: CallControl | null = null;
+  const controls = (): CallControl => {
+    if (!control) throw new Error('the Twilio webhooks are not registered yet');
+    return control;
   };
 
   return {
@@ -184,7 +200,7 @@ export function createTwilioBackend(
         announcements: r.announcements,
         log,
       });
-      registerTwilioWebhooks(router, {
+      control = registerTwilioWebhooks(router, {
         config,
         rest,
         data,
@@ -198,6 +214,7 @@ export function createTwilioBackend(
         now,
         log,
         tell: createTeller(client, log),
+        control: { client, parkTimeoutMs: deps.parkTimeoutMs },
       });
     },
     async start() {

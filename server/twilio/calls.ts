@@ -7,7 +7,13 @@
  * Also who is on a call right now, from the legs Twilio reports answered and completed: routing
  * skips them (Sync's presence item is the browser's to write, so it may not say so yet).
  */
-import type { CallRecord, Outcome, RoutingStep, Voicemail } from '../../src/contracts/records/call';
+import type {
+  CallRecord,
+  Outcome,
+  RoutingStep,
+  TrailStep,
+  Voicemail,
+} from '../../src/contracts/records/call';
 import type { CallQuality } from '../../src/contracts/records/call-quality';
 
 export interface CallState {
@@ -49,6 +55,8 @@ export interface CallState {
   ringSeconds: number | null;
   /** The browsers' quality reports (POST /api/calls/{sid}/quality), one per person. */
   quality: CallQuality[];
+  /** Hold, park, pick-up, ring-back and transfer, in order (control.ts). */
+  trail: TrailStep[];
 }
 
 /** Who was on a call as one of its sids: the caller's own call, or a `<Dial>` leg they answered. */
@@ -122,6 +130,7 @@ export function createCallLog(now: () => number = Date.now): CallLog {
           written: null,
           writing: false,
           quality: [],
+          trail: [],
           routing: [],
           ringSeconds: null,
           test: false,
@@ -175,7 +184,7 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     group: state.groupId,
     groupName: state.groupId === null ? null : state.groupName || null,
     handledBy: state.answeredBy,
-    trail: [],
+    trail: state.trail,
     startedAt: state.startedAt,
     answeredAt,
     endedAt,

@@ -1,6 +1,6 @@
 /**
- * A TwiML document writer for the verbs and nouns routing uses (Say, Play, Dial with Client and
- * Number, Record, Reject, Hangup). It writes what the `twilio` package's VoiceResponse writes, the
+ * A TwiML document writer for the verbs and nouns routing uses (Say, Play, Dial with Client,
+ * Number and Conference, Record, Reject, Hangup). It writes what the `twilio` package's VoiceResponse writes, the
  * same elements, attributes in the order given, the same escaping (a test compares the two), at a
  * small part of its cost: VoiceResponse builds an xmlbuilder DOM for every answer, which was most of
  * a webhook's time under load (docs/performance.md, "routing").
@@ -45,7 +45,8 @@ const element = (name: string, attrs: Attributes, body?: string): string =>
 /** A noun inside `<Dial>`. */
 export type DialNoun =
   | { client: string; attrs: Attributes; parameters: Readonly<Record<string, string>> }
-  | { number: string; attrs: Attributes };
+  | { number: string; attrs: Attributes }
+  | { conference: string; attrs: Attributes };
 
 export class Twiml {
   private body = '';
@@ -68,7 +69,8 @@ export class Twiml {
         for (const [name, value] of Object.entries(noun.parameters))
           client += element('Parameter', { name, value });
         inner += element('Client', noun.attrs, client);
-      } else inner += element('Number', noun.attrs, text(noun.number));
+      } else if ('number' in noun) inner += element('Number', noun.attrs, text(noun.number));
+      else inner += element('Conference', noun.attrs, text(noun.conference));
     }
     this.body += element('Dial', attrs, inner);
     return this;

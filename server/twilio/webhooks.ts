@@ -30,6 +30,8 @@ import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
 import { resolveDestination, TEST_PREFIX } from '../voice/directory';
 import { historyItem, type CallLog, type CallState } from './calls';
+import { createCallControl, type CallControl } from './control';
+import type { TwilioClient } from './client';
 import {
   callSidOf,
   createRowWriter,
@@ -59,7 +61,7 @@ import {
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { CALLS } from '../../src/contracts/objects';
 import { normaliseNumber } from '../../src/contracts/records/group';
-import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
+import { CALL_PARAMETERS, PARK_PREFIX } from '../../src/contracts/call-parameters';
 import { personOfClientAddress } from '../../src/contracts/voice-identity';
 
 const E164 = /^\+[1-9][0-9]{7,14}$/;
@@ -90,6 +92,11 @@ export interface TwilioWebhookDeps {
    * sent after the webhook's answer and in order; failures are logged.
    */
   tell?: (callSid: string, content: Record<string, unknown>) => void;
+  /** Hold, park, pick-up and transfer through the REST API (control.ts); absent in unit tests. */
+  control?: {
+    client: TwilioClient;
+    parkTimeoutMs: number;
+  };
 }
 
 /**
@@ -99,7 +106,10 @@ export interface TwilioWebhookDeps {
  */
 const clientIdentity = personOfClientAddress;
 
-export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps): void {
+export function registerTwilioWebhooks(
+  router: Router,
+  deps: TwilioWebhookDeps,
+): CallControl | null {
   const { config, calls, data, now, log } = deps;
 
   /** The team, read again at most once a second (every webhook asks; it changes rarely). */
@@ -197,6 +207,27 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
   const { toVoicemail, knownGroupOf } = fallback;
   registerFallbackRoute(router, deps, fallback);
   const writeRow = createRowWriter(deps);
+  const control = deps.control
+    ? createCallControl({
+        client: deps.control.client,
+        calls,
+        rest: deps.rest,
+        publicUrl: config.publicUrl,
+        team,
+        nameOf,
+        availability: (identity) => data.availability(identity),
+        tell: (callSid, content) => deps.tell?.(callSid, content),
+        finish(state) {
+          if (state.written || state.writing) return;
+          state.writing = true;
+          void writeRow(state, historyItem(state, now(), 'completed'));
+        },
+        parkTimeoutMs: deps.control.parkTimeoutMs,
+        ringSeconds: deps.directRingSeconds,
+        now,
+        log,
+      })
+    : null;
   const UNREAD = 'The routing data could not be read in time: the call went to voicemail.';
 
   const answering =
@@ -269,6 +300,16 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     if (!me) {
       state.reason = 'The caller is no longer on the team.';
       return sayAndHangUp('You are no longer on this team, so calls cannot be placed.');
+    }
+    if (target.startsWith(PARK_PREFIX) && control) {
+      // A pick-up: the first picker joins the parked call; anyone else is told why not.
+      const picked = control.pickUp(callSid, caller, target.slice(PARK_PREFIX.length));
+      if ('refused' in picked) {
+        state.reason = picked.refused;
+        return new Twiml().reject({ reason: 'rejected' }).toString();
+      }
+      calls.legAnswered(caller, callSid);
+      return picked.twiml;
     }
     // The caller is on a call until Twilio reports it over (status callback).
     calls.legAnswered(caller, callSid);
@@ -353,6 +394,9 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
     TWILIO_PATHS.next,
     answering(async (ctx, params) => {
       const callSid = callSidOf(params);
+      // Its child was moved (a hold, a park, a transfer): the parent goes where control.ts says.
+      const moved = control?.pendingFor(callSid);
+      if (moved) return moved;
       const status = params.DialCallStatus ?? '';
       if (!DIAL_STATUSES.includes(status)) throw missing('DialCallStatus');
       let branches;
@@ -406,6 +450,25 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       if (state) remember(state, reached);
       return response.toString();
     }),
+  );
+
+  // The action of a ring-back's or a transfer's <Dial> (control.ts): over, or back to the sender.
+  router.on(
+    'POST',
+    TWILIO_PATHS.after,
+    answering(
+      (_ctx, params) => {
+        const callSid = callSidOf(params);
+        const moved = control?.pendingFor(callSid);
+        if (moved) return Promise.resolve(moved);
+        const status = params.DialCallStatus ?? '';
+        if (!DIAL_STATUSES.includes(status)) throw missing('DialCallStatus');
+        return Promise.resolve(
+          control ? control.afterRing(callSid, status) : new Twiml().hangup().toString(),
+        );
+      },
+      () => Promise.resolve(new Twiml().hangup().toString()),
+    ),
   );
 
   /** A recording left for `groupId`: kept on the call's row, written or still to be. */
@@ -484,10 +547,12 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       }
       if (identity !== null) {
         calls.legAnswered(identity, legSid);
-        calls.party(legSid, parentSid, identity);
+        calls.party(legSid, control?.callOf(parentSid) ?? parentSid, identity);
+        control?.answered(parentSid, legSid, identity);
       }
     } else if (FINAL_STATUSES.includes(status)) {
       calls.legEnded(legSid);
+      control?.ended(legSid);
     } else if (status === '') throw missing('CallStatus');
     sendNothing(ctx.res);
   });
@@ -502,6 +567,13 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       return;
     }
     calls.legEnded(callSid);
+    // A leg of a call that goes on (moved by a hold, park or transfer), or a pick-up's leg: the
+    // call's one row is written when its last leg ends (control.ts).
+    const goesOn = control?.ended(callSid) ?? false;
+    if (goesOn || control?.joined(callSid)) {
+      sendNothing(ctx.res);
+      return;
+    }
     const state = calls.get(callSid) ?? (await unknownCall(callSid, params));
     if (state.written || state.writing) {
       // Twilio sent it again: the row is there already.
@@ -535,4 +607,5 @@ export function registerTwilioWebhooks(router: Router, deps: TwilioWebhookDeps):
       followed: false,
     }));
   }
+  return control;
 }

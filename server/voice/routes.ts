@@ -4,7 +4,7 @@ import { readBody } from '../platform/http/body';
 import { HttpError, sendJson } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
 import { SDK_SOUNDS, toneWav } from '../twins/voice/audio';
-import { CallControlError, SIGNAL_PATH } from '../twins/voice/model';
+import { CallControlError, SIGNAL_PATH, type ParkedCall } from '../twins/voice/model';
 import type { VoiceService } from '../twins/voice/service';
 import { pathOf } from '../../src/contracts/api-route';
 
@@ -23,6 +23,22 @@ export interface VoiceBackend {
   credentials(identity: string, ttlSeconds: number, origin: string): VoiceCredentials;
   /** Whether the service can ring the person (the dead-phone check; server/twilio/registration.ts). */
   registered(identity: string): Promise<boolean>;
+  /** Hold, park and transfer of its calls (server/twilio/control.ts). */
+  control?: CallControls;
+}
+
+/** Changes to a live call the page asks for, refused with a {@link CallControlError}. */
+export interface CallControls {
+  hold(identity: string, callSid: string, on: boolean): void | Promise<void>;
+  park(identity: string, callSid: string): ParkedCall | Promise<ParkedCall>;
+  transfer(
+    identity: string,
+    callSid: string,
+    to: string,
+    mode: 'blind' | 'consult',
+  ): void | Promise<void>;
+  completeTransfer(identity: string, callSid: string): void | Promise<void>;
+  cancelTransfer(identity: string, callSid: string): void | Promise<void>;
 }
 
 /** The SDK's sound names, in the order it asks for them. */
@@ -86,26 +102,27 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   // the media legs. The session names the person; the service checks the call is theirs.
   const CALL_SID = /^[A-Za-z0-9-]{1,64}$/;
   /** Runs a call control, turning the service's refusal into the API's error answer. */
-  const answer = (work: () => void): void => {
+  const calls: CallControls = deps.backend?.control ?? deps.voice;
+  const answer = async (work: () => void | Promise<void>): Promise<void> => {
     try {
-      work();
+      await work();
     } catch (err) {
       if (err instanceof CallControlError) throw new HttpError(err.status, err.code, err.message);
       throw err;
     }
   };
   const control = (action: 'hold' | 'resume' | 'park') =>
-    router.route(API[action], (ctx) => {
+    router.route(API[action], async (ctx) => {
       const { user } = deps.auth.requireSession(ctx);
       const callSid = ctx.params.sid ?? '';
       if (!CALL_SID.test(callSid))
         throw new HttpError(400, 'bad_request', 'That is not a call id.');
       try {
         if (action === 'park') {
-          sendJson(ctx.res, 200, { parked: deps.voice.park(user.identity, callSid) });
+          sendJson(ctx.res, 200, { parked: await calls.park(user.identity, callSid) });
           return;
         }
-        deps.voice.hold(user.identity, callSid, action === 'hold');
+        await calls.hold(user.identity, callSid, action === 'hold');
       } catch (err) {
         if (err instanceof CallControlError) throw new HttpError(err.status, err.code, err.message);
         throw err;
@@ -123,20 +140,20 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
     const callSid = ctx.params.sid ?? '';
     if (!CALL_SID.test(callSid)) throw new HttpError(400, 'bad_request', 'That is not a call id.');
     const { to, mode } = await readBody(ctx.req, API.transfer);
-    answer(() => deps.voice.transfer(user.identity, callSid, to, mode));
+    await answer(() => calls.transfer(user.identity, callSid, to, mode));
     ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
     ctx.res.end();
   });
   for (const step of ['complete', 'cancel'] as const)
-    router.route(step === 'complete' ? API.completeTransfer : API.cancelTransfer, (ctx) => {
+    router.route(step === 'complete' ? API.completeTransfer : API.cancelTransfer, async (ctx) => {
       const { user } = deps.auth.requireSession(ctx);
       const callSid = ctx.params.sid ?? '';
       if (!CALL_SID.test(callSid))
         throw new HttpError(400, 'bad_request', 'That is not a call id.');
-      answer(() =>
+      await answer(() =>
         step === 'complete'
-          ? deps.voice.completeTransfer(user.identity, callSid)
-          : deps.voice.cancelTransfer(user.identity, callSid),
+          ? calls.completeTransfer(user.identity, callSid)
+          : calls.cancelTransfer(user.identity, callSid),
       );
       ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
       ctx.res.end();

@@ -164,6 +164,8 @@ export const API = {
 export const TWILIO_PATHS = {
   voice: '/api/twilio/voice',
   next: '/api/twilio/voice/next',
+  /** The action of a ring-back's or a transfer's `<Dial>` (server/twilio/control.ts). */
+  after: '/api/twilio/voice/after',
   voicemail: '/api/twilio/voicemail',
   recording: '/api/twilio/recording',
   leg: '/api/twilio/leg',

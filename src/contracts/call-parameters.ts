@@ -23,3 +23,6 @@ export const CALL_PARAMETERS = {
   /** Why it rings back, in words the card shows ("The call was parked too long"). */
   ringBackReason: 'RingBackReason',
 } as const;
+
+/** What a browser dials to pick up a parked call: `park:<callId>` (the `holds` item's key). */
+export const PARK_PREFIX = 'park:';

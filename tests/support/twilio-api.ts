@@ -52,6 +52,12 @@ export interface TwilioApiStandIn {
   recordings: Map<string, Buffer>;
   /** User-defined messages sent to calls (`Calls/{sid}/UserDefinedMessages`), in order. */
   told: { callSid: string; content: Json }[];
+  /** Live calls changed (`POST Calls/{sid}`: new `Twiml`, or `Status=completed`), in order. */
+  changed: { callSid: string; form: Record<string, string> }[];
+  /** The conferences `GET Conferences` lists (a test sets them as the calls would have made them). */
+  conferences: { sid: string; friendly_name: string; status: string }[];
+  /** Participants changed (`POST Conferences/{CF}/Participants/{CA}`), in order. */
+  participants: { conferenceSid: string; callSid: string; form: Record<string, string> }[];
   setMapItem(map: string, key: string, data: Json, ttlSeconds?: number): void;
   setDocument(name: string, data: Json): void;
   pushListItem(list: string, data: Json): number;
@@ -95,6 +101,9 @@ export async function startTwilioApi(options: {
   const documents = new Map<string, Item>();
   const recordings = new Map<string, Buffer>();
   const told: { callSid: string; content: Json }[] = [];
+  const changed: TwilioApiStandIn['changed'] = [];
+  const conferences: TwilioApiStandIn['conferences'] = [];
+  const participants: TwilioApiStandIn['participants'] = [];
   /** By `${kind}:${name}`, then identity. */
   const permissions = new Map<string, Map<string, Permission>>();
   const state = { aclEnabled: true };
@@ -203,6 +212,43 @@ export async function startTwilioApi(options: {
     if (message && req.method === 'POST') {
       told.push({ callSid: message[1]!, content: JSON.parse(form.Content ?? 'null') as Json });
       return send(res, 201, { sid: `KX${'0'.repeat(32)}`, call_sid: message[1] });
+    }
+    const voice = `/api/2010-04-01/Accounts/${options.accountSid}`;
+    const callChange = new RegExp(`^${voice}/Calls/(CA[0-9a-fA-F]{32})\\.json$`).exec(url.pathname);
+    if (callChange && req.method === 'POST') {
+      changed.push({ callSid: callChange[1]!, form });
+      return send(res, 200, {
+        sid: callChange[1],
+        account_sid: options.accountSid,
+        status: form.Status ?? 'in-progress',
+      });
+    }
+    if (url.pathname === `${voice}/Conferences.json` && req.method === 'GET') {
+      const name = url.searchParams.get('FriendlyName');
+      const status = url.searchParams.get('Status');
+      return send(res, 200, {
+        conferences: conferences.filter(
+          (c) =>
+            (name === null || c.friendly_name === name) && (status === null || c.status === status),
+        ),
+        page: 0,
+        page_size: 50,
+        first_page_uri: `${voice}/Conferences.json`,
+        next_page_uri: null,
+        previous_page_uri: null,
+        uri: `${voice}/Conferences.json`,
+      });
+    }
+    const participant = new RegExp(
+      `^${voice}/Conferences/(CF[0-9a-fA-F]{32})/Participants/(CA[0-9a-fA-F]{32})\\.json$`,
+    ).exec(url.pathname);
+    if (participant && req.method === 'POST') {
+      participants.push({ conferenceSid: participant[1]!, callSid: participant[2]!, form });
+      return send(res, 200, {
+        conference_sid: participant[1],
+        call_sid: participant[2],
+        hold: form.Hold === 'true',
+      });
     }
     if (recordingJson && req.method === 'DELETE') {
       if (!recordings.delete(recordingJson[1]!))
@@ -459,6 +505,9 @@ export async function startTwilioApi(options: {
     documents,
     recordings,
     told,
+    changed,
+    conferences,
+    participants,
     get aclEnabled() {
       return state.aclEnabled;
     },

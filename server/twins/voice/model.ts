@@ -51,7 +51,8 @@ export class CallControlError extends Error {
 }
 
 /** Dialled to pick up a parked call: `park:<callId>`. */
-export const PARK_PREFIX = 'park:';
+import { PARK_PREFIX } from '../../../src/contracts/call-parameters';
+export { PARK_PREFIX };
 export const TAKEN_SENTENCE = 'A colleague already picked up this call.';
 export const GONE_SENTENCE = 'This call is no longer on hold: the caller hung up.';
 

@@ -17,7 +17,8 @@ export interface Party {
 }
 
 /** A call's address: `client:<identity>`, `park:<callId>`, `test:<groupId>`, a number or extension. */
-export const PARK_PREFIX = 'park:';
+import { PARK_PREFIX } from '../../contracts/call-parameters';
+export { PARK_PREFIX };
 export const TEST_PREFIX = 'test:';
 export const CLIENT_PREFIX = 'client:';
 

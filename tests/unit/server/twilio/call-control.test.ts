@@ -1,0 +1,298 @@
+/**
+ * Hold, park, pick-up and blind transfer on the Twilio backend, as the REST requests and TwiML they
+ * make (server/twilio/control.ts): the server is the real one, Twilio's API a stand-in that records
+ * the calls changed (`POST Calls/{sid}` with `Twiml`), the participants held and the messages told,
+ * and Twilio's webhooks are posted signed, in the order Twilio sends them. The audio these requests
+ * make is the voice twin's, proven in the browser suites on the twins (docs/twilio.md).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOLD_MUSIC } from '../../../../server/twilio/control';
+import { ALICE, BOB, CAT, WED_OPEN, seedTeam, vid } from './fixture';
+import { ACCOUNT_SID, browserCall, sid, startTwilioApp, type TwilioTestApp } from './support';
+import { actions, pathOf } from './twiml-support';
+
+let t: TwilioTestApp;
+let cookies: Record<string, string>;
+
+beforeAll(async () => {
+  t = await startTwilioApp({ now: WED_OPEN });
+  cookies = await seedTeam(t);
+}, 60_000);
+afterAll(() => t.close());
+
+async function post(path: string, form: Record<string, string>, status = 200): Promise<string> {
+  const res = await t.webhook(path, { AccountSid: ACCOUNT_SID, ...form });
+  expect(res.status).toBe(status);
+  return res.text();
+}
+
+/** A page's call control, as the signed-in person. */
+async function control(
+  who: string,
+  callSid: string,
+  action: 'hold' | 'resume' | 'park' | 'transfer',
+  body?: object,
+): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(`${t.url}/api/voice/calls/${callSid}/${action}`, {
+    method: 'POST',
+    headers: {
+      Cookie: cookies[who]!,
+      Origin: t.url,
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text === '' ? null : (JSON.parse(text) as unknown) };
+}
+
+/** Alice calls Bob from her browser and he answers: her call and his leg. */
+async function aliceCallsBob(): Promise<{ xml: string; call: string; bobLeg: string }> {
+  const call = sid();
+  const bobLeg = sid();
+  const xml = await post('/api/twilio/voice', browserCall(call, ALICE, 'Bob'));
+  await post(
+    '/api/twilio/leg',
+    {
+      CallSid: bobLeg,
+      ParentCallSid: call,
+      To: `client:${vid(BOB)}`,
+      CallStatus: 'in-progress',
+      Direction: 'outbound-dial',
+    },
+    204,
+  );
+  return { xml, call, bobLeg };
+}
+
+const changesOf = (callSid: string) =>
+  t.api.changed.filter((c) => c.callSid === callSid).map((c) => c.form);
+const toldTo = (callSid: string) =>
+  t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content);
+const conferenceOf = (twiml: string) => /<Conference[^>]*>([^<]+)<\/Conference>/.exec(twiml)?.[1];
+
+describe('hold on Twilio', () => {
+  it('moves both legs into a conference that does not start; resume starts it; a later hold holds the participant', async () => {
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    expect((await control(BOB, bobLeg, 'hold')).status).toBe(204);
+
+    // Bob's leg (the child) moves first, into a conference he waits in, hearing nothing.
+    const [bobMove] = changesOf(bobLeg);
+    expect(bobMove?.Twiml).toMatch(
+      /<Dial><Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="">hold-[0-9a-f]{16}<\/Conference><\/Dial>/,
+    );
+    const room = conferenceOf(bobMove!.Twiml!)!;
+    // Alice's call was the parent: its <Dial> ends and its action puts her in the same
+    // conference, waiting with the music; she is never changed through the API directly.
+    expect(changesOf(call)).toEqual([]);
+    const aliceMove = await post(pathOf(actions(xml)[0]!), {
+      CallSid: call,
+      DialCallStatus: 'completed',
+      DialCallSid: bobLeg,
+    });
+    expect(aliceMove).toContain(
+      `<Conference startConferenceOnEnter="false" endConferenceOnExit="true" beep="false" waitUrl="${HOLD_MUSIC}">${room}</Conference>`,
+    );
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'held', by: 'Bob' });
+
+    // Alice cannot hold Bob back while he holds her: nothing changes.
+    const refused = await control(ALICE, call, 'hold');
+    expect(refused).toEqual({
+      status: 409,
+      json: {
+        error: {
+          code: 'held_by_them',
+          message: 'The other side has put this call on hold; it can be held once they resume it.',
+        },
+      },
+    });
+    // Nobody else may touch it.
+    expect((await control(CAT, bobLeg, 'hold')).status).toBe(403);
+
+    // Resume: Bob joins again with startConferenceOnEnter: the conference starts.
+    expect((await control(BOB, bobLeg, 'resume')).status).toBe(204);
+    expect(changesOf(bobLeg).at(-1)?.Twiml).toContain(
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="true" beep="false">${room}</Conference>`,
+    );
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
+
+    // Held again in the started conference: Alice is the participant held, with the music.
+    const cf = `CF${'a'.repeat(32)}`;
+    t.api.conferences.push({ sid: cf, friendly_name: room, status: 'in-progress' });
+    expect((await control(BOB, bobLeg, 'hold')).status).toBe(204);
+    expect(t.api.participants.at(-1)).toEqual({
+      conferenceSid: cf,
+      callSid: call,
+      form: { Hold: 'true', HoldUrl: HOLD_MUSIC },
+    });
+    expect((await control(BOB, bobLeg, 'resume')).status).toBe(204);
+    expect(t.api.participants.at(-1)?.form).toEqual({ Hold: 'false' });
+
+    // One row when the last leg ends, with the trail.
+    await post(
+      '/api/twilio/leg',
+      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
+      204,
+    );
+    await post(
+      '/api/twilio/status',
+      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
+      204,
+    );
+    const rowsOf = () =>
+      (
+        t.api.listData('calls') as { callSid: string; trail: { action: string; by: string }[] }[]
+      ).filter((r) => r.callSid === call);
+    await expect.poll(() => rowsOf().length).toBe(1);
+    const row = rowsOf();
+    expect(row[0]!.trail.map((s) => `${s.action} ${s.by}`)).toEqual([
+      `held ${BOB}`,
+      `resumed ${BOB}`,
+      `held ${BOB}`,
+      `resumed ${BOB}`,
+    ]);
+  });
+
+  it('a call that is not in progress here is refused with 404', async () => {
+    expect((await control(BOB, sid(), 'hold')).status).toBe(404);
+  });
+});
+
+describe('park and pick-up on Twilio', () => {
+  it('parks the caller alone with the music, lists it in holds, and exactly one picker joins', async () => {
+    const { call, bobLeg } = await aliceCallsBob();
+    const parked = await control(BOB, bobLeg, 'park');
+    expect(parked.status).toBe(200);
+    expect(parked.json).toEqual({
+      parked: { callId: call, caller: 'Alice', parkedBy: BOB, parkedAt: WED_OPEN },
+    });
+    // Alice's call (the parent) is given the park's conference: Bob's leg ends with it.
+    expect(changesOf(call).at(-1)?.Twiml).toContain(
+      `<Conference startConferenceOnEnter="false" endConferenceOnExit="true" beep="false" waitUrl="${HOLD_MUSIC}">park-${call}</Conference>`,
+    );
+    expect(t.api.maps.get('holds')?.get(call)?.data).toEqual({
+      caller: 'Alice',
+      parkedBy: BOB,
+      parkedAt: WED_OPEN,
+    });
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'held', by: 'Bob' });
+    await post(
+      '/api/twilio/leg',
+      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
+      204,
+    );
+
+    // Cat and Bob both dial park:<call>: the first joins, starting the conference.
+    const catCall = sid();
+    const bobCall = sid();
+    const cat = await post('/api/twilio/voice', browserCall(catCall, CAT, `park:${call}`));
+    const bob = await post('/api/twilio/voice', browserCall(bobCall, BOB, `park:${call}`));
+    expect(cat).toContain(
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="true" beep="false">park-${call}</Conference>`,
+    );
+    expect(bob).toContain('<Reject reason="rejected"/>');
+    await expect.poll(() => t.api.maps.get('holds')?.has(call)).toBe(false);
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Cat' });
+    await expect
+      .poll(() => toldTo(catCall))
+      .toContainEqual({ event: 'party', identity: ALICE, name: 'Alice' });
+
+    // The loser's own row says why; the call's one row waits for its last leg.
+    await post(
+      '/api/twilio/status',
+      { CallSid: bobCall, CallStatus: 'no-answer', From: `client:${vid(BOB)}`, To: `park:${call}` },
+      204,
+    );
+    await expect
+      .poll(() =>
+        (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === bobCall),
+      )
+      .toBe(true);
+    const bobRow = (t.api.listData('calls') as { callSid: string; reason: string }[]).find(
+      (r) => r.callSid === bobCall,
+    );
+    expect(bobRow?.reason).toBe('A colleague already picked up this call.');
+    await post(
+      '/api/twilio/status',
+      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
+      204,
+    );
+    expect((t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === call)).toBe(
+      false,
+    );
+    await post(
+      '/api/twilio/status',
+      { CallSid: catCall, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: `park:${call}` },
+      204,
+    );
+    await expect
+      .poll(() =>
+        (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === call),
+      )
+      .toBe(true);
+    const rows = t.api.listData('calls') as {
+      callSid: string;
+      handledBy: string;
+      trail: { action: string; by: string }[];
+    }[];
+    expect(rows.filter((r) => r.callSid === catCall)).toEqual([]);
+    const row = rows.filter((r) => r.callSid === call);
+    expect(row).toHaveLength(1);
+    expect(row[0]!.handledBy).toBe(CAT);
+    expect(row[0]!.trail.map((s) => `${s.action} ${s.by}`)).toEqual([
+      `parked ${BOB}`,
+      `pickedUp ${CAT}`,
+    ]);
+  });
+
+  it('a parked caller who hangs up leaves holds; a later pick-up is told the caller is gone', async () => {
+    const { call, bobLeg } = await aliceCallsBob();
+    expect((await control(BOB, bobLeg, 'park')).status).toBe(200);
+    await expect.poll(() => t.api.maps.get('holds')?.has(call)).toBe(true);
+    await post(
+      '/api/twilio/status',
+      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
+      204,
+    );
+    await expect.poll(() => t.api.maps.get('holds')?.has(call)).toBe(false);
+    const late = sid();
+    expect(await post('/api/twilio/voice', browserCall(late, CAT, `park:${call}`))).toContain(
+      '<Reject',
+    );
+  });
+});
+
+describe('blind transfer on Twilio', () => {
+  it('the waiting side dials the target; a transfer not taken rings the transferrer back with the reason', async () => {
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    expect((await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'blind' })).status).toBe(204);
+    // Alice's call (the parent) dials Cat, named as Alice; Bob's leg ends with the move.
+    const dial = changesOf(call).at(-1)!.Twiml!;
+    expect(dial).toContain(`<Identity>${vid(CAT)}</Identity>`);
+    expect(dial).toContain('<Parameter name="CallerName" value="Alice"/>');
+    expect(actions(xml)).toHaveLength(1);
+    // Cat declines: the <Dial>'s action rings Bob back, saying why.
+    const back = await post(pathOf(actions(dial)[0]!), { CallSid: call, DialCallStatus: 'busy' });
+    expect(back).toContain(`<Identity>${vid(BOB)}</Identity>`);
+    expect(back).toContain('<Parameter name="RingBack" value="1"/>');
+    expect(back).toContain('<Parameter name="RingBackReason" value="Cat declined the transfer"/>');
+  });
+
+  it('refuses what cannot be done with a sentence, changing nothing', async () => {
+    const { call, bobLeg } = await aliceCallsBob();
+    const before = t.api.changed.length;
+    expect(await control(BOB, bobLeg, 'transfer', { to: 'Bob', mode: 'blind' })).toMatchObject({
+      status: 400,
+      json: { error: { message: 'You cannot transfer a call to yourself.' } },
+    });
+    expect(await control(BOB, bobLeg, 'transfer', { to: 'Alice', mode: 'blind' })).toMatchObject({
+      status: 400,
+      json: { error: { message: 'Alice is already on this call.' } },
+    });
+    expect(await control(BOB, bobLeg, 'transfer', { to: 'Nobody', mode: 'blind' })).toMatchObject({
+      status: 404,
+    });
+    expect(t.api.changed.length).toBe(before);
+    expect(changesOf(call)).toEqual([]);
+  });
+});
