@@ -34,13 +34,13 @@ import { randomBytes } from 'node:crypto';
 import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
 import { HOLDS } from '../../src/contracts/objects';
-import type { TrailStep } from '../../src/contracts/records/call';
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 import type { User } from '../identity/users';
 import { CallControlError, GONE_SENTENCE, TAKEN_SENTENCE } from '../twins/voice/model';
 import { resolveDestination } from '../voice/directory';
 import type { CallLog, CallState } from './calls';
+import { createLiveCalls, type Live, type Side } from './live-calls';
 import type { TwilioClient } from './client';
 import type { SyncRest } from './sync-rest';
 import { Twiml } from './twiml-writer';
@@ -55,39 +55,6 @@ export interface ParkedOnTwilio {
   caller: string;
   parkedBy: string;
   parkedAt: number;
-}
-
-interface Side {
-  /** The leg's CallSid (the browser's id for its call). */
-  sid: string;
-  /** A colleague's identity, or null for an outside caller. */
-  identity: string | null;
-  name: string;
-}
-
-interface Live {
-  /** The first call's sid: its CallState carries the row. */
-  id: string;
-  /** Who is on the call now (two when talking, one when parked or ringing someone). */
-  sides: Side[];
-  /** Bridged by a `<Dial>`: the parent leg's sid (the other side is its child); null in a conference. */
-  parent: string | null;
-  /** The conference both legs are in, and whether it has started (they hear each other). */
-  room: string | null;
-  started: boolean;
-  /** The holder's leg. */
-  heldBy: string | null;
-  parked: { by: string; byName: string; at: number; timer: NodeJS.Timeout } | null;
-  /** A pick-up in progress (the first picker's identity). */
-  claimedBy: string | null;
-  /** Who the waiting side's leg rings, and who gets it back when nobody answers. */
-  ringing: { identity: string; purpose: 'ringBack' | 'transfer'; back: Side | null } | null;
-  /** The TwiML a parent leg gets at its `<Dial>`'s action URL (its child was moved). */
-  pending: Map<string, string>;
-  /** Changes to one call run one after another. */
-  queue: Promise<unknown>;
-  /** A leg was given new TwiML: the call outlives its first leg, and its row waits for the last. */
-  moved: boolean;
 }
 
 export interface CallControlDeps {
@@ -159,45 +126,23 @@ const PICKED_MINE = 'You already picked up this call.';
 
 export function createCallControl(deps: CallControlDeps): CallControl {
   const { client, calls, now, log } = deps;
-  const bySid = new Map<string, Live>();
   /** Pick-ups that happened, by the parked leg, for an hour: who took it. */
   const pickedUp = new Map<string, { by: string; at: number }>();
-  const joinedLegs = new Set<string>();
+  const legs = createLiveCalls({
+    calls,
+    nameOf: deps.nameOf,
+    tell: deps.tell,
+    finish: deps.finish,
+    now,
+    unpark: (live) => unpark(live),
+    hangUp: (callSid) => hangUp(callSid),
+  });
+  const { bySid, own, talking, serial, trail, stateOf, tellHeld, party } = legs;
   let holdsReady: Promise<void> | null = null;
   const url = (path: string, query: Record<string, string> = {}): string => {
     const q = new URLSearchParams(query).toString();
     return `${deps.publicUrl}${path}${q ? `?${q}` : ''}`;
   };
-
-  const stateOf = (live: Live): CallState | undefined => calls.get(live.id);
-  const trail = (live: Live, step: TrailStep): void => {
-    const state = stateOf(live);
-    if (state && state.trail.length < 50) state.trail.push(step);
-  };
-
-  /** The caller's live call and which side they are; refused as the embedded backend refuses. */
-  function own(identity: string, callSid: string): { live: Live; me: Side; them: Side | null } {
-    const live = bySid.get(callSid);
-    const me = live?.sides.find((s) => s.sid === callSid);
-    if (!live || !me)
-      throw new CallControlError(404, 'no_such_call', 'That call is not in progress.');
-    if (me.identity !== identity)
-      throw new CallControlError(403, 'not_your_call', 'That call is not yours.');
-    return { live, me, them: live.sides.find((s) => s !== me) ?? null };
-  }
-
-  function talking(live: Live, them: Side | null, what: string): Side {
-    if (!them || live.parked || live.ringing)
-      throw new CallControlError(409, 'not_answered', `Only a call in progress can be ${what}.`);
-    return them;
-  }
-
-  /** Runs `work` after the call's earlier changes. */
-  function serial<T>(live: Live, work: () => Promise<T>): Promise<T> {
-    const run = live.queue.then(work, work);
-    live.queue = run.catch(() => undefined);
-    return run;
-  }
 
   async function redirect(callSid: string, twiml: string): Promise<void> {
     const live = bySid.get(callSid);
@@ -228,18 +173,6 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     await redirect(mover.sid, twiml);
     if (live.parent === null) hangUp(leaver.sid);
     live.parent = null;
-  }
-
-  const tellHeld = (side: Side, by: string, event: 'held' | 'resumed'): void =>
-    deps.tell(side.sid, { event, by });
-
-  function party(to: Side, about: Side): void {
-    deps.tell(
-      to.sid,
-      about.identity !== null
-        ? { event: 'party', identity: about.identity, name: about.name }
-        : { event: 'party', number: about.name },
-    );
   }
 
   async function setHolds(
@@ -468,87 +401,6 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       );
     },
 
-    answered(parentSid, legSid, identity) {
-      const existing = bySid.get(parentSid);
-      const side: Side = { sid: legSid, identity, name: deps.nameOf(identity) };
-      if (existing) {
-        // A ring-back or a transfer from the waiting leg: who took it is the other side now.
-        const live = existing;
-        const waiting = live.sides.find((s) => s.sid === parentSid);
-        if (!waiting || !live.ringing) return;
-        const { purpose, back } = live.ringing;
-        live.ringing = null;
-        live.sides = [waiting, side];
-        live.parent = parentSid;
-        live.room = null;
-        bySid.set(legSid, live);
-        const state = stateOf(live);
-        if (state) state.answeredBy = identity;
-        if (purpose === 'transfer' && back?.identity)
-          trail(live, { action: 'transferred', by: back.identity, to: identity, at: now() });
-        tellHeld(waiting, side.name, 'resumed');
-        party(waiting, side);
-        return;
-      }
-      const state = calls.get(parentSid);
-      if (!state) return;
-      const caller: Side =
-        state.user !== ''
-          ? { sid: parentSid, identity: state.user, name: deps.nameOf(state.user) }
-          : { sid: parentSid, identity: null, name: state.from };
-      const live: Live = {
-        id: parentSid,
-        sides: [caller, side],
-        parent: parentSid,
-        room: null,
-        started: false,
-        heldBy: null,
-        parked: null,
-        claimedBy: null,
-        ringing: null,
-        pending: new Map(),
-        queue: Promise.resolve(),
-        moved: false,
-      };
-      bySid.set(parentSid, live);
-      bySid.set(legSid, live);
-    },
-
-    ended(callSid) {
-      const live = bySid.get(callSid);
-      if (!live) return false;
-      if (!live.moved) {
-        // A call nobody changed ends as Twilio reports it: the first call's end writes the row.
-        for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
-        return false;
-      }
-      bySid.delete(callSid);
-      live.pending.delete(callSid);
-      const wasParked = live.parked !== null && live.sides[0]?.sid === callSid;
-      if (wasParked) unpark(live);
-      live.sides = live.sides.filter((s) => s.sid !== callSid);
-      if (live.heldBy === callSid) live.heldBy = null;
-      // A leg ringing someone (a ring-back, a transfer) that ends takes the ring with it.
-      if (live.sides.length === 0) live.ringing = null;
-      // Alone in a conference that will not start (the holder hung up): the call is over.
-      const alone = live.sides[0];
-      if (live.sides.length === 1 && live.room !== null && !live.parked && alone) hangUp(alone.sid);
-      if (live.sides.length > 0 || live.parked || live.ringing) return true;
-      for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
-      const state = stateOf(live);
-      // The first call's own end writes its row (the caller of `ended` does): the others here.
-      if (state && callSid !== live.id) deps.finish(state);
-      return callSid !== live.id && state !== undefined;
-    },
-
-    pendingFor(callSid) {
-      const live = bySid.get(callSid);
-      const twiml = live?.pending.get(callSid);
-      if (!live || twiml === undefined) return null;
-      live.pending.delete(callSid);
-      return twiml;
-    },
-
     pickUp(pickerSid, picker, callId) {
       const live = bySid.get(callId);
       for (const [sid, p] of pickedUp) if (p.at < now() - 3_600_000) pickedUp.delete(sid);
@@ -571,7 +423,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       live.started = true;
       live.claimedBy = null;
       bySid.set(pickerSid, live);
-      joinedLegs.add(pickerSid);
+      legs.markJoined(pickerSid);
       // The picker's quality report belongs on the call's row.
       calls.party(pickerSid, live.id, picker);
       const state = stateOf(live);
@@ -604,8 +456,11 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       });
     },
 
-    joined: (callSid) => joinedLegs.has(callSid),
-    callOf: (callSid) => bySid.get(callSid)?.id ?? null,
+    answered: (parentSid, legSid, identity) => legs.answered(parentSid, legSid, identity),
+    ended: (callSid) => legs.ended(callSid),
+    pendingFor: (callSid) => legs.pendingFor(callSid),
+    joined: legs.joined,
+    callOf: legs.callOf,
   };
 
   async function participantHold(live: Live, side: Side, hold: boolean): Promise<void> {

@@ -19,17 +19,13 @@
  */
 import { decide } from '../../src/domain/routing/engine';
 import { CALL_REASONS } from '../../src/domain/calls/reasons';
-import {
-  answeredStep,
-  ringEndStep,
-  situationStep,
-  type StepNote,
-} from '../../src/domain/routing/steps';
+import { ringEndStep, situationStep, type StepNote } from '../../src/domain/routing/steps';
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
 import { resolveDestination, TEST_PREFIX } from '../voice/directory';
 import { historyItem, type CallLog, type CallState } from './calls';
+import { registerCallProgress } from './progress';
 import { createCallControl, type CallControl } from './control';
 import type { TwilioClient } from './client';
 import {
@@ -39,7 +35,6 @@ import {
   missing,
   registerFallbackRoute,
   ROUTING_DEADLINE_MS,
-  sendNothing,
   sendTwiml,
   withDeadline,
 } from './fallback';
@@ -59,14 +54,12 @@ import {
   type TwimlContext,
 } from './twiml';
 import { TWILIO_PATHS } from '../../src/contracts/api';
-import { CALLS } from '../../src/contracts/objects';
 import { normaliseNumber } from '../../src/contracts/records/group';
 import { CALL_PARAMETERS, PARK_PREFIX } from '../../src/contracts/call-parameters';
 import { personOfClientAddress } from '../../src/contracts/voice-identity';
 
 const E164 = /^\+[1-9][0-9]{7,14}$/;
 const DIAL_STATUSES = ['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled'];
-const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'];
 export const APOLOGY = 'Sorry, we cannot take your call right now. Please try again later.';
 export interface TwilioWebhookDeps {
   config: TwilioConfig;
@@ -471,141 +464,13 @@ export function registerTwilioWebhooks(
     ),
   );
 
-  /** A recording left for `groupId`: kept on the call's row, written or still to be. */
-  async function keepVoicemail(
-    callSid: string,
-    groupId: string,
-    params: Record<string, string>,
-  ): Promise<void> {
-    const recordingSid = params.RecordingSid ?? '';
-    const seconds = Number(params.RecordingDuration ?? '0');
-    if (!/^RE[0-9a-fA-F]{32}$/.test(recordingSid) || !(seconds > 0)) return;
-    const state = calls.get(callSid);
-    if (!state || state.voicemail?.id === recordingSid) return;
-    deps.voicemail.left(recordingSid, groupId);
-    const voicemail = { id: recordingSid, seconds: Math.round(seconds) };
-    state.voicemail = voicemail;
-    if (state.written) {
-      const { index, data: row, at } = state.written;
-      const updated = {
-        ...row,
-        voicemail,
-        outcome: row.outcome === 'abandoned' ? 'missed' : row.outcome,
-      } satisfies typeof row;
-      state.written = { index, data: updated, at };
-      await deps.rest.updateListItem(CALLS.name, index, updated);
-    }
-  }
-
-  const thanks = (params: Record<string, string>): string => {
-    const response = new Twiml();
-    if (Number(params.RecordingDuration ?? '0') > 0) response.say({}, 'Thank you. Goodbye.');
-    return response.hangup().toString();
-  };
-
-  router.on(
-    'POST',
-    TWILIO_PATHS.voicemail,
-    answering(
-      async (ctx, params) => {
-        const callSid = callSidOf(params);
-        await keepVoicemail(callSid, ctx.url.searchParams.get('group') ?? '', params);
-        return thanks(params);
-      },
-      (_ctx, params) => Promise.resolve(thanks(params)),
-    ),
-  );
-
-  router.on('POST', TWILIO_PATHS.recording, async (ctx) => {
-    const params = await readSignedForm(ctx.req, config);
-    const callSid = callSidOf(params);
-    if (params.RecordingStatus === 'completed')
-      await keepVoicemail(callSid, ctx.url.searchParams.get('group') ?? '', params);
-    sendNothing(ctx.res);
+  registerCallProgress(router, {
+    ...deps,
+    control,
+    answering,
+    writeRow,
+    nameOf,
+    told,
   });
-
-  router.on('POST', TWILIO_PATHS.leg, async (ctx) => {
-    const params = await readSignedForm(ctx.req, config);
-    const legSid = callSidOf(params);
-    const parentSid = callSidOf(params, 'ParentCallSid');
-    const to = params.To ?? '';
-    const status = params.CallStatus ?? '';
-    const identity = clientIdentity(to);
-    if (status === 'in-progress') {
-      const state = calls.get(parentSid);
-      if (state && state.answeredBy === null) {
-        state.answeredBy = identity ?? to;
-        state.answeredAt = now();
-        if (state.groupId !== null) told(state, [answeredStep(identity ? nameOf(identity) : to)]);
-        // The caller's card names whoever took the call (a group's member, a forwarding target).
-        deps.tell?.(
-          parentSid,
-          identity !== null
-            ? { event: 'party', identity, name: nameOf(identity) }
-            : { event: 'party', number: to },
-        );
-      }
-      if (identity !== null) {
-        calls.legAnswered(identity, legSid);
-        calls.party(legSid, control?.callOf(parentSid) ?? parentSid, identity);
-        control?.answered(parentSid, legSid, identity);
-      }
-    } else if (FINAL_STATUSES.includes(status)) {
-      calls.legEnded(legSid);
-      control?.ended(legSid);
-    } else if (status === '') throw missing('CallStatus');
-    sendNothing(ctx.res);
-  });
-
-  router.on('POST', TWILIO_PATHS.status, async (ctx) => {
-    const params = await readSignedForm(ctx.req, config);
-    const callSid = callSidOf(params);
-    const status = params.CallStatus ?? '';
-    if (status === '') throw missing('CallStatus');
-    if (!FINAL_STATUSES.includes(status)) {
-      sendNothing(ctx.res);
-      return;
-    }
-    calls.legEnded(callSid);
-    // A leg of a call that goes on (moved by a hold, park or transfer), or a pick-up's leg: the
-    // call's one row is written when its last leg ends (control.ts).
-    const goesOn = control?.ended(callSid) ?? false;
-    if (goesOn || control?.joined(callSid)) {
-      sendNothing(ctx.res);
-      return;
-    }
-    const state = calls.get(callSid) ?? (await unknownCall(callSid, params));
-    if (state.written || state.writing) {
-      // Twilio sent it again: the row is there already.
-      sendNothing(ctx.res);
-      return;
-    }
-    state.writing = true;
-    await writeRow(state, historyItem(state, now(), status));
-    sendNothing(ctx.res);
-  });
-
-  /**
-   * A call over that this server did not see start (it restarted meanwhile, or another server
-   * answered its webhooks): what the status callback says, and the group its number belongs to.
-   */
-  async function unknownCall(callSid: string, params: Record<string, string>): Promise<CallState> {
-    const from = params.From ?? '';
-    const to = params.To ?? '';
-    const caller = clientIdentity(from);
-    const group = caller === null ? await data.groupByNumber(to).catch(() => null) : null;
-    const seconds = Number(params.CallDuration ?? '0');
-    return calls.open(callSid, () => ({
-      startedAt: now() - (Number.isFinite(seconds) ? seconds * 1000 : 0),
-      direction: caller === null ? 'inbound' : 'outbound',
-      from: caller ?? from,
-      to,
-      user: caller ?? '',
-      groupId: group?.id ?? null,
-      groupName: group?.group.name ?? '',
-      reason: 'This server did not follow the call from its start: who answered is not known.',
-      followed: false,
-    }));
-  }
   return control;
 }

@@ -1,0 +1,205 @@
+/**
+ * The live calls control.ts changes, by every leg's CallSid: who is on each (two sides talking, one
+ * parked or ringing someone), how they are joined (a `<Dial>`'s parent and child, or a conference),
+ * who holds, what is parked, and the TwiML a moved child's parent gets at its `<Dial>`'s action.
+ * Legs answered and ended (the webhooks' status callbacks) keep it in step; the first call's one
+ * history row is written when the last leg of a changed call ends.
+ */
+import type { TrailStep } from '../../src/contracts/records/call';
+import { CallControlError } from '../twins/voice/model';
+import type { CallLog, CallState } from './calls';
+
+export interface Side {
+  /** The leg's CallSid (the browser's id for its call). */
+  sid: string;
+  /** A colleague's identity, or null for an outside caller. */
+  identity: string | null;
+  name: string;
+}
+
+export interface Live {
+  /** The first call's sid: its CallState carries the row. */
+  id: string;
+  /** Who is on the call now (two when talking, one when parked or ringing someone). */
+  sides: Side[];
+  /** Bridged by a `<Dial>`: the parent leg's sid (the other side is its child); null in a conference. */
+  parent: string | null;
+  /** The conference both legs are in, and whether it has started (they hear each other). */
+  room: string | null;
+  started: boolean;
+  /** The holder's leg. */
+  heldBy: string | null;
+  parked: { by: string; byName: string; at: number; timer: NodeJS.Timeout } | null;
+  /** A pick-up in progress (the first picker's identity). */
+  claimedBy: string | null;
+  /** Who the waiting side's leg rings, and who gets it back when nobody answers. */
+  ringing: { identity: string; purpose: 'ringBack' | 'transfer'; back: Side | null } | null;
+  /** The TwiML a parent leg gets at its `<Dial>`'s action URL (its child was moved). */
+  pending: Map<string, string>;
+  /** Changes to one call run one after another. */
+  queue: Promise<unknown>;
+  /** A leg was given new TwiML: the call outlives its first leg, and its row waits for the last. */
+  moved: boolean;
+}
+
+export interface LiveCallsDeps {
+  calls: CallLog;
+  nameOf: (identity: string) => string;
+  tell: (callSid: string, content: Record<string, unknown>) => void;
+  /** Writes the first call's row (all its legs have ended). */
+  finish: (state: CallState) => void;
+  now: () => number;
+  /** The parked side's leg ended: it leaves /hold. */
+  unpark: (live: Live) => void;
+  hangUp: (callSid: string) => void;
+}
+
+export type LiveCalls = ReturnType<typeof createLiveCalls>;
+
+export function createLiveCalls(deps: LiveCallsDeps) {
+  const { calls, now } = deps;
+  const bySid = new Map<string, Live>();
+  const joinedLegs = new Set<string>();
+
+  const stateOf = (live: Live): CallState | undefined => calls.get(live.id);
+  const trail = (live: Live, step: TrailStep): void => {
+    const state = stateOf(live);
+    if (state && state.trail.length < 50) state.trail.push(step);
+  };
+
+  /** The caller's live call and which side they are; refused as the embedded backend refuses. */
+  function own(identity: string, callSid: string): { live: Live; me: Side; them: Side | null } {
+    const live = bySid.get(callSid);
+    const me = live?.sides.find((s) => s.sid === callSid);
+    if (!live || !me)
+      throw new CallControlError(404, 'no_such_call', 'That call is not in progress.');
+    if (me.identity !== identity)
+      throw new CallControlError(403, 'not_your_call', 'That call is not yours.');
+    return { live, me, them: live.sides.find((s) => s !== me) ?? null };
+  }
+
+  function talking(live: Live, them: Side | null, what: string): Side {
+    if (!them || live.parked || live.ringing)
+      throw new CallControlError(409, 'not_answered', `Only a call in progress can be ${what}.`);
+    return them;
+  }
+
+  /** Runs `work` after the call's earlier changes. */
+  function serial<T>(live: Live, work: () => Promise<T>): Promise<T> {
+    const run = live.queue.then(work, work);
+    live.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  const tellHeld = (side: Side, by: string, event: 'held' | 'resumed'): void =>
+    deps.tell(side.sid, { event, by });
+
+  function party(to: Side, about: Side): void {
+    deps.tell(
+      to.sid,
+      about.identity !== null
+        ? { event: 'party', identity: about.identity, name: about.name }
+        : { event: 'party', number: about.name },
+    );
+  }
+
+  return {
+    bySid,
+    own,
+    talking,
+    serial,
+    trail,
+    stateOf,
+    tellHeld,
+    party,
+    markJoined: (callSid: string): void => void joinedLegs.add(callSid),
+    /** Whether `callSid` is a leg of another call (a pick-up): no row of its own. */
+    joined: (callSid: string): boolean => joinedLegs.has(callSid),
+    /** The first call's sid of the call `callSid` is a leg of (the row's), or null. */
+    callOf: (callSid: string): string | null => bySid.get(callSid)?.id ?? null,
+    /** A `<Dial><Client>` leg answered: a new call with two sides, or who took a ring-back or transfer. */
+    answered(parentSid: string, legSid: string, identity: string): void {
+      const existing = bySid.get(parentSid);
+      const side: Side = { sid: legSid, identity, name: deps.nameOf(identity) };
+      if (existing) {
+        // A ring-back or a transfer from the waiting leg: who took it is the other side now.
+        const live = existing;
+        const waiting = live.sides.find((s) => s.sid === parentSid);
+        if (!waiting || !live.ringing) return;
+        const { purpose, back } = live.ringing;
+        live.ringing = null;
+        live.sides = [waiting, side];
+        live.parent = parentSid;
+        live.room = null;
+        bySid.set(legSid, live);
+        const state = stateOf(live);
+        if (state) state.answeredBy = identity;
+        if (purpose === 'transfer' && back?.identity)
+          trail(live, { action: 'transferred', by: back.identity, to: identity, at: now() });
+        tellHeld(waiting, side.name, 'resumed');
+        party(waiting, side);
+        return;
+      }
+      const state = calls.get(parentSid);
+      if (!state) return;
+      const caller: Side =
+        state.user !== ''
+          ? { sid: parentSid, identity: state.user, name: deps.nameOf(state.user) }
+          : { sid: parentSid, identity: null, name: state.from };
+      const live: Live = {
+        id: parentSid,
+        sides: [caller, side],
+        parent: parentSid,
+        room: null,
+        started: false,
+        heldBy: null,
+        parked: null,
+        claimedBy: null,
+        ringing: null,
+        pending: new Map(),
+        queue: Promise.resolve(),
+        moved: false,
+      };
+      bySid.set(parentSid, live);
+      bySid.set(legSid, live);
+    },
+
+    /** A leg ended; true when its call goes on (its row must wait). */
+    ended(callSid: string): boolean {
+      const live = bySid.get(callSid);
+      if (!live) return false;
+      if (!live.moved) {
+        // A call nobody changed ends as Twilio reports it: the first call's end writes the row.
+        for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
+        return false;
+      }
+      bySid.delete(callSid);
+      live.pending.delete(callSid);
+      const wasParked = live.parked !== null && live.sides[0]?.sid === callSid;
+      if (wasParked) deps.unpark(live);
+      live.sides = live.sides.filter((s) => s.sid !== callSid);
+      if (live.heldBy === callSid) live.heldBy = null;
+      // A leg ringing someone (a ring-back, a transfer) that ends takes the ring with it.
+      if (live.sides.length === 0) live.ringing = null;
+      // Alone in a conference that will not start (the holder hung up): the call is over.
+      const alone = live.sides[0];
+      if (live.sides.length === 1 && live.room !== null && !live.parked && alone)
+        deps.hangUp(alone.sid);
+      if (live.sides.length > 0 || live.parked || live.ringing) return true;
+      for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
+      const state = stateOf(live);
+      // The first call's own end writes its row (the caller of `ended` does): the others here.
+      if (state && callSid !== live.id) deps.finish(state);
+      return callSid !== live.id && state !== undefined;
+    },
+
+    /** TwiML kept for a parent leg whose child was moved, once. */
+    pendingFor(callSid: string): string | null {
+      const live = bySid.get(callSid);
+      const twiml = live?.pending.get(callSid);
+      if (!live || twiml === undefined) return null;
+      live.pending.delete(callSid);
+      return twiml;
+    },
+  };
+}
