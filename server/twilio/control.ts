@@ -1,53 +1,47 @@
 /**
- * Hold, resume, park, pick-up, ring-back and blind transfer of a live call on Twilio, written against
- * Twilio's Voice API only: a call is changed by giving one of its legs new TwiML (the Call resource's
- * update, https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource), and two legs
- * that must stay apart or together meet in a conference
- * (https://www.twilio.com/docs/voice/twiml/conference, Participant `Hold` with `HoldUrl`:
- * https://www.twilio.com/docs/voice/api/conference-participant-resource#update-a-participant-resource).
- * On this machine the same requests reach the voice twin (server/twins/voice/twiml/).
+ * Hold, resume, park, pick-up, ring-back and transfers of a live call on Twilio, written against
+ * Twilio's Voice API only (moves.ts says how: a leg's new TwiML through the Call resource, legs that
+ * wait or talk in a conference, a participant's `Hold`). On this machine the same requests reach the
+ * voice twin (server/twins/voice/twiml/).
  *
- * A call answered through `<Dial><Client>` is a parent leg bridged to its child. Changing the parent
- * hangs the child up; so the first change moves the child first (its new TwiML), which ends the
- * parent's `<Dial>`: Twilio then asks the `<Dial>`'s action URL (/api/twilio/voice/next), which
- * answers with the TwiML kept here for the parent ({@link CallControl.pendingFor}).
- *
- * - Hold: both legs enter one conference that does not start (`startConferenceOnEnter="false"`):
- *   each hears its own `waitUrl`, the held side music, the holder silence. Resume moves the holder
- *   in again with `startConferenceOnEnter="true"`: the conference starts and they talk. Later holds
- *   in that conference are the held participant's `Hold` with the music as `HoldUrl`.
- * - Park: the waiting side alone in a conference named after its leg, hearing the music; the parker's
- *   leg ends. The `holds` item is written for /hold. Pick-up: the picker's browser dials
- *   `park:<leg>`; the first picker's call joins that conference (starting it), every later one is
+ * - Hold: both legs enter one conference that does not start: the held side waits with the music,
+ *   the holder in silence. Resume moves the holder in again with `startConferenceOnEnter="true"`:
+ *   they talk. Later holds in that started conference are the held participant's `Hold`.
+ * - Park: the waiting side alone in a conference named after its leg, with the music; the parker's
+ *   leg ends, and the `holds` item is written for /hold. Pick-up: the picker's browser dials
+ *   `park:<leg>`; the first picker's call joins that conference (starting it), any later one is
  *   refused with the reason. A park that lasts too long rings the parker back (`<Dial><Client>`).
- * - Blind transfer: the waiting side's leg dials the target; nobody answering rings the transferrer
- *   back, with the reason.
+ * - Blind transfer: the waiting side's leg dials the colleague, or a group's members turn by turn
+ *   (who can take a call now, as the routing engine says); nobody answering rings the transferrer
+ *   back, with the reason. The attended transfer is consult.ts.
  *
  * One history row per call: the first call's row waits until the last of its legs has ended, and
  * carries the trail (held, resumed, parked, picked up, rang back, transferred).
  *
  * State is in this process (as the embedded backend's is): Twilio's requests for one call must reach
- * this server. Not carried yet: the attended transfer and transfers to a ring group (refused with a
- * sentence), a group's own hold audio (the built-in music plays).
+ * this server. Not carried yet: a group's own hold audio (the built-in music plays).
  */
-import { randomBytes } from 'node:crypto';
 import { CALL_REASONS } from '../../src/domain/calls/reasons';
+import { transferTurns } from '../../src/domain/routing/engine';
 import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
 import { HOLDS } from '../../src/contracts/objects';
-import { TWILIO_PATHS } from '../../src/contracts/api';
-import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 import type { User } from '../identity/users';
-import { CallControlError, GONE_SENTENCE, TAKEN_SENTENCE } from '../twins/voice/model';
+import {
+  CallControlError,
+  GONE_SENTENCE,
+  TAKEN_SENTENCE,
+  type Destination,
+} from '../twins/voice/model';
 import { resolveDestination } from '../voice/directory';
 import type { CallLog, CallState } from './calls';
-import { createLiveCalls, type Live, type Side } from './live-calls';
 import type { TwilioClient } from './client';
+import { createConsult } from './consult';
+import { createLiveCalls, type Live, type Ringing, type Side } from './live-calls';
+import { conference, createMoves, HANG_UP, HOLD_MUSIC } from './moves';
+import type { RoutingData } from './routing-data';
 import type { SyncRest } from './sync-rest';
-import { Twiml } from './twiml-writer';
-import { dialSeconds } from './twiml';
 
-/** Twilio's own hold music, as its documentation's examples use it; the twin plays its built-in music. */
-export const HOLD_MUSIC = 'http://com.twilio.music.classical.s3.amazonaws.com/BusyStrings.mp3';
+export { HOLD_MUSIC } from './moves';
 
 /** A parked call as /hold lists it (the `holds` item and its key). */
 export interface ParkedOnTwilio {
@@ -61,15 +55,15 @@ export interface CallControlDeps {
   client: TwilioClient;
   calls: CallLog;
   rest: SyncRest;
+  data: Pick<RoutingData, 'groups' | 'prepare' | 'availability'>;
   publicUrl: string;
   team: () => readonly User[];
   nameOf: (identity: string) => string;
-  /** Whether a colleague can be rung now ('offline', 'doNotDisturb' or 'available'). */
-  availability: (identity: string) => Promise<string>;
   tell: (callSid: string, content: Record<string, unknown>) => void;
   /** Writes the first call's row (all its legs have ended). */
   finish: (state: CallState) => void;
   parkTimeoutMs: number;
+  /** How long a colleague is rung (a ring-back, a transfer to them). */
   ringSeconds: number;
   now: () => number;
   log: (message: string) => void;
@@ -95,37 +89,24 @@ export interface CallControl {
   ): { twiml: string } | { refused: string };
   /** The answer to a ring-back's or transfer's `<Dial>` action. */
   afterRing(callSid: string, dialStatus: string): string;
+  /** An attended transfer's call to its target progressed (the call's status callback). */
+  consultProgress(liveId: string, callSid: string, status: string): void;
   /** Whether `callSid` is a leg of another call (a pick-up): no row of its own. */
   joined(callSid: string): boolean;
   /** The first call's sid of the call `callSid` is a leg of (the row's), or null. */
   callOf(callSid: string): string | null;
 }
 
-/** `<Dial><Conference>` with the attributes given (`beep` off: nobody hears tones on a move). */
-function conference(
-  room: string,
-  attrs: { start: boolean; endOnExit: boolean; waitUrl?: string },
-): string {
-  return new Twiml()
-    .dial({}, [
-      {
-        conference: room,
-        attrs: {
-          startConferenceOnEnter: attrs.start,
-          endConferenceOnExit: attrs.endOnExit,
-          beep: false,
-          ...(attrs.waitUrl === undefined ? {} : { waitUrl: attrs.waitUrl }),
-        },
-      },
-    ])
-    .toString();
-}
-
-const HANG_UP = new Twiml().hangup().toString();
 const PICKED_MINE = 'You already picked up this call.';
+const heldByThem = (what: string): CallControlError =>
+  new CallControlError(
+    409,
+    'held_by_them',
+    `The other side has put this call on hold; it can be ${what} once they resume it.`,
+  );
 
 export function createCallControl(deps: CallControlDeps): CallControl {
-  const { client, calls, now, log } = deps;
+  const { calls, now, log } = deps;
   /** Pick-ups that happened, by the parked leg, for an hour: who took it. */
   const pickedUp = new Map<string, { by: string; at: number }>();
   const legs = createLiveCalls({
@@ -135,45 +116,11 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     finish: deps.finish,
     now,
     unpark: (live) => unpark(live),
-    hangUp: (callSid) => hangUp(callSid),
+    hangUp: (callSid) => moves.hangUp(callSid),
   });
   const { bySid, own, talking, serial, trail, stateOf, tellHeld, party } = legs;
+  const moves = createMoves({ client: deps.client, publicUrl: deps.publicUrl, bySid, log });
   let holdsReady: Promise<void> | null = null;
-  const url = (path: string, query: Record<string, string> = {}): string => {
-    const q = new URLSearchParams(query).toString();
-    return `${deps.publicUrl}${path}${q ? `?${q}` : ''}`;
-  };
-
-  async function redirect(callSid: string, twiml: string): Promise<void> {
-    const live = bySid.get(callSid);
-    if (live) live.moved = true;
-    try {
-      await client.calls(callSid).update({ twiml });
-    } catch (err) {
-      log(
-        `call ${callSid}: the change was refused: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      throw new CallControlError(409, 'no_such_call', 'That call has ended.');
-    }
-  }
-
-  const hangUp = (callSid: string): void =>
-    void client
-      .calls(callSid)
-      .update({ status: 'completed' })
-      .catch(() => undefined);
-
-  /**
-   * Gives `mover` new TwiML and lets `leaver` go: a parent moved hangs its child up; a child moved
-   * ends its parent's `<Dial>`, whose action then hangs the parent up; in a conference the leaver
-   * is hung up here.
-   */
-  async function moveAway(live: Live, mover: Side, leaver: Side, twiml: string): Promise<void> {
-    if (live.parent !== null && live.parent !== mover.sid) live.pending.set(live.parent, HANG_UP);
-    await redirect(mover.sid, twiml);
-    if (live.parent === null) hangUp(leaver.sid);
-    live.parent = null;
-  }
 
   async function setHolds(
     key: string,
@@ -198,41 +145,41 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     if (waiting) void setHolds(waiting.sid, null);
   }
 
-  /** `<Dial><Client>` for a ring-back or a transfer, its action coming back to {@link afterRing}. */
-  function ringTwiml(live: Live, identity: string, params: Record<string, string>): string {
-    return new Twiml()
-      .dial(
-        {
-          timeout: dialSeconds(deps.ringSeconds),
-          answerOnBridge: true,
-          action: url(TWILIO_PATHS.after, { call: live.id }),
-        },
-        [
-          {
-            client: voiceIdentityOf(identity),
-            attrs: {
-              statusCallback: url(TWILIO_PATHS.leg),
-              statusCallbackEvent: ['answered', 'completed'],
-            },
-            parameters: params,
-          },
-        ],
-      )
-      .toString();
+  /** The waiting side's leg rings `ringing`'s people (the call is told who rings it back and why). */
+  function ringTwiml(
+    live: Live,
+    waiting: Side,
+    ringing: Ringing,
+    seconds: number,
+    why = '',
+  ): string {
+    live.ringing = ringing;
+    return moves.ring(live, ringing.identities, seconds, {
+      [CALL_PARAMETERS.callerName]: waiting.name,
+      ...(ringing.group
+        ? {
+            [CALL_PARAMETERS.group]: ringing.group.name,
+            [CALL_PARAMETERS.groupId]: ringing.group.id,
+          }
+        : {}),
+      ...(ringing.purpose === 'ringBack'
+        ? { [CALL_PARAMETERS.ringBack]: '1', [CALL_PARAMETERS.ringBackReason]: why }
+        : {}),
+    });
   }
 
-  async function ringBack(live: Live, waiting: Side, to: Side, why: string): Promise<void> {
-    if (to.identity === null) return;
-    live.ringing = { identity: to.identity, purpose: 'ringBack', back: null };
-    trail(live, { action: 'rangBack', by: to.identity, at: now() });
-    await redirect(
-      waiting.sid,
-      ringTwiml(live, to.identity, {
-        [CALL_PARAMETERS.callerName]: waiting.name,
-        [CALL_PARAMETERS.ringBack]: '1',
-        [CALL_PARAMETERS.ringBackReason]: why,
-      }),
-    ).catch(() => undefined);
+  /** Rings `back` (who parked or transferred the call) from the waiting leg, saying why. */
+  function ringBackTwiml(live: Live, waiting: Side, back: string, why: string): string {
+    trail(live, { action: 'rangBack', by: back, at: now() });
+    const ringing: Ringing = {
+      purpose: 'ringBack',
+      identities: [back],
+      targetName: deps.nameOf(back),
+      turns: [],
+      group: null,
+      back: null,
+    };
+    return ringTwiml(live, waiting, ringing, deps.ringSeconds, why);
   }
 
   function parkTimedOut(live: Live): void {
@@ -240,9 +187,83 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     const waiting = live.sides[0];
     if (!parked || live.claimedBy !== null || !waiting) return;
     unpark(live);
-    const parker: Side = { sid: '', identity: parked.by, name: parked.byName };
-    void serial(live, () => ringBack(live, waiting, parker, 'The call was parked too long'));
+    void serial(live, () =>
+      moves
+        .redirect(
+          waiting.sid,
+          ringBackTwiml(live, waiting, parked.by, 'The call was parked too long'),
+        )
+        .catch(() => undefined),
+    );
   }
+
+  /** Who a transfer rings first and after: a colleague who can take it, or a group's turns. */
+  async function transferTurnsTo(
+    dest: Exclude<Destination, { kind: 'unknown' }>,
+    me: string,
+    waiting: string | null,
+  ): Promise<Pick<Ringing, 'identities' | 'turns' | 'group' | 'targetName'> & { seconds: number }> {
+    if (dest.kind === 'group') {
+      if (dest.test)
+        throw new CallControlError(400, 'bad_request', 'A test call cannot take a transfer.');
+      const prepared = await deps.data.prepare(dest.groupId);
+      const setup = prepared.setupOf(dest.groupId);
+      if (!setup)
+        throw new CallControlError(404, 'not_found', `${dest.name} is no longer a ring group.`);
+      const leaveOut = waiting === null ? [me] : [me, waiting];
+      const { turns, skipped } = transferTurns(
+        setup,
+        prepared.availabilityOf,
+        deps.nameOf,
+        leaveOut,
+      );
+      const [first, ...rest] = turns;
+      if (!first) {
+        const why = skipped.length > 0 ? ` (${skipped.join(', ')})` : '';
+        throw new CallControlError(
+          409,
+          'unavailable',
+          `Nobody else in ${dest.name} can take the call now${why}.`,
+        );
+      }
+      return {
+        identities: first.identities,
+        seconds: first.seconds,
+        turns: rest,
+        group: { id: dest.groupId, name: dest.name },
+        targetName: dest.name,
+      };
+    }
+    if (dest.identity === me)
+      throw new CallControlError(400, 'bad_request', 'You cannot transfer a call to yourself.');
+    if (dest.identity === waiting)
+      throw new CallControlError(400, 'bad_request', `${dest.name} is already on this call.`);
+    const can = await deps.data.availability(dest.identity);
+    if (can === 'offline')
+      throw new CallControlError(409, 'unavailable', CALL_REASONS.offline(dest.name));
+    if (can === 'doNotDisturb')
+      throw new CallControlError(409, 'unavailable', CALL_REASONS.doNotDisturb(dest.name));
+    if (can === 'onCall' || calls.isOnCall(dest.identity))
+      throw new CallControlError(409, 'unavailable', CALL_REASONS.busy(dest.name));
+    return {
+      identities: [dest.identity],
+      seconds: deps.ringSeconds,
+      turns: [],
+      group: null,
+      targetName: dest.name,
+    };
+  }
+
+  const consult = createConsult({
+    legs,
+    moves,
+    calls,
+    tell: deps.tell,
+    nameOf: deps.nameOf,
+    ringSeconds: deps.ringSeconds,
+    now,
+    log,
+  });
 
   return {
     hold(identity, callSid, on) {
@@ -252,31 +273,9 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         const them = talking(live, other, 'put on hold');
         if (on) {
           if (live.heldBy === me.sid) return;
-          if (live.heldBy !== null)
-            throw new CallControlError(
-              409,
-              'held_by_them',
-              'The other side has put this call on hold; it can be held once they resume it.',
-            );
-          if (live.room === null || !live.started) {
-            const room = `hold-${randomBytes(8).toString('hex')}`;
-            const twimlOf = (side: Side): string =>
-              side === them
-                ? conference(room, { start: false, endOnExit: true, waitUrl: HOLD_MUSIC })
-                : conference(room, { start: false, endOnExit: false, waitUrl: '' });
-            if (live.parent !== null) {
-              const child = live.sides.find((s) => s.sid !== live.parent)!;
-              const parent = live.sides.find((s) => s.sid === live.parent)!;
-              live.pending.set(parent.sid, twimlOf(parent));
-              await redirect(child.sid, twimlOf(child));
-            } else {
-              await redirect(them.sid, twimlOf(them));
-              await redirect(me.sid, twimlOf(me));
-            }
-            live.parent = null;
-            live.room = room;
-            live.started = false;
-          } else await participantHold(live, them, true);
+          if (live.heldBy !== null) throw heldByThem('held');
+          if (live.room === null || !live.started) await moves.holdApart(live, me, them);
+          else await moves.holdParticipant(live, them, true);
           live.heldBy = me.sid;
           trail(live, { action: 'held', by: identity, at: now() });
           tellHeld(them, me.name, 'held');
@@ -289,10 +288,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
             'held_by_them',
             'The other side put this call on hold; only they can resume it.',
           );
-        if (!live.started && live.room !== null) {
-          await redirect(me.sid, conference(live.room, { start: true, endOnExit: true }));
-          live.started = true;
-        } else await participantHold(live, them, false);
+        if (!live.started) await moves.rejoin(live, me);
+        else await moves.holdParticipant(live, them, false);
         live.heldBy = null;
         trail(live, { action: 'resumed', by: identity, at: now() });
         tellHeld(them, me.name, 'resumed');
@@ -304,18 +301,13 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
         const them = talking(live, other, 'parked');
-        if (live.heldBy !== null && live.heldBy !== me.sid)
-          throw new CallControlError(
-            409,
-            'held_by_them',
-            'The other side has put this call on hold; it can be parked once they resume it.',
-          );
+        if (live.heldBy !== null && live.heldBy !== me.sid) throw heldByThem('parked');
         const room = `park-${them.sid}`;
-        await moveAway(
+        await moves.moveAway(
           live,
           them,
           me,
-          conference(room, { start: false, endOnExit: true, waitUrl: HOLD_MUSIC }),
+          conference(room, { start: false, endOnExit: false, waitUrl: HOLD_MUSIC }),
         );
         bySid.delete(me.sid);
         live.sides = [them];
@@ -336,70 +328,46 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     },
 
     async transfer(identity, callSid, to, mode) {
-      const { live } = own(identity, callSid);
-      if (mode === 'consult')
-        throw new CallControlError(
-          409,
-          'unavailable',
-          'Talking to a colleague before a transfer is not available on Twilio yet: transfer the call now instead.',
-        );
+      const { live, them: before } = own(identity, callSid);
       const target = to.trim();
       if (target === '')
         throw new CallControlError(400, 'bad_request', 'Say who to transfer the call to.');
-      const dest = resolveDestination(target, deps.team());
+      const groups = [...(await deps.data.groups())].map(([id, g]) => ({
+        id,
+        name: g.name,
+        number: g.number,
+      }));
+      const dest = resolveDestination(target, deps.team(), groups);
       if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
-      if (dest.kind !== 'person')
+      if (mode === 'consult' && dest.kind !== 'person')
         throw new CallControlError(
           409,
           'unavailable',
-          'Transferring to a ring group is not available on Twilio yet: transfer to a colleague.',
+          `Talking first is for one colleague: transfer the call to ${dest.name} now instead.`,
         );
-      const can = await deps.availability(dest.identity);
+      const plan = await transferTurnsTo(dest, identity, before?.identity ?? null);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
         const them = talking(live, other, 'transferred');
-        if (live.heldBy !== null && live.heldBy !== me.sid)
-          throw new CallControlError(
-            409,
-            'held_by_them',
-            'The other side has put this call on hold; it can be transferred once they resume it.',
-          );
-        if (dest.identity === identity)
-          throw new CallControlError(400, 'bad_request', 'You cannot transfer a call to yourself.');
-        if (dest.identity === them.identity)
-          throw new CallControlError(400, 'bad_request', `${dest.name} is already on this call.`);
-        if (can === 'offline')
-          throw new CallControlError(409, 'unavailable', CALL_REASONS.offline(dest.name));
-        if (can === 'doNotDisturb')
-          throw new CallControlError(409, 'unavailable', CALL_REASONS.doNotDisturb(dest.name));
-        if (calls.isOnCall(dest.identity))
-          throw new CallControlError(409, 'unavailable', CALL_REASONS.busy(dest.name));
-        await moveAway(
-          live,
-          them,
-          me,
-          ringTwiml(live, dest.identity, { [CALL_PARAMETERS.callerName]: them.name }),
-        );
+        if (live.heldBy !== null && live.heldBy !== me.sid) throw heldByThem('transferred');
+        if (mode === 'consult' && dest.kind === 'person') {
+          await consult.start(live, me, them, dest.identity, dest.name);
+          return;
+        }
+        const ringing: Ringing = { purpose: 'transfer', back: me, ...plan };
+        await moves.moveAway(live, them, me, ringTwiml(live, them, ringing, plan.seconds));
         bySid.delete(me.sid);
         live.sides = [them];
         live.room = null;
         live.started = false;
         live.heldBy = null;
-        live.ringing = { identity: dest.identity, purpose: 'transfer', back: me };
         tellHeld(them, me.name, 'held');
       });
     },
 
-    completeTransfer() {
-      return Promise.reject(
-        new CallControlError(409, 'no_transfer', 'There is no transfer under way on this call.'),
-      );
-    },
-    cancelTransfer() {
-      return Promise.reject(
-        new CallControlError(409, 'no_transfer', 'There is no transfer under way on this call.'),
-      );
-    },
+    completeTransfer: (identity, callSid) => consult.complete(identity, callSid),
+    cancelTransfer: (identity, callSid) => consult.cancel(identity, callSid),
+    consultProgress: (liveId, callSid, status) => consult.progress(liveId, callSid, status),
 
     pickUp(pickerSid, picker, callId) {
       const live = bySid.get(callId);
@@ -433,27 +401,31 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       party(waiting, side);
       party(side, waiting);
       return {
-        twiml: conference(live.room ?? `park-${callId}`, { start: true, endOnExit: true }),
+        twiml: conference(live.room ?? `park-${callId}`, { start: true, endOnExit: false }),
       };
     },
 
     afterRing(callSid, dialStatus) {
       const live = bySid.get(callSid);
-      if (!live || dialStatus === 'completed' || dialStatus === 'answered' || !live.ringing)
+      const ringing = live?.ringing;
+      if (!live || !ringing || dialStatus === 'completed' || dialStatus === 'answered')
         return HANG_UP;
-      const { identity, purpose, back } = live.ringing;
       live.ringing = null;
       const waiting = live.sides.find((s) => s.sid === callSid);
-      if (purpose !== 'transfer' || !back || !waiting) return HANG_UP;
-      const name = deps.nameOf(identity);
-      const why = `${name} ${dialStatus === 'busy' ? 'declined' : 'did not answer'} the transfer`;
-      live.ringing = { identity: back.identity!, purpose: 'ringBack', back: null };
-      trail(live, { action: 'rangBack', by: back.identity!, at: now() });
-      return ringTwiml(live, back.identity!, {
-        [CALL_PARAMETERS.callerName]: waiting.name,
-        [CALL_PARAMETERS.ringBack]: '1',
-        [CALL_PARAMETERS.ringBackReason]: why,
-      });
+      if (ringing.purpose !== 'transfer' || !ringing.back?.identity || !waiting) return HANG_UP;
+      // A group's next turn, else back to whoever sent it.
+      const [next, ...rest] = ringing.turns;
+      if (next)
+        return ringTwiml(
+          live,
+          waiting,
+          { ...ringing, identities: next.identities, turns: rest },
+          next.seconds,
+        );
+      const why = ringing.group
+        ? `Nobody in ${ringing.targetName} could take the call`
+        : `${ringing.targetName} ${dialStatus === 'busy' ? 'declined' : 'did not answer'} the transfer`;
+      return ringBackTwiml(live, waiting, ringing.back.identity, why);
     },
 
     answered: (parentSid, legSid, identity) => legs.answered(parentSid, legSid, identity),
@@ -462,24 +434,4 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     joined: legs.joined,
     callOf: legs.callOf,
   };
-
-  async function participantHold(live: Live, side: Side, hold: boolean): Promise<void> {
-    try {
-      const [found] = await client.conferences.list({
-        friendlyName: live.room!,
-        status: 'in-progress',
-        limit: 1,
-      });
-      if (!found) throw new Error(`no conference ${live.room}`);
-      await client
-        .conferences(found.sid)
-        .participants(side.sid)
-        .update(hold ? { hold: true, holdUrl: HOLD_MUSIC } : { hold: false });
-    } catch (err) {
-      log(
-        `call ${live.id}: hold in ${live.room}: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      throw new CallControlError(409, 'no_such_call', 'That call has ended.');
-    }
-  }
 }

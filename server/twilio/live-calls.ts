@@ -6,6 +6,7 @@
  * history row is written when the last leg of a changed call ends.
  */
 import type { TrailStep } from '../../src/contracts/records/call';
+import type { RingTurn } from '../../src/domain/routing/engine';
 import { CallControlError } from '../twins/voice/model';
 import type { CallLog, CallState } from './calls';
 
@@ -15,6 +16,32 @@ export interface Side {
   /** A colleague's identity, or null for an outside caller. */
   identity: string | null;
   name: string;
+}
+
+/** What the waiting side's leg rings: a ring-back, or a blind transfer's turn. */
+export interface Ringing {
+  purpose: 'ringBack' | 'transfer';
+  /** Who rings now. */
+  identities: readonly string[];
+  /** Who is named in the reason when nobody answers (a colleague's or a group's name). */
+  targetName: string;
+  /** A group's turns still to ring, and the group. */
+  turns: RingTurn[];
+  group: { id: string; name: string } | null;
+  /** Who gets the call back when nobody answers (the transferrer). */
+  back: Side | null;
+}
+
+export interface Consult {
+  /** The transferrer's leg. */
+  by: string;
+  identity: string;
+  name: string;
+  /** The conference the transferrer and the target talk in. */
+  room: string;
+  /** The target's call, once placed, and whether they answered. */
+  callSid: string | null;
+  answered: boolean;
 }
 
 export interface Live {
@@ -33,7 +60,9 @@ export interface Live {
   /** A pick-up in progress (the first picker's identity). */
   claimedBy: string | null;
   /** Who the waiting side's leg rings, and who gets it back when nobody answers. */
-  ringing: { identity: string; purpose: 'ringBack' | 'transfer'; back: Side | null } | null;
+  ringing: Ringing | null;
+  /** An attended transfer: the transferrer's call to the target, waiting apart from the call. */
+  consult: Consult | null;
   /** The TwiML a parent leg gets at its `<Dial>`'s action URL (its child was moved). */
   pending: Map<string, string>;
   /** Changes to one call run one after another. */
@@ -81,6 +110,12 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   function talking(live: Live, them: Side | null, what: string): Side {
     if (!them || live.parked || live.ringing)
       throw new CallControlError(409, 'not_answered', `Only a call in progress can be ${what}.`);
+    if (live.consult)
+      throw new CallControlError(
+        409,
+        'transfer_in_progress',
+        'A transfer is under way: complete or cancel it first.',
+      );
     return them;
   }
 
@@ -156,6 +191,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
         parked: null,
         claimedBy: null,
         ringing: null,
+        consult: null,
         pending: new Map(),
         queue: Promise.resolve(),
         moved: false,
@@ -183,7 +219,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
       if (live.sides.length === 0) live.ringing = null;
       // Alone in a conference that will not start (the holder hung up): the call is over.
       const alone = live.sides[0];
-      if (live.sides.length === 1 && live.room !== null && !live.parked && alone)
+      if (live.sides.length === 1 && live.room !== null && !live.parked && !live.consult && alone)
         deps.hangUp(alone.sid);
       if (live.sides.length > 0 || live.parked || live.ringing) return true;
       for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);

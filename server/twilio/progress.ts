@@ -122,6 +122,16 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     sendNothing(ctx.res);
   });
 
+  // An attended transfer's call to its target: answered, or over (control.ts, consult.ts).
+  router.on('POST', TWILIO_PATHS.consult, async (ctx) => {
+    const params = await readSignedForm(ctx.req, config);
+    const callSid = callSidOf(params);
+    const status = params.CallStatus ?? '';
+    if (status === '') throw missing('CallStatus');
+    control?.consultProgress(ctx.url.searchParams.get('call') ?? '', callSid, status);
+    sendNothing(ctx.res);
+  });
+
   router.on('POST', TWILIO_PATHS.status, async (ctx) => {
     const params = await readSignedForm(ctx.req, config);
     const callSid = callSidOf(params);

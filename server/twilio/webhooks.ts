@@ -208,7 +208,7 @@ export function registerTwilioWebhooks(
         publicUrl: config.publicUrl,
         team,
         nameOf,
-        availability: (identity) => data.availability(identity),
+        data,
         tell: (callSid, content) => deps.tell?.(callSid, content),
         finish(state) {
           if (state.written || state.writing) return;

@@ -166,6 +166,8 @@ export const TWILIO_PATHS = {
   next: '/api/twilio/voice/next',
   /** The action of a ring-back's or a transfer's `<Dial>` (server/twilio/control.ts). */
   after: '/api/twilio/voice/after',
+  /** The status callback of an attended transfer's call to its target (control.ts). */
+  consult: '/api/twilio/voice/consult',
   voicemail: '/api/twilio/voicemail',
   recording: '/api/twilio/recording',
   leg: '/api/twilio/leg',

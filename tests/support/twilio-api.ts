@@ -54,6 +54,8 @@ export interface TwilioApiStandIn {
   told: { callSid: string; content: Json }[];
   /** Live calls changed (`POST Calls/{sid}`: new `Twiml`, or `Status=completed`), in order. */
   changed: { callSid: string; form: Record<string, string> }[];
+  /** Calls placed (`POST Calls`), in order, each answered with the sid given here. */
+  placed: { sid: string; form: Record<string, string> }[];
   /** The conferences `GET Conferences` lists (a test sets them as the calls would have made them). */
   conferences: { sid: string; friendly_name: string; status: string }[];
   /** Participants changed (`POST Conferences/{CF}/Participants/{CA}`), in order. */
@@ -102,6 +104,7 @@ export async function startTwilioApi(options: {
   const recordings = new Map<string, Buffer>();
   const told: { callSid: string; content: Json }[] = [];
   const changed: TwilioApiStandIn['changed'] = [];
+  const placed: TwilioApiStandIn['placed'] = [];
   const conferences: TwilioApiStandIn['conferences'] = [];
   const participants: TwilioApiStandIn['participants'] = [];
   /** By `${kind}:${name}`, then identity. */
@@ -221,6 +224,17 @@ export async function startTwilioApi(options: {
         sid: callChange[1],
         account_sid: options.accountSid,
         status: form.Status ?? 'in-progress',
+      });
+    }
+    if (url.pathname === `${voice}/Calls.json` && req.method === 'POST') {
+      const callSid = `CA${(placed.length + 1).toString(16).padStart(32, 'c')}`;
+      placed.push({ sid: callSid, form });
+      return send(res, 201, {
+        sid: callSid,
+        account_sid: options.accountSid,
+        to: form.To,
+        from: form.From,
+        status: 'queued',
       });
     }
     if (url.pathname === `${voice}/Conferences.json` && req.method === 'GET') {
@@ -506,6 +520,7 @@ export async function startTwilioApi(options: {
     recordings,
     told,
     changed,
+    placed,
     conferences,
     participants,
     get aclEnabled() {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOLD_MUSIC } from '../../../../server/twilio/control';
-import { ALICE, BOB, CAT, WED_OPEN, seedTeam, vid } from './fixture';
+import { ALICE, BOB, CAT, SUPPORT_NUMBER, WED_OPEN, seedTeam, vid } from './fixture';
 import { ACCOUNT_SID, browserCall, sid, startTwilioApp, type TwilioTestApp } from './support';
 import { actions, pathOf } from './twiml-support';
 
@@ -91,7 +91,7 @@ describe('hold on Twilio', () => {
       DialCallSid: bobLeg,
     });
     expect(aliceMove).toContain(
-      `<Conference startConferenceOnEnter="false" endConferenceOnExit="true" beep="false" waitUrl="${HOLD_MUSIC}">${room}</Conference>`,
+      `<Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="${HOLD_MUSIC}">${room}</Conference>`,
     );
     await expect.poll(() => toldTo(call)).toContainEqual({ event: 'held', by: 'Bob' });
 
@@ -112,7 +112,7 @@ describe('hold on Twilio', () => {
     // Resume: Bob joins again with startConferenceOnEnter: the conference starts.
     expect((await control(BOB, bobLeg, 'resume')).status).toBe(204);
     expect(changesOf(bobLeg).at(-1)?.Twiml).toContain(
-      `<Conference startConferenceOnEnter="true" endConferenceOnExit="true" beep="false">${room}</Conference>`,
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">${room}</Conference>`,
     );
     await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
 
@@ -168,7 +168,7 @@ describe('park and pick-up on Twilio', () => {
     });
     // Alice's call (the parent) is given the park's conference: Bob's leg ends with it.
     expect(changesOf(call).at(-1)?.Twiml).toContain(
-      `<Conference startConferenceOnEnter="false" endConferenceOnExit="true" beep="false" waitUrl="${HOLD_MUSIC}">park-${call}</Conference>`,
+      `<Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="${HOLD_MUSIC}">park-${call}</Conference>`,
     );
     expect(t.api.maps.get('holds')?.get(call)?.data).toEqual({
       caller: 'Alice',
@@ -188,7 +188,7 @@ describe('park and pick-up on Twilio', () => {
     const cat = await post('/api/twilio/voice', browserCall(catCall, CAT, `park:${call}`));
     const bob = await post('/api/twilio/voice', browserCall(bobCall, BOB, `park:${call}`));
     expect(cat).toContain(
-      `<Conference startConferenceOnEnter="true" endConferenceOnExit="true" beep="false">park-${call}</Conference>`,
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">park-${call}</Conference>`,
     );
     expect(bob).toContain('<Reject reason="rejected"/>');
     await expect.poll(() => t.api.maps.get('holds')?.has(call)).toBe(false);
@@ -294,5 +294,126 @@ describe('blind transfer on Twilio', () => {
     });
     expect(t.api.changed.length).toBe(before);
     expect(changesOf(call)).toEqual([]);
+  });
+});
+
+describe('a blind transfer to a ring group on Twilio', () => {
+  it('rings the members who can take it, the group named; nobody answering rings the sender back', async () => {
+    const { call, bobLeg } = await aliceCallsBob();
+    // Support rings Alice, Bob and Cat in order: Bob sends it and Alice waits, so Cat alone rings.
+    expect(
+      (await control(BOB, bobLeg, 'transfer', { to: SUPPORT_NUMBER, mode: 'blind' })).status,
+    ).toBe(204);
+    const dial = changesOf(call).at(-1)!.Twiml!;
+    expect(dial.match(/<Identity>[^<]+<\/Identity>/g)).toEqual([
+      `<Identity>${vid(CAT)}</Identity>`,
+    ]);
+    expect(dial).toContain('<Parameter name="Group" value="Support"/>');
+    expect(dial).toContain('<Parameter name="CallerName" value="Alice"/>');
+    const back = await post(pathOf(actions(dial)[0]!), {
+      CallSid: call,
+      DialCallStatus: 'no-answer',
+    });
+    expect(back).toContain(`<Identity>${vid(BOB)}</Identity>`);
+    expect(back).toContain(
+      '<Parameter name="RingBackReason" value="Nobody in Support could take the call"/>',
+    );
+  });
+});
+
+describe('an attended transfer on Twilio', () => {
+  const consultProgress = (live: string, callSid: string, status: string) =>
+    post(`/api/twilio/voice/consult?call=${live}`, { CallSid: callSid, CallStatus: status }, 204);
+
+  it("holds the caller, calls the colleague into the transferrer's own conference, then hands over", async () => {
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    expect((await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'consult' })).status).toBe(
+      204,
+    );
+    // Alice waits with the music (her <Dial> action), Bob moves to a conference of his own.
+    const aliceWaits = await post(pathOf(actions(xml)[0]!), {
+      CallSid: call,
+      DialCallStatus: 'completed',
+    });
+    expect(aliceWaits).toContain(`waitUrl="${HOLD_MUSIC}"`);
+    const bobRoom = conferenceOf(changesOf(bobLeg).at(-1)!.Twiml!)!;
+    expect(bobRoom).toMatch(/^consult-/);
+    // Cat's browsers are called through the Calls resource, into Bob's conference, starting it.
+    const placed = t.api.placed.at(-1)!;
+    expect(placed.form).toMatchObject({
+      To: `client:${vid(CAT)}`,
+      From: `client:${vid(BOB)}`,
+      StatusCallback: expect.stringContaining(`/api/twilio/voice/consult?call=${call}`),
+    });
+    expect(placed.form.Twiml).toContain(
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">${bobRoom}</Conference>`,
+    );
+    // Completing before Cat answers is refused.
+    expect((await control(BOB, bobLeg, 'transfer/complete' as 'hold')).json).toMatchObject({
+      error: {
+        code: 'no_transfer',
+        message: 'Cat has not answered yet: wait, or cancel the transfer.',
+      },
+    });
+    await consultProgress(call, placed.sid, 'in-progress');
+    await expect.poll(() => toldTo(bobLeg)).toContainEqual({ event: 'consultAnswered' });
+
+    expect((await control(BOB, bobLeg, 'transfer/complete' as 'hold')).status).toBe(204);
+    // Alice joins Bob's conference and Bob's leg ends.
+    expect(changesOf(call).at(-1)?.Twiml).toContain(`>${bobRoom}</Conference>`);
+    await expect.poll(() => changesOf(bobLeg).at(-1)).toEqual({ Status: 'completed' });
+    await expect
+      .poll(() => toldTo(call))
+      .toContainEqual({ event: 'party', identity: CAT, name: 'Cat' });
+
+    // Cat hangs up: Alice, alone, is hung up; one row, transferred to Cat by Bob.
+    await consultProgress(call, placed.sid, 'completed');
+    await expect.poll(() => changesOf(call).at(-1)).toEqual({ Status: 'completed' });
+    await post(
+      '/api/twilio/status',
+      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
+      204,
+    );
+    await expect
+      .poll(() =>
+        (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === call),
+      )
+      .toBe(true);
+    const row = (
+      t.api.listData('calls') as {
+        callSid: string;
+        handledBy: string;
+        trail: { action: string; by: string; to?: string }[];
+      }[]
+    ).find((r) => r.callSid === call)!;
+    expect(row.handledBy).toBe(CAT);
+    expect(row.trail.map((s) => `${s.action} ${s.by}${s.to ? ` ${s.to}` : ''}`)).toEqual([
+      `held ${BOB}`,
+      `transferred ${BOB} ${CAT}`,
+    ]);
+  });
+
+  it('a colleague who declines ends the consultation: the transferrer is back with the caller, told why', async () => {
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    expect(await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'consult' })).toEqual({
+      status: 204,
+      json: null,
+    });
+    const aliceWaits = await post(pathOf(actions(xml)[0]!), {
+      CallSid: call,
+      DialCallStatus: 'completed',
+    });
+    const holdRoom = conferenceOf(aliceWaits)!;
+    const placed = t.api.placed.at(-1)!;
+    await consultProgress(call, placed.sid, 'busy');
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultEnded', reason: 'Cat declined.' });
+    expect(changesOf(bobLeg).at(-1)?.Twiml).toContain(
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">${holdRoom}</Conference>`,
+    );
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
+    // Nothing is under way any more.
+    expect((await control(BOB, bobLeg, 'transfer/cancel' as 'hold')).status).toBe(409);
   });
 });
