@@ -56,7 +56,8 @@ export interface CallControlDeps {
   calls: CallLog;
   rest: SyncRest;
   data: Pick<RoutingData, 'groups' | 'prepare' | 'availability'>;
-  publicUrl: string;
+  /** The server's public origin (known once it listens, on the twins). */
+  publicUrl: () => string;
   team: () => readonly User[];
   nameOf: (identity: string) => string;
   tell: (callSid: string, content: Record<string, unknown>) => void;

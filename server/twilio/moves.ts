@@ -62,14 +62,14 @@ export type Moves = ReturnType<typeof createMoves>;
 
 export function createMoves(deps: {
   client: TwilioClient;
-  publicUrl: string;
+  publicUrl: () => string;
   bySid: ReadonlyMap<string, Live>;
   log: (message: string) => void;
 }) {
   const { client, log } = deps;
   const url = (path: string, query: Record<string, string> = {}): string => {
     const q = new URLSearchParams(query).toString();
-    return `${deps.publicUrl}${path}${q ? `?${q}` : ''}`;
+    return `${deps.publicUrl()}${path}${q ? `?${q}` : ''}`;
   };
   const said = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 

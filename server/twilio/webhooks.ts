@@ -205,7 +205,7 @@ export function registerTwilioWebhooks(
         client: deps.control.client,
         calls,
         rest: deps.rest,
-        publicUrl: config.publicUrl,
+        publicUrl: () => config.publicUrl,
         team,
         nameOf,
         data,
