@@ -18,7 +18,7 @@ import { launchChromium } from '../support/chromium';
 import { storeGroup } from '../support/ring-groups';
 import { serverWrites } from '../support/server-writes';
 import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, type Person } from './support/live';
+import { groupObjectsAs, sdkClientFor, type Person } from './support/live';
 import { audioCodecs, inbound, phonePerson } from './support/page-audio';
 import { eventually } from './support/phone';
 
@@ -283,6 +283,7 @@ describe('hold, park and pick up', () => {
     // 3 s a turn, quicker than the group form allows: written as the server.
     const admin = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
     const writes = await serverWrites(server.url);
+    const prepare = await groupObjectsAs(server.url, 'Ann', 'ann@example.com');
     try {
       await storeGroup(
         admin,
@@ -295,6 +296,7 @@ describe('hold, park and pick up', () => {
           ringTimeout: 3,
         },
         writes,
+        prepare,
       );
     } finally {
       writes.close();
