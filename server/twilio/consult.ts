@@ -95,15 +95,15 @@ export function createConsult(deps: {
             'no_transfer',
             `${consult.name} has not answered yet: wait, or cancel the transfer.`,
           );
-        await moves.redirect(them.sid, conference(consult.room, { start: true, endOnExit: false }));
-        if (live.started) await moves.holdParticipant(live, them, false).catch(() => undefined);
-        moves.hangUp(me.sid);
+        // The transferrer leaves first (the colleague waits a moment alone), then the caller joins.
         const target: Side = {
           sid: consult.callSid,
           identity: consult.identity,
           name: consult.name,
         };
         legs.bySid.delete(me.sid);
+        moves.hangUp(me.sid);
+        await moves.redirect(them.sid, conference(consult.room, { start: true, endOnExit: false }));
         legs.bySid.set(target.sid, live);
         live.sides = [them, target];
         live.room = consult.room;
