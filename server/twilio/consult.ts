@@ -137,12 +137,11 @@ export function createConsult(deps: {
     progress(liveId: string, callSid: string, status: string): void {
       const live = legs.bySid.get(liveId) ?? legs.bySid.get(callSid);
       const consult = live?.consult;
+      // The colleague is on a call from their answer until theirs ends, whatever became of it.
+      if (FINAL.includes(status)) deps.calls.legEnded(callSid);
       if (!live) return;
       if (!consult || consult.callSid !== callSid) {
-        if (FINAL.includes(status)) {
-          deps.calls.legEnded(callSid);
-          legs.ended(callSid);
-        }
+        if (FINAL.includes(status)) legs.ended(callSid);
         return;
       }
       const me = live.sides.find((s) => s.sid === consult.by);
@@ -153,9 +152,7 @@ export function createConsult(deps: {
         if (me) deps.tell(me.sid, { event: 'consultAnswered' });
         return;
       }
-      if (!FINAL.includes(status)) return;
-      deps.calls.legEnded(callSid);
-      if (!me) return;
+      if (!FINAL.includes(status) || !me) return;
       const them = live.sides.find((s) => s !== me);
       const reason = consult.answered
         ? `${consult.name} hung up.`

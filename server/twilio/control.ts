@@ -25,6 +25,7 @@ import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import { transferTurns } from '../../src/domain/routing/engine';
 import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
 import { HOLDS } from '../../src/contracts/objects';
+import { normaliseNumber } from '../../src/contracts/records/group';
 import type { User } from '../identity/users';
 import {
   CallControlError,
@@ -55,7 +56,7 @@ export interface CallControlDeps {
   client: TwilioClient;
   calls: CallLog;
   rest: SyncRest;
-  data: Pick<RoutingData, 'groups' | 'prepare' | 'availability'>;
+  data: Pick<RoutingData, 'groups' | 'groupByNumber' | 'prepare' | 'availability'>;
   /** The server's public origin (known once it listens, on the twins). */
   publicUrl: () => string;
   team: () => readonly User[];
@@ -338,6 +339,12 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         name: g.name,
         number: g.number,
       }));
+      // A group saved a moment ago may not be in the groups as last read: asked by its number,
+      // they are read again (routing-data.ts).
+      const number = normaliseNumber(target);
+      const fresh = number === '' ? null : await deps.data.groupByNumber(number);
+      if (fresh && !groups.some((g) => g.id === fresh.id))
+        groups.push({ id: fresh.id, name: fresh.group.name, number: fresh.group.number });
       const dest = resolveDestination(target, deps.team(), groups);
       if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
       if (mode === 'consult' && dest.kind !== 'person')
