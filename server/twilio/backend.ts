@@ -30,6 +30,7 @@ import {
   twilioDeviceOptions,
 } from './tokens';
 import { registerTwilioWebhooks } from './webhooks';
+import { createOnCallWriter } from './on-call';
 import type { CallControl } from './control';
 import { createTeller } from './tell';
 import { createTwilioCallQuality, type TwilioCallQuality } from './quality';
@@ -96,7 +97,9 @@ export function createTwilioBackend(
   const { now, log } = deps;
   const client = createTwilioClient(config, deps.httpClient);
   const rest = createSyncRest(client, config.syncServiceSid);
-  const calls = createCallLog(now);
+  // Presence says "On a call" from the calls the webhooks report (on-call.ts).
+  const calls: CallLog = createCallLog(now, (identity) => onCallChanged(identity));
+  const onCallChanged = createOnCallWriter({ rest, isOnCall: (id) => calls.isOnCall(id), log });
   const data = createRoutingData({ rest, onCall: calls.isOnCall, now });
   const acl = createSyncAcl(createSyncAclRest(client, config.syncServiceSid), {
     serviceSid: config.syncServiceSid,

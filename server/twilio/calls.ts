@@ -93,7 +93,11 @@ export interface CallLog {
   size(): number;
 }
 
-export function createCallLog(now: () => number = Date.now): CallLog {
+export function createCallLog(
+  now: () => number = Date.now,
+  /** Someone's first call began or their last ended (presence says "On a call"). */
+  onBusyChanged: (identity: string) => void = () => {},
+): CallLog {
   const calls = new Map<string, CallState>();
   /** Leg sid → who is on it, and since when. */
   const legs = new Map<string, { identity: string; at: number }>();
@@ -104,8 +108,10 @@ export function createCallLog(now: () => number = Date.now): CallLog {
     if (!leg) return;
     legs.delete(legSid);
     const left = (busy.get(leg.identity) ?? 1) - 1;
-    if (left <= 0) busy.delete(leg.identity);
-    else busy.set(leg.identity, left);
+    if (left <= 0) {
+      busy.delete(leg.identity);
+      onBusyChanged(leg.identity);
+    } else busy.set(leg.identity, left);
   };
 
   return {
@@ -144,6 +150,7 @@ export function createCallLog(now: () => number = Date.now): CallLog {
       if (legs.has(legSid)) return;
       legs.set(legSid, { identity, at: now() });
       busy.set(identity, (busy.get(identity) ?? 0) + 1);
+      if (busy.get(identity) === 1) onBusyChanged(identity);
     },
     legEnded,
     isOnCall: (identity) => busy.has(identity),

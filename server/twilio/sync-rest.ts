@@ -20,6 +20,8 @@ export interface SyncRest {
   getMapItem(map: string, key: string): Promise<StoredMapItem | null>;
   /** Creates or replaces the item; `ttlSeconds` sets its expiry (0 or absent: none). */
   setMapItem(map: string, key: string, data: JsonObject, ttlSeconds?: number): Promise<void>;
+  /** Replaces an item's data, keeping its ttl; false when there is no such item (nothing made). */
+  updateMapItem(map: string, key: string, data: JsonObject): Promise<boolean>;
   /** Nothing when it is already gone. */
   removeMapItem(map: string, key: string): Promise<void>;
   /** A document's data, or null when there is none. */
@@ -108,6 +110,15 @@ export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRe
         };
       } catch (err) {
         if (notFound(err)) return null;
+        throw err;
+      }
+    },
+    async updateMapItem(name, key, data) {
+      try {
+        await map(name).syncMapItems(pathKey(key)).update({ data });
+        return true;
+      } catch (err) {
+        if (notFound(err)) return false;
         throw err;
       }
     },

@@ -71,6 +71,29 @@ const toldTo = (callSid: string) =>
   t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content);
 const conferenceOf = (twiml: string) => /<Conference[^>]*>([^<]+)<\/Conference>/.exec(twiml)?.[1];
 
+// First: the legs later tests leave up would keep people on a call.
+describe('on a call, in presence', () => {
+  it('is written into the presence item of whoever answers, and cleared when their last call ends', async () => {
+    const presence = (who: string) => t.api.maps.get('presence')?.get(who)?.data;
+    const { call, bobLeg } = await aliceCallsBob();
+    await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: true });
+    // The caller's own call counts too.
+    await expect.poll(() => presence(ALICE)).toEqual({ status: 'available', onCall: true });
+    await post(
+      '/api/twilio/leg',
+      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
+      204,
+    );
+    await post(
+      '/api/twilio/status',
+      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
+      204,
+    );
+    await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: false });
+    await expect.poll(() => presence(ALICE)).toEqual({ status: 'available', onCall: false });
+  });
+});
+
 describe('hold on Twilio', () => {
   it('moves both legs into a conference that does not start; resume starts it; a later hold holds the participant', async () => {
     const { xml, call, bobLeg } = await aliceCallsBob();

@@ -1,0 +1,38 @@
+/**
+ * "On a call" in Twilio mode: on the embedded backend the Sync service puts `onCall` into every
+ * presence write from the calls it carries; Twilio's Sync cannot, so this server writes it into the
+ * person's presence item (through the REST API) when their first call begins and their last ends,
+ * as the voice webhooks report them (calls.ts). The browser's heartbeat keeps the value the map
+ * holds. Only an item that exists is changed (an offline person gets none), its ttl kept; writes for
+ * one person go one after another, each with the state as it is when it runs.
+ */
+import { PRESENCE } from '../../src/contracts/objects';
+import type { SyncRest } from './sync-rest';
+
+export function createOnCallWriter(deps: {
+  rest: Pick<SyncRest, 'getMapItem' | 'updateMapItem'>;
+  isOnCall: (identity: string) => boolean;
+  log: (message: string) => void;
+}): (identity: string) => void {
+  const queues = new Map<string, Promise<void>>();
+  const write = async (identity: string): Promise<void> => {
+    const onCall = deps.isOnCall(identity);
+    const item = await deps.rest.getMapItem(PRESENCE.name, identity);
+    if (!item || item.data.onCall === onCall) return;
+    await deps.rest.updateMapItem(PRESENCE.name, identity, { ...item.data, onCall });
+  };
+  return (identity) => {
+    const before = queues.get(identity) ?? Promise.resolve();
+    const next = before.then(() =>
+      write(identity).catch((err: unknown) =>
+        deps.log(
+          `presence of ${identity}: on a call not written: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      ),
+    );
+    queues.set(identity, next);
+    void next.then(() => {
+      if (queues.get(identity) === next) queues.delete(identity);
+    });
+  };
+}
