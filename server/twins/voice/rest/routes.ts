@@ -16,6 +16,7 @@ import {
   type VoiceEngine,
   type VoiceRegistry,
 } from './resources';
+import { parseTwiml, TwimlError } from '../twiml/parse';
 
 export interface Credentials {
   accountSid: string;
@@ -141,7 +142,18 @@ function nextOf(
   const url = form.get('Url');
   if (twiml !== null && url !== null)
     throw new RestError(400, 21205, 'Give Url or Twiml, not both');
-  if (twiml !== null) return { twiml };
+  if (twiml !== null) {
+    // Twilio checks inline TwiML before it changes anything: a document that does not parse is
+    // refused with the TwiML error's code (12100 XML, 12102 root, 12200 schema).
+    try {
+      parseTwiml(twiml);
+    } catch (err) {
+      if (err instanceof TwimlError)
+        throw new RestError(400, err.code, `Twiml is invalid: ${err.message}`);
+      throw err;
+    }
+    return { twiml };
+  }
   if (url !== null) {
     try {
       new URL(url);
@@ -304,10 +316,10 @@ export function voiceRest(options: VoiceRestOptions) {
         const participant = registry.participant(conference, subId);
         if (verb === 'GET') return [200, participantJson(account, participant)];
         if (verb === 'DELETE') {
+          // The participant leaves; a call that joined by `<Dial><Conference>` goes on with the
+          // TwiML after its `<Dial>` (its action URL, else the next verb).
           engine.remove(conference, participant);
           registry.leave(conference, participant);
-          const call = registry.calls.get(participant.callSid);
-          if (call) registry.setStatus(call, 'completed');
           return [204, null];
         }
         if (verb === 'POST') {
