@@ -92,6 +92,44 @@ describe('Calls', () => {
     });
   });
 
+  it('refuses inline TwiML that does not parse (its TwiML error code), changing nothing', async () => {
+    const call = liveCall();
+    did.length = 0;
+    await expect(
+      client.calls(call.sid).update({ twiml: '<Response><Dial><Conference>room</Dial>' }),
+    ).rejects.toMatchObject({ status: 400, code: 12100 });
+    await expect(
+      client.calls(call.sid).update({ twiml: '<Reply><Hangup/></Reply>' }),
+    ).rejects.toMatchObject({ status: 400, code: 12102 });
+    await expect(
+      client
+        .calls(call.sid)
+        .update({ twiml: '<Response><Conference>room</Conference></Response>' }),
+    ).rejects.toMatchObject({ status: 400, code: 12200 });
+    expect(did).toEqual([]);
+    expect((await client.calls(call.sid).fetch()).status).toBe('in-progress');
+  });
+
+  it('refuses to redirect a ringing call (21220), as Twilio does', async () => {
+    const call = registry.addCall({
+      accountSid: ACCOUNT,
+      parentCallSid: 'CA' + '3'.repeat(32),
+      from: 'client:ann_1',
+      to: 'client:ben_2',
+      direction: 'outbound-dial',
+      status: 'ringing',
+    });
+    did.length = 0;
+    await expect(
+      client.calls(call.sid).update({ twiml: '<Response><Hangup/></Response>' }),
+    ).rejects.toMatchObject({
+      status: 400,
+      code: 21220,
+      message: 'Call is not in-progress. Cannot redirect.',
+    });
+    expect(did).toEqual([]);
+  });
+
   it('places a call with Url or Twiml, and refuses one with neither', async () => {
     did.length = 0;
     const call = await client.calls.create({
