@@ -96,7 +96,7 @@ beforeAll(async () => {
     if (!voice.handleRest(req, res)) res.writeHead(404).end();
   });
   twin.on('upgrade', (req, socket, head) => {
-    if (!voice.handleUpgrade(req, socket, head as Buffer)) socket.destroy();
+    if (!voice.handleUpgrade(req, socket, head)) socket.destroy();
   });
   await new Promise<void>((r) => twin.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(twin.address() as AddressInfo).port}`;
