@@ -250,7 +250,8 @@ describe('Redirecting a live call', () => {
 
     // The answered child is redirected: Bob's browser hears no hang-up.
     const bobMark = bob.frames.length;
-    await rest.calls(childSid).update({ twiml: waitSilently('room-3') });
+    routes['/child'] = () => waitSilently('room-3');
+    await rest.calls(childSid).update({ url: `${appBase}/child`, method: 'POST' });
     await eventually(
       () => Promise.resolve(seen.some((s) => s.path === '/after')),
       5000,
@@ -259,6 +260,17 @@ describe('Redirecting a live call', () => {
     expect(seen.find((s) => s.path === '/after')!.params).toMatchObject({
       DialCallStatus: 'completed',
       DialCallSid: childSid,
+    });
+    // The child's own webhook: its fields as a call of its own.
+    expect(seen.find((s) => s.path === '/child')!.params).toEqual({
+      AccountSid: ACCOUNT,
+      CallSid: childSid,
+      ParentCallSid: String(a.frame.payload.callsid),
+      From: 'client:ann',
+      To: 'client:bob',
+      Direction: 'outbound-dial',
+      CallStatus: 'in-progress',
+      ApiVersion: '2010-04-01',
     });
     // Ann's action joins the same room and starts it: Bob hears Ann again, in the conference.
     await hears(bobLeg, 'sound');
