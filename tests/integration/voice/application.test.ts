@@ -338,3 +338,103 @@ describe('Redirecting a live call', () => {
     });
   });
 });
+
+describe('Calls placed through the REST API', () => {
+  it('rings every device of a client identity, runs the TwiML once answered, and reports each end', async () => {
+    const [ann, cat, cat2] = await Promise.all([phone('ann'), phone('cat'), phone('cat')]);
+    routes['/placed-status'] = () => '';
+    routes['/voice'] = () => waitSilently('room-9');
+    const a = await dial(ann, 'consult');
+    a.leg.play(null);
+
+    const marks = [cat.frames.length, cat2.frames.length];
+    const placed = await rest.calls.create({
+      to: 'client:cat',
+      from: 'client:ann',
+      twiml: start('room-9'),
+      statusCallback: `${appBase}/placed-status`,
+      statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+    });
+    expect(placed).toMatchObject({ status: 'queued', direction: 'outbound-api' });
+    const invite = await cat.next((f) => f.type === 'invite', marks[0], 10_000);
+    await cat2.next((f) => f.type === 'invite', marks[1], 10_000);
+    expect(invite.payload.callsid).toBe(placed.sid);
+    expect(invite.payload.parameters).toMatchObject({
+      CallSid: placed.sid,
+      From: 'client:ann',
+      To: 'client:cat',
+    });
+    expect((await rest.calls(placed.sid).fetch()).status).toBe('ringing');
+    const catLeg = await answerTo(cat, invite);
+    // The other device stops ringing; the TwiML joins Ann's room and starts it: Ann hears Cat.
+    await cat2.next(
+      (f) => f.type === 'cancel' && f.payload.callsid === placed.sid,
+      marks[1],
+      10_000,
+    );
+    await hears(a.leg, 'sound');
+    expect((await rest.calls(placed.sid).fetch()).status).toBe('in-progress');
+    catLeg.play(null);
+    cat.send('hangup', { callsid: placed.sid });
+    await eventually(
+      () =>
+        Promise.resolve(
+          seen.some((s) => s.path === '/placed-status' && s.params.CallStatus === 'completed'),
+        ),
+      5000,
+      'the completed status callback',
+    );
+    expect(
+      seen
+        .filter((s) => s.path === '/placed-status')
+        .map((s) => [s.params.CallStatus, s.params.Direction]),
+    ).toEqual([
+      ['initiated', 'outbound-api'],
+      ['ringing', 'outbound-api'],
+      ['in-progress', 'outbound-api'],
+      ['completed', 'outbound-api'],
+    ]);
+    // Cat's start participant had endConferenceOnExit: Ann's <Dial> ends, and her call with it.
+    await hungUp(ann, String(a.frame.payload.callsid));
+  });
+
+  it('is busy when every device declines, canceled when asked, no-answer with nobody to ring', async () => {
+    const cat = await phone('cat');
+    routes['/placed-status'] = () => '';
+    const options = {
+      from: 'client:ann',
+      twiml: '<Response><Hangup/></Response>',
+      statusCallback: `${appBase}/placed-status`,
+    };
+    const finalOf = async (sid: string): Promise<string> => {
+      await eventually(
+        () =>
+          Promise.resolve(
+            seen.some((s) => s.path === '/placed-status' && s.params.CallSid === sid),
+          ),
+        5000,
+        `the end of ${sid}`,
+      );
+      return seen.find((s) => s.path === '/placed-status' && s.params.CallSid === sid)!.params
+        .CallStatus!;
+    };
+
+    let mark = cat.frames.length;
+    const declined = await rest.calls.create({ to: 'client:cat', ...options });
+    await cat.next((f) => f.type === 'invite', mark, 10_000);
+    cat.send('reject', { callsid: declined.sid });
+    expect(await finalOf(declined.sid)).toBe('busy');
+
+    mark = cat.frames.length;
+    const canceled = await rest.calls.create({ to: 'client:cat', ...options });
+    await cat.next((f) => f.type === 'invite', mark, 10_000);
+    await rest.calls(canceled.sid).update({ status: 'canceled' });
+    await cat.next((f) => f.type === 'cancel' && f.payload.callsid === canceled.sid, mark, 10_000);
+    expect(await finalOf(canceled.sid)).toBe('canceled');
+
+    const nobody = await rest.calls.create({ to: 'client:nobody_here', ...options });
+    expect(await finalOf(nobody.sid)).toBe('no-answer');
+    const phoneNumber = await rest.calls.create({ to: '+442079460000', ...options });
+    expect(await finalOf(phoneNumber.sid)).toBe('failed');
+  });
+});

@@ -16,7 +16,7 @@ import {
   type VoiceEngine,
   type VoiceRegistry,
 } from './resources';
-import { parseTwiml, TwimlError } from '../twiml/parse';
+import { parseTwiml, TwimlError, type Callback } from '../twiml/parse';
 
 export interface Credentials {
   accountSid: string;
@@ -174,6 +174,40 @@ function parties(form: URLSearchParams): { to: string; from: string } {
   return { to, from };
 }
 
+const CALL_EVENTS = ['initiated', 'ringing', 'answered', 'completed'] as const;
+
+/**
+ * A placed call's `StatusCallback`, `StatusCallbackMethod` and `StatusCallbackEvent` (repeated, or
+ * space-separated); `completed` alone when no event is named
+ * (https://www.twilio.com/docs/voice/api/call-resource#statuscallbackevent).
+ */
+function statusCallback(form: URLSearchParams): Callback | null {
+  const url = form.get('StatusCallback');
+  if (url === null || url === '') return null;
+  const events = form
+    .getAll('StatusCallbackEvent')
+    .flatMap((e) => e.split(/[\s,]+/))
+    .filter(Boolean);
+  for (const e of events)
+    if (!(CALL_EVENTS as readonly string[]).includes(e))
+      throw new RestError(400, 20001, `StatusCallbackEvent ${e} is not a call event`);
+  return {
+    url,
+    method: method(form, 'StatusCallbackMethod'),
+    events: (events.length > 0 ? events : ['completed']) as Callback['events'],
+  };
+}
+
+/** A placed call's `Timeout`: seconds it rings, 60 by default, at most 600. */
+function timeout(form: URLSearchParams): number {
+  const v = form.get('Timeout');
+  if (v === null) return 60;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1 || n > 600)
+    throw new RestError(400, 20001, `Timeout must be a whole number of seconds from 1 to 600`);
+  return n;
+}
+
 export interface VoiceRestOptions {
   registry: VoiceRegistry;
   engine: VoiceEngine;
@@ -206,8 +240,9 @@ export function voiceRest(options: VoiceRestOptions) {
       const { to, from } = parties(form);
       const next = nextOf(form);
       if (!next) throw new RestError(400, 21205, 'Url or Twiml is required');
+      const options = { statusCallback: statusCallback(form), timeout: timeout(form) };
       const call = outbound(account, to, from);
-      engine.place(call, next);
+      engine.place(call, next, options);
       return [201, callJson(call)];
     }
     if (collection === 'Calls' && id !== undefined && sub === undefined) {

@@ -40,10 +40,13 @@ export interface AppCall {
   run: CallRun | null;
 }
 
-/** One `<Client>` of a `<Dial>`: a child call ringing one identity's devices. */
+/**
+ * A call ringing one identity's devices: a `<Client>` of a `<Dial>` (a child of `parent`), or a call
+ * placed through the REST API (no parent).
+ */
 export interface Fork {
   sid: string;
-  call: AppCall;
+  parent: AppCall | null;
   identity: string;
   /** The child call's `From` (the `<Dial callerId>`, else the parent's). */
   from: string;
@@ -60,6 +63,8 @@ export interface Fork {
    * and keeps its media leg, handed over here; null when it is not bridged.
    */
   takeOver(): MediaLeg | null;
+  /** Stops the ringing, as `Status=canceled` asks (a `<Dial>`'s legs are hung up by `onGone`). */
+  cancel?(): void;
 }
 
 export const app = (vs: VoiceState): AppMode => vs.app!;

@@ -110,7 +110,7 @@ export async function dialClients(
       };
       const fork: Fork = {
         sid: forkSid,
-        call,
+        parent: call,
         identity: noun.identity,
         from,
         devices: new Set(registeredSocketsOf(vs, noun.identity)),

@@ -12,7 +12,8 @@
  *   (`Direction=outbound-dial`, `ParentCallSid`), whose `<Client statusCallback>` reports
  *   `completed` when it finally ends. A leg still ringing cannot be redirected (21220);
  * - conference participants held, resumed and removed, and conferences ended (conference.ts).
- * Calls placed through the API and participants added by it are not carried yet (400, said).
+ * - a call placed through the API to a Voice SDK identity (place.ts).
+ * Participants added through the API are not carried yet (400, said).
  */
 import type { VoiceState } from '../model';
 import { send, sendUserMessage } from '../signalling';
@@ -21,6 +22,7 @@ import type { AppMode } from './application';
 import { runAppCall, startRun } from './application';
 import { hangUpCall, type AppCall, type Fork } from './call';
 import { conferenceEngine } from './conference';
+import { placeCall } from './place';
 import type { Start } from './run';
 
 const NOT_IN_PROGRESS = (): RestError =>
@@ -52,7 +54,8 @@ export function appEngine(vs: VoiceState): VoiceEngine {
       }
       const fork = mode().forks.get(callSid);
       if (!fork) return;
-      if (fork.answeredBy) fork.onGone(fork.answeredBy, false);
+      if (fork.cancel) fork.cancel();
+      else if (fork.answeredBy) fork.onGone(fork.answeredBy, false);
       else
         for (const conn of [...fork.devices]) {
           send(vs, conn, 'cancel', { callsid: fork.sid });
@@ -73,7 +76,11 @@ export function appEngine(vs: VoiceState): VoiceEngine {
       if (!fork?.answeredBy) throw NOT_IN_PROGRESS();
       redirectChild(vs, fork, start);
     },
-    place: () => notYet('Placing a call'),
+    place(call, next, options) {
+      const start: Start =
+        'twiml' in next ? { twiml: next.twiml, base: mode().application.voiceUrl } : next;
+      void placeCall(vs, call, start, options);
+    },
     hold: (conference) => conferences.hold(conference),
     remove: (conference, participant) => conferences.remove(conference, participant),
     addParticipant: () => notYet('Adding a conference participant'),
@@ -85,9 +92,9 @@ export function appEngine(vs: VoiceState): VoiceEngine {
 function redirectChild(vs: VoiceState, fork: Fork, start: Start): void {
   const conn = fork.answeredBy!;
   const answeredAt = fork.answeredAt ?? vs.now();
-  const leg = fork.takeOver();
-  if (!leg) throw NOT_IN_PROGRESS();
-  const parent = fork.call;
+  const parent = fork.parent;
+  const leg = parent ? fork.takeOver() : null;
+  if (!parent || !leg) throw NOT_IN_PROGRESS();
   const child: AppCall = {
     sid: fork.sid,
     tempSid: fork.sid,

@@ -16,10 +16,14 @@ const ACCOUNT = 'AC' + '1'.repeat(32);
 const TOKEN = 'twin-token';
 const registry = new VoiceRegistry();
 const did: string[] = [];
+const placed: Parameters<VoiceEngine['place']>[2][] = [];
 const engine: VoiceEngine = {
   redirect: (sid, next) => did.push(`redirect ${sid} ${'twiml' in next ? next.twiml : next.url}`),
   hangUp: (sid) => did.push(`hangUp ${sid}`),
-  place: (call) => did.push(`place ${call.to}`),
+  place: (call, _next, options) => {
+    did.push(`place ${call.to}`);
+    placed.push(options);
+  },
   hold: (_c, p) => did.push(`hold ${p.callSid} ${p.hold} ${p.holdUrl ?? '-'}`),
   remove: (_c, p) => did.push(`remove ${p.callSid}`),
   addParticipant: (_c, call, p) => did.push(`add ${call.to} ${p.label ?? '-'}`),
@@ -142,6 +146,54 @@ describe('Calls', () => {
     await expect(
       client.calls.create({ to: 'client:ben_2', from: '+442079460000' }),
     ).rejects.toMatchObject({ status: 400, code: 21205 });
+  });
+});
+
+describe('Calls create: what the engine is asked to ring', () => {
+  it('passes the status callback with the events asked (completed alone by default) and the timeout (60 by default)', async () => {
+    placed.length = 0;
+    await client.calls.create({
+      to: 'client:cat_3',
+      from: 'client:ann_1',
+      twiml: '<Response><Hangup/></Response>',
+      statusCallback: 'https://pbx.example.com/status',
+      statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+      timeout: 20,
+    });
+    await client.calls.create({
+      to: 'client:cat_3',
+      from: 'client:ann_1',
+      url: 'https://pbx.example.com/consult',
+      statusCallback: 'https://pbx.example.com/status',
+      statusCallbackMethod: 'GET',
+    });
+    await client.calls.create({
+      to: 'client:cat_3',
+      from: 'client:ann_1',
+      twiml: '<Response/>',
+    });
+    expect(placed).toEqual([
+      {
+        statusCallback: {
+          url: 'https://pbx.example.com/status',
+          method: 'POST',
+          events: ['initiated', 'ringing', 'answered', 'completed'],
+        },
+        timeout: 20,
+      },
+      {
+        statusCallback: {
+          url: 'https://pbx.example.com/status',
+          method: 'GET',
+          events: ['completed'],
+        },
+        timeout: 60,
+      },
+      { statusCallback: null, timeout: 60 },
+    ]);
+    await expect(
+      client.calls.create({ to: 'client:cat_3', from: 'x', twiml: '<Response/>', timeout: 0 }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
 
