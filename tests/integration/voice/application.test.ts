@@ -253,9 +253,12 @@ describe('Redirecting a live call', () => {
     routes['/child'] = () => waitSilently('room-3');
     await rest.calls(childSid).update({ url: `${appBase}/child`, method: 'POST' });
     await eventually(
-      () => Promise.resolve(seen.some((s) => s.path === '/after')),
+      () =>
+        Promise.resolve(
+          seen.some((s) => s.path === '/after') && seen.some((s) => s.path === '/child'),
+        ),
       5000,
-      'the parent <Dial> action',
+      "the parent <Dial> action and the child's own webhook",
     );
     expect(seen.find((s) => s.path === '/after')!.params).toMatchObject({
       DialCallStatus: 'completed',
