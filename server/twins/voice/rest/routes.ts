@@ -245,6 +245,26 @@ export function voiceRest(options: VoiceRestOptions) {
       engine.place(call, next, options);
       return [201, callJson(call)];
     }
+    if (collection === 'Calls' && id === undefined && verb === 'GET') {
+      // https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources: filtered
+      // by `To`, `From`, `ParentCallSid` and `Status`, newest first.
+      const url = new URL(req.url ?? '/', 'http://twin');
+      const filter = (name: string, value: string): boolean => {
+        const wanted = url.searchParams.get(name);
+        return wanted === null || wanted === value;
+      };
+      const calls = [...registry.calls.values()]
+        .filter(
+          (c) =>
+            c.accountSid === account &&
+            filter('To', c.to) &&
+            filter('From', c.from) &&
+            filter('ParentCallSid', c.parentCallSid ?? '') &&
+            filter('Status', c.status),
+        )
+        .sort((a, b) => b.created - a.created);
+      return [200, page('calls', url, calls.map(callJson))];
+    }
     if (collection === 'Calls' && id !== undefined && sub === undefined) {
       const call = registry.call(account, id);
       if (verb === 'GET') return [200, callJson(call)];

@@ -96,6 +96,34 @@ describe('Calls', () => {
     });
   });
 
+  it("lists calls filtered by ParentCallSid and Status (a <Dial>'s legs of a call)", async () => {
+    const parent = liveCall('client:ben_2');
+    const child = registry.addCall({
+      accountSid: ACCOUNT,
+      parentCallSid: parent.sid,
+      from: 'client:ann_1',
+      to: 'client:ben_2',
+      direction: 'outbound-dial',
+      status: 'ringing',
+    });
+    registry.setStatus(child, 'in-progress');
+    const ended = registry.addCall({
+      accountSid: ACCOUNT,
+      parentCallSid: parent.sid,
+      from: 'client:ann_1',
+      to: 'client:cat_3',
+      direction: 'outbound-dial',
+      status: 'ringing',
+    });
+    registry.setStatus(ended, 'no-answer');
+    const live = await client.calls.list({ parentCallSid: parent.sid, status: 'in-progress' });
+    expect(live.map((c) => [c.sid, c.parentCallSid, c.direction])).toEqual([
+      [child.sid, parent.sid, 'outbound-dial'],
+    ]);
+    const all = await client.calls.list({ parentCallSid: parent.sid });
+    expect(all.map((c) => c.sid).sort()).toEqual([child.sid, ended.sid].sort());
+  });
+
   it('refuses inline TwiML that does not parse (its TwiML error code), changing nothing', async () => {
     const call = liveCall();
     did.length = 0;
