@@ -11,7 +11,9 @@
  *   (Participant `Hold=true`) hears its `HoldUrl` (Twilio's hold music when absent) and is not heard;
  *   a participant alone hears silence. The twin mixes no more than two: with three or more not on
  *   hold, the first two to join are bridged, the others hear silence (logged);
- * - a participant leaves when its call hangs up, is redirected, or is removed (Participant delete):
+ * - a participant leaves when its call hangs up, is redirected ("the Participants endpoint will not
+ *   return ... participants whose call has been modified to use new TwiML", the participant resource
+ *   page), or is removed (Participant delete, "kick"):
  *   its `<Dial>` ends with `DialCallStatus=completed` and its TwiML goes on; when one with
  *   `endConferenceOnExit="true"` leaves, or the conference is ended (`Status=completed`), everyone
  *   leaves so; the conference is `completed` once its last participant is gone.
@@ -107,10 +109,18 @@ export function joinConference(
 function afterLeaving(vs: VoiceState, room: Room): void {
   if (room.conference.status === 'completed') {
     for (const m of [...room.members.values()]) m.leave();
-    app(vs).rooms.delete(room.conference.sid);
+    closeRoom(vs, room);
     return;
   }
   mix(vs, room);
+}
+
+/** A conference over: its room goes, and the REST API forgets it a minute later (then 20404). */
+function closeRoom(vs: VoiceState, room: Room): void {
+  const mode = app(vs);
+  if (mode.rooms.get(room.conference.sid) !== room) return;
+  mode.rooms.delete(room.conference.sid);
+  setTimeout(() => mode.registry.conferences.delete(room.conference.sid), 60_000).unref();
 }
 
 /** Sets what each member hears from the conference's state (started, who is held). */
@@ -174,6 +184,6 @@ export const conferenceEngine = (vs: VoiceState) => ({
     if (!room) return;
     conference.status = 'completed';
     for (const m of [...room.members.values()]) m.leave();
-    app(vs).rooms.delete(conference.sid);
+    closeRoom(vs, room);
   },
 });

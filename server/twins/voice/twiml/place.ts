@@ -16,7 +16,7 @@ import type { Conn, VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../signalling';
 import type { TwinCall } from '../rest/resources';
 import { runAppCall } from './application';
-import { app, tracked, type AppCall, type Fork } from './call';
+import { app, forget, tracked, type AppCall, type Fork } from './call';
 import type { Callback } from './parse';
 import type { Start } from './run';
 
@@ -40,6 +40,7 @@ export async function placeCall(
     To: listed.to,
     Direction: 'outbound-api' as const,
   };
+  forget(vs, listed.sid);
   const status = tracked(vs, listed, options.statusCallback, fields, mode.webhooks);
   status.initiated();
   const named = /^client:(.+)$/.exec(listed.to)?.[1];
