@@ -77,6 +77,7 @@ export function joinConference(
   const joinedAt = vs.now();
   return new Promise<DialOutcome>((resolve) => {
     let left = false;
+    let offStop = (): void => {};
     const member: Member = {
       call,
       participant,
@@ -100,7 +101,7 @@ export function joinConference(
       },
     };
     joined.members.set(call.sid, member);
-    const offStop = run.onStop(() => member.leave());
+    offStop = run.onStop(() => member.leave());
     if (!left) mix(vs, joined);
   });
 }

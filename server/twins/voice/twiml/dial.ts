@@ -36,7 +36,7 @@ export async function dialClients(
   const callerLeg = call.leg!;
   if (run.ended) {
     void leg.close();
-    return { status: call.ended ? 'canceled' : 'failed', callSid: null, seconds: 0 };
+    return { status: 'canceled', callSid: null, seconds: 0 };
   }
   return new Promise<DialOutcome>((resolve) => {
     const forks: Fork[] = [];

@@ -207,7 +207,7 @@ export class TwinCallLeg implements CallLeg, CallRun, RunScope {
     // answerOnBridge is not for <Conference>: the caller is answered as it joins.
     if (!options.answerOnBridge || nouns.some((n) => n.kind === 'conference')) this.answer();
     if (this.ended || !call.leg)
-      return { status: call.ended ? 'canceled' : 'failed', callSid: null, seconds: 0 };
+      return { status: this.ended ? 'canceled' : 'failed', callSid: null, seconds: 0 };
     const conference = nouns.find((n) => n.kind === 'conference');
     if (conference) return joinConference(vs, call, conference, this);
     const clients = nouns.flatMap((n) => (n.kind === 'client' ? [n] : []));
