@@ -382,6 +382,9 @@ export function voiceRest(options: VoiceRestOptions) {
           const hold = bool(form, 'Hold');
           const muted = bool(form, 'Muted');
           if (muted !== undefined) participant.muted = muted;
+          // Whether the conference ends when this participant leaves can change while it is in.
+          const endOnExit = bool(form, 'EndConferenceOnExit');
+          if (endOnExit !== undefined) participant.endConferenceOnExit = endOnExit;
           if (hold !== undefined) {
             participant.hold = hold;
             participant.holdUrl = hold ? form.get('HoldUrl') : null;

@@ -281,6 +281,21 @@ describe('Conferences and participants', () => {
     ).rejects.toMatchObject({ status: 400 });
   });
 
+  it('changes whether the conference ends when a participant leaves (EndConferenceOnExit)', async () => {
+    const agent = liveCall('client:ann_1');
+    const caller = liveCall('client:ben_2');
+    const conference = registry.conferenceNamed(ACCOUNT, 'consult-1');
+    registry.join(conference, agent.sid, { endConferenceOnExit: true });
+    registry.join(conference, caller.sid);
+    const updated = await client
+      .conferences(conference.sid)
+      .participants(agent.sid)
+      .update({ endConferenceOnExit: false });
+    expect(updated.endConferenceOnExit).toBe(false);
+    await client.conferences(conference.sid).participants(agent.sid).remove();
+    expect((await client.conferences(conference.sid).fetch()).status).toBe('in-progress');
+  });
+
   it('an unknown participant is 20404', async () => {
     const conference = registry.conferenceNamed(ACCOUNT, 'empty-one');
     await expect(
