@@ -6,7 +6,8 @@
  *   listed by the REST API (connected, not held) for as long as it is in;
  * - until the conference starts (a participant with `startConferenceOnEnter="true"` joins), each
  *   participant hears its own `waitUrl` looped: Twilio's hold music when absent, silence for
- *   `waitUrl=""`, the URL's audio or the `<Play>`/`<Say>`/`<Pause>` of its TwiML otherwise;
+ *   `waitUrl=""`, the URL's audio or the `<Play>`/`<Say>`/`<Pause>` of its TwiML otherwise, asked
+ *   with `waitMethod` (POST by default; the page advises GET for static audio files);
  * - once started, two participants not on hold hear each other (their legs are bridged); one on hold
  *   (Participant `Hold=true`) hears its `HoldUrl` (Twilio's hold music when absent) and is not heard;
  *   a participant alone hears silence. The twin mixes no more than two: with three or more not on
@@ -36,8 +37,9 @@ export const TWILIO_HOLD_MUSIC = 'http://twimlets.com/holdmusic?Bucket=com.twili
 interface Member {
   call: AppCall;
   participant: TwinParticipant;
-  /** Its `waitUrl` ('' for silence). */
+  /** Its `waitUrl` ('' for silence) and how it is asked. */
   waitUrl: string;
+  waitMethod: 'GET' | 'POST';
   /** What it hears now: 'bridge', 'silence', or 'wait <url>' / 'hold <url>'. */
   hearing: string;
   /** Takes it out of the conference: its `<Dial>` ends. */
@@ -82,6 +84,7 @@ export function joinConference(
       call,
       participant,
       waitUrl: noun.waitUrl ?? TWILIO_HOLD_MUSIC,
+      waitMethod: noun.waitMethod,
       hearing: '',
       leave() {
         if (left) return;
@@ -149,21 +152,28 @@ export function mix(vs: VoiceState, room: Room): void {
   }
   for (const m of members) {
     if (room.pair && (room.pair.a === m || room.pair.b === m)) continue;
-    if (!started) hear(vs, m, 'wait', m.waitUrl);
+    if (!started) hear(vs, m, 'wait', m.waitUrl, m.waitMethod);
     else if (m.participant.hold) hear(vs, m, 'hold', m.participant.holdUrl ?? TWILIO_HOLD_MUSIC);
     else hear(vs, m, 'silence', '');
   }
 }
 
 /** Plays `url`'s sound looped to the member (silence at once, the sound once it is had). */
-function hear(vs: VoiceState, m: Member, why: 'wait' | 'hold' | 'silence', url: string): void {
+function hear(
+  vs: VoiceState,
+  m: Member,
+  why: 'wait' | 'hold' | 'silence',
+  url: string,
+  method: 'GET' | 'POST' = 'GET',
+): void {
   const key = why === 'silence' ? why : `${why} ${url}`;
   if (m.hearing === key) return;
   m.hearing = key;
   const leg = m.call.leg!;
   leg.play(null);
   if (why === 'silence') return;
-  void loopSound(vs, url).then((sound) => {
+  // A POST carries the call's fields, as a webhook does.
+  void loopSound(vs, url, method === 'POST' ? { ...m.call.fields } : null).then((sound) => {
     if (m.hearing === key && sound && leg.state !== 'closed' && !m.call.ended) leg.play(sound);
   });
 }
