@@ -13,6 +13,7 @@
  * state the REST answers show and refuses what Twilio refuses.
  */
 import { randomBytes } from 'node:crypto';
+import type { Callback } from '../twiml/parse';
 
 export type CallStatus =
   'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'failed' | 'no-answer' | 'canceled';
@@ -61,8 +62,15 @@ export interface VoiceEngine {
   ): void;
   /** Ends a call (a live one hangs up; a ringing one is canceled). */
   hangUp(callSid: string): void;
-  /** Places a new call (`To` a `client:` identity or a number) that runs `next` once answered. */
-  place(call: TwinCall, next: { twiml: string } | { url: string; method: 'GET' | 'POST' }): void;
+  /**
+   * Places a new call (`To` a `client:` identity or a number) that runs `next` once answered,
+   * ringing for `timeout` seconds and telling `statusCallback` of the events it names.
+   */
+  place(
+    call: TwinCall,
+    next: { twiml: string } | { url: string; method: 'GET' | 'POST' },
+    options: { statusCallback: Callback | null; timeout: number },
+  ): void;
   /** Holds (with `holdUrl`'s audio, or the default music) or resumes a participant. */
   hold(conference: TwinConference, participant: TwinParticipant): void;
   /** Takes a participant out of its conference (its call ends, as Twilio's delete does). */

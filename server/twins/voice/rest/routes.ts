@@ -16,6 +16,7 @@ import {
   type VoiceEngine,
   type VoiceRegistry,
 } from './resources';
+import { parseTwiml, TwimlError, type Callback } from '../twiml/parse';
 
 export interface Credentials {
   accountSid: string;
@@ -141,7 +142,18 @@ function nextOf(
   const url = form.get('Url');
   if (twiml !== null && url !== null)
     throw new RestError(400, 21205, 'Give Url or Twiml, not both');
-  if (twiml !== null) return { twiml };
+  if (twiml !== null) {
+    // Twilio checks inline TwiML before it changes anything: a document that does not parse is
+    // refused with the TwiML error's code (12100 XML, 12102 root, 12200 schema).
+    try {
+      parseTwiml(twiml);
+    } catch (err) {
+      if (err instanceof TwimlError)
+        throw new RestError(400, err.code, `Twiml is invalid: ${err.message}`);
+      throw err;
+    }
+    return { twiml };
+  }
   if (url !== null) {
     try {
       new URL(url);
@@ -160,6 +172,40 @@ function parties(form: URLSearchParams): { to: string; from: string } {
   if (!to) throw new RestError(400, 21201, 'No called number is specified');
   if (!from) throw new RestError(400, 21603, "A 'From' phone number is required.");
   return { to, from };
+}
+
+const CALL_EVENTS = ['initiated', 'ringing', 'answered', 'completed'] as const;
+
+/**
+ * A placed call's `StatusCallback`, `StatusCallbackMethod` and `StatusCallbackEvent` (repeated, or
+ * space-separated); `completed` alone when no event is named
+ * (https://www.twilio.com/docs/voice/api/call-resource#statuscallbackevent).
+ */
+function statusCallback(form: URLSearchParams): Callback | null {
+  const url = form.get('StatusCallback');
+  if (url === null || url === '') return null;
+  const events = form
+    .getAll('StatusCallbackEvent')
+    .flatMap((e) => e.split(/[\s,]+/))
+    .filter(Boolean);
+  for (const e of events)
+    if (!(CALL_EVENTS as readonly string[]).includes(e))
+      throw new RestError(400, 20001, `StatusCallbackEvent ${e} is not a call event`);
+  return {
+    url,
+    method: method(form, 'StatusCallbackMethod'),
+    events: (events.length > 0 ? events : ['completed']) as Callback['events'],
+  };
+}
+
+/** A placed call's `Timeout`: seconds it rings, 60 by default, at most 600. */
+function timeout(form: URLSearchParams): number {
+  const v = form.get('Timeout');
+  if (v === null) return 60;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1 || n > 600)
+    throw new RestError(400, 20001, `Timeout must be a whole number of seconds from 1 to 600`);
+  return n;
 }
 
 export interface VoiceRestOptions {
@@ -194,9 +240,30 @@ export function voiceRest(options: VoiceRestOptions) {
       const { to, from } = parties(form);
       const next = nextOf(form);
       if (!next) throw new RestError(400, 21205, 'Url or Twiml is required');
+      const options = { statusCallback: statusCallback(form), timeout: timeout(form) };
       const call = outbound(account, to, from);
-      engine.place(call, next);
+      engine.place(call, next, options);
       return [201, callJson(call)];
+    }
+    if (collection === 'Calls' && id === undefined && verb === 'GET') {
+      // https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources: filtered
+      // by `To`, `From`, `ParentCallSid` and `Status`, newest first.
+      const url = new URL(req.url ?? '/', 'http://twin');
+      const filter = (name: string, value: string): boolean => {
+        const wanted = url.searchParams.get(name);
+        return wanted === null || wanted === value;
+      };
+      const calls = [...registry.calls.values()]
+        .filter(
+          (c) =>
+            c.accountSid === account &&
+            filter('To', c.to) &&
+            filter('From', c.from) &&
+            filter('ParentCallSid', c.parentCallSid ?? '') &&
+            filter('Status', c.status),
+        )
+        .sort((a, b) => b.created - a.created);
+      return [200, page('calls', url, calls.map(callJson))];
     }
     if (collection === 'Calls' && id !== undefined && sub === undefined) {
       const call = registry.call(account, id);
@@ -304,10 +371,10 @@ export function voiceRest(options: VoiceRestOptions) {
         const participant = registry.participant(conference, subId);
         if (verb === 'GET') return [200, participantJson(account, participant)];
         if (verb === 'DELETE') {
+          // The participant leaves; a call that joined by `<Dial><Conference>` goes on with the
+          // TwiML after its `<Dial>` (its action URL, else the next verb).
           engine.remove(conference, participant);
           registry.leave(conference, participant);
-          const call = registry.calls.get(participant.callSid);
-          if (call) registry.setStatus(call, 'completed');
           return [204, null];
         }
         if (verb === 'POST') {
@@ -315,6 +382,9 @@ export function voiceRest(options: VoiceRestOptions) {
           const hold = bool(form, 'Hold');
           const muted = bool(form, 'Muted');
           if (muted !== undefined) participant.muted = muted;
+          // Whether the conference ends when this participant leaves can change while it is in.
+          const endOnExit = bool(form, 'EndConferenceOnExit');
+          if (endOnExit !== undefined) participant.endConferenceOnExit = endOnExit;
           if (hold !== undefined) {
             participant.hold = hold;
             participant.holdUrl = hold ? form.get('HoldUrl') : null;

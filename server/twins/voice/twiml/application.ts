@@ -3,7 +3,9 @@
  * application's Voice URL (a signed POST with Twilio's fields), and the TwiML it answers is run by
  * the interpreter (run.ts) over the twin's media (leg.ts). This is how the Twilio backend's calls
  * run on this machine (`SWITCHBOARD_BACKEND=twilio-twins`): the server's webhooks and TwiML are the
- * ones it sends to Twilio, unchanged.
+ * ones it sends to Twilio, unchanged. A call lives until it hangs up, not until its first TwiML
+ * runs out: a REST redirect (engine.ts) stops the run and starts another on the same call
+ * (`startRun`), and a dialled leg redirected becomes a call of its own (`runAppCall`).
  *
  * Twilio's documentation followed here:
  * - the Voice URL request of a call from the SDK (https://www.twilio.com/docs/voice/sdks/javascript/twiliodevice#deviceconnectconnectoptions
@@ -19,13 +21,16 @@
 import { answerLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import type { ClientMessage } from '../protocol';
-import { failBeforeRinging, send, sendError, sendUserMessage } from '../signalling';
-import { endAppCall, forget, TwinCallLeg, type AppCall, type Fork } from './leg';
-import { runCall } from './run';
+import { failBeforeRinging, send, sendError } from '../signalling';
+import { endAppCall, forget, untilEnded, type AppCall, type Fork } from './call';
+import type { Room } from './conference';
+import { appEngine } from './engine';
+import { TwinCallLeg } from './leg';
+import { runCall, type Start } from './run';
 import { statusReporter, type FinalStatus } from './status';
-import { webhookClient, type WebhookClient } from './webhook';
+import { webhookClient, type WebhookClient, type WebhookTarget } from './webhook';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RestError, VoiceRegistry, type VoiceEngine } from '../rest/resources';
+import { VoiceRegistry } from '../rest/resources';
 import { voiceRest } from '../rest/routes';
 
 /** The TwiML application the SDK's token names, and the account it belongs to. */
@@ -54,6 +59,8 @@ export interface AppMode {
   readonly forks: Map<string, Fork>;
   /** Recordings made by `<Record>`: their RE sid → the voicemail store's id. */
   readonly recordings: Map<string, string>;
+  /** Conferences with media, by their CF sid (conference.ts). */
+  readonly rooms: Map<string, Room>;
   /** Every call as the REST API shows it (rest/resources.ts). */
   readonly registry: VoiceRegistry;
   /** Answers the REST API under /2010-04-01/ (rest/routes.ts). */
@@ -83,6 +90,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
     calls: new Map(),
     forks: new Map(),
     recordings: new Map(),
+    rooms: new Map(),
   };
 }
 
@@ -135,9 +143,8 @@ export async function placeAppCall(
     startedAt: vs.now(),
     answeredAt: null,
     enders: new Set(),
+    run: null,
   };
-  mode.calls.set(call.sid, call);
-  mode.calls.set(call.tempSid, call);
   const listed = mode.registry.addCall({
     sid: call.sid,
     accountSid: application.accountSid,
@@ -161,55 +168,106 @@ export async function placeAppCall(
     },
     mode.webhooks,
   );
+  mode.calls.set(call.sid, call);
+  mode.calls.set(call.tempSid, call);
+  const forgetCall = (): void => {
+    mode.calls.delete(call.sid);
+    mode.calls.delete(call.tempSid);
+  };
   try {
-    try {
-      call.leg = await answerLeg(msg.sdp, vs.options.media);
-    } catch (err) {
-      vs.log(`voice twin: the caller's leg of ${call.sid} could not be made: ${String(err)}`);
-      failBeforeRinging(vs, conn, msg.callsid, 31000, 'The call could not be placed.');
-      endAppCall(call);
-      call.endStatus = 'failed';
-      return;
-    }
-    if (call.ended) return;
-    // Early media from now on: the caller hears what the TwiML plays before it answers.
-    send(vs, conn, 'ringing', { callsid: call.sid, sdp: call.leg.localSdp });
-    const leg = new TwinCallLeg(vs, call);
-    await runCall(
-      leg,
-      { url: application.voiceUrl, method: 'POST' },
-      {
-        webhooks: mode.webhooks,
-        callParams: () => ({ ...call.fields }),
-        fallback:
-          application.voiceFallbackUrl === null
-            ? null
-            : { url: application.voiceFallbackUrl, method: 'POST' },
-        log: (m) => vs.log(`voice twin ${call.sid}: ${m}`),
-      },
-    );
-    leg.hangUp();
+    call.leg = await answerLeg(msg.sdp, vs.options.media);
   } catch (err) {
-    vs.log(
-      `voice twin: running ${call.sid} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-    );
-    if (!call.ended) {
-      send(vs, conn, 'hangup', {
+    vs.log(`voice twin: the caller's leg of ${call.sid} could not be made: ${String(err)}`);
+    failBeforeRinging(vs, conn, msg.callsid, 31000, 'The call could not be placed.');
+    forgetCall();
+    call.endStatus = 'failed';
+    endAppCall(call);
+    mode.registry.setStatus(listed, 'failed');
+    status.ended('failed', 0);
+    return;
+  }
+  if (call.ended) {
+    forgetCall();
+    void call.leg.close();
+    mode.registry.setStatus(listed, 'canceled');
+    status.ended('canceled', 0);
+    return;
+  }
+  // Early media from now on: the caller hears what the TwiML plays before it answers.
+  send(vs, conn, 'ringing', { callsid: call.sid, sdp: call.leg.localSdp });
+  await runAppCall(
+    vs,
+    call,
+    { url: application.voiceUrl, method: 'POST' },
+    application.voiceFallbackUrl === null
+      ? null
+      : { url: application.voiceFallbackUrl, method: 'POST' },
+    (final, seconds) => {
+      mode.registry.setStatus(listed, final);
+      status.ended(final, seconds);
+    },
+  );
+}
+
+/**
+ * A call's life on the twin: its TwiML is run from `start` (then from each redirect's new start,
+ * startRun) until the call ends; then it is forgotten, its media leg closed and its end reported.
+ */
+export async function runAppCall(
+  vs: VoiceState,
+  call: AppCall,
+  start: Start,
+  fallback: WebhookTarget | null,
+  ended: (status: FinalStatus, seconds: number) => void,
+): Promise<void> {
+  const mode = vs.app!;
+  mode.calls.set(call.sid, call);
+  mode.calls.set(call.tempSid, call);
+  startRun(vs, call, start, fallback);
+  await untilEnded(call);
+  mode.calls.delete(call.sid);
+  mode.calls.delete(call.tempSid);
+  void call.leg?.close();
+  const final: FinalStatus =
+    call.endStatus ??
+    (call.answered ? 'completed' : call.hungUpByCaller ? 'canceled' : 'completed');
+  ended(final, call.answeredAt === null ? 0 : (vs.now() - call.answeredAt) / 1000);
+}
+
+/**
+ * Runs `start`'s TwiML on the call, stopping the run before it (a redirect: the verb running ends
+ * at once, a `<Dial>` asks its action but its answer is not run). The call hangs up when the TwiML
+ * runs out, unless another run has taken over.
+ */
+export function startRun(
+  vs: VoiceState,
+  call: AppCall,
+  start: Start,
+  fallback: WebhookTarget | null = null,
+): void {
+  const mode = vs.app!;
+  call.run?.stop();
+  const leg = new TwinCallLeg(vs, call);
+  call.run = leg;
+  runCall(leg, start, {
+    webhooks: mode.webhooks,
+    callParams: () => ({ ...call.fields }),
+    fallback,
+    log: (m) => vs.log(`voice twin ${call.sid}: ${m}`),
+  }).then(
+    () => leg.hangUp(),
+    (err: unknown) => {
+      vs.log(
+        `voice twin: running ${call.sid} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+      if (leg.ended) return;
+      send(vs, call.conn, 'hangup', {
         callsid: call.sid,
         error: { code: 31000, message: 'The call failed.' },
       });
       endAppCall(call);
-    }
-  } finally {
-    mode.calls.delete(call.sid);
-    mode.calls.delete(call.tempSid);
-    void call.leg?.close();
-    const final: FinalStatus =
-      call.endStatus ??
-      (call.answered ? 'completed' : call.hungUpByCaller ? 'canceled' : 'completed');
-    mode.registry.setStatus(listed, final);
-    status.ended(final, call.answeredAt === null ? 0 : (vs.now() - call.answeredAt) / 1000);
-  }
+    },
+  );
 }
 
 /** The SDK's answer, decline or hang-up of a dialled leg, or the caller's hang-up; false when not ours. */
@@ -247,49 +305,4 @@ export function appSocketLost(vs: VoiceState, conn: Conn): void {
       call.hungUpByCaller = true;
       endAppCall(call);
     }
-}
-
-/**
- * What the REST API asks of the application's calls. Sending messages and ending calls are carried;
- * redirects, calls placed through the API and conferences are not yet (400, said plainly).
- */
-function appEngine(vs: VoiceState): VoiceEngine {
-  const notYet = (what: string): never => {
-    throw new RestError(400, 20001, `${what} is not carried by the voice twin yet`);
-  };
-  const mode = (): AppMode => vs.app!;
-  return {
-    message(callSid, content) {
-      const call = mode().calls.get(callSid);
-      if (call) {
-        sendUserMessage(vs, call.conn, call.sid, content);
-        return;
-      }
-      const fork = mode().forks.get(callSid);
-      if (fork)
-        for (const conn of fork.answeredBy ? [fork.answeredBy] : fork.devices)
-          sendUserMessage(vs, conn, fork.sid, content);
-    },
-    hangUp(callSid) {
-      const call = mode().calls.get(callSid);
-      if (call) {
-        new TwinCallLeg(vs, call).hangUp();
-        return;
-      }
-      const fork = mode().forks.get(callSid);
-      if (!fork) return;
-      if (fork.answeredBy) fork.onGone(fork.answeredBy, false);
-      else
-        for (const conn of [...fork.devices]) {
-          send(vs, conn, 'cancel', { callsid: fork.sid });
-          fork.onGone(conn, false);
-        }
-    },
-    redirect: () => notYet('Redirecting a call'),
-    place: () => notYet('Placing a call'),
-    hold: () => notYet('Holding a conference participant'),
-    remove: () => notYet('Removing a conference participant'),
-    addParticipant: () => notYet('Adding a conference participant'),
-    endConference: () => notYet('Ending a conference'),
-  };
 }

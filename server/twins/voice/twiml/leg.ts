@@ -1,7 +1,9 @@
 /**
- * A call the twin runs for a TwiML application, and its {@link CallLeg}: what the interpreter's verbs
- * do to the caller's audio (the twin's media legs, media.ts) and who a `<Dial>` rings (the Voice
- * SDK's sockets, signalling.ts).
+ * The {@link CallLeg} of a call the twin runs for a TwiML application: what the interpreter's verbs
+ * do to the call's audio (the twin's media legs, media.ts); a `<Dial>` rings `<Client>`s (dial.ts)
+ * or joins a `<Conference>` (conference.ts). One leg is one run of the call's TwiML: a redirect
+ * (https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource) stops it, the verb
+ * running then ends at once, and the call goes on under a new leg.
  *
  * As Twilio does it:
  * - the caller's call is answered by the first verb that plays or records (`<Say>`, `<Play>`,
@@ -18,147 +20,86 @@
  *   first, `failed` for a noun the twin cannot reach (below)
  *   (https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values).
  *
- * Not carried yet: `<Number>` (the twins have no phone network: `failed`), `<Conference>`
- * (`failed`, logged), `<Record>`'s `finishOnKey` (DTMF reaches the twin in-band only).
+ * Not carried yet: `<Number>` (the twins have no phone network: `failed`), `<Record>`'s
+ * `finishOnKey` (DTMF reaches the twin in-band only).
  */
-import { randomBytes } from 'node:crypto';
-import { TONES } from '../audio';
 import { pcmToMulaw, rms } from '../codec';
-import { bridge, offerLeg, type MediaLeg } from '../media';
-import { sid, type Conn, type VoiceState } from '../model';
-import { registeredSocketsOf, send } from '../signalling';
+import { sid, type VoiceState } from '../model';
+import { send } from '../signalling';
+import { answerCall, app, endAppCall, hangUpCall, type AppCall, type CallRun } from './call';
+import { joinConference } from './conference';
+import { dialClients } from './dial';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome, RecordOutcome } from './run';
-import { statusReporter, type FinalStatus, type StatusReporter } from './status';
-import type { AppMode } from './application';
-import type { TwinCall } from '../rest/resources';
 import { playable, spoken, VOICEMAIL_BEEP } from './sounds';
 
-/** A call placed by a browser and run by the application's TwiML. */
-export interface AppCall {
-  sid: string;
-  /** The SDK's own first id for the call (errors before it heard `sid` go there). */
-  tempSid: string;
-  conn: Conn;
-  identity: string;
-  leg: MediaLeg | null;
-  /** The fields every webhook of the call carries. */
-  fields: Record<string, string>;
-  answered: boolean;
-  ended: boolean;
-  /** Why the call ended, when it was not a plain hang-up (`<Reject>`). */
-  endStatus: FinalStatus | null;
-  hungUpByCaller: boolean;
-  startedAt: number;
-  answeredAt: number | null;
-  /** Run once when the call ends: whatever waits on it stops. */
-  readonly enders: Set<() => void>;
+/** What a verb running in a leg may ask of its run: whether it is over, and to be told when it stops. */
+export interface RunScope {
+  readonly ended: boolean;
+  /** Calls `stop` when the run stops (a redirect, the call's end); returns the way to take it back. */
+  onStop(stop: () => void): () => void;
 }
 
-/** One `<Client>` of a `<Dial>`: a child call ringing one identity's devices. */
-export interface Fork {
-  sid: string;
-  call: AppCall;
-  identity: string;
-  devices: Set<Conn>;
-  status: StatusReporter;
-  /** The device that answered, once bridged. */
-  answeredBy: Conn | null;
-  answeredAt: number | null;
-  /** Told of the fork's devices' answers, declines and hang-ups. */
-  onAnswer(conn: Conn, sdp: string): void;
-  onGone(conn: Conn, declined: boolean): void;
-}
+export class TwinCallLeg implements CallLeg, CallRun, RunScope {
+  private stopped = false;
+  private readonly stoppers = new Set<() => void>();
+  private readonly onCallEnd = (): void => this.stop();
 
-const app = (vs: VoiceState): AppMode => vs.app!;
-
-/** The registry forgets a call a minute after it is placed and over (REST reads of it 404 then). */
-export function forget(vs: VoiceState, callSid: string): void {
-  const timer = setInterval(() => {
-    const listed = vs.app?.registry.calls.get(callSid);
-    if (listed && listed.ended === null) return;
-    vs.app?.registry.calls.delete(callSid);
-    clearInterval(timer);
-  }, 60_000);
-  timer.unref();
-}
-
-/** A leg's status callbacks, with the REST registry's call kept in step. */
-function tracked(
-  vs: VoiceState,
-  listed: TwinCall,
-  ...args: Parameters<typeof statusReporter>
-): StatusReporter {
-  const reporter = statusReporter(...args);
-  const registry = app(vs).registry;
-  return {
-    ...reporter,
-    answered() {
-      registry.setStatus(listed, 'in-progress');
-      reporter.answered();
-    },
-    ended(status, seconds) {
-      registry.setStatus(listed, status);
-      reporter.ended(status, seconds);
-    },
-  };
-}
-
-/** Ends the call for whoever waits on it (a hang-up, a lost socket, the TwiML's end). */
-export function endAppCall(call: AppCall): void {
-  if (call.ended) return;
-  call.ended = true;
-  for (const stop of [...call.enders]) stop();
-  call.enders.clear();
-}
-
-/** Resolves after `ms`, or at once when the call ends first (true when the time ran out). */
-function wait(call: AppCall, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (call.ended) return resolve(false);
-    const done = (ranOut: boolean) => {
-      clearTimeout(timer);
-      call.enders.delete(stop);
-      resolve(ranOut);
-    };
-    const stop = () => done(false);
-    const timer = setTimeout(() => done(true), ms);
-    call.enders.add(stop);
-  });
-}
-
-export class TwinCallLeg implements CallLeg {
   constructor(
     private readonly vs: VoiceState,
     private readonly call: AppCall,
-  ) {}
+  ) {
+    call.enders.add(this.onCallEnd);
+  }
 
+  /** True once the call is over or this run was stopped (a redirect): the interpreter stops. */
   get ended(): boolean {
-    return this.call.ended;
+    return this.call.ended || this.stopped;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.call.enders.delete(this.onCallEnd);
+    for (const stop of [...this.stoppers]) stop();
+    this.stoppers.clear();
+  }
+
+  onStop(stop: () => void): () => void {
+    if (this.ended) {
+      stop();
+      return () => {};
+    }
+    this.stoppers.add(stop);
+    return () => this.stoppers.delete(stop);
+  }
+
+  /** Resolves after `ms`, or at once when the run stops first (true when the time ran out). */
+  private wait(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (ranOut: boolean) => {
+        clearTimeout(timer);
+        off();
+        resolve(ranOut);
+      };
+      const timer = setTimeout(() => done(true), ms);
+      const off = this.onStop(() => done(false));
+    });
   }
 
   /** Answers the caller's SDK (once): its call turns open. */
   answer(): void {
-    const call = this.call;
-    if (call.answered || call.ended || !call.leg) return;
-    call.answered = true;
-    call.answeredAt = this.vs.now();
-    call.fields.CallStatus = 'in-progress';
-    const listed = app(this.vs).registry.calls.get(call.sid);
-    if (listed) app(this.vs).registry.setStatus(listed, 'in-progress');
-    send(this.vs, call.conn, 'answer', { callsid: call.sid, sdp: call.leg.localSdp });
+    if (!this.ended) answerCall(this.vs, this.call);
   }
 
-  /** Plays `audio` `loop` times (0: until the call ends). */
+  /** Plays `audio` `loop` times (0: until the run stops). */
   private async playAudio(audio: Buffer, loop: number): Promise<void> {
-    const call = this.call;
     for (let i = 0; loop === 0 || i < loop; i++) {
-      if (call.ended || !call.leg) return;
-      const leg = call.leg;
-      const stop = () => leg.stopPlaying();
-      call.enders.add(stop);
+      if (this.ended || !this.call.leg) return;
+      const leg = this.call.leg;
+      const off = this.onStop(() => leg.stopPlaying());
       const whole = await leg.playOnce(audio);
-      call.enders.delete(stop);
+      off();
       if (!whole) return;
     }
   }
@@ -186,7 +127,7 @@ export class TwinCallLeg implements CallLeg {
   }
 
   async pause(seconds: number): Promise<void> {
-    await wait(this.call, seconds * 1000);
+    await this.wait(seconds * 1000);
   }
 
   async record(options: {
@@ -198,7 +139,7 @@ export class TwinCallLeg implements CallLeg {
     this.answer();
     const call = this.call;
     if (options.playBeep) await this.playAudio(VOICEMAIL_BEEP, 1);
-    if (call.ended || !call.leg) return { recording: null, digits: 'hangup' };
+    if (this.ended || !call.leg) return { recording: null, digits: 'hangup' };
     const leg = call.leg;
     leg.play(null);
     const chunks: Buffer[] = [];
@@ -210,11 +151,11 @@ export class TwinCallLeg implements CallLeg {
       if (rms(pcm) > 300) lastSound = this.vs.now();
     });
     const started = this.vs.now();
-    while (!call.ended) {
+    while (!this.ended) {
       const elapsed = this.vs.now() - started;
       if (elapsed >= options.maxLength * 1000) break;
       if (options.timeout > 0 && this.vs.now() - lastSound >= options.timeout * 1000) break;
-      await wait(call, 200);
+      await this.wait(200);
     }
     stopListening();
     const audio = Buffer.concat(chunks);
@@ -242,7 +183,7 @@ export class TwinCallLeg implements CallLeg {
 
   reject(reason: 'rejected' | 'busy'): void {
     const call = this.call;
-    if (call.ended) return;
+    if (this.ended) return;
     call.endStatus = reason === 'busy' ? 'busy' : 'no-answer';
     send(this.vs, call.conn, 'hangup', {
       callsid: call.sid,
@@ -255,10 +196,7 @@ export class TwinCallLeg implements CallLeg {
   }
 
   hangUp(): void {
-    const call = this.call;
-    if (call.ended) return;
-    send(this.vs, call.conn, 'hangup', { callsid: call.sid });
-    endAppCall(call);
+    if (!this.ended) hangUpCall(this.vs, this.call);
   }
 
   async dial(
@@ -266,179 +204,16 @@ export class TwinCallLeg implements CallLeg {
     options: Parameters<CallLeg['dial']>[1],
   ): Promise<DialOutcome> {
     const { vs, call } = this;
-    if (!options.answerOnBridge) this.answer();
+    // answerOnBridge is not for <Conference>: the caller is answered as it joins.
+    if (!options.answerOnBridge || nouns.some((n) => n.kind === 'conference')) this.answer();
+    if (this.ended || !call.leg)
+      return { status: this.ended ? 'canceled' : 'failed', callSid: null, seconds: 0 };
+    const conference = nouns.find((n) => n.kind === 'conference');
+    if (conference) return joinConference(vs, call, conference, this);
     const clients = nouns.flatMap((n) => (n.kind === 'client' ? [n] : []));
-    for (const n of nouns)
-      if (n.kind !== 'client')
-        vs.log(
-          `voice twin: <Dial><${n.kind === 'number' ? 'Number' : 'Conference'}> is not carried by the twins yet`,
-        );
-    if (clients.length === 0 || call.ended || !call.leg)
-      return { status: call.ended ? 'canceled' : 'failed', callSid: null, seconds: 0 };
-    let leg: MediaLeg;
-    try {
-      leg = await offerLeg(vs.options.media);
-    } catch (err) {
-      vs.log(`voice twin: a dialled leg could not be made: ${String(err)}`);
-      return { status: 'failed', callSid: null, seconds: 0 };
-    }
-    const callerLeg = call.leg;
-    return new Promise<DialOutcome>((resolve) => {
-      const forks: Fork[] = [];
-      let bridged: { fork: Fork; unbridge: () => void } | null = null;
-      let settled = false;
-      const settle = (outcome: DialOutcome): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        call.enders.delete(onCallerGone);
-        for (const f of forks) app(vs).forks.delete(f.sid);
-        if (callerLeg.playing === 'sound' && !call.ended) callerLeg.play(null);
-        void leg.close();
-        resolve(outcome);
-      };
-      /** Ends every fork still ringing, with `status`, on each of its devices with `cancel`. */
-      const cancelRinging = (status: FinalStatus, except: Fork | null): void => {
-        for (const f of forks) {
-          if (f === except || f.answeredBy) continue;
-          for (const d of f.devices) send(vs, d, 'cancel', { callsid: f.sid });
-          f.devices.clear();
-          f.status.ended(status, 0);
-        }
-      };
-      const onCallerGone = (): void => {
-        if (bridged) {
-          const { fork, unbridge } = bridged;
-          unbridge();
-          send(vs, fork.answeredBy, 'hangup', { callsid: fork.sid });
-          const seconds = (vs.now() - (fork.answeredAt ?? vs.now())) / 1000;
-          fork.status.ended('completed', seconds);
-          settle({ status: 'completed', callSid: fork.sid, seconds: Math.round(seconds) });
-          return;
-        }
-        cancelRinging('canceled', null);
-        settle({ status: 'canceled', callSid: forks[0]?.sid ?? null, seconds: 0 });
-      };
-      call.enders.add(onCallerGone);
-      const timer = setTimeout(() => {
-        if (bridged) return;
-        cancelRinging('no-answer', null);
-        settle({ status: 'no-answer', callSid: forks[0]?.sid ?? null, seconds: 0 });
-      }, options.ringSeconds * 1000);
-
-      const parentFrom = call.fields.From ?? '';
-      for (const noun of clients) {
-        const forkSid = sid('CA');
-        const listed = app(vs).registry.addCall({
-          sid: forkSid,
-          accountSid: call.fields.AccountSid ?? '',
-          parentCallSid: call.sid,
-          from: options.callerId ?? parentFrom,
-          to: `client:${noun.identity}`,
-          direction: 'outbound-dial',
-          status: 'ringing',
-        });
-        forget(vs, forkSid);
-        const fork: Fork = {
-          sid: forkSid,
-          call,
-          identity: noun.identity,
-          devices: new Set(registeredSocketsOf(vs, noun.identity)),
-          status: tracked(
-            vs,
-            listed,
-            noun.statusCallback,
-            {
-              AccountSid: call.fields.AccountSid ?? '',
-              CallSid: forkSid,
-              ParentCallSid: call.sid,
-              From: options.callerId ?? parentFrom,
-              To: `client:${noun.identity}`,
-              Direction: 'outbound-dial',
-            },
-            app(vs).webhooks,
-          ),
-          answeredBy: null,
-          answeredAt: null,
-          onAnswer: (conn, sdp) => void answered(fork, conn, sdp),
-          onGone: (conn, declined) => gone(fork, conn, declined),
-        };
-        forks.push(fork);
-        app(vs).forks.set(fork.sid, fork);
-        fork.status.initiated();
-        const parameters = {
-          CallSid: fork.sid,
-          AccountSid: call.fields.AccountSid ?? '',
-          From: options.callerId ?? parentFrom,
-          To: `client:${noun.identity}`,
-          ApiVersion: '2010-04-01',
-          Params: new URLSearchParams(noun.parameters).toString(),
-        };
-        const token = randomBytes(16).toString('hex');
-        for (const device of fork.devices)
-          send(vs, device, 'invite', {
-            callsid: fork.sid,
-            sdp: leg.localSdp,
-            parameters,
-            reconnect: token,
-          });
-        if (fork.devices.size > 0) fork.status.ringing();
-        else fork.status.ended('no-answer', 0);
-      }
-      if (forks.every((f) => f.devices.size === 0)) {
-        settle({ status: 'no-answer', callSid: forks[0]?.sid ?? null, seconds: 0 });
-        return;
-      }
-      // Early media: the caller hears ringback until someone answers.
-      callerLeg.play(TONES.ringback);
-
-      async function answered(fork: Fork, conn: Conn, sdp: string): Promise<void> {
-        if (settled || bridged || !fork.devices.has(conn)) return;
-        fork.answeredBy = conn;
-        fork.answeredAt = vs.now();
-        for (const d of fork.devices) if (d !== conn) send(vs, d, 'cancel', { callsid: fork.sid });
-        fork.devices.clear();
-        cancelRinging('canceled', fork);
-        clearTimeout(timer);
-        try {
-          await leg.accept(sdp);
-        } catch (err) {
-          vs.log(`voice twin: the answer to ${fork.sid} was refused: ${String(err)}`);
-          send(vs, conn, 'hangup', {
-            callsid: fork.sid,
-            error: { code: 31000, message: 'The call could not be connected.' },
-          });
-          fork.status.ended('failed', 0);
-          settle({ status: 'failed', callSid: fork.sid, seconds: 0 });
-          return;
-        }
-        if (settled || call.ended) return;
-        callerLeg.stopPlaying();
-        bridged = { fork, unbridge: bridge(callerLeg, leg) };
-        fork.status.answered();
-        new TwinCallLeg(vs, call).answer();
-        if (options.timeLimit > 0)
-          setTimeout(() => {
-            if (bridged?.fork === fork && !settled) gone(fork, conn, false);
-          }, options.timeLimit * 1000).unref();
-      }
-
-      function gone(fork: Fork, conn: Conn, declined: boolean): void {
-        if (settled) return;
-        if (fork.answeredBy === conn && bridged) {
-          // The callee hung up: the caller's document goes on.
-          bridged.unbridge();
-          if (!conn.closed) send(vs, conn, 'hangup', { callsid: fork.sid });
-          const seconds = (vs.now() - (fork.answeredAt ?? vs.now())) / 1000;
-          fork.status.ended('completed', seconds);
-          settle({ status: 'completed', callSid: fork.sid, seconds: Math.round(seconds) });
-          return;
-        }
-        if (!fork.devices.delete(conn) || fork.devices.size > 0) return;
-        fork.status.ended(declined ? 'busy' : 'no-answer', 0);
-        if (forks.some((f) => f.devices.size > 0)) return;
-        settle({ status: declined ? 'busy' : 'no-answer', callSid: fork.sid, seconds: 0 });
-      }
-    });
+    if (nouns.some((n) => n.kind === 'number'))
+      vs.log('voice twin: <Dial><Number> is not carried by the twins (no phone network)');
+    if (clients.length === 0) return { status: 'failed', callSid: null, seconds: 0 };
+    return dialClients(vs, call, clients, options, this);
   }
 }

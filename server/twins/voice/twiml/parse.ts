@@ -69,6 +69,8 @@ export type DialNoun =
       endConferenceOnExit: boolean;
       beep: boolean;
       waitUrl: string | null;
+      /** How `waitUrl` is asked: POST by default, GET "for static audio files" (the same page). */
+      waitMethod: 'GET' | 'POST';
       statusCallback: Callback | null;
     };
 
@@ -267,6 +269,7 @@ function dial(node: XmlElement, warnings: string[]): Verb {
         endConferenceOnExit: ca.bool('endConferenceOnExit', false),
         beep: ca.string('beep') !== 'false',
         waitUrl: ca.string('waitUrl'),
+        waitMethod: ca.method('waitMethod'),
         statusCallback: ca.callback('statusCallback', 'statusCallbackEvent', CONFERENCE_EVENTS),
       });
     } else refuse(`<${n.name}> is not allowed in <Dial>`);

@@ -80,15 +80,33 @@ export interface RunOptions {
   log?: (message: string) => void;
 }
 
+/**
+ * Where a run starts: a webhook to ask, or a document given inline (the Call resource's `Twiml`
+ * parameter, https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource), whose
+ * relative URLs are read against `base`.
+ */
+export type Start = WebhookTarget | { twiml: string; base: string };
+
 /** Twilio follows at most this many documents in one call before it stops (a loop guard). */
 const MAX_DOCUMENTS = 100;
 
 async function fetchDocument(
-  target: WebhookTarget,
+  target: Start,
   params: Params,
   options: RunOptions,
 ): Promise<Document | null> {
   const log = options.log ?? (() => {});
+  if ('twiml' in target) {
+    try {
+      const parsed = parseTwiml(target.twiml);
+      for (const w of parsed.warnings) log(`12200 inline TwiML: ${w}`);
+      return { verbs: parsed.verbs, base: target.base };
+    } catch (err) {
+      if (!(err instanceof TwimlError)) throw err;
+      log(`${err.code} inline TwiML: ${err.message}`);
+      return null;
+    }
+  }
   const tryOne = async (t: WebhookTarget): Promise<Document> => {
     const parsed = parseTwiml(await options.webhooks.twiml(t, params));
     for (const w of parsed.warnings) log(`12200 ${t.url}: ${w}`);
@@ -111,11 +129,7 @@ async function fetchDocument(
 }
 
 /** Runs the call from the application's voice URL until it hangs up. */
-export async function runCall(
-  leg: CallLeg,
-  start: WebhookTarget,
-  options: RunOptions,
-): Promise<void> {
+export async function runCall(leg: CallLeg, start: Start, options: RunOptions): Promise<void> {
   let doc = await fetchDocument(start, options.callParams(), options);
   for (let documents = 1; ; documents += 1) {
     if (leg.ended) return;

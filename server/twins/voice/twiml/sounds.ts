@@ -10,7 +10,9 @@
  *   with a file it cannot play (error 11100-range).
  */
 import { decodeWav, resample, toPcmu } from '../../../guidance/pcm';
-import { toneFrame } from '../audio';
+import { PCMU_SILENCE, toneFrame } from '../audio';
+import { parseTwiml } from './parse';
+import { signature, type Params } from './webhook';
 import type { VoiceState } from '../model';
 
 /** The beep before a recording: a quarter second at 1 kHz. */
@@ -43,12 +45,41 @@ export async function spoken(
 }
 
 export async function playable(vs: VoiceState, url: string): Promise<Buffer> {
+  const fetched = await fetchSound(vs, url);
+  if ('twiml' in fetched)
+    throw new Error(`12300 the twins play WAV files only; ${url} answered TwiML`);
+  return fetched.audio;
+}
+
+/**
+ * What a URL answers: Twilio's music (the built-in music), audio (μ-law `audio/basic`, or WAV made
+ * μ-law), or TwiML (text that starts with `<`, for a conference's `waitUrl`). Throws a sentence with
+ * Twilio's code for anything else.
+ */
+async function fetchSound(
+  vs: VoiceState,
+  url: string,
+  post: Params | null = null,
+): Promise<{ audio: Buffer } | { twiml: string }> {
   const u = new URL(url);
-  if (TWILIO_MUSIC.test(u.hostname)) return vs.music;
-  const known = cache.get(url);
-  if (known) return known;
+  if (TWILIO_MUSIC.test(u.hostname)) return { audio: vs.music };
+  const known = post ? undefined : cache.get(url);
+  if (known) return { audio: known };
   const doFetch = vs.app?.application.fetch ?? fetch;
-  const response = await doFetch(url, { signal: AbortSignal.timeout(15_000) });
+  const response = await doFetch(
+    url,
+    post
+      ? {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/x-www-form-urlencoded',
+            'X-Twilio-Signature': signature(vs.app?.application.authToken ?? '', url, post),
+          },
+          body: new URLSearchParams(post).toString(),
+          signal: AbortSignal.timeout(15_000),
+        }
+      : { signal: AbortSignal.timeout(15_000) },
+  );
   if (!response.ok)
     throw new Error(`11200 HTTP retrieval failure: ${url} answered ${response.status}`);
   const body = Buffer.from(await response.arrayBuffer());
@@ -56,8 +87,46 @@ export async function playable(vs: VoiceState, url: string): Promise<Buffer> {
   let audio: Buffer;
   if (type === 'audio/basic') audio = body;
   else if (body.toString('latin1', 0, 4) === 'RIFF') audio = toPcmu(resample(decodeWav(body)));
+  else if (/xml/.test(type) || body.toString('utf8').trimStart().startsWith('<'))
+    return { twiml: body.toString('utf8') };
   else throw new Error(`12300 the twins play WAV files only; ${url} is ${type || 'of no type'}`);
-  cache.set(url, audio);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return audio;
+  // Kept as Twilio caches audio asked for with a GET; a POST is asked again each time.
+  if (!post) {
+    cache.set(url, audio);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  }
+  return { audio };
+}
+
+/**
+ * What a conference participant hears waiting or held (`waitUrl`, `holdUrl`), one loop of it: the
+ * URL's audio, or its TwiML's `<Play>`, `<Say>` and `<Pause>` verbs one after another
+ * (https://www.twilio.com/docs/voice/twiml/conference#attributes-waitUrl: the wait URL may answer
+ * audio or TwiML limited to a few verbs); null for silence (an empty URL). Any other verb is left
+ * out (`<Redirect>` too); a URL that cannot be had is silence, logged. With `post`, the URL is asked
+ * with a signed POST of those fields (`waitMethod`'s default), else with a GET (`HoldMethod`'s
+ * default, https://www.twilio.com/docs/voice/api/conference-participant-resource).
+ */
+export async function loopSound(
+  vs: VoiceState,
+  url: string,
+  post: Params | null = null,
+): Promise<Buffer | null> {
+  if (url === '') return null;
+  try {
+    const fetched = await fetchSound(vs, url, post);
+    if ('audio' in fetched) return fetched.audio;
+    const parts: Buffer[] = [];
+    for (const verb of parseTwiml(fetched.twiml).verbs) {
+      if (verb.verb === 'Play') parts.push(await playable(vs, new URL(verb.url, url).toString()));
+      else if (verb.verb === 'Say') parts.push(await spoken(vs, verb.text, verb.language));
+      else if (verb.verb === 'Pause') parts.push(Buffer.alloc(verb.seconds * 8000, PCMU_SILENCE));
+      else vs.log(`voice twin: <${verb.verb}> in the wait or hold TwiML of ${url} is left out`);
+    }
+    const loop = Buffer.concat(parts);
+    return loop.length > 0 ? loop : null;
+  } catch (err) {
+    vs.log(`voice twin: ${url}: ${err instanceof Error ? err.message : String(err)}; silence`);
+    return null;
+  }
 }

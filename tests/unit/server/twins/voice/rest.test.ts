@@ -16,10 +16,14 @@ const ACCOUNT = 'AC' + '1'.repeat(32);
 const TOKEN = 'twin-token';
 const registry = new VoiceRegistry();
 const did: string[] = [];
+const placed: Parameters<VoiceEngine['place']>[2][] = [];
 const engine: VoiceEngine = {
   redirect: (sid, next) => did.push(`redirect ${sid} ${'twiml' in next ? next.twiml : next.url}`),
   hangUp: (sid) => did.push(`hangUp ${sid}`),
-  place: (call) => did.push(`place ${call.to}`),
+  place: (call, _next, options) => {
+    did.push(`place ${call.to}`);
+    placed.push(options);
+  },
   hold: (_c, p) => did.push(`hold ${p.callSid} ${p.hold} ${p.holdUrl ?? '-'}`),
   remove: (_c, p) => did.push(`remove ${p.callSid}`),
   addParticipant: (_c, call, p) => did.push(`add ${call.to} ${p.label ?? '-'}`),
@@ -92,6 +96,72 @@ describe('Calls', () => {
     });
   });
 
+  it("lists calls filtered by ParentCallSid and Status (a <Dial>'s legs of a call)", async () => {
+    const parent = liveCall('client:ben_2');
+    const child = registry.addCall({
+      accountSid: ACCOUNT,
+      parentCallSid: parent.sid,
+      from: 'client:ann_1',
+      to: 'client:ben_2',
+      direction: 'outbound-dial',
+      status: 'ringing',
+    });
+    registry.setStatus(child, 'in-progress');
+    const ended = registry.addCall({
+      accountSid: ACCOUNT,
+      parentCallSid: parent.sid,
+      from: 'client:ann_1',
+      to: 'client:cat_3',
+      direction: 'outbound-dial',
+      status: 'ringing',
+    });
+    registry.setStatus(ended, 'no-answer');
+    const live = await client.calls.list({ parentCallSid: parent.sid, status: 'in-progress' });
+    expect(live.map((c) => [c.sid, c.parentCallSid, c.direction])).toEqual([
+      [child.sid, parent.sid, 'outbound-dial'],
+    ]);
+    const all = await client.calls.list({ parentCallSid: parent.sid });
+    expect(all.map((c) => c.sid).sort()).toEqual([child.sid, ended.sid].sort());
+  });
+
+  it('refuses inline TwiML that does not parse (its TwiML error code), changing nothing', async () => {
+    const call = liveCall();
+    did.length = 0;
+    await expect(
+      client.calls(call.sid).update({ twiml: '<Response><Dial><Conference>room</Dial>' }),
+    ).rejects.toMatchObject({ status: 400, code: 12100 });
+    await expect(
+      client.calls(call.sid).update({ twiml: '<Reply><Hangup/></Reply>' }),
+    ).rejects.toMatchObject({ status: 400, code: 12102 });
+    await expect(
+      client
+        .calls(call.sid)
+        .update({ twiml: '<Response><Conference>room</Conference></Response>' }),
+    ).rejects.toMatchObject({ status: 400, code: 12200 });
+    expect(did).toEqual([]);
+    expect((await client.calls(call.sid).fetch()).status).toBe('in-progress');
+  });
+
+  it('refuses to redirect a ringing call (21220), as Twilio does', async () => {
+    const call = registry.addCall({
+      accountSid: ACCOUNT,
+      parentCallSid: 'CA' + '3'.repeat(32),
+      from: 'client:ann_1',
+      to: 'client:ben_2',
+      direction: 'outbound-dial',
+      status: 'ringing',
+    });
+    did.length = 0;
+    await expect(
+      client.calls(call.sid).update({ twiml: '<Response><Hangup/></Response>' }),
+    ).rejects.toMatchObject({
+      status: 400,
+      code: 21220,
+      message: 'Call is not in-progress. Cannot redirect.',
+    });
+    expect(did).toEqual([]);
+  });
+
   it('places a call with Url or Twiml, and refuses one with neither', async () => {
     did.length = 0;
     const call = await client.calls.create({
@@ -104,6 +174,54 @@ describe('Calls', () => {
     await expect(
       client.calls.create({ to: 'client:ben_2', from: '+442079460000' }),
     ).rejects.toMatchObject({ status: 400, code: 21205 });
+  });
+});
+
+describe('Calls create: what the engine is asked to ring', () => {
+  it('passes the status callback with the events asked (completed alone by default) and the timeout (60 by default)', async () => {
+    placed.length = 0;
+    await client.calls.create({
+      to: 'client:cat_3',
+      from: 'client:ann_1',
+      twiml: '<Response><Hangup/></Response>',
+      statusCallback: 'https://pbx.example.com/status',
+      statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+      timeout: 20,
+    });
+    await client.calls.create({
+      to: 'client:cat_3',
+      from: 'client:ann_1',
+      url: 'https://pbx.example.com/consult',
+      statusCallback: 'https://pbx.example.com/status',
+      statusCallbackMethod: 'GET',
+    });
+    await client.calls.create({
+      to: 'client:cat_3',
+      from: 'client:ann_1',
+      twiml: '<Response/>',
+    });
+    expect(placed).toEqual([
+      {
+        statusCallback: {
+          url: 'https://pbx.example.com/status',
+          method: 'POST',
+          events: ['initiated', 'ringing', 'answered', 'completed'],
+        },
+        timeout: 20,
+      },
+      {
+        statusCallback: {
+          url: 'https://pbx.example.com/status',
+          method: 'GET',
+          events: ['completed'],
+        },
+        timeout: 60,
+      },
+      { statusCallback: null, timeout: 60 },
+    ]);
+    await expect(
+      client.calls.create({ to: 'client:cat_3', from: 'x', twiml: '<Response/>', timeout: 0 }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
 
@@ -141,7 +259,8 @@ describe('Conferences and participants', () => {
       `hold ${caller.sid} false -`,
       `remove ${agent.sid}`,
     ]);
-    expect(registry.calls.get(agent.sid)!.status).toBe('completed');
+    // Removed, the agent's call goes on with its TwiML (the engine's part): the registry keeps it live.
+    expect(registry.calls.get(agent.sid)!.status).toBe('in-progress');
     expect((await client.conferences(conference.sid).fetch()).status).toBe('in-progress');
   });
 
@@ -160,6 +279,21 @@ describe('Conferences and participants', () => {
     await expect(
       client.conferences(conference.sid).participants.create({ from: '+1', to: 'client:ann_1' }),
     ).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('changes whether the conference ends when a participant leaves (EndConferenceOnExit)', async () => {
+    const agent = liveCall('client:ann_1');
+    const caller = liveCall('client:ben_2');
+    const conference = registry.conferenceNamed(ACCOUNT, 'consult-1');
+    registry.join(conference, agent.sid, { endConferenceOnExit: true });
+    registry.join(conference, caller.sid);
+    const updated = await client
+      .conferences(conference.sid)
+      .participants(agent.sid)
+      .update({ endConferenceOnExit: false });
+    expect(updated.endConferenceOnExit).toBe(false);
+    await client.conferences(conference.sid).participants(agent.sid).remove();
+    expect((await client.conferences(conference.sid).fetch()).status).toBe('in-progress');
   });
 
   it('an unknown participant is 20404', async () => {

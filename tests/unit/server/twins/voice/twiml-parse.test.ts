@@ -118,9 +118,16 @@ describe("Twilio's documentation examples", () => {
           startConferenceOnEnter: false,
           endConferenceOnExit: true,
           waitUrl: 'https://example.com/wait',
+          waitMethod: 'POST',
         },
       ],
     });
+    const get = parseTwiml(
+      doc(
+        '<Dial><Conference waitUrl="https://example.com/wait.wav" waitMethod="GET">r</Conference></Dial>',
+      ),
+    );
+    expect(get.verbs[0]).toMatchObject({ nouns: [{ waitMethod: 'GET' }] });
   });
 });
 

@@ -255,3 +255,39 @@ describe('running a call', () => {
     expect(did).toEqual(['reject busy']);
   });
 });
+
+describe('a run stopped by a redirect', () => {
+  it('runs inline TwiML, its relative URLs read against the base given', async () => {
+    const { base, seen } = await app({ '/next': xml('<Say>after</Say>') });
+    const { leg, did } = fakeLeg();
+    await runCall(
+      leg,
+      { twiml: xml('<Say>inline</Say><Redirect>/next</Redirect>'), base: `${base}/voice` },
+      { webhooks: webhookClient({ authToken: TOKEN }), callParams },
+    );
+    expect(did).toEqual(['say inline', 'say after', 'hangup']);
+    expect(seen.map((s) => s.path)).toEqual(['/next']);
+  });
+
+  it("asks a stopped <Dial>'s action with DialCallStatus as it stood, and runs nothing it answers", async () => {
+    const { base, seen } = await app({
+      '/voice': xml('<Dial action="/after"><Client>ben_2</Client></Dial><Say>not reached</Say>'),
+      '/after': xml('<Say>not run</Say><Hangup/>'),
+    });
+    const { leg, did } = fakeLeg();
+    // The redirect stops the leg while the <Dial> is bridged: it ends completed.
+    leg.dial = () => {
+      did.push('dial');
+      (leg as { ended: boolean }).ended = true;
+      return Promise.resolve({ status: 'completed', callSid: 'CA2', seconds: 7 });
+    };
+    await runFrom(leg, `${base}/voice`);
+    expect(did).toEqual(['dial']);
+    expect(seen.map((s) => s.path)).toEqual(['/voice', '/after']);
+    expect(seen[1]!.params).toMatchObject({
+      DialCallStatus: 'completed',
+      DialCallSid: 'CA2',
+      DialCallDuration: '7',
+    });
+  });
+});

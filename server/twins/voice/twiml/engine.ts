@@ -1,0 +1,124 @@
+/**
+ * What the REST API (rest/routes.ts) asks of the application's calls, done over the twin's media:
+ * - user-defined messages and ending a call;
+ * - a redirect (https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource): the
+ *   call's running verb stops and the new TwiML (inline, or fetched from `Url` with the call's
+ *   fields, signed like any webhook) runs on the same call and media leg. A parent interrupted in a
+ *   `<Dial>` hangs its bridged callee up (its status callback says `completed`) or cancels the
+ *   ringing ones; the `<Dial>`'s action is asked with `DialCallStatus` as it stood, but its answer
+ *   is not run (https://twilio.com/changelog/changes-to-dial-behavior-for-enhanced-programmable-sip-feature-accounts).
+ *   An answered `<Dial><Client>` leg leaves the bridge (the parent's `<Dial>` ends `completed`, with
+ *   `DialCallSid` and `DialCallDuration`, and the parent goes on) and becomes a call of its own
+ *   (`Direction=outbound-dial`, `ParentCallSid`), whose `<Client statusCallback>` reports
+ *   `completed` when it finally ends. A leg still ringing cannot be redirected (21220);
+ * - conference participants held, resumed and removed, and conferences ended (conference.ts).
+ * - a call placed through the API to a Voice SDK identity (place.ts).
+ * Participants added through the API are not carried yet (400, said).
+ */
+import type { VoiceState } from '../model';
+import { send, sendUserMessage } from '../signalling';
+import { RestError, type VoiceEngine } from '../rest/resources';
+import type { AppMode } from './application';
+import { runAppCall, startRun } from './application';
+import { hangUpCall, type AppCall, type Fork } from './call';
+import { conferenceEngine } from './conference';
+import { placeCall } from './place';
+import type { Start } from './run';
+
+const NOT_IN_PROGRESS = (): RestError =>
+  new RestError(400, 21220, 'Call is not in-progress. Cannot redirect.');
+
+export function appEngine(vs: VoiceState): VoiceEngine {
+  const notYet = (what: string): never => {
+    throw new RestError(400, 20001, `${what} is not carried by the voice twin yet`);
+  };
+  const mode = (): AppMode => vs.app!;
+  const conferences = conferenceEngine(vs);
+  return {
+    message(callSid, content) {
+      const call = mode().calls.get(callSid);
+      if (call) {
+        sendUserMessage(vs, call.conn, call.sid, content);
+        return;
+      }
+      const fork = mode().forks.get(callSid);
+      if (fork)
+        for (const conn of fork.answeredBy ? [fork.answeredBy] : fork.devices)
+          sendUserMessage(vs, conn, fork.sid, content);
+    },
+    hangUp(callSid) {
+      const call = mode().calls.get(callSid);
+      if (call) {
+        hangUpCall(vs, call);
+        return;
+      }
+      const fork = mode().forks.get(callSid);
+      if (!fork) return;
+      if (fork.cancel) fork.cancel();
+      else if (fork.answeredBy) fork.onGone(fork.answeredBy, false);
+      else
+        for (const conn of [...fork.devices]) {
+          send(vs, conn, 'cancel', { callsid: fork.sid });
+          fork.onGone(conn, false);
+        }
+    },
+    redirect(callSid, next) {
+      // Relative URLs in inline TwiML are read against the application's Voice URL.
+      const start: Start =
+        'twiml' in next ? { twiml: next.twiml, base: mode().application.voiceUrl } : next;
+      const call = mode().calls.get(callSid);
+      if (call) {
+        if (call.ended) throw NOT_IN_PROGRESS();
+        startRun(vs, call, start);
+        return;
+      }
+      const fork = mode().forks.get(callSid);
+      if (!fork?.answeredBy) throw NOT_IN_PROGRESS();
+      redirectChild(vs, fork, start);
+    },
+    place(call, next, options) {
+      const start: Start =
+        'twiml' in next ? { twiml: next.twiml, base: mode().application.voiceUrl } : next;
+      void placeCall(vs, call, start, options);
+    },
+    hold: (conference) => conferences.hold(conference),
+    remove: (conference, participant) => conferences.remove(conference, participant),
+    addParticipant: () => notYet('Adding a conference participant'),
+    endConference: (conference) => conferences.end(conference),
+  };
+}
+
+/** An answered `<Dial><Client>` leg leaves its bridge and runs `start` as a call of its own. */
+function redirectChild(vs: VoiceState, fork: Fork, start: Start): void {
+  const conn = fork.answeredBy!;
+  const answeredAt = fork.answeredAt ?? vs.now();
+  const parent = fork.parent;
+  const leg = parent ? fork.takeOver() : null;
+  if (!parent || !leg) throw NOT_IN_PROGRESS();
+  const child: AppCall = {
+    sid: fork.sid,
+    tempSid: fork.sid,
+    conn,
+    identity: fork.identity,
+    leg,
+    fields: {
+      AccountSid: parent.fields.AccountSid ?? '',
+      CallSid: fork.sid,
+      ParentCallSid: parent.sid,
+      From: fork.from,
+      To: `client:${fork.identity}`,
+      Direction: 'outbound-dial',
+      CallStatus: 'in-progress',
+      ApiVersion: '2010-04-01',
+    },
+    answered: true,
+    ended: false,
+    endStatus: null,
+    hungUpByCaller: false,
+    startedAt: answeredAt,
+    answeredAt,
+    enders: new Set(),
+    run: null,
+  };
+  void runAppCall(vs, child, start, null, (status, seconds) => fork.status.ended(status, seconds));
+}

@@ -1,0 +1,157 @@
+/**
+ * A call placed through the REST API to a Voice SDK identity
+ * (https://www.twilio.com/docs/voice/api/call-resource#create-a-call-resource, `To=client:<identity>`):
+ * every device registered under the identity rings (an incoming call to its SDK, as a `<Client>`
+ * leg does: `invite` with `CallSid`, `AccountSid`, `From`, `To`), for `Timeout` seconds (60 by
+ * default); the first to answer takes it and the call runs its TwiML (`Twiml`, or `Url` asked with
+ * the call's fields: `Direction=outbound-api`, `CallStatus=in-progress`); the others are cancelled.
+ * The status callback (`StatusCallback`, `StatusCallbackEvent`: `completed` alone by default) says
+ * `busy` when every device declined, `no-answer` when the ring ran out or nobody could be rung,
+ * `canceled` when `Status=canceled` stopped it, and `completed` with the duration after an answered
+ * call. Any other `To` (a phone number) fails: the twins have no phone network.
+ */
+import { randomBytes } from 'node:crypto';
+import { offerLeg, type MediaLeg } from '../media';
+import type { Conn, VoiceState } from '../model';
+import { registeredSocketsOf, send } from '../signalling';
+import type { TwinCall } from '../rest/resources';
+import { runAppCall } from './application';
+import { app, forget, tracked, type AppCall, type Fork } from './call';
+import type { Callback } from './parse';
+import type { Start } from './run';
+
+export interface PlaceOptions {
+  statusCallback: Callback | null;
+  /** Seconds the devices ring. */
+  timeout: number;
+}
+
+export async function placeCall(
+  vs: VoiceState,
+  listed: TwinCall,
+  start: Start,
+  options: PlaceOptions,
+): Promise<void> {
+  const mode = app(vs);
+  const fields = {
+    AccountSid: listed.accountSid,
+    CallSid: listed.sid,
+    From: listed.from,
+    To: listed.to,
+    Direction: 'outbound-api' as const,
+  };
+  forget(vs, listed.sid);
+  const status = tracked(vs, listed, options.statusCallback, fields, mode.webhooks);
+  status.initiated();
+  const named = /^client:(.+)$/.exec(listed.to)?.[1];
+  if (named === undefined) {
+    vs.log(`voice twin: a call to ${listed.to} is not carried by the twins (no phone network)`);
+    status.ended('failed', 0);
+    return;
+  }
+  let leg: MediaLeg;
+  try {
+    leg = await offerLeg(vs.options.media);
+  } catch (err) {
+    vs.log(`voice twin: the leg of ${listed.sid} could not be made: ${String(err)}`);
+    status.ended('failed', 0);
+    return;
+  }
+  const identity = named;
+  const devices = new Set(registeredSocketsOf(vs, identity));
+  if (devices.size === 0 || listed.status !== 'queued') {
+    void leg.close();
+    status.ended(listed.status === 'canceled' ? 'canceled' : 'no-answer', 0);
+    return;
+  }
+  let over = false;
+  const stop = (final: 'busy' | 'no-answer' | 'canceled' | 'failed'): void => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    mode.forks.delete(fork.sid);
+    for (const d of fork.devices) send(vs, d, 'cancel', { callsid: fork.sid });
+    fork.devices.clear();
+    void leg.close();
+    status.ended(final, 0);
+  };
+  const timer = setTimeout(() => stop('no-answer'), options.timeout * 1000);
+  let declined = false;
+  const fork: Fork = {
+    sid: listed.sid,
+    parent: null,
+    identity,
+    from: listed.from,
+    devices,
+    status,
+    answeredBy: null,
+    answeredAt: null,
+    onAnswer: (conn, sdp) => void answered(conn, sdp),
+    onGone(conn, refused) {
+      if (over || !fork.devices.delete(conn)) return;
+      declined ||= refused;
+      if (fork.devices.size === 0) stop(declined ? 'busy' : 'no-answer');
+    },
+    takeOver: () => null,
+    cancel: () => stop('canceled'),
+  };
+  mode.forks.set(fork.sid, fork);
+  const parameters = {
+    CallSid: fork.sid,
+    AccountSid: listed.accountSid,
+    From: listed.from,
+    To: listed.to,
+    ApiVersion: '2010-04-01',
+    Params: '',
+  };
+  const token = randomBytes(16).toString('hex');
+  for (const device of devices)
+    send(vs, device, 'invite', {
+      callsid: fork.sid,
+      sdp: leg.localSdp,
+      parameters,
+      reconnect: token,
+    });
+  mode.registry.setStatus(listed, 'ringing');
+  status.ringing();
+
+  async function answered(conn: Conn, sdp: string): Promise<void> {
+    if (over || !fork.devices.has(conn)) return;
+    over = true;
+    clearTimeout(timer);
+    mode.forks.delete(fork.sid);
+    for (const d of fork.devices) if (d !== conn) send(vs, d, 'cancel', { callsid: fork.sid });
+    fork.devices.clear();
+    try {
+      await leg.accept(sdp);
+    } catch (err) {
+      vs.log(`voice twin: the answer to ${fork.sid} was refused: ${String(err)}`);
+      send(vs, conn, 'hangup', {
+        callsid: fork.sid,
+        error: { code: 31000, message: 'The call could not be connected.' },
+      });
+      void leg.close();
+      status.ended('failed', 0);
+      return;
+    }
+    const answeredAt = vs.now();
+    status.answered();
+    const call: AppCall = {
+      sid: fork.sid,
+      tempSid: fork.sid,
+      conn,
+      identity,
+      leg,
+      fields: { ...fields, CallStatus: 'in-progress', ApiVersion: '2010-04-01' },
+      answered: true,
+      ended: false,
+      endStatus: null,
+      hungUpByCaller: false,
+      startedAt: answeredAt,
+      answeredAt,
+      enders: new Set(),
+      run: null,
+    };
+    await runAppCall(vs, call, start, null, (final, seconds) => status.ended(final, seconds));
+  }
+}

@@ -1,0 +1,443 @@
+/**
+ * The voice twin playing Twilio for a TwiML application, with real media: the service runs in
+ * process in application mode (as `SWITCHBOARD_BACKEND=twilio-twins` runs it), a tiny application
+ * answers its webhooks with TwiML, people are raw signalling sockets with real WebRTC peers
+ * (werift), and the REST API is driven through the `twilio` package. Shown here: a conference's
+ * participants hear each other only once it starts, one held hears music and is not heard,
+ * endConferenceOnExit ends everyone's `<Dial>`; a bridged callee redirected into a conference
+ * keeps its call (the parent's `<Dial>` ends `completed` and its action runs); a parent redirected
+ * out of a `<Dial>` hangs its callee up and asks the action without running its answer.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import twilio from 'twilio';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TwinRequestClient } from '../../../server/twins/http-client';
+import { createVoiceService, type VoiceService } from '../../../server/twins/voice/service';
+import { mintVoiceToken } from '../../../server/twins/voice/token';
+import { closeLegs, dial, hears, answerTo, type Person } from './media-support';
+import { eventually, RawSignal, type Frame } from './support';
+
+const ACCOUNT = 'AC' + 'a'.repeat(32);
+const AUTH_TOKEN = 'twin-auth-token';
+const API_KEY = 'SK' + 'b'.repeat(32);
+const API_SECRET = 'twin-api-secret';
+const MUSIC = 'http://com.twilio.music.classical.s3.amazonaws.com/BusyStrings.mp3';
+
+/** The three conference forms the server sends (docs/twins-voice.md). */
+const park = (room: string) =>
+  `<Response><Dial><Conference startConferenceOnEnter="false" endConferenceOnExit="true" beep="false" waitUrl="${MUSIC}">${room}</Conference></Dial></Response>`;
+const waitSilently = (room: string) =>
+  `<Response><Dial><Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="">${room}</Conference></Dial></Response>`;
+const start = (room: string) =>
+  `<Response><Dial><Conference startConferenceOnEnter="true" endConferenceOnExit="true" beep="false">${room}</Conference></Dial></Response>`;
+
+interface Seen {
+  path: string;
+  params: Record<string, string>;
+}
+
+let dataDir: string;
+let voice: VoiceService;
+let twin: Server;
+let appServer: Server;
+let base = '';
+let appBase = '';
+let rest: twilio.Twilio;
+const seen: Seen[] = [];
+const log: string[] = [];
+/** What the application answers at each path (the Voice URL is /voice, its `To` picks the TwiML). */
+let routes: Record<string, (params: Record<string, string>) => string> = {};
+const people: RawSignal[] = [];
+
+async function body(req: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req as AsyncIterable<Buffer>) text += chunk.toString();
+  return text;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'voice-app-'));
+  appServer = createServer((req, res) => {
+    void body(req).then((text) => {
+      const url = new URL(req.url ?? '/', 'http://app');
+      const params = Object.fromEntries(new URLSearchParams(text));
+      seen.push({ path: url.pathname, params });
+      const route = routes[url.pathname];
+      res.writeHead(route ? 200 : 404, { 'Content-Type': 'text/xml' });
+      res.end(route ? route(params) : '');
+    });
+  });
+  await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
+  appBase = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
+
+  voice = createVoiceService({
+    dataDir,
+    resolve: () => ({ kind: 'unknown', reason: 'application mode' }),
+    log: (m) => log.push(m),
+    heartbeatMs: 60_000,
+  });
+  voice.useApplication({
+    accountSid: ACCOUNT,
+    applicationSid: 'AP' + 'c'.repeat(32),
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    authToken: AUTH_TOKEN,
+    voiceUrl: `${appBase}/voice`,
+    voiceFallbackUrl: null,
+    statusCallback: `${appBase}/status`,
+  });
+  twin = createServer((req, res) => {
+    // The `twilio` package keeps api.twilio.com's paths; the twin answers them under /twilio/api.
+    if ((req.url ?? '').startsWith('/2010-04-01/')) req.url = `/twilio/api${req.url}`;
+    if (!voice.handleRest(req, res)) res.writeHead(404).end();
+  });
+  twin.on('upgrade', (req, socket, head) => {
+    if (!voice.handleUpgrade(req, socket, head)) socket.destroy();
+  });
+  await new Promise<void>((r) => twin.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(twin.address() as AddressInfo).port}`;
+  rest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(base) });
+});
+
+afterEach(async () => {
+  await closeLegs();
+  for (const p of people.splice(0)) p.close();
+  seen.length = 0;
+  routes = {};
+});
+
+afterAll(async () => {
+  await voice.close();
+  twin.close();
+  appServer.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A registered phone for `identity`, its token signed with the application's API secret. */
+async function phone(identity: string): Promise<Person> {
+  const token = mintVoiceToken(
+    Buffer.from(API_SECRET, 'utf8'),
+    identity,
+    Math.floor(Date.now() / 1000),
+    3600,
+  );
+  const s = await RawSignal.open(base);
+  people.push(s);
+  s.send('listen', { token, reconnectTimeout: 0 });
+  await s.next((f) => f.type === 'connected');
+  s.send('register', { media: { audio: true } });
+  await s.next((f) => f.type === 'ready');
+  return Object.assign(s, { identity, cookie: '' });
+}
+
+/** The application's Voice URL answers each `To` with its TwiML. */
+function voiceUrl(byTo: Record<string, string>): void {
+  routes['/voice'] = (p) => byTo[p.To ?? ''] ?? '<Response><Hangup/></Response>';
+}
+
+const hungUp = (p: Person, callSid: string, from = 0): Promise<Frame> =>
+  p.next((f) => f.type === 'hangup' && f.payload.callsid === callSid, from, 10_000);
+
+async function conferenceNamed(name: string) {
+  const [found] = await rest.conferences.list({ friendlyName: name });
+  return found!;
+}
+
+describe('<Dial><Conference> with media', () => {
+  it('waits apart until a start participant joins, bridges the first two, holds with music, and ends everyone with endConferenceOnExit', async () => {
+    const [ann, bob, cat] = await Promise.all([phone('ann'), phone('bob'), phone('cat')]);
+    voiceUrl({ 'wait-ann': waitSilently('room-1'), 'wait-bob': waitSilently('room-1') });
+    routes['/voice'] = (p) => (p.To === 'start' ? start('room-1') : waitSilently('room-1'));
+
+    // Ann's phone plays a tone, Bob's and Cat's silence: whoever hears sound hears Ann (or music).
+    const a = await dial(ann, 'wait-ann');
+    expect(a.frame.type).toBe('answer');
+    const b = await dial(bob, 'wait-bob');
+    b.leg.play(null);
+    const conference = await conferenceNamed('room-1');
+    expect(conference.status).toBe('init');
+    await hears(b.leg, 'silence');
+    await hears(a.leg, 'silence');
+
+    const c = await dial(cat, 'start');
+    c.leg.play(null);
+    await eventually(
+      async () => (await rest.conferences(conference.sid).fetch()).status === 'in-progress',
+      5000,
+      'the conference to start',
+    );
+    await hears(b.leg, 'sound');
+    await hears(c.leg, 'silence');
+    const listed = await rest.conferences(conference.sid).participants.list();
+    expect(listed.map((p) => [p.status, p.hold, p.startConferenceOnEnter])).toEqual([
+      ['connected', false, false],
+      ['connected', false, false],
+      ['connected', false, true],
+    ]);
+    expect(log.some((m) => m.includes('bridges the first two only'))).toBe(true);
+
+    // Ann held: she hears music (the others are silent), and Bob no longer hears her.
+    const annSid = String(a.frame.payload.callsid);
+    const held = await rest.conferences(conference.sid).participants(annSid).update({ hold: true });
+    expect(held.hold).toBe(true);
+    await hears(b.leg, 'silence');
+    await hears(a.leg, 'sound');
+    await rest.conferences(conference.sid).participants(annSid).update({ hold: false });
+    await hears(b.leg, 'sound');
+    await hears(a.leg, 'silence');
+
+    // Cat (endConferenceOnExit) hangs up: the conference ends, Ann's and Bob's <Dial> end and,
+    // with nothing after it, their calls hang up.
+    const bobSid = String(b.frame.payload.callsid);
+    const catSid = String(c.frame.payload.callsid);
+    const [annMark, bobMark] = [ann.frames.length, bob.frames.length];
+    cat.send('hangup', { callsid: catSid });
+    await hungUp(ann, annSid, annMark);
+    await hungUp(bob, bobSid, bobMark);
+    expect((await rest.conferences(conference.sid).fetch()).status).toBe('completed');
+    expect(await rest.conferences(conference.sid).participants.list()).toEqual([]);
+  });
+
+  it('a participant removed through the REST API leaves, and its TwiML goes on to the action', async () => {
+    const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
+    routes['/voice'] = (p) =>
+      p.To === 'park' ? park('room-2').replace('<Dial>', '<Dial action="/left">') : start('room-2');
+    routes['/left'] = () => '<Response><Pause length="30"/></Response>';
+    const a = await dial(ann, 'park');
+    a.leg.play(null);
+    // Alone and waiting, Ann hears the waitUrl (Twilio's music host: the built-in music).
+    await hears(a.leg, 'sound');
+    const b = await dial(bob, 'pick');
+    await hears(a.leg, 'sound');
+    b.leg.play(null);
+    await hears(a.leg, 'silence');
+    const conference = await conferenceNamed('room-2');
+    const annSid = String(a.frame.payload.callsid);
+    await rest.conferences(conference.sid).participants(annSid).remove();
+    await eventually(
+      () => Promise.resolve(seen.some((s) => s.path === '/left')),
+      5000,
+      'the action after the <Dial>',
+    );
+    const left = seen.find((s) => s.path === '/left')!;
+    expect(left.params).toMatchObject({ CallSid: annSid, DialCallStatus: 'completed' });
+    // Ann had endConferenceOnExit: the conference is over, Bob's call hangs up; Ann's goes on.
+    await hungUp(bob, String(b.frame.payload.callsid));
+    expect((await rest.calls(annSid).fetch()).status).toBe('in-progress');
+  });
+});
+
+describe('Redirecting a live call', () => {
+  it('a bridged callee redirected into a conference keeps its call; the parent goes on to its action', async () => {
+    const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
+    voiceUrl({
+      bob: `<Response><Dial action="/after"><Client statusCallback="${appBase}/child-status">bob</Client></Dial></Response>`,
+    });
+    routes['/after'] = () => start('room-3');
+    routes['/child-status'] = () => '';
+    const mark = bob.frames.length;
+    const calling = dial(ann, 'bob');
+    const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+    const bobLeg = await answerTo(bob, invite);
+    const a = await calling;
+    const childSid = String(invite.payload.callsid);
+    bobLeg.play(null);
+    await hears(bobLeg, 'sound');
+
+    // The answered child is redirected: Bob's browser hears no hang-up.
+    const bobMark = bob.frames.length;
+    routes['/child'] = () => waitSilently('room-3');
+    await rest.calls(childSid).update({ url: `${appBase}/child`, method: 'POST' });
+    await eventually(
+      () =>
+        Promise.resolve(
+          seen.some((s) => s.path === '/after') && seen.some((s) => s.path === '/child'),
+        ),
+      5000,
+      "the parent <Dial> action and the child's own webhook",
+    );
+    expect(seen.find((s) => s.path === '/after')!.params).toMatchObject({
+      DialCallStatus: 'completed',
+      DialCallSid: childSid,
+    });
+    // The child's own webhook: its fields as a call of its own.
+    expect(seen.find((s) => s.path === '/child')!.params).toEqual({
+      AccountSid: ACCOUNT,
+      CallSid: childSid,
+      ParentCallSid: String(a.frame.payload.callsid),
+      From: 'client:ann',
+      To: 'client:bob',
+      Direction: 'outbound-dial',
+      CallStatus: 'in-progress',
+      ApiVersion: '2010-04-01',
+    });
+    // Ann's action joins the same room and starts it: Bob hears Ann again, in the conference.
+    await hears(bobLeg, 'sound');
+    const conference = await conferenceNamed('room-3');
+    const listed = await rest.conferences(conference.sid).participants.list();
+    expect(listed.map((p) => p.callSid).sort()).toEqual(
+      [String(a.frame.payload.callsid), childSid].sort(),
+    );
+    expect(bob.frames.slice(bobMark).some((f) => f.type === 'hangup')).toBe(false);
+    expect((await rest.calls(childSid).fetch()).status).toBe('in-progress');
+
+    // Bob hangs up: his call (now its own) ends; its <Client statusCallback> says completed.
+    bob.send('hangup', { callsid: childSid });
+    await eventually(
+      () =>
+        Promise.resolve(
+          seen.some((s) => s.path === '/child-status' && s.params.CallStatus === 'completed'),
+        ),
+      5000,
+      'the child status callback',
+    );
+    // Bob's participant had no endConferenceOnExit: Ann stays, alone in the conference.
+    expect((await rest.calls(String(a.frame.payload.callsid)).fetch()).status).toBe('in-progress');
+  });
+
+  it('a parent redirected out of a bridged <Dial> hangs the callee up and asks the action without running it', async () => {
+    const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
+    voiceUrl({ bob: '<Response><Dial action="/after"><Client>bob</Client></Dial></Response>' });
+    routes['/after'] = () => '<Response><Hangup/></Response>';
+    const mark = bob.frames.length;
+    const calling = dial(ann, 'bob');
+    const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+    const childSid = String(invite.payload.callsid);
+    // Still ringing: not in progress, so not redirected (21220).
+    await expect(rest.calls(childSid).update({ twiml: start('x') })).rejects.toMatchObject({
+      status: 400,
+      code: 21220,
+    });
+    await answerTo(bob, invite);
+    const a = await calling;
+    const annSid = String(a.frame.payload.callsid);
+    await expect(
+      rest.calls(annSid).update({ twiml: '<Response><Pause length="30"/>' }),
+    ).rejects.toMatchObject({ status: 400, code: 12100 });
+
+    const annMark = ann.frames.length;
+    await rest.calls(annSid).update({ twiml: '<Response><Pause length="30"/></Response>' });
+    await hungUp(bob, childSid);
+    await eventually(
+      () => Promise.resolve(seen.some((s) => s.path === '/after')),
+      5000,
+      'the action request',
+    );
+    expect(seen.find((s) => s.path === '/after')!.params).toMatchObject({
+      DialCallStatus: 'completed',
+      DialCallSid: childSid,
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    // The action answered <Hangup/>, not run: Ann is still on her call.
+    expect(ann.frames.slice(annMark).some((f) => f.type === 'hangup')).toBe(false);
+    expect((await rest.calls(annSid).fetch()).status).toBe('in-progress');
+    await expect(rest.calls(childSid).update({ twiml: start('x') })).rejects.toMatchObject({
+      status: 400,
+      code: 21220,
+    });
+  });
+});
+
+describe('Calls placed through the REST API', () => {
+  it('rings every device of a client identity, runs the TwiML once answered, and reports each end', async () => {
+    const [ann, cat, cat2] = await Promise.all([phone('ann'), phone('cat'), phone('cat')]);
+    routes['/placed-status'] = () => '';
+    routes['/voice'] = () => waitSilently('room-9');
+    const a = await dial(ann, 'consult');
+    a.leg.play(null);
+
+    const marks = [cat.frames.length, cat2.frames.length];
+    const placed = await rest.calls.create({
+      to: 'client:cat',
+      from: 'client:ann',
+      twiml: start('room-9'),
+      statusCallback: `${appBase}/placed-status`,
+      statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+    });
+    expect(placed).toMatchObject({ status: 'queued', direction: 'outbound-api' });
+    const invite = await cat.next((f) => f.type === 'invite', marks[0], 10_000);
+    await cat2.next((f) => f.type === 'invite', marks[1], 10_000);
+    expect(invite.payload.callsid).toBe(placed.sid);
+    expect(invite.payload.parameters).toMatchObject({
+      CallSid: placed.sid,
+      From: 'client:ann',
+      To: 'client:cat',
+    });
+    expect((await rest.calls(placed.sid).fetch()).status).toBe('ringing');
+    const catLeg = await answerTo(cat, invite);
+    // The other device stops ringing; the TwiML joins Ann's room and starts it: Ann hears Cat.
+    await cat2.next(
+      (f) => f.type === 'cancel' && f.payload.callsid === placed.sid,
+      marks[1],
+      10_000,
+    );
+    await hears(a.leg, 'sound');
+    expect((await rest.calls(placed.sid).fetch()).status).toBe('in-progress');
+    catLeg.play(null);
+    cat.send('hangup', { callsid: placed.sid });
+    await eventually(
+      () =>
+        Promise.resolve(
+          seen.some((s) => s.path === '/placed-status' && s.params.CallStatus === 'completed'),
+        ),
+      5000,
+      'the completed status callback',
+    );
+    expect(
+      seen
+        .filter((s) => s.path === '/placed-status')
+        .map((s) => [s.params.CallStatus, s.params.Direction]),
+    ).toEqual([
+      ['initiated', 'outbound-api'],
+      ['ringing', 'outbound-api'],
+      ['in-progress', 'outbound-api'],
+      ['completed', 'outbound-api'],
+    ]);
+    // Cat's start participant had endConferenceOnExit: Ann's <Dial> ends, and her call with it.
+    await hungUp(ann, String(a.frame.payload.callsid));
+  });
+
+  it('is busy when every device declines, canceled when asked, no-answer with nobody to ring', async () => {
+    const cat = await phone('cat');
+    routes['/placed-status'] = () => '';
+    const options = {
+      from: 'client:ann',
+      twiml: '<Response><Hangup/></Response>',
+      statusCallback: `${appBase}/placed-status`,
+    };
+    const finalOf = async (sid: string): Promise<string> => {
+      await eventually(
+        () =>
+          Promise.resolve(
+            seen.some((s) => s.path === '/placed-status' && s.params.CallSid === sid),
+          ),
+        5000,
+        `the end of ${sid}`,
+      );
+      return seen.find((s) => s.path === '/placed-status' && s.params.CallSid === sid)!.params
+        .CallStatus!;
+    };
+
+    let mark = cat.frames.length;
+    const declined = await rest.calls.create({ to: 'client:cat', ...options });
+    await cat.next((f) => f.type === 'invite', mark, 10_000);
+    cat.send('reject', { callsid: declined.sid });
+    expect(await finalOf(declined.sid)).toBe('busy');
+
+    mark = cat.frames.length;
+    const canceled = await rest.calls.create({ to: 'client:cat', ...options });
+    await cat.next((f) => f.type === 'invite', mark, 10_000);
+    await rest.calls(canceled.sid).update({ status: 'canceled' });
+    await cat.next((f) => f.type === 'cancel' && f.payload.callsid === canceled.sid, mark, 10_000);
+    expect(await finalOf(canceled.sid)).toBe('canceled');
+
+    const nobody = await rest.calls.create({ to: 'client:nobody_here', ...options });
+    expect(await finalOf(nobody.sid)).toBe('no-answer');
+    const phoneNumber = await rest.calls.create({ to: '+442079460000', ...options });
+    expect(await finalOf(phoneNumber.sid)).toBe('failed');
+  });
+});
