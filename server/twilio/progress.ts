@@ -18,6 +18,7 @@ import { Twiml } from './twiml-writer';
 import type { TwilioWebhookDeps } from './webhooks';
 
 const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'];
+const DIAL_STATUSES = ['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled'];
 const clientIdentity = personOfClientAddress;
 
 export interface CallProgressDeps extends Omit<TwilioWebhookDeps, 'control'> {
@@ -121,6 +122,25 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     } else if (status === '') throw missing('CallStatus');
     sendNothing(ctx.res);
   });
+
+  // The action of a ring-back's or a transfer's <Dial> (control.ts): over, or back to the sender.
+  router.on(
+    'POST',
+    TWILIO_PATHS.after,
+    answering(
+      (_ctx, params) => {
+        const callSid = callSidOf(params);
+        const moved = control?.pendingFor(callSid);
+        if (moved) return Promise.resolve(moved);
+        const status = params.DialCallStatus ?? '';
+        if (!DIAL_STATUSES.includes(status)) throw missing('DialCallStatus');
+        return Promise.resolve(
+          control ? control.afterRing(callSid, status) : new Twiml().hangup().toString(),
+        );
+      },
+      () => Promise.resolve(new Twiml().hangup().toString()),
+    ),
+  );
 
   // An attended transfer's call to its target: answered, or over (control.ts, consult.ts).
   router.on('POST', TWILIO_PATHS.consult, async (ctx) => {

@@ -1,6 +1,6 @@
 /**
  * A TwiML document writer for the verbs and nouns routing uses (Say, Play, Dial with Client,
- * Number and Conference, Record, Reject, Hangup). It writes what the `twilio` package's VoiceResponse writes, the
+ * Number and Conference, Record, Redirect, Reject, Hangup). It writes what the `twilio` package's VoiceResponse writes, the
  * same elements, attributes in the order given, the same escaping (a test compares the two), at a
  * small part of its cost: VoiceResponse builds an xmlbuilder DOM for every answer, which was most of
  * a webhook's time under load (docs/performance.md, "routing").
@@ -83,6 +83,11 @@ export class Twiml {
 
   reject(attrs: Attributes): this {
     this.body += element('Reject', attrs);
+    return this;
+  }
+
+  redirect(attrs: Attributes, url: string): this {
+    this.body += element('Redirect', attrs, text(url));
     return this;
   }
 

@@ -95,7 +95,11 @@ export const MAX_CLIENTS_PER_DIAL = 10;
 export const BUILT_IN_GREETING =
   'Nobody can take your call right now. Please leave a message after the tone, then hang up or press the hash key.';
 
-const url = (ctx: TwimlContext, path: string, query: Record<string, string> = {}): string => {
+const url = (
+  ctx: Pick<TwimlContext, 'publicUrl'>,
+  path: string,
+  query: Record<string, string> = {},
+): string => {
   const q = new URLSearchParams(query).toString();
   return `${ctx.publicUrl}${path}${q ? `?${q}` : ''}`;
 };
@@ -211,10 +215,18 @@ export async function writePlan(
     const told = planStep(p);
     if (told) reached.steps.push(told);
     switch (p.kind) {
-      case 'announce':
+      case 'announce': {
         speak(response, await ctx.announcement(p.guidanceId));
+        // What follows is asked for once the announcement has played, so the caller is told each
+        // step as it happens (the steps of one webhook reach the browser together).
+        const rest = p.then === null ? null : continueUrl(ctx, p.then);
+        if (rest !== null) {
+          response.redirect({}, rest);
+          return reached;
+        }
         p = p.then;
         break;
+      }
       case 'forward':
         reached.forwardedTo =
           p.target.kind === 'number'
@@ -259,23 +271,70 @@ export async function writePlan(
                 voice: null,
               }),
         );
-        response.record({
-          action: url(ctx, TWILIO_PATHS.voicemail, { group: p.groupId }),
-          // Silence for `timeout` seconds or `#` ends it earlier.
-          maxLength: ctx.voicemailSeconds,
-          playBeep: true,
-          timeout: 5,
-          finishOnKey: '#',
-          recordingStatusCallback: url(ctx, TWILIO_PATHS.recording, { group: p.groupId }),
-          recordingStatusCallbackEvent: ['completed'],
-        });
-        // Reached only when nothing was recorded (Twilio then goes on past <Record>).
-        response.hangup();
+        // The recording starts in a webhook of its own, told as it starts.
+        response.redirect({}, url(ctx, TWILIO_PATHS.continue, { record: p.groupId }));
         return reached;
     }
   }
   response.hangup();
   return reached;
+}
+
+/** The URL that carries on with `plan`, or null when it is too long for one (then written inline). */
+function continueUrl(ctx: TwimlContext, plan: Plan): string | null {
+  const token = encodeBranches({ noAnswer: plan, busy: plan });
+  if (token === null) return null;
+  // A plan token leaves the reasons out; the ones told next ride along (the URL is signed).
+  const why = JSON.stringify(walk(plan).map((p) => ('reason' in p ? p.reason : '')));
+  const href = url(ctx, TWILIO_PATHS.continue, { plan: token, why });
+  return href.length > 3000 ? null : href;
+}
+
+/** The nodes a continuation tells before it waits again: up to its ring, dial or voicemail. */
+function walk(plan: Plan): Plan[] {
+  const nodes: Plan[] = [];
+  for (let p: Plan | null = plan; p && nodes.length < 20;) {
+    nodes.push(p);
+    p = p.kind === 'announce' || p.kind === 'forward' ? p.then : null;
+  }
+  return nodes;
+}
+
+/** Puts the reasons a continuation carried (`why`) back into its plan's nodes. */
+export function withReasons(plan: Plan, why: string | null): Plan {
+  let reasons: unknown;
+  try {
+    reasons = JSON.parse(why ?? '[]');
+  } catch {
+    return plan;
+  }
+  if (!Array.isArray(reasons)) return plan;
+  walk(plan).forEach((p, i) => {
+    const r: unknown = reasons[i];
+    if (typeof r === 'string' && r.length <= 300 && 'reason' in p && p.reason === '')
+      (p as { reason: string }).reason = r;
+  });
+  return plan;
+}
+
+/** A voicemail's recording for `groupId`, after its greeting. */
+export function writeRecord(
+  response: Twiml,
+  groupId: string,
+  ctx: Pick<TwimlContext, 'publicUrl' | 'voicemailSeconds'>,
+): void {
+  response.record({
+    action: url(ctx, TWILIO_PATHS.voicemail, { group: groupId }),
+    // Silence for `timeout` seconds or `#` ends it earlier.
+    maxLength: ctx.voicemailSeconds,
+    playBeep: true,
+    timeout: 5,
+    finishOnKey: '#',
+    recordingStatusCallback: url(ctx, TWILIO_PATHS.recording, { group: groupId }),
+    recordingStatusCallbackEvent: ['completed'],
+  });
+  // Reached only when nothing was recorded (Twilio then goes on past <Record>).
+  response.hangup();
 }
 
 /** A TwiML document that says `text` and hangs up. */

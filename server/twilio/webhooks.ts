@@ -18,8 +18,14 @@
  * Twilio's application error.
  */
 import { decide } from '../../src/domain/routing/engine';
+import type { Plan } from '../../src/domain/routing/plan';
 import { CALL_REASONS } from '../../src/domain/calls/reasons';
-import { ringEndStep, situationStep, type StepNote } from '../../src/domain/routing/steps';
+import {
+  RECORDING_STEP,
+  ringEndStep,
+  situationStep,
+  type StepNote,
+} from '../../src/domain/routing/steps';
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
@@ -40,7 +46,7 @@ import {
 } from './fallback';
 import type { TwilioConfig } from './config';
 import type { TwilioMedia, TwilioVoicemail } from './media';
-import { decodeBranches, PlanTokenError } from './plan-token';
+import { decodeBranches, PlanTokenError, type Branches } from './plan-token';
 import type { RoutingData } from './routing-data';
 import { readSignedForm } from './signature';
 import type { SyncRest } from './sync-rest';
@@ -50,6 +56,8 @@ import {
   ringClients,
   sayAndHangUp,
   writePlan,
+  withReasons,
+  writeRecord,
   type Reached,
   type TwimlContext,
 } from './twiml';
@@ -382,6 +390,60 @@ export function registerTwilioWebhooks(
     return sayAndHangUp(reason);
   }
 
+  /** The plan carried in a URL's `plan` (an action's, a continuation's); 400 when it is not ours. */
+  function planOf(ctx: RequestContext): Branches {
+    try {
+      return decodeBranches(ctx.url.searchParams.get('plan') ?? '');
+    } catch (err) {
+      if (err instanceof PlanTokenError)
+        throw new HttpError(400, 'bad_request', `The plan in the URL is not valid: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** The call goes on with `plan` (a ring's branch, or what follows an announcement). */
+  async function carryOn(
+    state: CallState | undefined,
+    plan: Plan | null,
+    params: Record<string, string>,
+  ): Promise<string> {
+    const response = new Twiml();
+    const fromBrowser = clientIdentity(params.From ?? '') !== null;
+    const group = plan
+      ? (await data.groups()).get(plan.kind === 'forward' ? plan.rule.groupId : plan.groupId)
+      : undefined;
+    const reached = await writePlan(response, plan, {
+      ...(await twimlContext(fromBrowser, group ? normaliseNumber(group.number) : null)),
+      ...(state ? callerOf(state) : {}),
+    });
+    if (state) remember(state, reached);
+    return response.toString();
+  }
+
+  // What follows an announcement, asked for once it has played (twiml.ts): the rest of the plan,
+  // or a voicemail's recording (`record=<groupId>`), each step told as it starts.
+  router.on(
+    'POST',
+    TWILIO_PATHS.continue,
+    answering(async (ctx, params) => {
+      const state = calls.get(callSidOf(params));
+      const record = ctx.url.searchParams.get('record');
+      if (record === null) {
+        const plan = planOf(ctx).noAnswer;
+        const why = ctx.url.searchParams.get('why');
+        return carryOn(state, plan && withReasons(plan, why), params);
+      }
+      if (state) told(state, [RECORDING_STEP]);
+      const response = new Twiml();
+      // Nothing read: a caller whose data could not be read is recording by now (fallback.ts).
+      writeRecord(response, record, {
+        publicUrl: config.publicUrl,
+        voicemailSeconds: deps.voicemailSeconds,
+      });
+      return response.toString();
+    }),
+  );
+
   router.on(
     'POST',
     TWILIO_PATHS.next,
@@ -392,18 +454,7 @@ export function registerTwilioWebhooks(
       if (moved) return moved;
       const status = params.DialCallStatus ?? '';
       if (!DIAL_STATUSES.includes(status)) throw missing('DialCallStatus');
-      let branches;
-      try {
-        branches = decodeBranches(ctx.url.searchParams.get('plan') ?? '');
-      } catch (err) {
-        if (err instanceof PlanTokenError)
-          throw new HttpError(
-            400,
-            'bad_request',
-            `The plan in the URL is not valid: ${err.message}`,
-          );
-        throw err;
-      }
+      const branches = planOf(ctx);
       const state = calls.get(callSid);
       const response = new Twiml();
       if (status === 'completed' || status === 'answered' || status === 'canceled') {
@@ -429,39 +480,8 @@ export function registerTwilioWebhooks(
               ? CALL_REASONS.declined(nameOf(state.callee))
               : CALL_REASONS.noAnswer(nameOf(state.callee));
       }
-      const branch = status === 'busy' ? branches.busy : branches.noAnswer;
-      const fromBrowser = clientIdentity(params.From ?? '') !== null;
-      const group = branch
-        ? (await data.groups()).get(
-            branch.kind === 'forward' ? branch.rule.groupId : branch.groupId,
-          )
-        : undefined;
-      const reached = await writePlan(response, branch, {
-        ...(await twimlContext(fromBrowser, group ? normaliseNumber(group.number) : null)),
-        ...(state ? callerOf(state) : {}),
-      });
-      if (state) remember(state, reached);
-      return response.toString();
+      return carryOn(state, status === 'busy' ? branches.busy : branches.noAnswer, params);
     }),
-  );
-
-  // The action of a ring-back's or a transfer's <Dial> (control.ts): over, or back to the sender.
-  router.on(
-    'POST',
-    TWILIO_PATHS.after,
-    answering(
-      (_ctx, params) => {
-        const callSid = callSidOf(params);
-        const moved = control?.pendingFor(callSid);
-        if (moved) return Promise.resolve(moved);
-        const status = params.DialCallStatus ?? '';
-        if (!DIAL_STATUSES.includes(status)) throw missing('DialCallStatus');
-        return Promise.resolve(
-          control ? control.afterRing(callSid, status) : new Twiml().hangup().toString(),
-        );
-      },
-      () => Promise.resolve(new Twiml().hangup().toString()),
-    ),
   );
 
   registerCallProgress(router, {

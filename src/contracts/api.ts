@@ -164,6 +164,8 @@ export const API = {
 export const TWILIO_PATHS = {
   voice: '/api/twilio/voice',
   next: '/api/twilio/voice/next',
+  /** The rest of a routing plan after an announcement (`<Redirect>`, server/twilio/twiml.ts). */
+  continue: '/api/twilio/voice/continue',
   /** The action of a ring-back's or a transfer's `<Dial>` (server/twilio/control.ts). */
   after: '/api/twilio/voice/after',
   /** The status callback of an attended transfer's call to its target (control.ts). */

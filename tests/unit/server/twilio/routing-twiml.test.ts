@@ -147,6 +147,42 @@ describe('TwiML for each routing case', () => {
     );
   });
 
+  it('what follows an announcement is asked for once it has played, each step told as it happens', async () => {
+    t.clock.now = Math.max(t.clock.now, WED_CLOSED);
+    const callSid = sid();
+    const told = () => t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content);
+    const first = await (
+      await t.webhook('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER), {
+        follow: false,
+      })
+    ).text();
+    // The announcement, then a <Redirect> carrying the rest of the plan: no <Dial> yet.
+    expect(first).toMatch(
+      /<Play>[^<]*gd-closed\.wav[^<]*<\/Play><Redirect>https:\/\/switchboard\.example\.com\/api\/twilio\/voice\/continue\?plan=[^<]+<\/Redirect><\/Response>$/,
+    );
+    await expect
+      .poll(() => told().map((m) => (m as { kind: string }).kind))
+      .toEqual(['situation', 'announce']);
+    const next = /<Redirect>([^<]+)<\/Redirect>/.exec(first)![1]!.replace(/&amp;/g, '&');
+    const rest = await (
+      await t.webhook(pathOf(next), incomingCall(callSid, CALLER, SALES_NUMBER), { follow: false })
+    ).text();
+    expect(rest).toContain(`<Identity>${vid(CAT)}</Identity>`);
+    // The forward and the ring are told now, with their reasons (carried in the signed URL).
+    await expect.poll(() => told().length).toBe(4);
+    const [forward, ring] = told().slice(2) as { kind: string; text: string }[];
+    expect(forward?.kind).toBe('forward');
+    expect(forward?.text).toBe('Forwarded to Cat (rule: outside business hours).');
+    expect(ring).toEqual({ event: 'routing', kind: 'ring', text: expect.stringMatching(/Cat/) });
+    // A forged continuation is refused (the URL's signature covers the plan and the reasons).
+    const forged = await t.webhook(
+      pathOf(next.replace('why=', 'why=x')),
+      incomingCall(callSid, CALLER, SALES_NUMBER),
+      { follow: false, signedUrl: next },
+    );
+    expect(forged.status).toBe(403);
+  });
+
   it('holiday: the closed announcement (no holiday one), the voicemail greeting, then Record', async () => {
     const { xml } = await call(SALES_NUMBER, THU_HOLIDAY);
     expect(readable(xml)).toBe(

@@ -70,16 +70,26 @@ export interface TwilioTestApp {
   clock: { now: number };
   /** Signs in with Google; resolves with the session cookie. */
   signIn(email: string, name?: string): Promise<string>;
-  /** A webhook POST as Twilio sends it, signed unless `signature` says otherwise. */
+  /**
+   * A webhook POST as Twilio sends it, signed unless `signature` says otherwise. A TwiML answer
+   * ending in a `<Redirect>` to this server's continuation (what follows an announcement) is
+   * followed as Twilio follows it, with the same parameters, and the documents' verbs joined into
+   * one answer, unless `follow` is false.
+   */
   webhook(
     path: string,
     params: Record<string, string>,
-    options?: { signature?: string | null; signedUrl?: string },
+    options?: { signature?: string | null; signedUrl?: string; follow?: boolean },
   ): Promise<Response>;
   /** The recorded requests that changed something in Sync (not reads). */
   writes(): TwilioApiStandIn['requests'];
   close(): Promise<void>;
 }
+
+/** A document's last verb, a `<Redirect>` to what follows an announcement. */
+const CONTINUATION = new RegExp(
+  `<Redirect>(${PUBLIC_URL.replace(/[.]/g, '\\.')}/api/twilio/voice/continue\\?[^<]*)</Redirect></Response>$`,
+);
 
 export async function startTwilioApp(
   options: {
@@ -129,7 +139,7 @@ export async function startTwilioApp(
     removeDir(dataDir);
     throw err;
   }
-  return {
+  const testApp: TwilioTestApp = {
     app,
     url,
     api,
@@ -144,12 +154,12 @@ export async function startTwilioApp(
       if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
       return sessionCookieOf(res)!;
     },
-    webhook(path, params, opts = {}) {
+    async webhook(path, params, opts = {}): Promise<Response> {
       const signature =
         opts.signature === undefined
           ? getExpectedTwilioSignature(AUTH_TOKEN, opts.signedUrl ?? `${PUBLIC_URL}${path}`, params)
           : opts.signature;
-      return fetch(`${url}${path}`, {
+      const res = await fetch(`${url}${path}`, {
         method: 'POST',
         headers: {
           'Content-Type': 'application/x-www-form-urlencoded',
@@ -157,6 +167,17 @@ export async function startTwilioApp(
         },
         body: new URLSearchParams(params).toString(),
       });
+      if (opts.follow === false || res.status !== 200) return res;
+      const xml = await res.text();
+      const next = CONTINUATION.exec(xml);
+      if (!next) return new Response(xml, { status: 200, headers: res.headers });
+      const target = next[1]!.replace(/&amp;/g, '&').slice(PUBLIC_URL.length);
+      const rest = await (await testApp.webhook(target, params)).text();
+      const joined =
+        xml.slice(0, next.index) +
+        rest.replace(/^<\?xml[^>]*>(<Response>|<Response\/>)/, '').replace(/<\/Response>$/, '') +
+        '</Response>';
+      return new Response(joined, { status: 200, headers: res.headers });
     },
     writes: () => api.requests.filter((r) => r.method !== 'GET'),
     async close() {
@@ -165,6 +186,7 @@ export async function startTwilioApp(
       removeDir(dataDir);
     },
   };
+  return testApp;
 }
 
 let sidCounter = 0;
