@@ -203,7 +203,9 @@ export function createTwilioVoicemail(deps: {
       return {
         groupId,
         async send(ctx) {
-          const twilioUrl = `https://api.twilio.com/2010-04-01/Accounts/${config.accountSid}/Recordings/${id}.mp3`;
+          // WAV, Twilio's default media format, which the voice twin serves too
+          // (https://www.twilio.com/docs/voice/api/recording#fetch-a-recording-media-file).
+          const twilioUrl = `https://api.twilio.com/2010-04-01/Accounts/${config.accountSid}/Recordings/${id}.wav`;
           const upstream = await doFetch(
             config.apiBaseUrl ? redirectedUri(twilioUrl, config.apiBaseUrl) : twilioUrl,
             {
@@ -223,7 +225,7 @@ export function createTwilioVoicemail(deps: {
           }
           const body = Buffer.from(await upstream.arrayBuffer());
           ctx.res.writeHead(200, {
-            'Content-Type': 'audio/mpeg',
+            'Content-Type': 'audio/wav',
             'Content-Length': body.length,
             'Cache-Control': 'private, max-age=3600',
           });

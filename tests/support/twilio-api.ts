@@ -48,7 +48,7 @@ export interface TwilioApiStandIn {
   permissionsOf(kind: ObjectKind, name: string): Record<string, Permission>;
   /** Seeds a permission, as if granted earlier. */
   setPermission(kind: ObjectKind, name: string, identity: string, p: Permission): void;
-  /** Voicemail recordings by sid, served as Twilio's `…/Recordings/{sid}.mp3`. */
+  /** Voicemail recordings by sid, served as Twilio's `…/Recordings/{sid}.wav`. */
   recordings: Map<string, Buffer>;
   /** User-defined messages sent to calls (`Calls/{sid}/UserDefinedMessages`), in order. */
   told: { callSid: string; content: Json }[];
@@ -203,7 +203,7 @@ export async function startTwilioApi(options: {
         : error(res, burst.status, 20500, 'Service unavailable');
     }
     const recording = new RegExp(
-      `^/api/2010-04-01/Accounts/${options.accountSid}/Recordings/(RE[0-9a-f]{32})\\.mp3$`,
+      `^/api/2010-04-01/Accounts/${options.accountSid}/Recordings/(RE[0-9a-f]{32})\\.wav$`,
     ).exec(url.pathname);
     const recordingJson = new RegExp(
       `^/api/2010-04-01/Accounts/${options.accountSid}/Recordings/(RE[0-9a-f]{32})\\.json$`,
@@ -272,7 +272,7 @@ export async function startTwilioApi(options: {
     if (recording && req.method === 'GET') {
       const audio = recordings.get(recording[1]!);
       if (!audio) return error(res, 404, 20404, 'Recording not found');
-      res.writeHead(200, { 'Content-Type': 'audio/mpeg', 'Content-Length': audio.length });
+      res.writeHead(200, { 'Content-Type': 'audio/x-wav', 'Content-Length': audio.length });
       res.end(audio);
       return;
     }

@@ -212,7 +212,19 @@ export interface VoiceRestOptions {
   registry: VoiceRegistry;
   engine: VoiceEngine;
   credentials: Credentials;
+  /** Recordings made by `<Record>`: where each one's WAV file is, and forgetting one. */
+  recordings?: {
+    file(recordingSid: string): string | null;
+    remove(recordingSid: string): boolean;
+  };
 }
+
+/**
+ * A recording's media (https://www.twilio.com/docs/voice/api/recording#fetch-a-recording-media-file):
+ * `.wav` (Twilio's default format) is served; `.mp3` is refused here, the twin having no MP3 encoder.
+ */
+const RECORDING =
+  /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})\/Recordings\/(RE[0-9a-f]{32})(\.wav|\.mp3|\.json)?$/;
 
 /** Answers a request under /2010-04-01/; returns false for any other path. */
 export function voiceRest(options: VoiceRestOptions) {
@@ -410,6 +422,11 @@ export function voiceRest(options: VoiceRestOptions) {
     try {
       if (!authorised(req, credentials))
         throw new RestError(401, 20003, 'Authentication Error - invalid username');
+      const recording = RECORDING.exec(url.pathname);
+      if (recording && options.recordings) {
+        await recordingAnswer(req, res, recording, options.recordings, credentials.accountSid);
+        return true;
+      }
       const path = url.pathname
         .slice(BASE.length)
         .replace(/\.json$/, '')
@@ -427,4 +444,42 @@ export function voiceRest(options: VoiceRestOptions) {
     }
     return true;
   };
+}
+
+async function recordingAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  [, account, recordingSid, ext]: RegExpExecArray,
+  recordings: NonNullable<VoiceRestOptions['recordings']>,
+  accountSid: string,
+): Promise<void> {
+  const fail = (status: number, code: number, message: string): void => {
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(
+      JSON.stringify({
+        code,
+        message,
+        more_info: `https://www.twilio.com/docs/errors/${code}`,
+        status,
+      }),
+    );
+  };
+  const notFound = () => fail(404, 20404, `The requested resource ${req.url ?? ''} was not found`);
+  if (account !== accountSid) return fail(401, 20003, 'Authenticate');
+  const verb = req.method ?? 'GET';
+  if (verb === 'DELETE' && (ext === '.json' || ext === undefined)) {
+    if (!recordings.remove(recordingSid!)) return notFound();
+    res.writeHead(204).end();
+    return;
+  }
+  if (verb !== 'GET' && verb !== 'HEAD') return fail(405, 20004, 'Method not allowed');
+  const file = recordings.file(recordingSid!);
+  if (file === null) return notFound();
+  if (ext === '.mp3')
+    return fail(406, 20001, 'The voice twin serves recordings as .wav only (no MP3 encoder here)');
+  if (ext !== '.wav' && ext !== undefined) return notFound();
+  const { readFile } = await import('node:fs/promises');
+  const wav = await readFile(file).catch(() => null);
+  if (wav === null) return notFound();
+  res.writeHead(200, { 'Content-Type': 'audio/x-wav', 'Content-Length': wav.length });
+  res.end(verb === 'HEAD' ? undefined : wav);
 }

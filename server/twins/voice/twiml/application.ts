@@ -70,6 +70,7 @@ export interface AppMode {
 export function appMode(vs: VoiceState, application: TwimlApplication): AppMode {
   const log = vs.log;
   const registry = new VoiceRegistry(vs.now);
+  const recordings = new Map<string, string>();
   return {
     application,
     registry,
@@ -81,6 +82,13 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
         authToken: application.authToken,
         apiKeys: { [application.apiKey]: application.apiSecret },
       },
+      recordings: {
+        file: (recordingSid) => {
+          const id = recordings.get(recordingSid);
+          return id === undefined ? null : (vs.options.voicemail?.find(id)?.path ?? null);
+        },
+        remove: (recordingSid) => recordings.delete(recordingSid),
+      },
     }),
     webhooks: webhookClient({
       authToken: application.authToken,
@@ -89,7 +97,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
     }),
     calls: new Map(),
     forks: new Map(),
-    recordings: new Map(),
+    recordings,
     rooms: new Map(),
   };
 }

@@ -208,14 +208,14 @@ describe('voicemail', () => {
     });
 
     // The same route as the embedded backend's messages: /api/voicemail/{the row's voicemail.id}.
-    t.api.recordings.set(RECORDING, Buffer.from('ID3 fake mp3'));
+    t.api.recordings.set(RECORDING, Buffer.from('RIFF fake wav'));
     const play = (cookie?: string, id = RECORDING) =>
       fetch(`${t.url}/api/voicemail/${id}`, { headers: cookie ? { Cookie: cookie } : {} });
     for (const who of [ALICE, ADA]) {
       const res = await play(cookies[who]);
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('audio/mpeg');
-      expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('ID3 fake mp3');
+      expect(res.headers.get('content-type')).toBe('audio/wav');
+      expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('RIFF fake wav');
     }
     // Not a member: the same answer as for no message at all.
     expect((await play(cookies[CAT])).status).toBe(404);

@@ -30,6 +30,7 @@ const engine: VoiceEngine = {
   endConference: (c) => did.push(`end ${c.friendlyName}`),
   message: (sid, content) => did.push(`message ${sid} ${content}`),
 };
+const recordingFiles = new Map<string, string>();
 let server: Server;
 let client: twilio.Twilio;
 let origin = '';
@@ -39,6 +40,10 @@ beforeAll(async () => {
     registry,
     engine,
     credentials: { accountSid: ACCOUNT, authToken: TOKEN },
+    recordings: {
+      file: (sid) => (recordingFiles.has(sid) ? recordingFiles.get(sid)! : null),
+      remove: (sid) => recordingFiles.delete(sid),
+    },
   });
   server = createServer((req, res) => {
     void handle(req, res).then((done) => {
@@ -337,5 +342,34 @@ describe('user-defined messages (https://www.twilio.com/docs/voice/api/userdefin
       client.calls('CA' + 'f'.repeat(32)).userDefinedMessages.create({ content: '{}' }),
     ).rejects.toMatchObject({ status: 404, code: 20404 });
     expect(did).toEqual([]);
+  });
+});
+
+describe('Recordings', () => {
+  it("serves a recording's media as WAV, refuses MP3 plainly, and deletes it as the twilio package asks", async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'sb-rec-')), 'vm.wav');
+    writeFileSync(file, 'RIFF fake wav');
+    const re = 'RE' + 'a'.repeat(32);
+    recordingFiles.set(re, file);
+    const auth = {
+      Authorization: `Basic ${Buffer.from(`${ACCOUNT}:${TOKEN}`).toString('base64')}`,
+    };
+    const media = `${origin}/2010-04-01/Accounts/${ACCOUNT}/Recordings/${re}`;
+    const wav = await fetch(`${media}.wav`, { headers: auth });
+    expect(wav.status).toBe(200);
+    expect(wav.headers.get('content-type')).toBe('audio/x-wav');
+    expect(await wav.text()).toBe('RIFF fake wav');
+    expect((await fetch(`${media}.wav`)).status).toBe(401);
+    const mp3 = await fetch(`${media}.mp3`, { headers: auth });
+    expect(mp3.status).toBe(406);
+    await client.recordings(re).remove();
+    expect((await fetch(`${media}.wav`, { headers: auth })).status).toBe(404);
+    await expect(client.recordings(re).remove()).rejects.toMatchObject({
+      status: 404,
+      code: 20404,
+    });
   });
 });
