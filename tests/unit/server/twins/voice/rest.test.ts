@@ -5,7 +5,10 @@
  * media side is not this layer).
  */
 import { createServer, type Server } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TwinRequestClient } from '../../../../../server/twins/http-client';
@@ -347,9 +350,6 @@ describe('user-defined messages (https://www.twilio.com/docs/voice/api/userdefin
 
 describe('Recordings', () => {
   it("serves a recording's media as WAV, refuses MP3 plainly, and deletes it as the twilio package asks", async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
     const file = join(mkdtempSync(join(tmpdir(), 'sb-rec-')), 'vm.wav');
     writeFileSync(file, 'RIFF fake wav');
     const re = 'RE' + 'a'.repeat(32);
