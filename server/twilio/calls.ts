@@ -7,6 +7,7 @@
  * Also who is on a call right now, from the legs Twilio reports answered and completed: routing
  * skips them (Sync's presence item is the browser's to write, so it may not say so yet).
  */
+import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import type {
   CallRecord,
   Outcome,
@@ -197,7 +198,11 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     endedAt,
     duration: answeredAt === null ? 0 : Math.max(0, Math.round((endedAt - answeredAt) / 1000)),
     outcome: state.followed ? outcomeOf(state, parentStatus) : 'unknown',
-    reason: state.reason,
+    // As the embedded backend says it: a message left, or voicemail reached and none left.
+    reason:
+      state.followed && state.answeredBy === null && state.voicemail
+        ? CALL_REASONS.leftVoicemail(state.voicemail.seconds)
+        : state.reason,
     routing: state.routing,
     voicemail: state.voicemail,
     forwardedTo: state.forwardedTo,
@@ -216,7 +221,7 @@ function outcomeOf(state: CallState, parentStatus: string): Outcome {
     return state.forwardedTo !== null && state.answeredBy === state.forwardedTo
       ? 'forwarded'
       : 'answered';
-  if (state.voicemail) return 'missed';
+  if (state.voicemail) return 'voicemail';
   if (state.declined && state.callee !== null) return 'rejected';
   if (state.rangOut || parentStatus === 'no-answer') return 'missed';
   return 'abandoned';

@@ -4,6 +4,7 @@
  * end (the application's and numbers' status callback), which writes the call's one history row,
  * or leaves it to control.ts while a moved call goes on.
  */
+import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import { answeredStep, type StepNote } from '../../src/domain/routing/steps';
 import type { RequestContext, Router } from '../platform/http/router';
 import { TWILIO_PATHS } from '../../src/contracts/api';
@@ -56,7 +57,9 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
       const updated = {
         ...row,
         voicemail,
-        outcome: row.outcome === 'abandoned' ? 'missed' : row.outcome,
+        ...(row.handledBy === null && ['abandoned', 'missed'].includes(row.outcome)
+          ? { outcome: 'voicemail' as const, reason: CALL_REASONS.leftVoicemail(voicemail.seconds) }
+          : {}),
       } satisfies typeof row;
       state.written = { index, data: updated, at };
       await deps.rest.updateListItem(CALLS.name, index, updated);

@@ -2,6 +2,7 @@
  * What the twin tells the app about calls: a finished call's history row (the call record both
  * backends write, src/contracts/records/call.ts), and who is on a call (presence).
  */
+import { CALL_REASONS } from '../../../src/domain/calls/reasons';
 import { CallControlError, sid, type Call, type VoiceState } from './model';
 import { finishRecording } from './voicemail';
 import {
@@ -86,14 +87,14 @@ export function recordEnd(vs: VoiceState, call: Call, outcome: Outcome, reason: 
   let finalReason = reason;
   if (message && call.answeredAt === null) {
     finalOutcome = 'voicemail';
-    finalReason = `Left a voicemail (${message.seconds} s).`;
+    finalReason = CALL_REASONS.leftVoicemail(message.seconds);
   } else if (
     (call.route?.steps.at(-1)?.kind === 'voicemail' ||
       call.route?.steps.at(-1)?.kind === 'recording') &&
     (outcome === 'abandoned' || outcome === 'voicemail')
   ) {
     finalOutcome = 'missed';
-    finalReason = 'The caller hung up without leaving a message.';
+    finalReason = CALL_REASONS.noMessage;
   }
   try {
     vs.options.onCallEnded?.({

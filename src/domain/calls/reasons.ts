@@ -12,4 +12,8 @@ export const CALL_REASONS = {
   yourself: 'You cannot call yourself.',
   /** A call to an outside number that the phone network did not connect. */
   numberFailed: (number: string) => `The call to ${number} could not be connected.`,
+  /** A group's call that ended in a message (its outcome `voicemail`). */
+  leftVoicemail: (seconds: number) => `Left a voicemail (${seconds} s).`,
+  /** A group's call that reached voicemail and ended with no message (its outcome `missed`). */
+  noMessage: 'The caller hung up without leaving a message.',
 } as const;

@@ -201,9 +201,9 @@ describe('voicemail', () => {
       group: 'grp-sales',
       groupName: 'Sales',
       handledBy: null,
-      outcome: 'missed',
+      outcome: 'voicemail',
       duration: 0,
-      reason: 'The forwarding rule sends the call to voicemail.',
+      reason: 'Left a voicemail (14 s).',
       voicemail: { id: RECORDING, seconds: 14 },
     });
 
@@ -267,7 +267,8 @@ describe('voicemail', () => {
     expect(callRecord.check(updated)).toMatchObject({ ok: true, value: updated });
     expect(updated).toMatchObject({
       callSid,
-      outcome: 'missed',
+      outcome: 'voicemail',
+      reason: 'Left a voicemail (9 s).',
       voicemail: { id: late, seconds: 9 },
     });
     expect(t.api.listData('calls').at(-1)).toMatchObject({ voicemail: { id: late } });

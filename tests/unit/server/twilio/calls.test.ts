@@ -67,7 +67,7 @@ describe('historyItem outcomes', () => {
       'completed',
       'forwarded',
     ],
-    [{ voicemail: { id: `RE${'0'.repeat(32)}`, seconds: 3 } }, 'completed', 'missed'],
+    [{ voicemail: { id: `RE${'0'.repeat(32)}`, seconds: 3 } }, 'completed', 'voicemail'],
     [{ rangOut: true }, 'completed', 'missed'],
     [{ rangOut: true, declined: true, callee: 'b' }, 'completed', 'rejected'],
     [{}, 'completed', 'abandoned'],
