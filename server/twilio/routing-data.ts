@@ -57,6 +57,8 @@ export interface RoutingData {
   groups(): Promise<Map<string, Group>>;
   /** The group whose number (an extension or a phone number) is `number`, or null. */
   groupByNumber(number: string): Promise<{ id: string; group: Group } | null>;
+  /** The group `id`, read again once when the last read did not have it (a group made since). */
+  groupById(id: string): Promise<Group | null>;
   /** Loads everything a decision about a call to `groupId` may read. */
   prepare(groupId: string): Promise<Prepared>;
   /** The group with this number as last read, without reading Sync (the fallback's), or null. */
@@ -146,6 +148,13 @@ export function createRoutingData(deps: {
       if (found || cached === undefined) return found;
       groupsCache.delete('all');
       return find(await groups());
+    },
+    async groupById(id) {
+      const cached = groupsCache.peek('all');
+      const found = (await groups()).get(id);
+      if (found || cached === undefined) return found ?? null;
+      groupsCache.delete('all');
+      return (await groups()).get(id) ?? null;
     },
     async prepare(groupId) {
       // Read ahead, in parallel: after the groups (cached), every group's setup, presence and the

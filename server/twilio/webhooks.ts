@@ -323,7 +323,8 @@ export function registerTwilioWebhooks(
         return sayAndHangUp(state.reason);
       }
       const id = target.slice(TEST_PREFIX.length);
-      const group = (await data.groups()).get(id);
+      // A group saved a moment ago (Test this group on its new page) is read afresh.
+      const group = await data.groupById(id);
       if (!group) {
         state.reason = 'That ring group no longer exists.';
         return sayAndHangUp(state.reason);

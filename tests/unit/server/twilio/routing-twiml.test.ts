@@ -279,6 +279,22 @@ describe('calls from a browser (the TwiML app)', () => {
     );
   });
 
+  it('Test this group reaches a group saved since the groups were last read', async () => {
+    await fromBrowser(ADA, 'test:grp-support');
+    t.api.setMapItem('groups', 'grp-new', {
+      name: 'New desk',
+      number: '209',
+      members: [ALICE],
+      strategy: 'simultaneous',
+      ringTimeout: 20,
+    });
+    // At once, inside the groups' cache time.
+    const res = await t.webhook('/api/twilio/voice', browserCall(sid(), ADA, 'test:grp-new'));
+    const xml = await res.text();
+    expect(xml).not.toContain('no longer exists');
+    expect(xml).toContain('group=grp-new');
+  });
+
   it('to an outside number: Dial Number with the team number as caller ID', async () => {
     expect(readable(await fromBrowser(ALICE, '+1 555 987 6543'))).toBe(
       doc(`${HEAD}<Response>
