@@ -14,7 +14,7 @@ echo "== tests"
 # "Rehearsing on the twins"). They are the suites that pass on both backends; the others are
 # listed with what stops them in docs/twilio.md ("Suites on the twins"). Only on a full run, and
 # beside the main run (which leaves a core idle much of the time), its output printed after it.
-TWINS_SUITES="tests/e2e/contacts.test.ts tests/e2e/foundation.test.ts tests/e2e/softphone.test.ts tests/e2e/call-quality.test.ts tests/e2e/hold.test.ts tests/e2e/calls-look.test.ts tests/e2e/calendar.test.ts tests/e2e/presence.test.ts"
+TWINS_SUITES="tests/e2e/contacts.test.ts tests/e2e/foundation.test.ts tests/e2e/softphone.test.ts tests/e2e/call-quality.test.ts tests/e2e/hold.test.ts tests/e2e/calls-look.test.ts tests/e2e/calendar.test.ts tests/e2e/presence.test.ts tests/e2e/routing.test.ts tests/e2e/names.test.ts"
 twins_pid=""
 if [ "$#" -eq 0 ]; then
   twins_log=$(mktemp)
