@@ -133,3 +133,54 @@ export function hangUpCall(vs: VoiceState, call: AppCall): void {
   send(vs, call.conn, 'hangup', { callsid: call.sid });
   endAppCall(call);
 }
+
+/**
+ * A leg a device answered (a `<Dial><Client>` leg taken over by a redirect, a call placed through
+ * the API) as a call of its own, in progress since `answeredAt`, its webhooks carrying `fields`.
+ */
+export function answeredCall(
+  legSid: string,
+  conn: Conn,
+  identity: string,
+  leg: MediaLeg,
+  fields: Record<string, string>,
+  answeredAt: number,
+): AppCall {
+  return {
+    sid: legSid,
+    tempSid: legSid,
+    conn,
+    identity,
+    leg,
+    fields: { ...fields, CallStatus: 'in-progress', ApiVersion: '2010-04-01' },
+    answered: true,
+    ended: false,
+    endStatus: null,
+    hungUpByCaller: false,
+    startedAt: answeredAt,
+    answeredAt,
+    enders: new Set(),
+    run: null,
+  };
+}
+
+/** Takes a device's answer on `leg`; false (the device told, the leg not connected) when refused. */
+export async function acceptAnswer(
+  vs: VoiceState,
+  conn: Conn,
+  legSid: string,
+  leg: MediaLeg,
+  sdp: string,
+): Promise<boolean> {
+  try {
+    await leg.accept(sdp);
+    return true;
+  } catch (err) {
+    vs.log(`voice twin: the answer to ${legSid} was refused: ${String(err)}`);
+    send(vs, conn, 'hangup', {
+      callsid: legSid,
+      error: { code: 31000, message: 'The call could not be connected.' },
+    });
+    return false;
+  }
+}

@@ -11,7 +11,7 @@ import { TONES } from '../audio';
 import { bridge, offerLeg, type MediaLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../signalling';
-import { answerCall, app, forget, tracked, type AppCall, type Fork } from './call';
+import { acceptAnswer, answerCall, app, forget, tracked, type AppCall, type Fork } from './call';
 import type { RunScope } from './leg';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome } from './run';
@@ -158,14 +158,7 @@ export async function dialClients(
       fork.devices.clear();
       cancelRinging('canceled', fork);
       clearTimeout(timer);
-      try {
-        await leg.accept(sdp);
-      } catch (err) {
-        vs.log(`voice twin: the answer to ${fork.sid} was refused: ${String(err)}`);
-        send(vs, conn, 'hangup', {
-          callsid: fork.sid,
-          error: { code: 31000, message: 'The call could not be connected.' },
-        });
+      if (!(await acceptAnswer(vs, conn, fork.sid, leg, sdp))) {
         fork.status.ended('failed', 0);
         settle({ status: 'failed', callSid: fork.sid, seconds: 0 });
         return;

@@ -20,7 +20,7 @@ import { send, sendUserMessage } from '../signalling';
 import { RestError, type VoiceEngine } from '../rest/resources';
 import type { AppMode } from './application';
 import { runAppCall, startRun } from './application';
-import { hangUpCall, type AppCall, type Fork } from './call';
+import { answeredCall, hangUpCall, type Fork } from './call';
 import { conferenceEngine } from './conference';
 import { placeCall } from './place';
 import type { Start } from './run';
@@ -95,30 +95,20 @@ function redirectChild(vs: VoiceState, fork: Fork, start: Start): void {
   const parent = fork.parent;
   const leg = parent ? fork.takeOver() : null;
   if (!parent || !leg) throw NOT_IN_PROGRESS();
-  const child: AppCall = {
-    sid: fork.sid,
-    tempSid: fork.sid,
+  const child = answeredCall(
+    fork.sid,
     conn,
-    identity: fork.identity,
+    fork.identity,
     leg,
-    fields: {
+    {
       AccountSid: parent.fields.AccountSid ?? '',
       CallSid: fork.sid,
       ParentCallSid: parent.sid,
       From: fork.from,
       To: `client:${fork.identity}`,
       Direction: 'outbound-dial',
-      CallStatus: 'in-progress',
-      ApiVersion: '2010-04-01',
     },
-    answered: true,
-    ended: false,
-    endStatus: null,
-    hungUpByCaller: false,
-    startedAt: answeredAt,
     answeredAt,
-    enders: new Set(),
-    run: null,
-  };
+  );
   void runAppCall(vs, child, start, null, (status, seconds) => fork.status.ended(status, seconds));
 }

@@ -16,7 +16,7 @@ import type { Conn, VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../signalling';
 import type { TwinCall } from '../rest/resources';
 import { runAppCall } from './application';
-import { app, forget, tracked, type AppCall, type Fork } from './call';
+import { acceptAnswer, answeredCall, app, forget, tracked, type Fork } from './call';
 import type { Callback } from './parse';
 import type { Start } from './run';
 
@@ -122,36 +122,14 @@ export async function placeCall(
     mode.forks.delete(fork.sid);
     for (const d of fork.devices) if (d !== conn) send(vs, d, 'cancel', { callsid: fork.sid });
     fork.devices.clear();
-    try {
-      await leg.accept(sdp);
-    } catch (err) {
-      vs.log(`voice twin: the answer to ${fork.sid} was refused: ${String(err)}`);
-      send(vs, conn, 'hangup', {
-        callsid: fork.sid,
-        error: { code: 31000, message: 'The call could not be connected.' },
-      });
+    if (!(await acceptAnswer(vs, conn, fork.sid, leg, sdp))) {
       void leg.close();
       status.ended('failed', 0);
       return;
     }
     const answeredAt = vs.now();
     status.answered();
-    const call: AppCall = {
-      sid: fork.sid,
-      tempSid: fork.sid,
-      conn,
-      identity,
-      leg,
-      fields: { ...fields, CallStatus: 'in-progress', ApiVersion: '2010-04-01' },
-      answered: true,
-      ended: false,
-      endStatus: null,
-      hungUpByCaller: false,
-      startedAt: answeredAt,
-      answeredAt,
-      enders: new Set(),
-      run: null,
-    };
+    const call = answeredCall(fork.sid, conn, identity, leg, fields, answeredAt);
     await runAppCall(vs, call, start, null, (final, seconds) => status.ended(final, seconds));
   }
 }
