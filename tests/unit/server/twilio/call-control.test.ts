@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOLD_MUSIC } from '../../../../server/twilio/control';
 import { ALICE, BOB, CAT, SUPPORT_NUMBER, WED_OPEN, seedTeam, vid } from './fixture';
-import { ACCOUNT_SID, browserCall, sid, startTwilioApp, type TwilioTestApp } from './support';
+import { browserCall, sid, startTwilioApp, type TwilioTestApp } from './support';
 import { actions, pathOf } from './twiml-support';
 
 let t: TwilioTestApp;
@@ -20,11 +20,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-async function post(path: string, form: Record<string, string>, status = 200): Promise<string> {
-  const res = await t.webhook(path, { AccountSid: ACCOUNT_SID, ...form });
-  expect(res.status).toBe(status);
-  return res.text();
-}
+const post = (path: string, form: Record<string, string>, status = 200): Promise<string> =>
+  t.post(path, form, status);
 
 /** A page's call control, as the signed-in person. */
 async function control(

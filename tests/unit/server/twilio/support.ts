@@ -81,6 +81,8 @@ export interface TwilioTestApp {
     params: Record<string, string>,
     options?: { signature?: string | null; signedUrl?: string; follow?: boolean },
   ): Promise<Response>;
+  /** A webhook with the account's sid added, expected to answer `status`; resolves with its body. */
+  post(path: string, form: Record<string, string>, status?: number): Promise<string>;
   /** The recorded requests that changed something in Sync (not reads). */
   writes(): TwilioApiStandIn['requests'];
   close(): Promise<void>;
@@ -178,6 +180,12 @@ export async function startTwilioApp(
         rest.replace(/^<\?xml[^>]*>(<Response>|<Response\/>)/, '').replace(/<\/Response>$/, '') +
         '</Response>';
       return new Response(joined, { status: 200, headers: res.headers });
+    },
+    async post(path, form, status = 200) {
+      const res = await testApp.webhook(path, { AccountSid: ACCOUNT_SID, ...form });
+      if (res.status !== status)
+        throw new Error(`${path} answered ${res.status}, not ${status}: ${await res.text()}`);
+      return res.text();
     },
     writes: () => api.requests.filter((r) => r.method !== 'GET'),
     async close() {
