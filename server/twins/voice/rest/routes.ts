@@ -275,7 +275,8 @@ export function voiceRest(options: VoiceRestOptions) {
             filter('Status', c.status),
         )
         .sort((a, b) => b.created - a.created);
-      return [200, page('calls', url, calls.map(callJson))];
+      // Twilio's list key is the resource's name in lower case.
+      return [200, page(collection.toLowerCase(), url, calls.map(callJson))];
     }
     if (collection === 'Calls' && id !== undefined && sub === undefined) {
       const call = registry.call(account, id);

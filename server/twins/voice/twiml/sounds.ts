@@ -115,7 +115,7 @@ export async function loopSound(
   if (url === '') return null;
   try {
     const fetched = await fetchSound(vs, url, post);
-    if ('audio' in fetched) return fetched.audio;
+    if (!('twiml' in fetched)) return fetched.audio;
     const parts: Buffer[] = [];
     for (const verb of parseTwiml(fetched.twiml).verbs) {
       if (verb.verb === 'Play') parts.push(await playable(vs, new URL(verb.url, url).toString()));
