@@ -62,6 +62,15 @@ async function aliceCallsBob(): Promise<{ xml: string; call: string; bobLeg: str
   return { xml, call, bobLeg };
 }
 
+/** Twilio's status callback for a browser's call through the app: it is over. */
+const callEnded = (callSid: string, who: string, to: string, status = 'completed') =>
+  post(
+    '/api/twilio/status',
+    { CallSid: callSid, CallStatus: status, From: `client:${vid(who)}`, To: to },
+    204,
+  );
+const hasRow = (callSid: string): boolean =>
+  (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === callSid);
 const changesOf = (callSid: string) =>
   t.api.changed.filter((c) => c.callSid === callSid).map((c) => c.form);
 const toldTo = (callSid: string) =>
@@ -81,11 +90,7 @@ describe('on a call, in presence', () => {
       { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
       204,
     );
-    await post(
-      '/api/twilio/status',
-      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
-      204,
-    );
+    await callEnded(call, ALICE, 'Bob', 'completed');
     await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: false });
     await expect.poll(() => presence(ALICE)).toEqual({ status: 'available', onCall: false });
   });
@@ -154,11 +159,7 @@ describe('hold on Twilio', () => {
       { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
       204,
     );
-    await post(
-      '/api/twilio/status',
-      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
-      204,
-    );
+    await callEnded(call, ALICE, 'Bob', 'completed');
     const rowsOf = () =>
       (
         t.api.listData('calls') as { callSid: string; trail: { action: string; by: string }[] }[]
@@ -223,33 +224,19 @@ describe('park and pick-up on Twilio', () => {
       { CallSid: bobCall, CallStatus: 'no-answer', From: `client:${vid(BOB)}`, To: `park:${call}` },
       204,
     );
-    await expect
-      .poll(() =>
-        (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === bobCall),
-      )
-      .toBe(true);
+    await expect.poll(() => hasRow(bobCall)).toBe(true);
     const bobRow = (t.api.listData('calls') as { callSid: string; reason: string }[]).find(
       (r) => r.callSid === bobCall,
     );
     expect(bobRow?.reason).toBe('A colleague already picked up this call.');
-    await post(
-      '/api/twilio/status',
-      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
-      204,
-    );
-    expect((t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === call)).toBe(
-      false,
-    );
+    await callEnded(call, ALICE, 'Bob', 'completed');
+    expect(hasRow(call)).toBe(false);
     await post(
       '/api/twilio/status',
       { CallSid: catCall, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: `park:${call}` },
       204,
     );
-    await expect
-      .poll(() =>
-        (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === call),
-      )
-      .toBe(true);
+    await expect.poll(() => hasRow(call)).toBe(true);
     const rows = t.api.listData('calls') as {
       callSid: string;
       handledBy: string;
@@ -269,11 +256,7 @@ describe('park and pick-up on Twilio', () => {
     const { call, bobLeg } = await aliceCallsBob();
     expect((await control(BOB, bobLeg, 'park')).status).toBe(200);
     await expect.poll(() => t.api.maps.get('holds')?.has(call)).toBe(true);
-    await post(
-      '/api/twilio/status',
-      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
-      204,
-    );
+    await callEnded(call, ALICE, 'Bob', 'completed');
     await expect.poll(() => t.api.maps.get('holds')?.has(call)).toBe(false);
     const late = sid();
     expect(await post('/api/twilio/voice', browserCall(late, CAT, `park:${call}`))).toContain(
@@ -389,16 +372,8 @@ describe('an attended transfer on Twilio', () => {
     // Cat hangs up: Alice, alone, is hung up; one row, transferred to Cat by Bob.
     await consultProgress(call, placed.sid, 'completed');
     await expect.poll(() => changesOf(call).at(-1)).toEqual({ Status: 'completed' });
-    await post(
-      '/api/twilio/status',
-      { CallSid: call, CallStatus: 'completed', From: `client:${vid(ALICE)}`, To: 'Bob' },
-      204,
-    );
-    await expect
-      .poll(() =>
-        (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === call),
-      )
-      .toBe(true);
+    await callEnded(call, ALICE, 'Bob', 'completed');
+    await expect.poll(() => hasRow(call)).toBe(true);
     const row = (
       t.api.listData('calls') as {
         callSid: string;
