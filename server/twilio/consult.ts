@@ -23,10 +23,8 @@ export function createConsult(deps: {
   moves: Moves;
   calls: CallLog;
   tell: (callSid: string, content: Record<string, unknown>) => void;
-  nameOf: (identity: string) => string;
   ringSeconds: number;
   now: () => number;
-  log: (message: string) => void;
 }) {
   const { legs, moves, now } = deps;
 

@@ -79,7 +79,7 @@ export interface CallControl {
   cancelTransfer(identity: string, callSid: string): Promise<void>;
   /** A `<Dial><Client>` leg answered: a new call's two sides, or who took a ring-back or transfer. */
   answered(parentSid: string, legSid: string, identity: string): void;
-  /** A leg ended; true when its call goes on (its row must wait). */
+  /** A leg ended; true when no row is to be written for it now (its call goes on, or a pick-up's). */
   ended(callSid: string): boolean;
   /** TwiML kept for a parent leg whose child was moved, once. */
   pendingFor(callSid: string): string | null;
@@ -93,8 +93,6 @@ export interface CallControl {
   afterRing(callSid: string, dialStatus: string): string;
   /** An attended transfer's call to its target progressed (the call's status callback). */
   consultProgress(liveId: string, callSid: string, status: string): void;
-  /** Whether `callSid` is a leg of another call (a pick-up): no row of its own. */
-  joined(callSid: string): boolean;
   /** The first call's sid of the call `callSid` is a leg of (the row's), or null. */
   callOf(callSid: string): string | null;
 }
@@ -187,7 +185,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
   function parkTimedOut(live: Live): void {
     const parked = live.parked;
     const waiting = live.sides[0];
-    if (!parked || live.claimedBy !== null || !waiting) return;
+    if (!parked || !waiting) return;
     unpark(live);
     void serial(live, () =>
       moves
@@ -261,10 +259,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     moves,
     calls,
     tell: deps.tell,
-    nameOf: deps.nameOf,
     ringSeconds: deps.ringSeconds,
     now,
-    log,
   });
 
   return {
@@ -380,8 +376,6 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     pickUp(pickerSid, picker, callId) {
       const live = bySid.get(callId);
       for (const [sid, p] of pickedUp) if (p.at < now() - 3_600_000) pickedUp.delete(sid);
-      if (live && live.claimedBy !== null)
-        return { refused: live.claimedBy === picker ? PICKED_MINE : TAKEN_SENTENCE };
       if (!live || !live.parked) {
         const taken = pickedUp.get(callId);
         if (taken) return { refused: taken.by === picker ? PICKED_MINE : TAKEN_SENTENCE };
@@ -391,13 +385,12 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       if (calls.isOnCall(picker))
         return { refused: 'Finish or park your own call before picking up another.' };
       const waiting = live.sides[0]!;
-      live.claimedBy = picker;
+      // Claimed here, in one turn of the event loop: a later picker finds it unparked.
       unpark(live);
       pickedUp.set(callId, { by: picker, at: now() });
       const side: Side = { sid: pickerSid, identity: picker, name: deps.nameOf(picker) };
       live.sides = [waiting, side];
       live.started = true;
-      live.claimedBy = null;
       bySid.set(pickerSid, live);
       legs.markJoined(pickerSid);
       // The picker's quality report belongs on the call's row.
@@ -439,7 +432,6 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     answered: (parentSid, legSid, identity) => legs.answered(parentSid, legSid, identity),
     ended: (callSid) => legs.ended(callSid),
     pendingFor: (callSid) => legs.pendingFor(callSid),
-    joined: legs.joined,
     callOf: legs.callOf,
   };
 }

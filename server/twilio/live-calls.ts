@@ -57,8 +57,6 @@ export interface Live {
   /** The holder's leg. */
   heldBy: string | null;
   parked: { by: string; byName: string; at: number; timer: NodeJS.Timeout } | null;
-  /** A pick-up in progress (the first picker's identity). */
-  claimedBy: string | null;
   /** Who the waiting side's leg rings, and who gets it back when nobody answers. */
   ringing: Ringing | null;
   /** An attended transfer: the transferrer's call to the target, waiting apart from the call. */
@@ -70,6 +68,12 @@ export interface Live {
   /** A leg was given new TwiML: the call outlives its first leg, and its row waits for the last. */
   moved: boolean;
 }
+
+/** What a call's browser is told about who is on the other side: a colleague, or a number. */
+export const partyMessage = (about: Pick<Side, 'identity' | 'name'>): Record<string, string> =>
+  about.identity !== null
+    ? { event: 'party', identity: about.identity, name: about.name }
+    : { event: 'party', number: about.name };
 
 export interface LiveCallsDeps {
   calls: CallLog;
@@ -129,13 +133,35 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   const tellHeld = (side: Side, by: string, event: 'held' | 'resumed'): void =>
     deps.tell(side.sid, { event, by });
 
-  function party(to: Side, about: Side): void {
-    deps.tell(
-      to.sid,
-      about.identity !== null
-        ? { event: 'party', identity: about.identity, name: about.name }
-        : { event: 'party', number: about.name },
-    );
+  const party = (to: Side, about: Side): void => deps.tell(to.sid, partyMessage(about));
+
+  /** The leg's end in the call's bookkeeping; true when the call goes on without it. */
+  function settle(callSid: string): boolean {
+    const live = bySid.get(callSid);
+    if (!live) return false;
+    if (!live.moved) {
+      // A call nobody changed ends as Twilio reports it: the first call's end writes the row.
+      for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
+      return false;
+    }
+    bySid.delete(callSid);
+    live.pending.delete(callSid);
+    const wasParked = live.parked !== null && live.sides[0]?.sid === callSid;
+    if (wasParked) deps.unpark(live);
+    live.sides = live.sides.filter((s) => s.sid !== callSid);
+    if (live.heldBy === callSid) live.heldBy = null;
+    // A leg ringing someone (a ring-back, a transfer) that ends takes the ring with it.
+    if (live.sides.length === 0) live.ringing = null;
+    // Alone in a conference that will not start (the holder hung up): the call is over.
+    const alone = live.sides[0];
+    if (live.sides.length === 1 && live.room !== null && !live.parked && !live.consult && alone)
+      deps.hangUp(alone.sid);
+    if (live.sides.length > 0 || live.parked || live.ringing) return true;
+    for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
+    const state = stateOf(live);
+    // The first call's own end writes its row (the caller of `ended` does): the others here.
+    if (state && callSid !== live.id) deps.finish(state);
+    return callSid !== live.id && state !== undefined;
   }
 
   return {
@@ -147,9 +173,8 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     stateOf,
     tellHeld,
     party,
+    /** `callSid` is a leg of another call (a pick-up): it gets no row of its own. */
     markJoined: (callSid: string): void => void joinedLegs.add(callSid),
-    /** Whether `callSid` is a leg of another call (a pick-up): no row of its own. */
-    joined: (callSid: string): boolean => joinedLegs.has(callSid),
     /** The first call's sid of the call `callSid` is a leg of (the row's), or null. */
     callOf: (callSid: string): string | null => bySid.get(callSid)?.id ?? null,
     /** A `<Dial><Client>` leg answered: a new call with two sides, or who took a ring-back or transfer. */
@@ -189,7 +214,6 @@ export function createLiveCalls(deps: LiveCallsDeps) {
         started: false,
         heldBy: null,
         parked: null,
-        claimedBy: null,
         ringing: null,
         consult: null,
         pending: new Map(),
@@ -200,33 +224,13 @@ export function createLiveCalls(deps: LiveCallsDeps) {
       bySid.set(legSid, live);
     },
 
-    /** A leg ended; true when its call goes on (its row must wait). */
+    /**
+     * A leg ended; true when no row is to be written for it now: its call goes on (the row waits
+     * for the last leg), or it was a leg of another call (a pick-up).
+     */
     ended(callSid: string): boolean {
-      const live = bySid.get(callSid);
-      if (!live) return false;
-      if (!live.moved) {
-        // A call nobody changed ends as Twilio reports it: the first call's end writes the row.
-        for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
-        return false;
-      }
-      bySid.delete(callSid);
-      live.pending.delete(callSid);
-      const wasParked = live.parked !== null && live.sides[0]?.sid === callSid;
-      if (wasParked) deps.unpark(live);
-      live.sides = live.sides.filter((s) => s.sid !== callSid);
-      if (live.heldBy === callSid) live.heldBy = null;
-      // A leg ringing someone (a ring-back, a transfer) that ends takes the ring with it.
-      if (live.sides.length === 0) live.ringing = null;
-      // Alone in a conference that will not start (the holder hung up): the call is over.
-      const alone = live.sides[0];
-      if (live.sides.length === 1 && live.room !== null && !live.parked && !live.consult && alone)
-        deps.hangUp(alone.sid);
-      if (live.sides.length > 0 || live.parked || live.ringing) return true;
-      for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
-      const state = stateOf(live);
-      // The first call's own end writes its row (the caller of `ended` does): the others here.
-      if (state && callSid !== live.id) deps.finish(state);
-      return callSid !== live.id && state !== undefined;
+      const joined = joinedLegs.delete(callSid);
+      return settle(callSid) || joined;
     },
 
     /** TwiML kept for a parent leg whose child was moved, once. */

@@ -13,6 +13,7 @@ import type { CallRecord } from '../../src/contracts/records/call';
 import { personOfClientAddress } from '../../src/contracts/voice-identity';
 import { historyItem, type CallState } from './calls';
 import type { CallControl } from './control';
+import { partyMessage } from './live-calls';
 import { callSidOf, missing, sendNothing } from './fallback';
 import { readSignedForm } from './signature';
 import { Twiml } from './twiml-writer';
@@ -109,9 +110,7 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
         // The caller's card names whoever took the call (a group's member, a forwarding target).
         deps.tell?.(
           parentSid,
-          identity !== null
-            ? { event: 'party', identity, name: nameOf(identity) }
-            : { event: 'party', number: to },
+          partyMessage({ identity, name: identity !== null ? nameOf(identity) : to }),
         );
       }
       if (identity !== null) {
@@ -167,8 +166,7 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     calls.legEnded(callSid);
     // A leg of a call that goes on (moved by a hold, park or transfer), or a pick-up's leg: the
     // call's one row is written when its last leg ends (control.ts).
-    const goesOn = control?.ended(callSid) ?? false;
-    if (goesOn || control?.joined(callSid)) {
+    if (control?.ended(callSid)) {
       sendNothing(ctx.res);
       return;
     }
