@@ -369,7 +369,10 @@ export function registerTwilioWebhooks(
       state.groupName = group.group.name;
       return routeGroup(state, group.id, true, number);
     }
-    if (E164.test(number)) {
+    // An account with no number of its own (the embedded backend's) has no way to the phone
+    // network: the number is refused with what to do, below.
+    const phoneNetwork = config.phoneNumbers.length > 0;
+    if (E164.test(number) && phoneNetwork) {
       state.to = number;
       dialNumber(
         response,
@@ -382,11 +385,12 @@ export function registerTwilioWebhooks(
       );
       return response.toString();
     }
-    const reason = /^[0-9 ().-]{6,}$/.test(target)
-      ? 'Dial numbers in international form: a plus, the country code, then the number.'
-      : dest.kind === 'unknown'
-        ? dest.reason
-        : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
+    const reason =
+      phoneNetwork && /^[0-9 ().-]{6,}$/.test(target)
+        ? 'Dial numbers in international form: a plus, the country code, then the number.'
+        : dest.kind === 'unknown'
+          ? dest.reason
+          : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
     state.reason = reason;
     return sayAndHangUp(reason);
   }

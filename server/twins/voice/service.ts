@@ -30,7 +30,7 @@ import { callOfParty } from './history';
 import { MAX_FRAME_BYTES } from './protocol';
 import { dropConn, onConnection, refuse, registeredSocketsOf, socketsOf } from './signalling';
 import { mintVoiceToken } from './token';
-import { appMode, type TwimlApplication } from './twiml/application';
+import { appMode, tokenSecret, type TwimlApplication } from './twiml/application';
 import { DEFAULT_TWILIO_API_MOUNT } from '../../sync/twilio-api/http';
 
 /** Where the `twilio` package's api.twilio.com requests arrive (`<mount>/api/…`). */
@@ -199,8 +199,9 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       return true;
     },
     mintToken(identity, ttlSeconds = 3600, sessionRef) {
+      // Running an application, the twin takes the tokens its API key signs (as Twilio does).
       return mintVoiceToken(
-        vs.secret,
+        vs.app ? tokenSecret(vs.app.application) : vs.secret,
         identity,
         Math.floor(vs.now() / 1000),
         ttlSeconds,

@@ -138,7 +138,13 @@ function onListen(
     refuse(vs, conn, 31204, 'JWT is invalid: a token for another identity');
     return;
   }
-  if (!vs.app && vs.options.tokenLive && !vs.options.tokenLive(check.identity, check.sessionRef)) {
+  // A token the app minted for a session (the embedded backend's) lives no longer than it; Twilio's
+  // own tokens (Twilio mode on the twins) name no session and live their 10 minutes at most.
+  if (
+    (!vs.app || check.sessionRef !== null) &&
+    vs.options.tokenLive &&
+    !vs.options.tokenLive(check.identity, check.sessionRef)
+  ) {
     refuse(vs, conn, 31204, 'JWT is invalid: its session has ended');
     return;
   }
