@@ -1,11 +1,12 @@
 /**
- * What the routing engine needs to decide a call on Twilio, read from Twilio Sync over REST with a
- * short cache: the ring groups, each group's hours, holidays and forwarding rules, and whether each
- * person can take a call (their `presence` item, their do-not-disturb setting, and the calls this
- * server saw them take). The engine is synchronous, so everything a decision may touch (the group
- * dialled, the groups its rules forward to, as deep as the engine goes, and everyone they may ring)
- * is loaded first: in two rounds (the groups list, then everything else at once), from the cache
- * when it is fresh, and from its stale copy when Sync is slow or down (cache.ts).
+ * What the routing engine needs to decide a call on Twilio, read from Twilio Sync over REST: the ring
+ * groups, each group's hours, holidays and forwarding rules (what admins configure, reused for
+ * {@link CONFIG_TTL_MS}), and whether each person can take a call (their `presence` item, their
+ * do-not-disturb setting, and the calls this server saw them take; read for every call). The engine
+ * is synchronous, so everything a decision may touch (the group dialled, the groups its rules forward
+ * to, as deep as the engine goes, and everyone they may ring) is loaded first: in two rounds (the
+ * groups list, then everything else at once), and from the last copy read when Sync is slow or down
+ * (cache.ts).
  */
 import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
@@ -28,8 +29,18 @@ import { type Availability, type GroupSetup } from '../../src/domain/routing/pla
 
 /** How long what admins configure is reused (a change reaches calls within this). */
 export const CONFIG_TTL_MS = 10_000;
-/** How long presence and do-not-disturb are reused. */
-export const PRESENCE_TTL_MS = 3_000;
+/**
+ * How long presence and do-not-disturb are reused: not at all, so every call reads them afresh
+ * (calls at the same moment share one read). A person who picks Away or turns do not disturb on sees
+ * it at once, and so do colleagues on /users; a call a second later must not ring them, as it does
+ * not on the embedded backend, which reads them live. Reused for 3 s, they routed a group call 2.5 s
+ * after Ann came back from Away and Bob turned do not disturb on as if neither had happened: Bob
+ * rang, Ann did not (day-one's browser suite on the twins). The last read is still kept, as the
+ * stale copy a call is routed on when Sync does not answer within a second (cache.ts). Twilio allows
+ * 20 reads a second of each object, in bursts of 10 s (https://www.twilio.com/docs/sync/limits): the
+ * `presence` map and each person's settings document are read once per call.
+ */
+export const PRESENCE_TTL_MS = 0;
 
 /** Whether someone can take a call, from what Sync says and what this server saw. */
 export function availabilityFrom(
@@ -192,9 +203,6 @@ export function createRoutingData(deps: {
       return null;
     },
     async availability(identity) {
-      // A direct call reads the person's do-not-disturb afresh: it is one document, and a person who
-      // just turned it on must not ring.
-      dndCache.delete(identity);
       return (await availabilities([identity])).get(identity) ?? 'offline';
     },
     guidance: (id) =>

@@ -3,6 +3,10 @@
  * (`voicemail/<id>.wav`) beside a small JSON file naming the ring group it was left for (only its
  * members and admins may hear it). A message lives as long as its call's history row: both are
  * kept for the history retention ({@link VoicemailStore.sweep} removes older files).
+ *
+ * The embedded backend names its messages `vm-…`. The TwiML application mode keeps each
+ * `<Record>`ing under its Recording SID (`RE…`), so the Recordings resource finds it after a
+ * restart as Twilio does, until it is deleted ({@link VoicemailStore.remove}).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -30,26 +34,47 @@ export interface VoicemailMeta {
 }
 
 export interface VoicemailStore {
-  /** Keeps a message (μ-law at 8 kHz); returns its id. Messages shorter than a second are not kept. */
-  save(pcmu: Buffer, meta: Omit<VoicemailMeta, 'seconds'>): { id: string; seconds: number } | null;
+  /**
+   * Keeps a message (μ-law at 8 kHz) under a new `vm-` id, or under `id` when given (a Recording
+   * SID); returns its id. Messages shorter than a second are not kept.
+   */
+  save(
+    pcmu: Buffer,
+    meta: Omit<VoicemailMeta, 'seconds'>,
+    id?: string,
+  ): { id: string; seconds: number } | null;
   /** Where the message's WAV file is and whose it is, or null when there is no such message. */
   find(id: string): { path: string; meta: VoicemailMeta } | null;
+  /** Deletes a message's files; false when there was no such message. */
+  remove(id: string): boolean;
   /** Removes messages kept longer than `maxAgeMs`; returns how many went. */
   sweep(now: number, maxAgeMs: number): number;
 }
 
-const ID = /^vm-[a-z0-9]{16}$/;
+/** A message's id: the embedded backend's `vm-…`, or a Recording SID. */
+const ID = /^(vm-[a-z0-9]{16}|RE[0-9a-f]{32})$/;
 const MIN_BYTES = SAMPLE_RATE; // one second
 
 export function createVoicemailStore(dataDir: string): VoicemailStore {
   const dir = join(dataDir, 'voicemail');
   mkdirSync(dir, { recursive: true });
   const file = (id: string, ext: string) => join(dir, `${id}.${ext}`);
+  const find = (id: string): { path: string; meta: VoicemailMeta } | null => {
+    if (!ID.test(id)) return null;
+    try {
+      const meta = JSON.parse(readFileSync(file(id, 'json'), 'utf8')) as VoicemailMeta;
+      statSync(file(id, 'wav'));
+      return { path: file(id, 'wav'), meta };
+    } catch {
+      return null;
+    }
+  };
 
   return {
-    save(pcmu, meta) {
+    save(pcmu, meta, given) {
+      if (given !== undefined && !ID.test(given)) throw new Error(`Not a message id: ${given}`);
       if (pcmu.length < MIN_BYTES) return null;
-      const id = `vm-${randomBytes(8).toString('hex')}`;
+      const id = given ?? `vm-${randomBytes(8).toString('hex')}`;
       const seconds = Math.round(pcmu.length / SAMPLE_RATE);
       const full: VoicemailMeta = { ...meta, seconds };
       // Written aside then renamed, so a crash never leaves half a message under its name.
@@ -59,15 +84,13 @@ export function createVoicemailStore(dataDir: string): VoicemailStore {
       renameSync(temp, file(id, 'wav'));
       return { id, seconds };
     },
-    find(id) {
-      if (!ID.test(id)) return null;
-      try {
-        const meta = JSON.parse(readFileSync(file(id, 'json'), 'utf8')) as VoicemailMeta;
-        statSync(file(id, 'wav'));
-        return { path: file(id, 'wav'), meta };
-      } catch {
-        return null;
-      }
+    find,
+    remove(id) {
+      if (!find(id)) return false;
+      // The audio first: a message without its WAV file is no message (find), whatever is left.
+      rmSync(file(id, 'wav'), { force: true });
+      rmSync(file(id, 'json'), { force: true });
+      return true;
     },
     sweep(now, maxAgeMs) {
       let removed = 0;

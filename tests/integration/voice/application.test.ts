@@ -6,9 +6,10 @@
  * participants hear each other only once it starts, one held hears music and is not heard,
  * endConferenceOnExit ends everyone's `<Dial>`; a bridged callee redirected into a conference
  * keeps its call (the parent's `<Dial>` ends `completed` and its action runs); a parent redirected
- * out of a `<Dial>` hangs its callee up and asks the action without running its answer.
+ * out of a `<Dial>` hangs its callee up and asks the action without running its answer; a
+ * `<Record>`ing is served by the Recordings resource after a restart, until it is deleted.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TwinRequestClient } from '../../../server/twins/http-client';
 import { createVoiceService, type VoiceService } from '../../../server/twins/voice/service';
 import { mintVoiceToken } from '../../../server/twins/voice/token';
+import { createVoicemailStore } from '../../../server/twins/voice/voicemail-store';
 import { closeLegs, dial, hears, answerTo, type Person } from './media-support';
 import { eventually, RawSignal, type Frame } from './support';
 
@@ -74,9 +76,16 @@ beforeAll(async () => {
   await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
   appBase = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
 
-  voice = createVoiceService({
+  ({ voice, twin, base } = await startTwin());
+  rest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(base) });
+});
+
+/** The voice twin in application mode over `dataDir`, served on a port of its own. */
+async function startTwin(): Promise<{ voice: VoiceService; twin: Server; base: string }> {
+  const voice = createVoiceService({
     dataDir,
     resolve: () => ({ kind: 'unknown', reason: 'application mode' }),
+    voicemail: createVoicemailStore(dataDir),
     log: (m) => log.push(m),
     heartbeatMs: 60_000,
   });
@@ -90,7 +99,7 @@ beforeAll(async () => {
     voiceFallbackUrl: null,
     statusCallback: `${appBase}/status`,
   });
-  twin = createServer((req, res) => {
+  const twin = createServer((req, res) => {
     // The `twilio` package keeps api.twilio.com's paths; the twin answers them under /twilio/api.
     if ((req.url ?? '').startsWith('/2010-04-01/')) req.url = `/twilio/api${req.url}`;
     if (!voice.handleRest(req, res)) res.writeHead(404).end();
@@ -99,9 +108,8 @@ beforeAll(async () => {
     if (!voice.handleUpgrade(req, socket, head)) socket.destroy();
   });
   await new Promise<void>((r) => twin.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(twin.address() as AddressInfo).port}`;
-  rest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(base) });
-});
+  return { voice, twin, base: `http://127.0.0.1:${(twin.address() as AddressInfo).port}` };
+}
 
 afterEach(async () => {
   await closeLegs();
@@ -439,5 +447,56 @@ describe('Calls placed through the REST API', () => {
     expect(await finalOf(nobody.sid)).toBe('no-answer');
     const phoneNumber = await rest.calls.create({ to: '+442079460000', ...options });
     expect(await finalOf(phoneNumber.sid)).toBe('failed');
+  });
+});
+
+describe('Recordings', () => {
+  it('a <Record>ing is still served as WAV after a restart, and DELETE removes its file', async () => {
+    const ann = await phone('ann_1');
+    voiceUrl({
+      vm: '<Response><Record action="/recorded" maxLength="2" playBeep="false"/></Response>',
+    });
+    routes['/recorded'] = () => '<Response><Hangup/></Response>';
+    const { frame } = await dial(ann, 'vm');
+    expect(frame.type).toBe('answer');
+    const recorded = () => Promise.resolve(seen.some((s) => s.path === '/recorded'));
+    await eventually(recorded, 10_000, 'the action');
+    const recordingSid = seen.find((s) => s.path === '/recorded')!.params.RecordingSid!;
+    expect(recordingSid).toMatch(/^RE[0-9a-f]{32}$/);
+    const media = (origin: string) =>
+      `${origin}/2010-04-01/Accounts/${ACCOUNT}/Recordings/${recordingSid}.wav`;
+    const auth = {
+      Authorization: `Basic ${Buffer.from(`${ACCOUNT}:${AUTH_TOKEN}`).toString('base64')}`,
+    };
+    const before = await fetch(media(base), { headers: auth });
+    expect(before.status).toBe(200);
+    const wav = Buffer.from(await before.arrayBuffer());
+    expect(wav.subarray(0, 4).toString()).toBe('RIFF');
+
+    // A restart: a new service over the same data folder, which remembers nothing in memory.
+    const restarted = await startTwin();
+    try {
+      const after = await fetch(media(restarted.base), { headers: auth });
+      expect(after.status).toBe(200);
+      expect(Buffer.from(await after.arrayBuffer()).equals(wav)).toBe(true);
+      expect(
+        (await fetch(media(restarted.base).replace(/\.wav$/, '.mp3'), { headers: auth })).status,
+      ).toBe(406);
+      const file = join(dataDir, 'voicemail', `${recordingSid}.wav`);
+      expect(existsSync(file)).toBe(true);
+      const again = twilio(ACCOUNT, AUTH_TOKEN, {
+        httpClient: new TwinRequestClient(restarted.base),
+      });
+      await again.recordings(recordingSid).remove();
+      expect(existsSync(file)).toBe(false);
+      expect((await fetch(media(restarted.base), { headers: auth })).status).toBe(404);
+      await expect(again.recordings(recordingSid).remove()).rejects.toMatchObject({
+        status: 404,
+        code: 20404,
+      });
+    } finally {
+      await restarted.voice.close();
+      restarted.twin.close();
+    }
   });
 });

@@ -57,8 +57,6 @@ export interface AppMode {
   readonly calls: Map<string, AppCall>;
   /** A `<Dial>`'s legs ringing or bridged, by their CA sid, with the devices that ring. */
   readonly forks: Map<string, Fork>;
-  /** Recordings made by `<Record>`: their RE sid → the voicemail store's id. */
-  readonly recordings: Map<string, string>;
   /** Conferences with media, by their CF sid (conference.ts). */
   readonly rooms: Map<string, Room>;
   /** Every call as the REST API shows it (rest/resources.ts). */
@@ -70,7 +68,6 @@ export interface AppMode {
 export function appMode(vs: VoiceState, application: TwimlApplication): AppMode {
   const log = vs.log;
   const registry = new VoiceRegistry(vs.now);
-  const recordings = new Map<string, string>();
   return {
     application,
     registry,
@@ -82,12 +79,11 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
         authToken: application.authToken,
         apiKeys: { [application.apiKey]: application.apiSecret },
       },
+      // `<Record>` keeps each recording in the voicemail store under its RE sid (leg.ts), on disk:
+      // it outlives a restart, as Twilio keeps a recording until it is deleted.
       recordings: {
-        file: (recordingSid) => {
-          const id = recordings.get(recordingSid);
-          return id === undefined ? null : (vs.options.voicemail?.find(id)?.path ?? null);
-        },
-        remove: (recordingSid) => recordings.delete(recordingSid),
+        file: (recordingSid) => vs.options.voicemail?.find(recordingSid)?.path ?? null,
+        remove: (recordingSid) => vs.options.voicemail?.remove(recordingSid) ?? false,
       },
     }),
     webhooks: webhookClient({
@@ -97,7 +93,6 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
     }),
     calls: new Map(),
     forks: new Map(),
-    recordings,
     rooms: new Map(),
   };
 }

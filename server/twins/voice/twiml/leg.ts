@@ -26,7 +26,7 @@
 import { pcmToMulaw, rms } from '../codec';
 import { sid, type VoiceState } from '../model';
 import { send } from '../signalling';
-import { answerCall, app, endAppCall, hangUpCall, type AppCall, type CallRun } from './call';
+import { answerCall, endAppCall, hangUpCall, type AppCall, type CallRun } from './call';
 import { joinConference } from './conference';
 import { dialClients } from './dial';
 import type { DialNoun } from './parse';
@@ -162,14 +162,14 @@ export class TwinCallLeg implements CallLeg, CallRun, RunScope {
     const seconds = Math.round(audio.length / 8000);
     const digits = call.ended ? 'hangup' : '';
     if (seconds < 1 || !this.vs.options.voicemail) return { recording: null, digits };
-    const saved = this.vs.options.voicemail.save(audio, {
-      groupId: '',
-      callId: call.sid,
-      at: this.vs.now(),
-    });
-    if (!saved) return { recording: null, digits };
+    // Kept under its Recording SID, so the Recordings resource finds it after a restart too.
     const recordingSid = sid('RE');
-    app(this.vs).recordings.set(recordingSid, saved.id);
+    const saved = this.vs.options.voicemail.save(
+      audio,
+      { groupId: '', callId: call.sid, at: this.vs.now() },
+      recordingSid,
+    );
+    if (!saved) return { recording: null, digits };
     const account = call.fields.AccountSid ?? '';
     return {
       recording: {

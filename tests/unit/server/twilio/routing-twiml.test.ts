@@ -234,6 +234,34 @@ describe('TwiML for each routing case', () => {
     );
   });
 
+  it('a member who went away, or turned on do not disturb, a second ago is not rung', async () => {
+    // Who a call to Sales rings (Alice and Bob are its members).
+    const rung = async (at: number) => {
+      const xml = readable((await call(SALES_NUMBER, at)).xml);
+      return [ALICE, BOB].filter((p) => xml.includes(`<Identity>${vid(p)}</Identity>`));
+    };
+    const at = FRI_OPEN + 2 * MINUTE;
+    const available = { status: 'available', onCall: false };
+    const year = 365 * 86_400;
+    expect(await rung(at)).toEqual([ALICE, BOB]);
+    // Alice picks Away: her browser writes her presence item, and the next call does not ring her.
+    t.api.setMapItem('presence', ALICE, { ...available, status: 'away' }, year);
+    try {
+      expect(await rung(at + 1000)).toEqual([BOB]);
+    } finally {
+      t.api.setMapItem('presence', ALICE, available, year);
+    }
+    // Alice is back; Bob turns do not disturb on (his settings, mirrored in his presence item).
+    t.api.setDocument(`settings:${BOB}`, { doNotDisturb: true });
+    t.api.setMapItem('presence', BOB, { ...available, doNotDisturb: true }, year);
+    try {
+      expect(await rung(at + 2000)).toEqual([ALICE]);
+    } finally {
+      t.api.documents.delete(`settings:${BOB}`);
+      t.api.setMapItem('presence', BOB, available, year);
+    }
+  });
+
   it('when Sync cannot be read, the caller is routed on the data last read, not turned away', async () => {
     t.api.failWith(503);
     try {
