@@ -126,6 +126,9 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       : null;
   const account = config.backend.kind === 'twilio' ? config.backend : embeddedTwilio!;
   const voiceAccount = twins ?? (embeddedTwilio ? createTwinVoiceAccount(embeddedTwilio) : null);
+  // Calls in progress are journalled on the embedded backend (on Twilio, Twilio carries them): those a
+  // server that died left behind get their history row at the next start, dropped (below).
+  const journal = config.backend.kind === 'embedded' ? createCallJournal(db, now) : null;
   const app = createTwilioBackend(account, {
     now,
     log,
@@ -134,6 +137,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     historyDays: voiceSettings.historyDays ?? 365,
     voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
     parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
+    ...(journal ? { journal } : {}),
     ...(options.twilioHttpClient || voiceAccount
       ? { httpClient: options.twilioHttpClient ?? voiceAccount!.httpClient }
       : {}),
@@ -198,9 +202,6 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   history.open();
   const holds = createParkedCalls(sync.internal);
   holds.clear();
-  // Calls in progress are journalled (embedded backend: on Twilio, Twilio carries them): those a
-  // server that died left behind get their history row now, dropped.
-  const journal = sync.internal ? createCallJournal(db, now) : null;
   if (journal) recoverDroppedCalls(journal, history, log);
   const auth = createAuth(mirrorSignIns(users, directory), sessions);
 
