@@ -48,7 +48,6 @@ import { createTwinAccount, createTwinVoiceAccount } from './twins/account';
 import { embeddedAccount } from './twins/account-env';
 import { SERVICE_SID } from './sync/token';
 import { personOfVoiceIdentity, voiceIdentityOf } from '../src/contracts/voice-identity';
-import { resolveDestination } from './voice/directory';
 import { registerVoiceRoutes } from './voice/routes';
 import { codecsFromEnv, testDropFromEnv } from './twins/voice/media';
 import { createVoiceService, type VoiceService } from './twins/voice/service';
@@ -223,13 +222,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     dataDir: config.dataDir,
     now,
     log,
-    resolve: (to, caller) =>
-      resolveDestination(to, users.list(), groupNumbers(sync.internal), caller),
     voicemail: voicemailStore,
     speak: (text, language) => speech.render(text, language),
-    ...(voiceSettings.voicemailMaxMs === undefined
-      ? {}
-      : { voicemailMaxMs: voiceSettings.voicemailMaxMs }),
     // Its identities are Voice identities (src/contracts/voice-identity.ts), the people's own here.
     tokenLive: (voiceIdentity, sessionRef) =>
       auth.sessionLive(sessionRef, personOfVoiceIdentity(voiceIdentity), now()),

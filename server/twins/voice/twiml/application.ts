@@ -297,6 +297,20 @@ export function appMessage(
   return true;
 }
 
+/** Whether `callsid` is a live call of this socket's (placed by it, or a leg it answered). */
+export function appCallOf(vs: VoiceState, conn: Conn, callsid: string): boolean {
+  const mode = vs.app;
+  if (!mode) return false;
+  const fork = mode.forks.get(callsid);
+  if (fork) return fork.answeredBy === conn || fork.devices.has(conn);
+  return mode.calls.get(callsid)?.conn === conn;
+}
+
+/** The server stops: every call ends (their status callbacks go out while they still can). */
+export function endAllAppCalls(vs: VoiceState): void {
+  for (const call of new Set(vs.app?.calls.values() ?? [])) endAppCall(call);
+}
+
 /** A socket went: its calls end, and its rings stop. */
 export function appSocketLost(vs: VoiceState, conn: Conn): void {
   const mode = vs.app;
