@@ -298,8 +298,13 @@ describe('transfer to a ring group', () => {
     const toDan = await dan.next((f) => f.type === 'invite', mD);
     expect(paramsOf(toDan).get(CALL_PARAMETERS.group)).toBe('Desk');
     expect(paramsOf(toDan).get(CALL_PARAMETERS.groupId)).toBe('desk');
-    // Dan lets it ring past the group's 2 s: it comes back to Bob, not to nowhere.
-    await dan.next((f) => f.type === 'cancel' && f.payload.callsid === toDan.payload.callsid, mD);
+    // Dan lets it ring past his turn: it comes back to Bob, not to nowhere. Twilio rings a <Dial> at
+    // least 5 s plus its 5 s buffer (twiml.ts, dialSeconds), so the group's 2 s turn rings ~10 s.
+    await dan.next(
+      (f) => f.type === 'cancel' && f.payload.callsid === toDan.payload.callsid,
+      mD,
+      15_000,
+    );
     const back = await bob.next((f) => f.type === 'invite', mB + 1, 10_000);
     expect(paramsOf(back).get('RingBack')).toBe('1');
     await answerTo(bob, back);
