@@ -107,7 +107,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     if (!live || !me)
       throw new CallControlError(404, 'no_such_call', 'That call is not in progress.');
     if (me.identity !== identity)
-      throw new CallControlError(403, 'not_your_call', 'That call is not yours.');
+      throw new CallControlError(403, 'not_your_call', 'This call is not yours.');
     return { live, me, them: live.sides.find((s) => s !== me) ?? null };
   }
 
