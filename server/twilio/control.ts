@@ -98,6 +98,11 @@ export interface CallControl {
 }
 
 const PICKED_MINE = 'You already picked up this call.';
+/**
+ * How long a request about a call this server does not know yet waits for Twilio's report that it
+ * was answered (live-calls.ts, `known`) before it is refused as not in progress.
+ */
+const ANSWER_REPORT_MS = 3000;
 const heldByThem = (what: string): CallControlError =>
   new CallControlError(
     409,
@@ -119,6 +124,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     hangUp: (callSid) => moves.hangUp(callSid),
   });
   const { bySid, own, talking, serial, trail, stateOf, tellHeld, party } = legs;
+  const answerReported = (callSid: string): Promise<void> => legs.known(callSid, ANSWER_REPORT_MS);
   const moves = createMoves({ client: deps.client, publicUrl: deps.publicUrl, bySid, log });
   let holdsReady: Promise<void> | null = null;
 
@@ -264,7 +270,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
   });
 
   return {
-    hold(identity, callSid, on) {
+    async hold(identity, callSid, on) {
+      await answerReported(callSid);
       const { live } = own(identity, callSid);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
@@ -294,7 +301,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       });
     },
 
-    park(identity, callSid) {
+    async park(identity, callSid) {
+      await answerReported(callSid);
       const { live } = own(identity, callSid);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
@@ -326,6 +334,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     },
 
     async transfer(identity, callSid, to, mode) {
+      await answerReported(callSid);
       const { live, them: before } = own(identity, callSid);
       const target = to.trim();
       if (target === '')
@@ -369,8 +378,14 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       });
     },
 
-    completeTransfer: (identity, callSid) => consult.complete(identity, callSid),
-    cancelTransfer: (identity, callSid) => consult.cancel(identity, callSid),
+    completeTransfer: async (identity, callSid) => {
+      await answerReported(callSid);
+      return consult.complete(identity, callSid);
+    },
+    cancelTransfer: async (identity, callSid) => {
+      await answerReported(callSid);
+      return consult.cancel(identity, callSid);
+    },
     consultProgress: (liveId, callSid, status) => consult.progress(liveId, callSid, status),
 
     pickUp(pickerSid, picker, callId) {
@@ -392,6 +407,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       live.sides = [waiting, side];
       live.started = true;
       bySid.set(pickerSid, live);
+      legs.wake(pickerSid);
       legs.markJoined(pickerSid);
       // The picker's quality report belongs on the call's row.
       calls.party(pickerSid, live.id, picker);

@@ -94,6 +94,13 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   const bySid = new Map<string, Live>();
   const joinedLegs = new Set<string>();
 
+  /** Who waits for a leg to be reported answered (`known`), by its CallSid. */
+  const awaited = new Map<string, Set<() => void>>();
+  const wake = (callSid: string): void => {
+    for (const done of awaited.get(callSid) ?? []) done();
+    awaited.delete(callSid);
+  };
+
   const stateOf = (live: Live): CallState | undefined => calls.get(live.id);
   const trail = (live: Live, step: TrailStep): void => {
     const state = stateOf(live);
@@ -164,8 +171,33 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     return callSid !== live.id && state !== undefined;
   }
 
+  /**
+   * Resolves once `callSid` is a leg of a call here, or after `ms`. Twilio reports an answer with a
+   * status callback of its own, which may reach this server after the browser has its answer and
+   * asks for a hold or a transfer: such a request waits for it rather than hear "not in progress".
+   */
+  function known(callSid: string, ms: number): Promise<void> {
+    if (bySid.has(callSid)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = awaited.get(callSid) ?? new Set<() => void>();
+      awaited.set(callSid, waiters);
+      const done = (): void => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && awaited.get(callSid) === waiters) awaited.delete(callSid);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      waiters.add(done);
+    });
+  }
+
   return {
     bySid,
+    known,
+    /** `callSid` is a leg of a call here now: whoever waits for it goes on. */
+    wake,
     own,
     talking,
     serial,
@@ -192,6 +224,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
         live.parent = parentSid;
         live.room = null;
         bySid.set(legSid, live);
+        wake(legSid);
         const state = stateOf(live);
         if (state) state.answeredBy = identity;
         if (purpose === 'transfer' && back?.identity)
@@ -222,6 +255,8 @@ export function createLiveCalls(deps: LiveCallsDeps) {
       };
       bySid.set(parentSid, live);
       bySid.set(legSid, live);
+      wake(parentSid);
+      wake(legSid);
     },
 
     /**
