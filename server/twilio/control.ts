@@ -265,7 +265,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     moves,
     calls,
     tell: deps.tell,
-    ringSeconds: deps.ringSeconds,
+    nameOf: deps.nameOf,
     now,
   });
 
@@ -352,19 +352,13 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         groups.push({ id: fresh.id, name: fresh.group.name, number: fresh.group.number });
       const dest = resolveDestination(target, deps.team(), groups);
       if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
-      if (mode === 'consult' && dest.kind !== 'person')
-        throw new CallControlError(
-          409,
-          'unavailable',
-          `Talking first is for one colleague: transfer the call to ${dest.name} now instead.`,
-        );
       const plan = await transferTurnsTo(dest, identity, before?.identity ?? null);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
         const them = talking(live, other, 'transferred');
         if (live.heldBy !== null && live.heldBy !== me.sid) throw heldByThem('transferred');
-        if (mode === 'consult' && dest.kind === 'person') {
-          await consult.start(live, me, them, dest.identity, dest.name);
+        if (mode === 'consult') {
+          await consult.start(live, me, them, plan);
           return;
         }
         const ringing: Ringing = { purpose: 'transfer', back: me, ...plan };

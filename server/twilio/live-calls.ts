@@ -35,13 +35,21 @@ export interface Ringing {
 export interface Consult {
   /** The transferrer's leg. */
   by: string;
-  identity: string;
+  /** Who the transferrer asked for: a colleague's or a ring group's name. */
+  targetName: string;
+  /** The ring group, or null for a colleague. */
+  group: { id: string; name: string } | null;
+  /** A group's turns still to ring (a colleague: none). */
+  turns: RingTurn[];
+  /** The calls placed and ringing now, by CallSid: whose browsers each rings. */
+  ringing: Map<string, string>;
+  /** Who answered (talks to the transferrer), once someone has. */
+  identity: string | null;
   name: string;
   /** The conference the transferrer and the target talk in. */
   room: string;
-  /** The target's call, once placed, and whether they answered. */
+  /** The answered call, once someone has answered. */
   callSid: string | null;
-  answered: boolean;
 }
 
 export interface Live {

@@ -359,7 +359,9 @@ describe('an attended transfer on Twilio', () => {
       },
     });
     await consultProgress(call, placed.sid, 'in-progress');
-    await expect.poll(() => toldTo(bobLeg)).toContainEqual({ event: 'consultAnswered' });
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultAnswered', name: 'Cat' });
 
     expect((await control(BOB, bobLeg, 'transfer/complete' as 'hold')).status).toBe(204);
     // Alice joins Bob's conference and Bob's leg ends.
