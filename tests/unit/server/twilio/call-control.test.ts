@@ -359,7 +359,9 @@ describe('an attended transfer on Twilio', () => {
       },
     });
     await consultProgress(call, placed.sid, 'in-progress');
-    await expect.poll(() => toldTo(bobLeg)).toContainEqual({ event: 'consultAnswered' });
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultAnswered', name: 'Cat' });
 
     expect((await control(BOB, bobLeg, 'transfer/complete' as 'hold')).status).toBe(204);
     // Alice joins Bob's conference and Bob's leg ends.
@@ -410,5 +412,40 @@ describe('an attended transfer on Twilio', () => {
     await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
     // Nothing is under way any more.
     expect((await control(BOB, bobLeg, 'transfer/cancel' as 'hold')).status).toBe(409);
+  });
+
+  it('a cancel stops the colleague ringing and tells the transferrer, back with the caller', async () => {
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    expect((await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'consult' })).status).toBe(
+      204,
+    );
+    await post(pathOf(actions(xml)[0]!), { CallSid: call, DialCallStatus: 'completed' });
+    const placed = t.api.placed.at(-1)!;
+    expect((await control(BOB, bobLeg, 'transfer/cancel' as 'hold')).status).toBe(204);
+    await expect.poll(() => changesOf(placed.sid).at(-1)).toEqual({ Status: 'canceled' });
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultEnded', reason: 'You cancelled the transfer to Cat.' });
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
+  });
+
+  it("to a ring group: its members who can take it are called in the group's turns; nobody answering ends it, saying so", async () => {
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    const before = t.api.placed.length;
+    // Support rings Alice, Bob and Cat in order: Bob asks and Alice waits, so Cat alone is called.
+    expect(
+      (await control(BOB, bobLeg, 'transfer', { to: SUPPORT_NUMBER, mode: 'consult' })).status,
+    ).toBe(204);
+    await post(pathOf(actions(xml)[0]!), { CallSid: call, DialCallStatus: 'completed' });
+    const placed = t.api.placed.slice(before);
+    expect(placed.map((p) => p.form.To)).toEqual([`client:${vid(CAT)}`]);
+    expect((await control(BOB, bobLeg, 'transfer/complete' as 'hold')).json).toMatchObject({
+      error: { message: 'Support has not answered yet: wait, or cancel the transfer.' },
+    });
+    await consultProgress(call, placed[0]!.sid, 'no-answer');
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultEnded', reason: 'Nobody in Support could take the call.' });
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
   });
 });
