@@ -369,8 +369,7 @@ export function registerTwilioWebhooks(
       state.groupName = group.group.name;
       return routeGroup(state, group.id, true, number);
     }
-    // An account with no number of its own (the embedded backend's) has no way to the phone
-    // network: the number is refused with what to do, below.
+    // No number of its own (the embedded backend's account): no phone network; refused below.
     const phoneNetwork = config.phoneNumbers.length > 0;
     if (E164.test(number) && phoneNetwork) {
       state.to = number;
