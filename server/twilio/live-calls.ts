@@ -104,10 +104,9 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   function own(identity: string, callSid: string): { live: Live; me: Side; them: Side | null } {
     const live = bySid.get(callSid);
     const me = live?.sides.find((s) => s.sid === callSid);
-    if (!live || !me)
-      throw new CallControlError(404, 'no_such_call', 'That call is not in progress.');
+    if (!live || !me) throw new CallControlError(404, 'no_such_call', 'This call has ended.');
     if (me.identity !== identity)
-      throw new CallControlError(403, 'not_your_call', 'That call is not yours.');
+      throw new CallControlError(403, 'not_your_call', 'This call is not yours.');
     return { live, me, them: live.sides.find((s) => s !== me) ?? null };
   }
 
