@@ -98,6 +98,8 @@ export interface CallControl {
 }
 
 const PICKED_MINE = 'You already picked up this call.';
+/** How long a control waits for Twilio to report the answer of a call it says is in progress. */
+const ANSWER_REPORT_WAIT_MS = 3000;
 const heldByThem = (what: string): CallControlError =>
   new CallControlError(
     409,
@@ -121,6 +123,20 @@ export function createCallControl(deps: CallControlDeps): CallControl {
   const { bySid, own, talking, serial, trail, stateOf, tellHeld, party } = legs;
   const moves = createMoves({ client: deps.client, publicUrl: deps.publicUrl, bySid, log });
   let holdsReady: Promise<void> | null = null;
+
+  /**
+   * The browser hears its call answered before Twilio's status callback tells this server (both
+   * come from Twilio, apart): a call not known here yet that Twilio says is in progress is waited
+   * for, briefly; anything else is refused at once by `own` (ended, or never a call here).
+   */
+  async function known(callSid: string): Promise<void> {
+    if (bySid.has(callSid)) return;
+    const call = await deps.client
+      .calls(callSid)
+      .fetch()
+      .catch(() => null);
+    if (call?.status === 'in-progress') await legs.whenKnown(callSid, ANSWER_REPORT_WAIT_MS);
+  }
 
   async function setHolds(
     key: string,
@@ -264,7 +280,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
   });
 
   return {
-    hold(identity, callSid, on) {
+    async hold(identity, callSid, on) {
+      await known(callSid);
       const { live } = own(identity, callSid);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
@@ -294,7 +311,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       });
     },
 
-    park(identity, callSid) {
+    async park(identity, callSid) {
+      await known(callSid);
       const { live } = own(identity, callSid);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
@@ -308,6 +326,9 @@ export function createCallControl(deps: CallControlDeps): CallControl {
           conference(room, { start: false, endOnExit: false, waitUrl: HOLD_MUSIC }),
         );
         bySid.delete(me.sid);
+        // The parker is free at once (a pick-up of their own, another call), not once Twilio reports
+        // their leg over.
+        calls.legEnded(me.sid);
         live.sides = [them];
         live.room = room;
         live.started = false;
@@ -326,6 +347,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     },
 
     async transfer(identity, callSid, to, mode) {
+      await known(callSid);
       const { live, them: before } = own(identity, callSid);
       const target = to.trim();
       if (target === '')
@@ -361,6 +383,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         const ringing: Ringing = { purpose: 'transfer', back: me, ...plan };
         await moves.moveAway(live, them, me, ringTwiml(live, them, ringing, plan.seconds));
         bySid.delete(me.sid);
+        calls.legEnded(me.sid);
         live.sides = [them];
         live.room = null;
         live.started = false;

@@ -93,6 +93,12 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   const { calls, now } = deps;
   const bySid = new Map<string, Live>();
   const joinedLegs = new Set<string>();
+  /** Controls waiting for a leg's answer to be reported (`whenKnown`). */
+  const waiting = new Map<string, (() => void)[]>();
+  const wake = (sid: string): void => {
+    for (const w of waiting.get(sid) ?? []) w();
+    waiting.delete(sid);
+  };
 
   const stateOf = (live: Live): CallState | undefined => calls.get(live.id);
   const trail = (live: Live, step: TrailStep): void => {
@@ -176,6 +182,26 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     markJoined: (callSid: string): void => void joinedLegs.add(callSid),
     /** The first call's sid of the call `callSid` is a leg of (the row's), or null. */
     callOf: (callSid: string): string | null => bySid.get(callSid)?.id ?? null,
+    /**
+     * Resolves once leg `callSid` is a live call here (its answer reported), or after `ms`: the
+     * browser hears its call answered before Twilio's status callback says so.
+     */
+    whenKnown(callSid: string, ms: number): Promise<void> {
+      if (bySid.has(callSid)) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          const left = (waiting.get(callSid) ?? []).filter((w) => w !== done);
+          if (left.length > 0) waiting.set(callSid, left);
+          else waiting.delete(callSid);
+          resolve();
+        }, ms);
+        const done = (): void => {
+          clearTimeout(timer);
+          resolve();
+        };
+        waiting.set(callSid, [...(waiting.get(callSid) ?? []), done]);
+      });
+    },
     /** A `<Dial><Client>` leg answered: a new call with two sides, or who took a ring-back or transfer. */
     answered(parentSid: string, legSid: string, identity: string): void {
       const existing = bySid.get(parentSid);
@@ -191,6 +217,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
         live.parent = parentSid;
         live.room = null;
         bySid.set(legSid, live);
+        wake(legSid);
         const state = stateOf(live);
         if (state) state.answeredBy = identity;
         if (purpose === 'transfer' && back?.identity)
@@ -221,6 +248,8 @@ export function createLiveCalls(deps: LiveCallsDeps) {
       };
       bySid.set(parentSid, live);
       bySid.set(legSid, live);
+      wake(parentSid);
+      wake(legSid);
     },
 
     /**
