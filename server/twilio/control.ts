@@ -316,6 +316,9 @@ export function createCallControl(deps: CallControlDeps): CallControl {
           conference(room, { start: false, endOnExit: false, waitUrl: HOLD_MUSIC }),
         );
         bySid.delete(me.sid);
+        // The parker is free at once (a pick-up of their own, another call), not once Twilio reports
+        // their leg over.
+        calls.legEnded(me.sid);
         live.sides = [them];
         live.room = room;
         live.started = false;
@@ -364,6 +367,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         const ringing: Ringing = { purpose: 'transfer', back: me, ...plan };
         await moves.moveAway(live, them, me, ringTwiml(live, them, ringing, plan.seconds));
         bySid.delete(me.sid);
+        calls.legEnded(me.sid);
         live.sides = [them];
         live.room = null;
         live.started = false;

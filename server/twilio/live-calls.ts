@@ -101,7 +101,6 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   const { calls, now } = deps;
   const bySid = new Map<string, Live>();
   const joinedLegs = new Set<string>();
-
   /** Who waits for a leg to be reported answered (`known`), by its CallSid. */
   const awaited = new Map<string, Set<() => void>>();
   const wake = (callSid: string): void => {
@@ -119,8 +118,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   function own(identity: string, callSid: string): { live: Live; me: Side; them: Side | null } {
     const live = bySid.get(callSid);
     const me = live?.sides.find((s) => s.sid === callSid);
-    if (!live || !me)
-      throw new CallControlError(404, 'no_such_call', 'That call is not in progress.');
+    if (!live || !me) throw new CallControlError(404, 'no_such_call', 'This call has ended.');
     if (me.identity !== identity)
       throw new CallControlError(403, 'not_your_call', 'This call is not yours.');
     return { live, me, them: live.sides.find((s) => s !== me) ?? null };

@@ -177,6 +177,28 @@ describe('hold on Twilio', () => {
   it('a call that is not in progress here is refused with 404', async () => {
     expect((await control(BOB, sid(), 'hold')).status).toBe(404);
   });
+
+  it('a hold asked before Twilio reports the answer waits for the report', async () => {
+    const call = sid();
+    const bobLeg = sid();
+    await post('/api/twilio/voice', browserCall(call, ALICE, 'Bob'));
+    // Bob's browser has answered; the leg's status callback is still on its way. Twilio's Calls
+    // resource says the leg is in progress.
+    t.api.callStatuses.set(bobLeg, 'in-progress');
+    const asked = control(BOB, bobLeg, 'hold');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(changesOf(bobLeg)).toEqual([]);
+    const leg = { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}` };
+    await post(
+      '/api/twilio/leg',
+      { ...leg, CallStatus: 'in-progress', Direction: 'outbound-dial' },
+      204,
+    );
+    expect((await asked).status).toBe(204);
+    expect(changesOf(bobLeg)).toHaveLength(1);
+    await post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+    await callEnded(call, ALICE, 'Bob', 'completed');
+  });
 });
 
 describe('park and pick-up on Twilio', () => {
@@ -250,6 +272,24 @@ describe('park and pick-up on Twilio', () => {
       `parked ${BOB}`,
       `pickedUp ${CAT}`,
     ]);
+  });
+
+  it('whoever parked a call may pick it up at once, before Twilio reports their leg over', async () => {
+    const { call, bobLeg } = await aliceCallsBob();
+    expect((await control(BOB, bobLeg, 'park')).status).toBe(200);
+    const bobCall = sid();
+    const xml = await post('/api/twilio/voice', browserCall(bobCall, BOB, `park:${call}`));
+    expect(xml).toContain(
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">park-${call}</Conference>`,
+    );
+    await post(
+      '/api/twilio/leg',
+      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
+      204,
+    );
+    await callEnded(bobCall, BOB, `park:${call}`);
+    await callEnded(call, ALICE, 'Bob');
+    await expect.poll(() => hasRow(call)).toBe(true);
   });
 
   it('a parked caller who hangs up leaves holds; a later pick-up is told the caller is gone', async () => {
