@@ -90,6 +90,13 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
       authToken: application.authToken,
       ...(application.fetch ? { fetch: application.fetch } : {}),
       log: (m) => log(`voice twin: ${m}`),
+      // Benchmarks only (SWITCHBOARD_TEST_WEBHOOK_TIMES=1): each TwiML request's time, logged.
+      ...(process.env.SWITCHBOARD_TEST_WEBHOOK_TIMES === '1'
+        ? {
+            timed: (url: string, ms: number) =>
+              log(`voice twin: TIMING webhook ${new URL(url).pathname} ${ms.toFixed(2)} ms`),
+          }
+        : {}),
     }),
     calls: new Map(),
     forks: new Map(),
