@@ -9,7 +9,13 @@ import { verifyVoiceToken } from './token';
 import { sideOf } from './calls';
 import { hangup, reconnectLeg, socketLost } from './hangup';
 import { answerCall, placeCall } from './ringing';
-import { appMessage, appSocketLost, placeAppCall, tokenSecret } from './twiml/application';
+import {
+  appMessage,
+  appReconnect,
+  appSocketLost,
+  placeAppCall,
+  tokenSecret,
+} from './twiml/application';
 
 /** Prints a frame (SWITCHBOARD_VOICE_LOG=1), SDPs shortened. */
 function trace(conn: Conn, dir: string, text: string): void {
@@ -193,8 +199,9 @@ function onMessage(vs: VoiceState, conn: Conn, msg: ClientMessage): void {
         placeAppCall(vs, conn, msg).catch((err: unknown) =>
           vs.log(`voice twin: placing a call failed: ${String(err)}`),
         );
-      else if (msg.reconnect !== null) reconnectLeg(vs, conn, msg);
-      else
+      else if (msg.reconnect !== null) {
+        if (!appReconnect(vs, conn, msg)) reconnectLeg(vs, conn, msg);
+      } else
         placeCall(vs, conn, msg).catch((err: unknown) => {
           vs.log(`voice: placing a call failed: ${String(err)}`);
           failBeforeRinging(vs, conn, msg.callsid, 31000, 'The call could not be placed.');
