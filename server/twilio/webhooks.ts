@@ -101,9 +101,8 @@ export interface TwilioWebhookDeps {
 }
 
 /**
- * The person a `client:` address names: Twilio posts back the Voice identity the token carried
- * (src/contracts/voice-identity.ts), which maps back to their email, the identity everything else
- * here knows.
+ * The person a `client:` address names: Twilio posts back the token's Voice identity
+ * (src/contracts/voice-identity.ts), which maps back to their email, as everything else knows them.
  */
 const clientIdentity = personOfClientAddress;
 
@@ -346,10 +345,13 @@ export function registerTwilioWebhooks(
         response.reject({ reason: 'rejected' });
         return response.toString();
       }
-      if (can === 'doNotDisturb') {
-        state.reason = CALL_REASONS.doNotDisturb(dest.name);
-        state.declined = true;
-        state.doNotDisturb = true;
+      if (can === 'doNotDisturb' || can === 'onCall') {
+        // Refused as busy (https://www.twilio.com/docs/voice/twiml/reject: the call ends `busy`), as a
+        // transfer to them is (control.ts); do not disturb is their wish (the row's outcome says so).
+        const dnd = can === 'doNotDisturb';
+        state.reason = dnd ? CALL_REASONS.doNotDisturb(dest.name) : CALL_REASONS.busy(dest.name);
+        state.declined = dnd;
+        state.doNotDisturb = dnd;
         response.reject({ reason: 'busy' });
         return response.toString();
       }
@@ -377,10 +379,7 @@ export function registerTwilioWebhooks(
         response,
         await twimlContext(true, null),
         { groupId: null, number, seconds: 60 },
-        {
-          noAnswer: null,
-          busy: null,
-        },
+        { noAnswer: null, busy: null },
       );
       return response.toString();
     }

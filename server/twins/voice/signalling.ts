@@ -9,6 +9,7 @@ import { verifyVoiceToken } from './token';
 import {
   appCallOf,
   appMessage,
+  appReconnect,
   appSocketLost,
   placeAppCall,
   tokenSecret,
@@ -181,9 +182,11 @@ function onMessage(vs: VoiceState, conn: Conn, msg: ClientMessage): void {
         failBeforeRinging(vs, conn, msg.callsid, 31000, 'The service is not ready for calls yet.');
         return;
       }
-      // A reconnecting SDK's call is not carried over a new socket: it ended with the old one.
+      // The SDK sends its reconnect token after every `connected` (a token renewed on the same
+      // socket too): a call this socket still holds goes on; any other has ended.
       if (msg.reconnect !== null) {
-        failBeforeRinging(vs, conn, msg.callsid, 31209, 'Reconnect failed: the call has ended');
+        if (!appReconnect(vs, conn, msg))
+          failBeforeRinging(vs, conn, msg.callsid, 31209, 'Reconnect failed: the call has ended');
         return;
       }
       placeAppCall(vs, conn, msg).catch((err: unknown) => {

@@ -105,7 +105,13 @@ export async function voiceToken(
  */
 export async function present(baseUrl: string, email: string, ttlSeconds = 3600): Promise<void> {
   const sync = await client(baseUrl, email);
-  await (await sync.map(PRESENCE.name)).set(email, { status: 'available' }, { ttl: ttlSeconds });
+  try {
+    await (await sync.map(PRESENCE.name)).set(email, { status: 'available' }, { ttl: ttlSeconds });
+  } finally {
+    // The item stays until its ttl without it: a client left open per call (the fuzz test
+    // registers dozens of sockets) only holds a connection nobody reads.
+    await sync.shutdown().catch(() => undefined);
+  }
 }
 
 /** A raw client that has sent `listen` with a valid token and registered. */

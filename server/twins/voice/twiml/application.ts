@@ -21,7 +21,7 @@
 import { answerLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import type { ClientMessage } from '../protocol';
-import { failBeforeRinging, send, sendError } from '../signalling';
+import { failBeforeRinging, send, sendError, unknownCall } from '../signalling';
 import { endAppCall, forget, untilEnded, type AppCall, type Fork } from './call';
 import type { Room } from './conference';
 import { appEngine } from './engine';
@@ -292,7 +292,10 @@ export function appMessage(
   if (!mode) return false;
   const fork = mode.forks.get(msg.callsid);
   if (fork) {
-    if (msg.type === 'answer') fork.onAnswer(conn, msg.sdp);
+    // Only the identity the leg rings may answer, decline or hang it up: anyone else (a forged
+    // frame naming a sid they learnt) is told there is no such call, as for any sid not theirs.
+    if (conn.identity !== fork.identity) unknownCall(vs, conn, msg.callsid);
+    else if (msg.type === 'answer') fork.onAnswer(conn, msg.sdp);
     else fork.onGone(conn, msg.type === 'reject');
     return true;
   }
@@ -316,6 +319,42 @@ export function appCallOf(vs: VoiceState, conn: Conn, callsid: string): boolean 
 /** The server stops: every call ends (their status callbacks go out while they still can). */
 export function endAllAppCalls(vs: VoiceState): void {
   for (const call of new Set(vs.app?.calls.values() ?? [])) endAppCall(call);
+}
+
+/**
+ * The SDK's `invite` with the `reconnect` token of a call it was rung for: it sends one whenever its
+ * signalling says `connected` again, after a new token's `listen` too (the Voice SDK's
+ * `Call._onConnected`), and the call goes on there, answered again with the token. A ringing leg rings
+ * on that socket too. False when it is no such call (the caller is then told it has ended).
+ */
+export function appReconnect(
+  vs: VoiceState,
+  conn: Conn,
+  msg: { callsid: string; reconnect: string | null },
+): boolean {
+  const mode = vs.app;
+  if (!mode || msg.reconnect === null || conn.identity === null) return false;
+  const fork = mode.forks.get(msg.callsid);
+  if (fork) {
+    if (fork.identity !== conn.identity || fork.reconnect.token !== msg.reconnect) return false;
+    if (!fork.answeredBy) {
+      fork.devices.add(conn);
+      return true;
+    }
+    if (fork.answeredBy !== conn) return false;
+    const { token, sdp } = fork.reconnect;
+    send(vs, conn, 'answer', { callsid: fork.sid, sdp, reconnect: token });
+    return true;
+  }
+  const call = mode.calls.get(msg.callsid);
+  if (!call || call.ended || call.identity !== conn.identity) return false;
+  if (call.reconnect !== msg.reconnect || call.conn !== conn) return false;
+  send(vs, conn, 'answer', {
+    callsid: call.sid,
+    sdp: call.leg?.localSdp ?? '',
+    reconnect: msg.reconnect,
+  });
+  return true;
 }
 
 /** A socket went: its calls end, and its rings stop. */

@@ -5,7 +5,7 @@
  * and Twilio's webhooks are posted signed, in the order Twilio sends them. The audio these requests
  * make is the voice twin's, proven in the browser suites on the twins (docs/twilio.md).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOLD_MUSIC } from '../../../../server/twilio/control';
 import { ALICE, BOB, CAT, SUPPORT_NUMBER, WED_OPEN, seedTeam, vid } from './fixture';
 import { browserCall, sid, startTwilioApp, type TwilioTestApp } from './support';
@@ -43,10 +43,14 @@ async function control(
   return { status: res.status, json: text === '' ? null : (JSON.parse(text) as unknown) };
 }
 
+/** The calls {@link aliceCallsBob} made in the present test, ended after it. */
+const opened: { call: string; bobLeg: string }[] = [];
+
 /** Alice calls Bob from her browser and he answers: her call and his leg. */
 async function aliceCallsBob(): Promise<{ xml: string; call: string; bobLeg: string }> {
   const call = sid();
   const bobLeg = sid();
+  opened.push({ call, bobLeg });
   const xml = await post('/api/twilio/voice', browserCall(call, ALICE, 'Bob'));
   await post(
     '/api/twilio/leg',
@@ -76,6 +80,16 @@ const changesOf = (callSid: string) =>
 const toldTo = (callSid: string) =>
   t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content);
 const conferenceOf = (twiml: string) => /<Conference[^>]*>([^<]+)<\/Conference>/.exec(twiml)?.[1];
+
+// Each test's calls end after it, as Twilio reports them: Bob still on one would be busy for the
+// next test's call (a direct call to someone on another call is refused).
+afterEach(async () => {
+  for (const { call, bobLeg } of opened.splice(0)) {
+    const leg = { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}` };
+    await post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+    await callEnded(call, ALICE, 'Bob', 'completed');
+  }
+});
 
 // First: the legs later tests leave up would keep people on a call.
 describe('on a call, in presence', () => {
