@@ -85,8 +85,11 @@ export function failBeforeRinging(
 }
 
 export function unknownCall(vs: VoiceState, conn: Conn, callsid: string): void {
-  // A call that just ended (its hangup crossed this message) is listed for a minute: no error.
-  if (vs.app?.registry.calls.has(callsid)) return;
+  // A call of theirs that just ended (its hangup crossed this message) is listed for a minute: no
+  // error for it.
+  const listed = vs.app?.registry.calls.get(callsid);
+  const theirs = `client:${conn.identity ?? ''}`;
+  if (listed && listed.ended !== null && (listed.from === theirs || listed.to === theirs)) return;
   sendError(vs, conn, 31100, 'No such call for this device', { callsid });
 }
 
