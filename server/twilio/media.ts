@@ -111,15 +111,6 @@ export function registerTwilioMedia(
     async announcement(id) {
       const item = await deps.data.guidance(id);
       if (!item) return null;
-      if (item.kind !== 'tts') {
-        if (!warned.has(id)) {
-          warned.add(id);
-          deps.log(
-            `announcement ${id} is an audio file, which is not played on Twilio (only text announcements are)`,
-          );
-        }
-        return null;
-      }
       const known = spokenFor.get(item);
       if (known) return known;
       const text = typeof item.text === 'string' ? item.text : '';
@@ -137,6 +128,17 @@ export function registerTwilioMedia(
           play: `${config.publicUrl}${TWILIO_PATHS.audio}/${encodeURIComponent(id)}.wav?${query.toString()}`,
         };
       } catch (err) {
+        // An audio file is on the server that stored it (the embedded backend's); on Twilio, with
+        // no file here, the announcement is left out of the call, said once in the log.
+        if (item.kind !== 'tts') {
+          if (!warned.has(id)) {
+            warned.add(id);
+            deps.log(
+              `announcement ${id} is an audio file this server cannot play (${err instanceof Error ? err.message : String(err)}): left out of calls`,
+            );
+          }
+          return null;
+        }
         deps.log(
           `announcement ${id} could not be rendered (${err instanceof Error ? err.message : String(err)}): Twilio speaks it`,
         );

@@ -14,6 +14,7 @@ import { callRecord } from '../../../src/contracts/records/call';
 import { decodeWav } from '../../../server/guidance/pcm';
 import { holdMusic } from '../../../server/twins/voice/audio';
 import { rms } from '../../../server/twins/voice/codec';
+import { wavFile } from '../../support/audio-fixtures';
 import { storeGroup, type GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
@@ -212,6 +213,43 @@ describe('a call to a ring group', () => {
       'Forwarded to bob (rule: outside business hours).',
       'Ringing bob.',
       'bob answered.',
+    ]);
+  });
+
+  it('closed with an announcement made from an uploaded file: the caller hears the file, then the rule', async () => {
+    const uploaded = await fetch(`${server.url}/api/audio?name=closed.wav`, {
+      method: 'POST',
+      headers: { cookie: ada.cookie, 'Content-Type': 'audio/wav' },
+      body: new Uint8Array(wavFile(2)),
+    });
+    expect(uploaded.status).toBe(201);
+    const { id: audioId } = (await uploaded.json()) as { id: string };
+    await (
+      await sync.map('guidance')
+    ).set('gdn-file', { name: 'Closed file', kind: 'audio', audioId });
+    await makeGroup({
+      id: 'grp-file',
+      number: '509',
+      members: [ann.identity],
+      week: {},
+      guidance: { closed: 'gdn-file' },
+      rules: [
+        { when: 'closed', after: 20, target: { kind: 'user', identity: bob.identity }, order: 0 },
+      ],
+    });
+    const bobMark = bob.frames.length;
+    // Answered at once by the file's `<Play>` (left out, the caller would only be answered by Bob).
+    const { frame, leg } = await placing(cat, '509');
+    expect(frame.type).toBe('answer');
+    expect(bob.frames.slice(bobMark).some((f) => f.type === 'invite')).toBe(false);
+    await hears(leg, 'sound');
+    const toBob = await invited(bob, bobMark, 15_000);
+    await answerTo(bob, toBob);
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    const row = await historyRow(String(frame.payload.callsid));
+    expect((row.routing as { text: string }[]).map((s) => s.text).slice(0, 2)).toEqual([
+      'grp-file is closed (outside business hours).',
+      'Playing the closed announcement.',
     ]);
   });
 
