@@ -18,6 +18,7 @@
  * - the access token (https://www.twilio.com/docs/iam/access-tokens): HS256 under the API key's
  *   secret, `iss` the key, `sub` the account.
  */
+import { randomBytes } from 'node:crypto';
 import { answerLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import type { ClientMessage } from '../protocol';
@@ -57,6 +58,8 @@ export interface AppMode {
   readonly calls: Map<string, AppCall>;
   /** A `<Dial>`'s legs ringing or bridged, by their CA sid, with the devices that ring. */
   readonly forks: Map<string, Fork>;
+  /** Answered legs whose socket was lost, kept for the SDK's reconnect window, by CA sid. */
+  readonly lost: Map<string, { identity: string; timer: NodeJS.Timeout }>;
   /** Conferences with media, by their CF sid (conference.ts). */
   readonly rooms: Map<string, Room>;
   /** Every call as the REST API shows it (rest/resources.ts). */
@@ -101,6 +104,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
     calls: new Map(),
     forks: new Map(),
     rooms: new Map(),
+    lost: new Map(),
   };
 }
 
@@ -144,6 +148,8 @@ export async function placeAppCall(
     tempSid: msg.callsid,
     conn,
     identity,
+    // Handed to the SDK with the answer: it resumes the call on a new socket with it.
+    reconnect: randomBytes(16).toString('hex'),
     leg: null,
     fields,
     answered: false,
@@ -341,14 +347,22 @@ export function appReconnect(
       fork.devices.add(conn);
       return true;
     }
-    if (fork.answeredBy !== conn) return false;
+    if (fork.answeredBy !== conn) {
+      // Its old socket was lost and the leg is kept for the SDK's reconnect window: it moves here.
+      if (!rebind(mode, fork.sid, conn)) return false;
+      fork.answeredBy = conn;
+    }
     const { token, sdp } = fork.reconnect;
     send(vs, conn, 'answer', { callsid: fork.sid, sdp, reconnect: token });
     return true;
   }
   const call = mode.calls.get(msg.callsid);
   if (!call || call.ended || call.identity !== conn.identity) return false;
-  if (call.reconnect !== msg.reconnect || call.conn !== conn) return false;
+  if (call.reconnect !== msg.reconnect) return false;
+  if (call.conn !== conn) {
+    if (!rebind(mode, call.sid, conn)) return false;
+    call.conn = conn;
+  }
   send(vs, conn, 'answer', {
     callsid: call.sid,
     sdp: call.leg?.localSdp ?? '',
@@ -357,15 +371,43 @@ export function appReconnect(
   return true;
 }
 
-/** A socket went: its calls end, and its rings stop. */
+/** A kept leg (its socket lost) taken up by the socket its SDK reconnected on; false when none. */
+function rebind(mode: AppMode, callSid: string, conn: Conn): boolean {
+  const kept = mode.lost.get(callSid);
+  if (!kept || kept.identity !== conn.identity) return false;
+  clearTimeout(kept.timer);
+  mode.lost.delete(callSid);
+  return true;
+}
+
+/**
+ * A socket went: its rings stop, and its answered calls end, or, when its SDK asked for a reconnect
+ * window (`listen`'s `reconnectTimeout`, at most 30 s) and holds the call's reconnect token, are kept
+ * that long for the SDK to come back on a new socket (`appReconnect`), as Twilio keeps them.
+ */
 export function appSocketLost(vs: VoiceState, conn: Conn): void {
   const mode = vs.app;
   if (!mode) return;
+  const windowMs = Math.min(Math.max(conn.reconnectTimeout, 0), 30) * 1000;
+  const keep = (callSid: string, end: () => void): void => {
+    if (windowMs === 0 || conn.identity === null) return end();
+    const timer = setTimeout(() => {
+      mode.lost.delete(callSid);
+      end();
+    }, windowMs);
+    timer.unref();
+    mode.lost.set(callSid, { identity: conn.identity, timer });
+  };
   for (const fork of [...mode.forks.values()])
-    if (fork.devices.has(conn) || fork.answeredBy === conn) fork.onGone(conn, false);
+    if (fork.devices.has(conn)) fork.onGone(conn, false);
+    else if (fork.answeredBy === conn) keep(fork.sid, () => fork.onGone(conn, false));
   for (const call of new Set(mode.calls.values()))
     if (call.conn === conn) {
-      call.hungUpByCaller = true;
-      endAppCall(call);
+      const end = (): void => {
+        call.hungUpByCaller = true;
+        endAppCall(call);
+      };
+      if (call.answered && call.reconnect !== undefined) keep(call.sid, end);
+      else end();
     }
 }

@@ -128,7 +128,11 @@ export function answerCall(vs: VoiceState, call: AppCall): void {
   call.fields.CallStatus = 'in-progress';
   const listed = app(vs).registry.calls.get(call.sid);
   if (listed) app(vs).registry.setStatus(listed, 'in-progress');
-  send(vs, call.conn, 'answer', { callsid: call.sid, sdp: call.leg.localSdp });
+  send(vs, call.conn, 'answer', {
+    callsid: call.sid,
+    sdp: call.leg.localSdp,
+    ...(call.reconnect === undefined ? {} : { reconnect: call.reconnect }),
+  });
 }
 
 /** Hangs the call up: its SDK is told, and the call ends. */
