@@ -165,6 +165,14 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     if (live.heldBy === callSid) live.heldBy = null;
     // A leg ringing someone (a ring-back, a transfer) that ends takes the ring with it.
     if (live.sides.length === 0) live.ringing = null;
+    // Everyone of the call gone while a colleague was being consulted: their call ends too (they
+    // would be left alone in the consult, or ringing for nobody).
+    if (live.sides.length === 0 && live.consult) {
+      const consult = live.consult;
+      live.consult = null;
+      for (const sid of [...consult.ringing.keys(), consult.callSid])
+        if (sid !== null) deps.hangUp(sid);
+    }
     // Alone in a conference that will not start (the holder hung up): the call is over.
     const alone = live.sides[0];
     if (live.sides.length === 1 && live.room !== null && !live.parked && !live.consult && alone)
