@@ -131,6 +131,26 @@ export function createConsult(deps: {
   }
 
   /** The consultation is over without a hand-over: the transferrer is back with the caller. */
+  /** The caller joins the colleague in the consult's conference: the transfer is done. */
+  async function handOver(live: Live, them: Side, consult: Consult, by: string): Promise<void> {
+    if (consult.callSid === null || consult.identity === null) return;
+    const target: Side = { sid: consult.callSid, identity: consult.identity, name: consult.name };
+    await moves.redirect(them.sid, conference(consult.room, { start: true, endOnExit: false }));
+    legs.bySid.set(target.sid, live);
+    legs.wake(target.sid);
+    live.sides = [them, target];
+    live.room = consult.room;
+    live.started = true;
+    live.heldBy = null;
+    live.consult = null;
+    const state = legs.stateOf(live);
+    if (state) state.answeredBy = consult.identity;
+    legs.trail(live, { action: 'transferred', by, to: consult.identity, at: now() });
+    legs.tellHeld(them, target.name, 'resumed');
+    legs.party(them, target);
+    legs.party(target, them);
+  }
+
   async function ended(live: Live, consult: Consult, me: Side, reason: string): Promise<void> {
     if (live.consult !== consult) return;
     const them = live.sides.find((s) => s !== me);
@@ -184,33 +204,32 @@ export function createConsult(deps: {
             `${consult.targetName} has not answered yet: wait, or cancel the transfer.`,
           );
         // The transferrer leaves first (the colleague waits a moment alone), then the caller joins.
-        const target: Side = {
-          sid: consult.callSid,
-          identity: consult.identity,
-          name: consult.name,
-        };
         legs.bySid.delete(me.sid);
         moves.hangUp(me.sid);
-        await moves.redirect(them.sid, conference(consult.room, { start: true, endOnExit: false }));
-        legs.bySid.set(target.sid, live);
-        legs.wake(target.sid);
-        live.sides = [them, target];
-        live.room = consult.room;
-        live.started = true;
-        live.heldBy = null;
-        live.consult = null;
-        const state = legs.stateOf(live);
-        if (state) state.answeredBy = consult.identity;
-        legs.trail(live, {
-          action: 'transferred',
-          by: identity,
-          to: consult.identity,
-          at: now(),
-        });
-        legs.tellHeld(them, target.name, 'resumed');
-        legs.party(them, target);
-        legs.party(target, them);
+        await handOver(live, them, consult, identity);
       });
+    },
+
+    /**
+     * The transferrer hung up during the transfer: once the colleague is in, the caller is handed
+     * to them (as Complete); before, the call ends and the colleague stops ringing.
+     */
+    transferrerGone(live: Live, by: string): void {
+      const consult = live.consult;
+      const them = live.sides.find((s) => s.sid !== consult?.by);
+      if (!consult || !them) return;
+      void legs
+        .serial(live, async () => {
+          if (live.consult !== consult) return;
+          if (consult.callSid !== null && consult.identity !== null) {
+            await handOver(live, them, consult, by);
+            return;
+          }
+          stopRinging(consult);
+          live.consult = null;
+          moves.hangUp(them.sid);
+        })
+        .catch(() => undefined);
     },
 
     cancel(identity: string, callSid: string): Promise<void> {

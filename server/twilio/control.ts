@@ -122,6 +122,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     now,
     unpark: (live) => unpark(live),
     hangUp: (callSid) => moves.hangUp(callSid),
+    transferrerGone: (live, by) => consult.transferrerGone(live, by),
   });
   const { bySid, own, talking, serial, trail, stateOf, tellHeld, party } = legs;
   const answerReported = (callSid: string): Promise<void> => legs.known(callSid, ANSWER_REPORT_MS);

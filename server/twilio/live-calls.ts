@@ -93,6 +93,11 @@ export interface LiveCallsDeps {
   /** The parked side's leg ended: it leaves /hold. */
   unpark: (live: Live) => void;
   hangUp: (callSid: string) => void;
+  /**
+   * The transferrer's leg ended during an attended transfer (they hung up): the colleague, if in,
+   * takes the call; otherwise the call ends (consult.ts).
+   */
+  transferrerGone: (live: Live, by: string) => void;
 }
 
 export type LiveCalls = ReturnType<typeof createLiveCalls>;
@@ -161,10 +166,13 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     live.pending.delete(callSid);
     const wasParked = live.parked !== null && live.sides[0]?.sid === callSid;
     if (wasParked) deps.unpark(live);
+    const leaving = live.sides.find((s) => s.sid === callSid);
     live.sides = live.sides.filter((s) => s.sid !== callSid);
     if (live.heldBy === callSid) live.heldBy = null;
     // A leg ringing someone (a ring-back, a transfer) that ends takes the ring with it.
     if (live.sides.length === 0) live.ringing = null;
+    if (live.consult?.by === callSid && live.sides.length > 0 && leaving)
+      deps.transferrerGone(live, leaving.identity ?? '');
     // Everyone of the call gone while a colleague was being consulted: their call ends too (they
     // would be left alone in the consult, or ringing for nobody).
     if (live.sides.length === 0 && live.consult) {
