@@ -101,8 +101,9 @@ export interface TwilioWebhookDeps {
 }
 
 /**
- * The person a `client:` address names: Twilio posts back the token's Voice identity
- * (src/contracts/voice-identity.ts), which maps back to their email, as everything else knows them.
+ * The person a `client:` address names: Twilio posts back the Voice identity the token carried
+ * (src/contracts/voice-identity.ts), which maps back to their email, the identity everything else
+ * here knows.
  */
 const clientIdentity = personOfClientAddress;
 
@@ -345,13 +346,10 @@ export function registerTwilioWebhooks(
         response.reject({ reason: 'rejected' });
         return response.toString();
       }
-      if (can === 'doNotDisturb' || can === 'onCall') {
-        // Refused as busy (https://www.twilio.com/docs/voice/twiml/reject: the call ends `busy`), as a
-        // transfer to them is (control.ts); do not disturb is their wish (the row's outcome says so).
-        const dnd = can === 'doNotDisturb';
-        state.reason = dnd ? CALL_REASONS.doNotDisturb(dest.name) : CALL_REASONS.busy(dest.name);
-        state.declined = dnd;
-        state.doNotDisturb = dnd;
+      if (can === 'doNotDisturb') {
+        state.reason = CALL_REASONS.doNotDisturb(dest.name);
+        state.declined = true;
+        state.doNotDisturb = true;
         response.reject({ reason: 'busy' });
         return response.toString();
       }
@@ -371,24 +369,24 @@ export function registerTwilioWebhooks(
       state.groupName = group.group.name;
       return routeGroup(state, group.id, true, number);
     }
-    // No number of its own (the embedded backend's account): no phone network; refused below.
-    const phoneNetwork = config.phoneNumbers.length > 0;
-    if (E164.test(number) && phoneNetwork) {
+    if (E164.test(number)) {
       state.to = number;
       dialNumber(
         response,
         await twimlContext(true, null),
         { groupId: null, number, seconds: 60 },
-        { noAnswer: null, busy: null },
+        {
+          noAnswer: null,
+          busy: null,
+        },
       );
       return response.toString();
     }
-    const reason =
-      phoneNetwork && /^[0-9 ().-]{6,}$/.test(target)
-        ? 'Dial numbers in international form: a plus, the country code, then the number.'
-        : dest.kind === 'unknown'
-          ? dest.reason
-          : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
+    const reason = /^[0-9 ().-]{6,}$/.test(target)
+      ? 'Dial numbers in international form: a plus, the country code, then the number.'
+      : dest.kind === 'unknown'
+        ? dest.reason
+        : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
     state.reason = reason;
     return sayAndHangUp(reason);
   }

@@ -28,7 +28,6 @@ import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateValueText } from '../../src/machines/stateValue';
 import { mintVoiceToken } from '../../server/twins/voice/token';
-import { twinFolder } from '../../server/twins/account-env';
 import { startServer, type RunningServer } from '../support/server';
 import {
   deviceHarness,
@@ -125,11 +124,9 @@ let steps = 0;
 beforeAll(async () => {
   started = Date.now();
   server = await startServer();
-  // Voice tokens are signed as Twilio's are, with the account's API key secret (the embedded
-  // backend's made-up account, server/twins/account-env.ts).
   voiceSecret = Buffer.from(
-    readFileSync(join(twinFolder(server.dataDir), 'api-secret'), 'utf8').trim(),
-    'utf8',
+    readFileSync(join(server.dataDir, 'voice-secret'), 'utf8').trim(),
+    'hex',
   );
   browser = await launchChromiumForVoice();
   cal = await openVoicePerson(browser, server, 'Cal');

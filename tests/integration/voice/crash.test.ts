@@ -114,9 +114,7 @@ describe('a server killed with calls in progress', () => {
       from: ann!.identity,
       group: 'grp-sales',
       groupName: 'Sales',
-      // A group call names no colleague called directly (the record's `callee`); who took it is
-      // `handledBy`.
-      callee: null,
+      callee: bob!.identity,
       handledBy: bob!.identity,
     });
     expect(salesRow.answeredAt).toEqual(expect.any(Number));

@@ -103,8 +103,7 @@ export async function dial(
   const frame = await who.next(
     (f) => (f.type === 'answer' || f.type === 'hangup') && f.payload.callsid !== undefined,
     mark,
-    // A group's turns in order ring one after another before anyone answers.
-    30_000,
+    10_000,
   );
   if (frame.type === 'answer') {
     await leg.accept(String(frame.payload.sdp));

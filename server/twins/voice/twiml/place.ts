@@ -82,7 +82,6 @@ export async function placeCall(
     parent: null,
     identity,
     from: listed.from,
-    reconnect: { token: randomBytes(16).toString('hex'), sdp: leg.localSdp },
     devices,
     status,
     answeredBy: null,
@@ -91,9 +90,7 @@ export async function placeCall(
     onGone(conn, refused) {
       if (over || !fork.devices.delete(conn)) return;
       declined ||= refused;
-      // A decline on one device is the person's: the others stop ringing (stop cancels them), as
-      // Twilio's signalling does (https://github.com/twilio/twilio-voice.js/issues/435).
-      if (refused || fork.devices.size === 0) stop(declined ? 'busy' : 'no-answer');
+      if (fork.devices.size === 0) stop(declined ? 'busy' : 'no-answer');
     },
     takeOver: () => null,
     cancel: () => stop('canceled'),
@@ -107,12 +104,13 @@ export async function placeCall(
     ApiVersion: '2010-04-01',
     Params: '',
   };
+  const token = randomBytes(16).toString('hex');
   for (const device of devices)
     send(vs, device, 'invite', {
       callsid: fork.sid,
       sdp: leg.localSdp,
       parameters,
-      reconnect: fork.reconnect.token,
+      reconnect: token,
     });
   mode.registry.setStatus(listed, 'ringing');
   status.ringing();
@@ -131,15 +129,7 @@ export async function placeCall(
     }
     const answeredAt = vs.now();
     status.answered();
-    const call = answeredCall(
-      fork.sid,
-      conn,
-      identity,
-      leg,
-      fields,
-      answeredAt,
-      fork.reconnect.token,
-    );
+    const call = answeredCall(fork.sid, conn, identity, leg, fields, answeredAt);
     await runAppCall(vs, call, start, null, (final, seconds) => status.ended(final, seconds));
   }
 }
