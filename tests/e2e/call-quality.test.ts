@@ -144,10 +144,14 @@ describe('call quality', () => {
     await bobMark.waitFor();
     expect(await bobMark.getAttribute('title')).toContain("(at ann@example.com's end)");
     // The row as stored: both browsers' reports, and the relay's own count of each side.
+    // Each browser reports as its call ends, so Bob's may come after the row is first shown.
     const history = await (await client(server.url, 'ann@example.com')).list(CALLS.name);
-    const row = (await history.getItems({ order: 'desc', pageSize: 1 })).items[0]!
-      .data as CallRecord;
-    expect(row.quality.map((q) => q.by).sort()).toEqual(['ann@example.com', 'bob@example.com']);
+    const lastRow = async () =>
+      (await history.getItems({ order: 'desc', pageSize: 1 })).items[0]!.data as CallRecord;
+    await expect
+      .poll(async () => (await lastRow()).quality.map((q) => q.by).sort(), { timeout: 15_000 })
+      .toEqual(['ann@example.com', 'bob@example.com']);
+    const row = await lastRow();
     // The relay's own count is the embedded backend's: on Twilio the media is Twilio's.
     if (e2eBackend() !== 'embedded') {
       expect(row.relay).toEqual([]);
