@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { HttpError } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
 import type { CallState } from './calls';
+import { createRowAmender } from './row-amend';
 import { readSignedForm } from './signature';
 import { Twiml } from './twiml-writer';
 import { writePlan } from './twiml';
@@ -142,11 +143,14 @@ export function registerFallbackRoute(
  * of a few minutes loses no history.
  */
 export function createRowWriter(deps: Deps) {
+  const amend = createRowAmender(deps);
   return async function writeRow(state: CallState, row: CallRecord, attempt = 0): Promise<void> {
     try {
       const index = await deps.rest.pushListItem(CALLS.name, row, deps.historyTtlSeconds);
       state.written = { index, data: row, at: deps.now() };
       state.writing = false;
+      // A report that came while it was appended (a browser's quality, a recording).
+      await amend(state);
     } catch (err) {
       const last = attempt >= ROW_RETRIES;
       deps.log(

@@ -4,17 +4,16 @@
  * end (the application's and numbers' status callback), which writes the call's one history row,
  * or leaves it to control.ts while a moved call goes on.
  */
-import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import { answeredStep, type StepNote } from '../../src/domain/routing/steps';
 import type { RequestContext, Router } from '../platform/http/router';
 import { TWILIO_PATHS } from '../../src/contracts/api';
-import { CALLS } from '../../src/contracts/objects';
 import type { CallRecord } from '../../src/contracts/records/call';
 import { personOfClientAddress } from '../../src/contracts/voice-identity';
 import { historyItem, type CallState } from './calls';
 import type { CallControl } from './control';
 import { partyMessage } from './live-calls';
 import { callSidOf, missing, sendNothing } from './fallback';
+import { createRowAmender } from './row-amend';
 import { readSignedForm } from './signature';
 import { Twiml } from './twiml-writer';
 import type { TwilioWebhookDeps } from './webhooks';
@@ -38,6 +37,7 @@ export interface CallProgressDeps extends Omit<TwilioWebhookDeps, 'control'> {
 
 export function registerCallProgress(router: Router, deps: CallProgressDeps): void {
   const { config, calls, data, now, control, answering, writeRow, nameOf, told } = deps;
+  const amend = createRowAmender(deps);
 
   /** A recording left for `groupId`: kept on the call's row, written or still to be. */
   async function keepVoicemail(
@@ -53,18 +53,7 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     deps.voicemail.left(recordingSid, groupId);
     const voicemail = { id: recordingSid, seconds: Math.round(seconds) };
     state.voicemail = voicemail;
-    if (state.written) {
-      const { index, data: row, at } = state.written;
-      const updated = {
-        ...row,
-        voicemail,
-        ...(row.handledBy === null && ['abandoned', 'missed'].includes(row.outcome)
-          ? { outcome: 'voicemail' as const, reason: CALL_REASONS.leftVoicemail(voicemail.seconds) }
-          : {}),
-      } satisfies typeof row;
-      state.written = { index, data: updated, at };
-      await deps.rest.updateListItem(CALLS.name, index, updated);
-    }
+    await amend(state);
   }
 
   const thanks = (params: Record<string, string>): string => {

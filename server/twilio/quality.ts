@@ -2,13 +2,13 @@
  * Call quality reports on Twilio (POST /api/calls/{sid}/quality, server/calls/quality.ts): which
  * call a browser's call sid belongs to, from what the webhooks said (the caller's own call, or a
  * `<Dial>` leg they answered: calls.ts `party`), and the report added to that call's history row:
- * carried by the row when it is written, or written into the row already in `calls`.
+ * carried by the row when it is written, or added to it after (row-amend.ts).
  */
-import { CALLS } from '../../src/contracts/objects';
 import type { CallQuality } from '../../src/contracts/records/call-quality';
 import { mergedQuality } from '../calls/history';
 import { HttpError } from '../platform/http/errors';
 import type { CallLog } from './calls';
+import { createRowAmender } from './row-amend';
 import type { SyncRest } from './sync-rest';
 
 export interface TwilioCallQuality {
@@ -21,6 +21,7 @@ export function createTwilioCallQuality(deps: {
   rest: SyncRest;
   log: (message: string) => void;
 }): TwilioCallQuality {
+  const amend = createRowAmender(deps);
   return {
     callOfParty(identity, sid) {
       const party = deps.calls.partyOf(sid);
@@ -33,17 +34,8 @@ export function createTwilioCallQuality(deps: {
       const state = deps.calls.get(callSid);
       if (!state) return;
       state.quality = mergedQuality(state.quality, report);
-      if (!state.written) return; // the row, when written, carries it
-      const { index, at } = state.written;
-      const data = { ...state.written.data, quality: state.quality };
-      state.written = { index, data, at };
-      deps.rest
-        .updateListItem(CALLS.name, index, data)
-        .catch((err: unknown) =>
-          deps.log(
-            `call ${callSid}: adding a quality report to its history failed: ${err instanceof Error ? err.message : String(err)}`,
-          ),
-        );
+      // Written, or added by the writer once the row is in (row-amend.ts).
+      void amend(state);
     },
   };
 }

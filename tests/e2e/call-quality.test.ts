@@ -143,11 +143,15 @@ describe('call quality', () => {
     const bobMark = bob.page.getByTestId('call-row').first().getByTestId('call-quality-mark');
     await bobMark.waitFor();
     expect(await bobMark.getAttribute('title')).toContain("(at Ann's end)");
-    // The row as stored: both browsers' reports.
+    // The row as stored: both browsers' reports. Each browser reports as its call ends, so Bob's
+    // may come after the row is first shown.
     const history = await (await client(server.url, 'ann@example.com')).list(CALLS.name);
-    const row = (await history.getItems({ order: 'desc', pageSize: 1 })).items[0]!
-      .data as CallRecord;
-    expect(row.quality.map((q) => q.by).sort()).toEqual(['ann@example.com', 'bob@example.com']);
+    const lastRow = async () =>
+      (await history.getItems({ order: 'desc', pageSize: 1 })).items[0]!.data as CallRecord;
+    await expect
+      .poll(async () => (await lastRow()).quality.map((q) => q.by).sort(), { timeout: 15_000 })
+      .toEqual(['ann@example.com', 'bob@example.com']);
+    const row = await lastRow();
     // Both browsers spoke Opus, and their reports say so. (The row's `relay`, the media server's
     // own count, is not written since calls run as the app's Twilio application on both backends:
     // docs/twins-voice.md, "Next".)

@@ -23,8 +23,10 @@ const ada: SessionUser = {
 };
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Waits for `check`, up to 10 s of a busy machine's time (a full CI run shares two cores). */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  const give = Date.now() + 10_000;
+  while (Date.now() < give) {
     if (check()) return;
     await tick();
   }
