@@ -36,8 +36,18 @@ function fakeRest() {
   return { rest, pushes, updates };
 }
 
-const report = (by: string): CallQuality =>
-  ({ by, codec: 'opus', mosMin: 4, mosAvg: 4.2, loss: 0, jitterMs: 1, rttMs: 20 }) as CallQuality;
+const report = (by: string): CallQuality => ({
+  by,
+  samples: 10,
+  mosMin: 4,
+  mosAvg: 4.2,
+  lossPercent: 0,
+  jitterAvgMs: 1,
+  jitterP95Ms: 2,
+  rttAvgMs: 20,
+  codec: 'opus',
+  warnings: [],
+});
 
 const settle = async () => {
   for (let i = 0; i < 20; i++) await Promise.resolve();
@@ -48,7 +58,7 @@ function setup() {
   const calls = createCallLog(now);
   const state = calls.open('CA1', () => ({
     startedAt: 1,
-    direction: 'internal',
+    direction: 'outbound',
     from: 'client:ann',
     to: 'client:bob',
     user: 'ann@example.com',
