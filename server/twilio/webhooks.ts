@@ -337,7 +337,10 @@ export function registerTwilioWebhooks(
     if (dest.kind === 'person') {
       state.to = dest.identity;
       state.callee = dest.identity;
-      if (dest.identity === caller) return sayAndHangUp(CALL_REASONS.yourself);
+      if (dest.identity === caller) {
+        state.reason = CALL_REASONS.yourself;
+        return new Twiml().reject({ reason: 'rejected' }).toString();
+      }
       const can = await data.availability(dest.identity);
       if (can === 'offline') {
         state.reason = CALL_REASONS.offline(dest.name);
@@ -389,8 +392,9 @@ export function registerTwilioWebhooks(
         : dest.kind === 'unknown'
           ? dest.reason
           : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
+    // Refused before it is answered, as an offline colleague is: the card and the row say why.
     state.reason = reason;
-    return sayAndHangUp(reason);
+    return new Twiml().reject({ reason: 'rejected' }).toString();
   }
 
   /** The plan carried in a URL's `plan` (an action's, a continuation's); 400 when it is not ours. */

@@ -10,8 +10,9 @@
  * - dial (Ann types Bob's address): Ann connecting then ringing; Bob's call rings.
  * - dial while Ann's downlink stalls (the proxy holds what the server sends her): Ann stays
  *   connecting while Bob rings.
- * - dial someone unknown (an extension nobody has): the service refuses (31404): error, then
- *   disconnect.
+ * - dial someone unknown (an extension nobody has): ringing while the service asks the app, which
+ *   refuses it before it is answered (`<Reject>`, the SDK's 31603): error, then disconnect; the
+ *   card says why (the row's reason).
  * - Bob accepts, rejects, or lets it ring: accept and accepted (Ann: accepted); reject (Ann: the
  *   service's 31603 error, then disconnect); after 30 s the call is missed here (RING_TIMEOUT: the
  *   server rings for RING_SECONDS, longer than the app's 30 s).
@@ -285,7 +286,11 @@ function effects(w: World, action: Action): { a: Effect[]; b: Effect[]; set?: Pa
     case 'dialStalled':
       return { a: [{ type: 'init' }], b: [{ type: 'init' }], set: { aStalled: true } };
     case 'dialNobody':
-      return { a: [{ type: 'init' }, error(31404, NO_EXTENSION), DISCONNECTED], b: [] };
+      // The service rings Ann's call (early media) as it asks the app, which refuses it.
+      return {
+        a: [{ type: 'init' }, { type: 'call.ringing' }, error(31603, NO_EXTENSION), DISCONNECTED],
+        b: [],
+      };
     case 'accept':
       return {
         a: [{ type: 'call.accepted' }],

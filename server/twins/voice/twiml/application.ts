@@ -302,7 +302,10 @@ export function appMessage(
     // frame naming a sid they learnt) is told there is no such call, as for any sid not theirs.
     if (conn.identity !== fork.identity) unknownCall(vs, conn, msg.callsid);
     else if (msg.type === 'answer') fork.onAnswer(conn, msg.sdp);
-    else fork.onGone(conn, msg.type === 'reject');
+    // The SDK sends `hangup` for an incoming call only once it was accepted (Call._disconnect skips
+    // a pending one): before the answer reaches the server, that is the person turning it down
+    // (Hang up while the microphone prompt shows, or the microphone refused), as a reject is.
+    else fork.onGone(conn, msg.type === 'reject' || fork.answeredBy === null);
     return true;
   }
   const call = mode.calls.get(msg.callsid);
