@@ -144,10 +144,12 @@ export async function connected(
     const mark = to.frames.length;
     const calling = dial(from, to.identity, media.from);
     const first = await Promise.race([
-      to.next((f) => f.type === 'invite', mark, 30_000).then(
-        (invite) => ({ invite }),
-        (err: unknown) => ({ err }),
-      ),
+      to
+        .next((f) => f.type === 'invite', mark, 30_000)
+        .then(
+          (invite) => ({ invite }),
+          (err: unknown) => ({ err }),
+        ),
       calling.then((placed) => ({ placed })),
     ]);
     if ('placed' in first) {
