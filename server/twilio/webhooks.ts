@@ -29,6 +29,7 @@ import {
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
+import { createTeamReader } from './team';
 import { resolveDestination, TEST_PREFIX } from '../voice/directory';
 import { historyItem, type CallLog, type CallState } from './calls';
 import { registerCallProgress } from './progress';
@@ -112,20 +113,7 @@ export function registerTwilioWebhooks(
 ): CallControl | null {
   const { config, calls, data, now, log } = deps;
 
-  /** The team, read again at most once a second (every webhook asks; it changes rarely). */
-  let teamRead = { at: -Infinity, people: [] as readonly User[], names: new Map<string, string>() };
-  const team = (): readonly User[] => {
-    const at = now();
-    if (at - teamRead.at > 1000 || at < teamRead.at) {
-      const people = deps.team();
-      teamRead = { at, people, names: new Map(people.map((u) => [u.identity, u.name])) };
-    }
-    return teamRead.people;
-  };
-  const nameOf = (identity: string): string => {
-    team();
-    return teamRead.names.get(identity) ?? identity;
-  };
+  const { team, nameOf } = createTeamReader(deps.team, now);
 
   /** Caller ID for calls to outside numbers from a browser: the group's number if it is ours. */
   const callerIdFor = (groupNumber: string | null): string =>
@@ -333,7 +321,8 @@ export function registerTwilioWebhooks(
       state.test = true;
       return routeGroup(state, id, true, normaliseNumber(group.number));
     }
-    const dest = resolveDestination(target, people);
+    let dest = resolveDestination(target, people);
+    if (dest.kind === 'unknown') dest = resolveDestination(target, team(true));
     if (dest.kind === 'person') {
       state.to = dest.identity;
       state.callee = dest.identity;
