@@ -8,6 +8,8 @@ echo "== lint" && npm run -s lint
 echo "== format" && npm run -s format:check
 echo "== statecharts are current" && npm run -s charts -- --check
 echo "== build" && npm run -s build
+# Built once for both lanes below: tests/support/global-setup.ts builds only when this is unset.
+export SWITCHBOARD_TEST_BUILT=1
 echo "== tests"
 # Two lanes on a full run (CI has two cores, and the browser suites leave one idle much of the
 # time): the unit and browser projects in this shell; beside them the integration project (real

@@ -706,6 +706,16 @@ async function checkTab(
     .catch(async () => {
       const problem = page(tab).getByTestId('phone-error');
       const says = (await problem.count()) > 0 ? ` It says "${await problem.textContent()}".` : '';
+      // What the page was doing instead: its every logged state and the start of its text.
+      const log = (await readStateLog(page(tab))).map((e) => `${e.key}:${e.state}`);
+      const text = (
+        (await page(tab)
+          .textContent('body')
+          .catch(() => '')) ?? ''
+      ).slice(0, 300);
+      console.log(
+        `[device.model] ${where}: ${page(tab).url()} logged ${JSON.stringify(log)}; text: ${text}`,
+      );
       throw new Error(
         `${where}: ${tab} showed ${JSON.stringify(seen)} (${JSON.stringify(got)}); ` +
           `the model went ${JSON.stringify(expected)} (${JSON.stringify(want)}).${says}`,
