@@ -7,15 +7,17 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type twilio from 'twilio';
 import { registerAudioRoutes } from './audio/routes';
-import { callerAudio } from './calls/audio';
 import { createCallHistory } from './calls/history';
 import { createCallJournal, recoverDroppedCalls } from './calls/journal';
 import { registerCallQualityRoute } from './calls/quality';
 import { createParkedCalls } from './calls/holds';
-import { keepVoicemailWithHistory, registerVoicemailRoutes } from './calls/voicemail';
+import {
+  eitherMessages,
+  keepVoicemailWithHistory,
+  registerVoicemailRoutes,
+} from './calls/voicemail';
 import type { AppConfig } from './config';
 import { TEAM } from '../src/contracts/objects';
-import type { CallRecord } from '../src/contracts/records/call';
 import { registerGroupObjectRoutes } from './groups/routes';
 import { checkGroupNumber, groupNumbers, readGroup } from './groups/stored';
 import { createAnnouncements, type Announcements } from './guidance/announcements';
@@ -32,7 +34,6 @@ import { createReturningPeople } from './identity/returning';
 import { firstAnswers, registerSessionRoutes } from './identity/session-routes';
 import { createSessionStore } from './identity/session-store';
 import { createAuth, type Auth } from './identity/sessions';
-import { doNotDisturb } from './identity/settings';
 import { registerTokenRoutes } from './identity/token-route';
 import { registerUserRoutes } from './identity/user-routes';
 import { createUsers } from './identity/users';
@@ -41,11 +42,12 @@ import { requestOrigin } from './platform/http/origin';
 import { Router } from './platform/http/router';
 import { createHttpServer } from './platform/http/server';
 import { createStaticHandler } from './platform/http/static';
-import { createGroupTransfer, createRouter, isAway } from './routing/setup';
 import { createSyncService, type SyncService } from './sync/service';
 import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
-import { createTwinAccount } from './twins/account';
-import { resolveDestination } from './voice/directory';
+import { createTwinAccount, createTwinVoiceAccount } from './twins/account';
+import { embeddedAccount } from './twins/account-env';
+import { SERVICE_SID } from './sync/token';
+import { personOfVoiceIdentity, voiceIdentityOf } from '../src/contracts/voice-identity';
 import { registerVoiceRoutes } from './voice/routes';
 import { codecsFromEnv, testDropFromEnv } from './twins/voice/media';
 import { createVoiceService, type VoiceService } from './twins/voice/service';
@@ -110,23 +112,37 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     config.backend.kind === 'twilio' && config.backend.twins && !options.sync
       ? createTwinAccount(config.backend, { dataDir: config.dataDir, log })
       : null;
-
-  // On Twilio, Sync and calls are Twilio's: no embedded Sync service (server/twilio/).
-  const twilioBackend =
-    config.backend.kind === 'twilio'
-      ? createTwilioBackend(config.backend, {
-          now,
-          log,
-          roleOf,
-          team: () => users.list().map((u) => u.identity),
-          historyDays: voiceSettings.historyDays ?? 365,
-          voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
-          parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
-          ...(options.twilioHttpClient || twins
-            ? { httpClient: options.twilioHttpClient ?? twins!.httpClient }
-            : {}),
-        })
+  // Calls are the app's Twilio Voice application (server/twilio/) on both backends. On the embedded
+  // one, "Twilio" is this process: the voice twin runs the calls, and the app's Sync writes reach
+  // the embedded Sync service through Twilio's Sync REST API (server/twins/account-env.ts).
+  const embeddedTwilio =
+    config.backend.kind === 'embedded'
+      ? embeddedAccount(
+          config.dataDir,
+          config.syncTwilioApi?.serviceSid ?? SERVICE_SID,
+          config.syncTwilioApi,
+        )
       : null;
+  const account = config.backend.kind === 'twilio' ? config.backend : embeddedTwilio!;
+  const voiceAccount = twins ?? (embeddedTwilio ? createTwinVoiceAccount(embeddedTwilio) : null);
+  // Calls in progress are journalled on the embedded backend (on Twilio, Twilio carries them): those a
+  // server that died left behind get their history row at the next start, dropped (below).
+  const journal = config.backend.kind === 'embedded' ? createCallJournal(db, now) : null;
+  const app = createTwilioBackend(account, {
+    now,
+    log,
+    roleOf,
+    team: () => users.list().map((u) => u.identity),
+    historyDays: voiceSettings.historyDays ?? 365,
+    voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
+    parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
+    ...(journal ? { journal } : {}),
+    ...(options.twilioHttpClient || voiceAccount
+      ? { httpClient: options.twilioHttpClient ?? voiceAccount!.httpClient }
+      : {}),
+  });
+  // On Twilio, Sync is Twilio's too: no embedded Sync service.
+  const twilioBackend = config.backend.kind === 'twilio' ? app : null;
   let sync: SyncService;
   try {
     const groupNumber = checkGroupNumber(
@@ -139,14 +155,21 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       createSyncService({
         dataDir: config.dataDir,
         accessPolicy: refuseRemovingPlayedGuidance(createAccessPolicy(roleOf), () => sync.internal),
-        // No write reaches the service before the server listens, by when `voice` exists.
-        shapeMapItem: presenceWithCalls((identity) => voice.isOnCall(identity)),
+        shapeMapItem: presenceWithCalls((identity) => app.calls.isOnCall(identity)),
         checkWrite: (attempt, data) =>
           groupNumber(attempt, data) ??
           writeProblem({ kind: attempt.kind, name: attempt.name ?? '' }, data),
         // Checked on every init/update, so a token outlives neither its session nor its person.
         tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
-        ...(config.syncTwilioApi ? { twilioApi: config.syncTwilioApi } : {}),
+        // The app's own writes through Twilio's Sync REST API, as on Twilio (with the test hook's
+        // account too, when SWITCHBOARD_SYNC_TWILIO_API sets one).
+        twilioApi: {
+          accountSid: account.accountSid,
+          authToken: config.syncTwilioApi?.authToken ?? account.authToken,
+          apiKeys: { ...config.syncTwilioApi?.apiKeys, [account.apiKey]: account.apiSecret },
+          serviceSid: account.syncServiceSid,
+          readDelayMs: config.syncTwilioApi?.readDelayMs ?? 0,
+        },
       });
   } catch (err) {
     db.close();
@@ -178,9 +201,6 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   history.open();
   const holds = createParkedCalls(sync.internal);
   holds.clear();
-  // Calls in progress are journalled (embedded backend: on Twilio, Twilio carries them): those a
-  // server that died left behind get their history row now, dropped.
-  const journal = sync.internal ? createCallJournal(db, now) : null;
   if (journal) recoverDroppedCalls(journal, history, log);
   const auth = createAuth(mirrorSignIns(users, directory), sessions);
 
@@ -196,59 +216,22 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     now,
     log,
   });
-  const dnd = (identity: string) => doNotDisturb(sync.internal, identity);
-  const internal = sync.internal;
-  const routerDeps = internal
-    ? {
-        sync: internal,
-        isRegistered: (identity: string) => voice.isRegistered(identity),
-        isOnCall: (identity: string) => voice.isOnCall(identity),
-        doNotDisturb: dnd,
-        isAway: (identity: string) => isAway(internal, identity),
-        nameOf: (identity: string) => users.get(identity)?.name ?? identity,
-      }
-    : undefined;
+  // The voice twin: the Voice SDK's signalling and media, running the app's TwiML application
+  // (from when the server listens, below).
   const voice: VoiceService = createVoiceService({
     dataDir: config.dataDir,
     now,
     log,
-    resolve: (to, caller) =>
-      resolveDestination(to, users.list(), groupNumbers(sync.internal), caller),
-    ...(routerDeps
-      ? { route: createRouter(routerDeps), groupTransfer: createGroupTransfer(routerDeps) }
-      : {}),
-    ...callerAudio({
-      announcements,
-      speech,
-      group: (groupId) => readGroup(sync.internal, groupId),
-    }),
     voicemail: voicemailStore,
     speak: (text, language) => speech.render(text, language),
-    ...(voiceSettings.voicemailMaxMs === undefined
-      ? {}
-      : { voicemailMaxMs: voiceSettings.voicemailMaxMs }),
-    nameOf: (identity) => users.get(identity)?.name ?? null,
-    tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
-    doNotDisturb: dnd,
-    onCallEnded: (call) => {
-      history.record(call);
-      journal?.forget(call.callSid);
-    },
-    ...(journal ? { onCallProgress: (row: CallRecord) => journal.keep(row) } : {}),
-    onBusyChanged: (identity, busy) => directory.onCall(identity, busy, presence.ttlSeconds),
-    onParked: (call) => holds.parked(call),
-    onUnparked: (callId) => holds.unparked(callId),
+    // Its identities are Voice identities (src/contracts/voice-identity.ts), the people's own here.
+    tokenLive: (voiceIdentity, sessionRef) =>
+      auth.sessionLive(sessionRef, personOfVoiceIdentity(voiceIdentity), now()),
     media: {
       ...(config.voiceRtpPorts ? { portRange: config.voiceRtpPorts } : {}),
       ...(testDrop ? { testDrop } : {}),
       ...(codecs ? { codecs } : {}),
     },
-    ...(voiceSettings.ringTimeoutMs === undefined
-      ? {}
-      : { ringTimeoutMs: voiceSettings.ringTimeoutMs }),
-    ...(voiceSettings.parkTimeoutMs === undefined
-      ? {}
-      : { parkTimeoutMs: voiceSettings.parkTimeoutMs }),
   });
   auth.onSessionEnded(({ sessionRef, identity, lastOne }) => {
     sync.revokeSession?.(sessionRef);
@@ -282,7 +265,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     directory,
     disconnect: (identity) => {
       sync.disconnect?.(identity);
-      voice.disconnect(identity);
+      voice.disconnect(voiceIdentityOf(identity));
     },
     presence,
     returning,
@@ -290,6 +273,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   registerVoiceRoutes(router, {
     auth,
     voice,
+    control: app.voice.control!,
     ...(twilioBackend
       ? { backend: twins ? twins.wrapVoice(twilioBackend.voice) : twilioBackend.voice }
       : {}),
@@ -297,15 +281,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       ? {}
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
   });
-  registerCallQualityRoute(
-    router,
-    twilioBackend
-      ? { auth, voice: twilioBackend.quality, history: twilioBackend.quality }
-      : { auth, voice, history },
-  );
+  registerCallQualityRoute(router, { auth, voice: app.quality, history: app.quality });
   registerVoicemailRoutes(router, {
     auth,
-    messages: twilioBackend?.voicemail ?? storedMessages(voicemailStore),
+    // Recordings (RE…) on both backends; messages left before calls ran as the application (vm-…)
+    // are played from the store.
+    messages: eitherMessages(app.voicemail, storedMessages(voicemailStore)),
     membersOf: async (groupId) =>
       twilioBackend
         ? twilioBackend.membersOf(groupId)
@@ -322,7 +303,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         }
       : {}),
   });
-  twilioBackend?.register(router, {
+  app.register(router, {
     team: () => users.list(),
     announcements,
     directRingSeconds: (voiceSettings.ringTimeoutMs ?? 30_000) / 1000,
@@ -380,10 +361,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           resolve(`${config.tls ? 'https' : 'http'}://${host}:${bound}`);
         });
       });
-      if (twins) {
+      if (voiceAccount) {
         try {
-          await twins.open(url);
-          voice.useApplication(twins.application());
+          await voiceAccount.open(url);
+          voice.useApplication(voiceAccount.application());
           await twilioBackend?.start();
         } catch (err) {
           await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -398,7 +379,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         clearInterval(seenTimer);
         stopVoicemailSweep();
         // On the twins the backend's last REST writes go to this server: made before it stops.
-        if (twins) await twilioBackend?.close();
+        if (voiceAccount) await app.close();
         const closed = new Promise<void>((resolve) => {
           if (!server.listening) resolve();
           else server.close(() => resolve());

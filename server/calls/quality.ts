@@ -11,14 +11,17 @@ import { readBody } from '../platform/http/body';
 import { HttpError } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
 import { CallControlError } from '../twins/voice/model';
-import type { VoiceService } from '../twins/voice/service';
 import type { CallHistory } from './history';
 
 const CALL_SID = /^[A-Za-z0-9-]{1,64}$/;
 
 export interface CallQualityDeps {
   auth: Auth;
-  voice: Pick<VoiceService, 'callOfParty'>;
+  /**
+   * The call (its history row's `callSid`) that `identity` is or was on as `callSid`; throws a
+   * {@link CallControlError} (403 not theirs, 404 unknown).
+   */
+  voice: { callOfParty(identity: string, callSid: string): string };
   history: Pick<CallHistory, 'addQuality'>;
 }
 

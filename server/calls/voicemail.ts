@@ -26,6 +26,14 @@ export interface VoicemailMessages {
   find(id: string): Promise<VoicemailMessage | null>;
 }
 
+/** Messages kept in either place: `first`'s, else `then`'s (the embedded backend's older ones). */
+export const eitherMessages = (
+  first: VoicemailMessages,
+  then: VoicemailMessages,
+): VoicemailMessages => ({
+  find: async (id) => (await first.find(id)) ?? (await then.find(id)),
+});
+
 /**
  * GET /api/voicemail/{id}: the message's audio to admins and the members of the group it was left
  * for; anyone else gets the same 404 as for no message (whether a message exists is not theirs to

@@ -13,7 +13,7 @@ import type { User } from '../identity/users';
 import type { SyncService } from '../sync/service';
 import { SOUND_NAMES, type VoiceBackend } from '../voice/routes';
 import { createSyncAcl, createSyncAclRest, type SyncAcl } from './acl';
-import { createCallLog, type CallLog } from './calls';
+import { createCallLog, type CallLog, type LiveCallJournal } from './calls';
 import { createTwilioClient } from './client';
 import type { TwilioConfig } from './config';
 import { createRestDirectory, type BackgroundDirectory } from './directory';
@@ -92,13 +92,32 @@ export function createTwilioBackend(
     voicemailSeconds: number;
     /** SWITCHBOARD_VOICE_PARK_SECONDS: how long a call stays parked before it rings back. */
     parkTimeoutMs: number;
+    /**
+     * The embedded backend's journal of live calls: the voice twin dies with the server, so a call
+     * then in progress gets its row (`dropped`) at the next start. On Twilio, Twilio carries on.
+     */
+    journal?: LiveCallJournal;
   },
 ): TwilioBackend {
   const { now, log } = deps;
   const client = createTwilioClient(config, deps.httpClient);
   const rest = createSyncRest(client, config.syncServiceSid);
   // Presence says "On a call" from the calls the webhooks report (on-call.ts).
-  const calls: CallLog = createCallLog(now, (identity) => onCallChanged(identity));
+  const calls: CallLog = createCallLog(
+    now,
+    (identity) => onCallChanged(identity),
+    deps.journal ?? null,
+  );
+  /** Runs a change to calls, then hands the journal what it changed. */
+  const journalled =
+    <A extends unknown[], R>(work: (...a: A) => R | Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      try {
+        return await work(...a);
+      } finally {
+        calls.checkpoint();
+      }
+    };
   const onCallChanged = createOnCallWriter({ rest, isOnCall: (id) => calls.isOnCall(id), log });
   const data = createRoutingData({ rest, onCall: calls.isOnCall, now });
   const acl = createSyncAcl(createSyncAclRest(client, config.syncServiceSid), {
@@ -172,11 +191,17 @@ export function createTwilioBackend(
     registered: createRegistrationCheck({ rest, now, log }),
     // Hold, park and transfer through Twilio's REST API (control.ts), once the webhooks are up.
     control: {
-      hold: (...a) => controls().hold(...a),
-      park: (...a) => controls().park(...a),
-      transfer: (...a) => controls().transfer(...a),
-      completeTransfer: (...a) => controls().completeTransfer(...a),
-      cancelTransfer: (...a) => controls().cancelTransfer(...a),
+      hold: journalled((...a: Parameters<CallControl['hold']>) => controls().hold(...a)),
+      park: journalled((...a: Parameters<CallControl['park']>) => controls().park(...a)),
+      transfer: journalled((...a: Parameters<CallControl['transfer']>) =>
+        controls().transfer(...a),
+      ),
+      completeTransfer: journalled((...a: Parameters<CallControl['completeTransfer']>) =>
+        controls().completeTransfer(...a),
+      ),
+      cancelTransfer: journalled((...a: Parameters<CallControl['cancelTransfer']>) =>
+        controls().cancelTransfer(...a),
+      ),
     },
   };
   let control: CallControl | null = null;
@@ -196,7 +221,10 @@ export function createTwilioBackend(
     quality: createTwilioCallQuality({ calls, rest, log }),
     voicemail,
     membersOf: async (groupId) => (await data.groups()).get(groupId)?.members ?? [],
-    register(router, r) {
+    register(appRouter, r) {
+      // Every webhook's changes reach the journal once it is answered.
+      const router = Object.create(appRouter) as Router;
+      router.on = (method, path, handler) => appRouter.on(method, path, journalled(handler));
       const media = registerTwilioMedia(router, {
         config,
         data,

@@ -90,16 +90,34 @@ export interface CallLog {
   partyOf(sid: string): Party | undefined;
   /** Forgets ended calls' state and stale legs. */
   sweep(): void;
+  /**
+   * Hands each live call's row as it stands, when it changed, to the journal (the embedded
+   * backend's: a call the server dies with gets its row at the next start), and tells it which
+   * calls got their real row since. Called after every webhook and call control.
+   */
+  checkpoint(): void;
   /** Calls this server is following now. */
   size(): number;
+}
+
+/** Where live calls' rows are kept until their real one is written (server/calls/journal.ts). */
+export interface LiveCallJournal {
+  keep(row: CallRecord): void;
+  forget(callSid: string): void;
 }
 
 export function createCallLog(
   now: () => number = Date.now,
   /** Someone's first call began or their last ended (presence says "On a call"). */
   onBusyChanged: (identity: string) => void = () => {},
+  journal: LiveCallJournal | null = null,
 ): CallLog {
   const calls = new Map<string, CallState>();
+  /** What the journal holds for each call, as compared (the row without its moving end). */
+  const kept = new Map<string, string>();
+  const unkeep = (callSid: string): void => {
+    if (kept.delete(callSid)) journal?.forget(callSid);
+  };
   /** Leg sid → who is on it, and since when. */
   const legs = new Map<string, { identity: string; at: number }>();
   const busy = new Map<string, number>();
@@ -166,11 +184,29 @@ export function createCallLog(
         if (
           state.startedAt < cutoff ||
           (state.written && state.written.at < now() - KEEP_WRITTEN_MS)
-        )
+        ) {
           calls.delete(sid);
+          unkeep(sid);
+        }
       for (const [sid, leg] of legs) if (leg.at < cutoff) legEnded(sid);
     },
     size: () => calls.size,
+    checkpoint() {
+      if (!journal) return;
+      for (const state of calls.values()) {
+        if (state.written) {
+          unkeep(state.callSid);
+          continue;
+        }
+        // A row being written is kept as it was until it is (a write retried later may not be).
+        if (state.writing || !state.followed) continue;
+        const row = historyItem(state, state.startedAt, '');
+        const compared = JSON.stringify(row);
+        if (kept.get(state.callSid) === compared) continue;
+        kept.set(state.callSid, compared);
+        journal.keep(row);
+      }
+    },
   };
 }
 

@@ -98,6 +98,11 @@ export interface CallControl {
 }
 
 const PICKED_MINE = 'You already picked up this call.';
+/**
+ * How long a request about a call this server does not know yet waits for Twilio's report that it
+ * was answered (live-calls.ts, `known`) before it is refused as not in progress.
+ */
+const ANSWER_REPORT_MS = 3000;
 const heldByThem = (what: string): CallControlError =>
   new CallControlError(
     409,
@@ -117,8 +122,10 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     now,
     unpark: (live) => unpark(live),
     hangUp: (callSid) => moves.hangUp(callSid),
+    transferrerGone: (live, by) => consult.transferrerGone(live, by),
   });
   const { bySid, own, talking, serial, trail, stateOf, tellHeld, party } = legs;
+  const answerReported = (callSid: string): Promise<void> => legs.known(callSid, ANSWER_REPORT_MS);
   const moves = createMoves({ client: deps.client, publicUrl: deps.publicUrl, bySid, log });
   let holdsReady: Promise<void> | null = null;
 
@@ -259,12 +266,13 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     moves,
     calls,
     tell: deps.tell,
-    ringSeconds: deps.ringSeconds,
+    nameOf: deps.nameOf,
     now,
   });
 
   return {
-    hold(identity, callSid, on) {
+    async hold(identity, callSid, on) {
+      await answerReported(callSid);
       const { live } = own(identity, callSid);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
@@ -294,7 +302,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       });
     },
 
-    park(identity, callSid) {
+    async park(identity, callSid) {
+      await answerReported(callSid);
       const { live } = own(identity, callSid);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
@@ -308,6 +317,9 @@ export function createCallControl(deps: CallControlDeps): CallControl {
           conference(room, { start: false, endOnExit: false, waitUrl: HOLD_MUSIC }),
         );
         bySid.delete(me.sid);
+        // The parker is free at once (a pick-up of their own, another call), not once Twilio reports
+        // their leg over.
+        calls.legEnded(me.sid);
         live.sides = [them];
         live.room = room;
         live.started = false;
@@ -326,6 +338,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     },
 
     async transfer(identity, callSid, to, mode) {
+      await answerReported(callSid);
       const { live, them: before } = own(identity, callSid);
       const target = to.trim();
       if (target === '')
@@ -343,24 +356,19 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         groups.push({ id: fresh.id, name: fresh.group.name, number: fresh.group.number });
       const dest = resolveDestination(target, deps.team(), groups);
       if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
-      if (mode === 'consult' && dest.kind !== 'person')
-        throw new CallControlError(
-          409,
-          'unavailable',
-          `Talking first is for one colleague: transfer the call to ${dest.name} now instead.`,
-        );
       const plan = await transferTurnsTo(dest, identity, before?.identity ?? null);
       return serial(live, async () => {
         const { me, them: other } = own(identity, callSid);
         const them = talking(live, other, 'transferred');
         if (live.heldBy !== null && live.heldBy !== me.sid) throw heldByThem('transferred');
-        if (mode === 'consult' && dest.kind === 'person') {
-          await consult.start(live, me, them, dest.identity, dest.name);
+        if (mode === 'consult') {
+          await consult.start(live, me, them, plan);
           return;
         }
         const ringing: Ringing = { purpose: 'transfer', back: me, ...plan };
         await moves.moveAway(live, them, me, ringTwiml(live, them, ringing, plan.seconds));
         bySid.delete(me.sid);
+        calls.legEnded(me.sid);
         live.sides = [them];
         live.room = null;
         live.started = false;
@@ -369,8 +377,14 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       });
     },
 
-    completeTransfer: (identity, callSid) => consult.complete(identity, callSid),
-    cancelTransfer: (identity, callSid) => consult.cancel(identity, callSid),
+    completeTransfer: async (identity, callSid) => {
+      await answerReported(callSid);
+      return consult.complete(identity, callSid);
+    },
+    cancelTransfer: async (identity, callSid) => {
+      await answerReported(callSid);
+      return consult.cancel(identity, callSid);
+    },
     consultProgress: (liveId, callSid, status) => consult.progress(liveId, callSid, status),
 
     pickUp(pickerSid, picker, callId) {
@@ -392,6 +406,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       live.sides = [waiting, side];
       live.started = true;
       bySid.set(pickerSid, live);
+      legs.wake(pickerSid);
       legs.markJoined(pickerSid);
       // The picker's quality report belongs on the call's row.
       calls.party(pickerSid, live.id, picker);

@@ -35,13 +35,21 @@ export interface Ringing {
 export interface Consult {
   /** The transferrer's leg. */
   by: string;
-  identity: string;
+  /** Who the transferrer asked for: a colleague's or a ring group's name. */
+  targetName: string;
+  /** The ring group, or null for a colleague. */
+  group: { id: string; name: string } | null;
+  /** A group's turns still to ring (a colleague: none). */
+  turns: RingTurn[];
+  /** The calls placed and ringing now, by CallSid: whose browsers each rings. */
+  ringing: Map<string, string>;
+  /** Who answered (talks to the transferrer), once someone has. */
+  identity: string | null;
   name: string;
   /** The conference the transferrer and the target talk in. */
   room: string;
-  /** The target's call, once placed, and whether they answered. */
+  /** The answered call, once someone has answered. */
   callSid: string | null;
-  answered: boolean;
 }
 
 export interface Live {
@@ -85,6 +93,11 @@ export interface LiveCallsDeps {
   /** The parked side's leg ended: it leaves /hold. */
   unpark: (live: Live) => void;
   hangUp: (callSid: string) => void;
+  /**
+   * The transferrer's leg ended during an attended transfer (they hung up): the colleague, if in,
+   * takes the call; otherwise the call ends (consult.ts).
+   */
+  transferrerGone: (live: Live, by: string) => void;
 }
 
 export type LiveCalls = ReturnType<typeof createLiveCalls>;
@@ -93,6 +106,12 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   const { calls, now } = deps;
   const bySid = new Map<string, Live>();
   const joinedLegs = new Set<string>();
+  /** Who waits for a leg to be reported answered (`known`), by its CallSid. */
+  const awaited = new Map<string, Set<() => void>>();
+  const wake = (callSid: string): void => {
+    for (const done of awaited.get(callSid) ?? []) done();
+    awaited.delete(callSid);
+  };
 
   const stateOf = (live: Live): CallState | undefined => calls.get(live.id);
   const trail = (live: Live, step: TrailStep): void => {
@@ -104,10 +123,9 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   function own(identity: string, callSid: string): { live: Live; me: Side; them: Side | null } {
     const live = bySid.get(callSid);
     const me = live?.sides.find((s) => s.sid === callSid);
-    if (!live || !me)
-      throw new CallControlError(404, 'no_such_call', 'That call is not in progress.');
+    if (!live || !me) throw new CallControlError(404, 'no_such_call', 'This call has ended.');
     if (me.identity !== identity)
-      throw new CallControlError(403, 'not_your_call', 'That call is not yours.');
+      throw new CallControlError(403, 'not_your_call', 'This call is not yours.');
     return { live, me, them: live.sides.find((s) => s !== me) ?? null };
   }
 
@@ -148,10 +166,21 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     live.pending.delete(callSid);
     const wasParked = live.parked !== null && live.sides[0]?.sid === callSid;
     if (wasParked) deps.unpark(live);
+    const leaving = live.sides.find((s) => s.sid === callSid);
     live.sides = live.sides.filter((s) => s.sid !== callSid);
     if (live.heldBy === callSid) live.heldBy = null;
     // A leg ringing someone (a ring-back, a transfer) that ends takes the ring with it.
     if (live.sides.length === 0) live.ringing = null;
+    if (live.consult?.by === callSid && live.sides.length > 0 && leaving)
+      deps.transferrerGone(live, leaving.identity ?? '');
+    // Everyone of the call gone while a colleague was being consulted: their call ends too (they
+    // would be left alone in the consult, or ringing for nobody).
+    if (live.sides.length === 0 && live.consult) {
+      const consult = live.consult;
+      live.consult = null;
+      for (const sid of [...consult.ringing.keys(), consult.callSid])
+        if (sid !== null) deps.hangUp(sid);
+    }
     // Alone in a conference that will not start (the holder hung up): the call is over.
     const alone = live.sides[0];
     if (live.sides.length === 1 && live.room !== null && !live.parked && !live.consult && alone)
@@ -164,8 +193,33 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     return callSid !== live.id && state !== undefined;
   }
 
+  /**
+   * Resolves once `callSid` is a leg of a call here, or after `ms`. Twilio reports an answer with a
+   * status callback of its own, which may reach this server after the browser has its answer and
+   * asks for a hold or a transfer: such a request waits for it rather than hear "not in progress".
+   */
+  function known(callSid: string, ms: number): Promise<void> {
+    if (bySid.has(callSid)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = awaited.get(callSid) ?? new Set<() => void>();
+      awaited.set(callSid, waiters);
+      const done = (): void => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && awaited.get(callSid) === waiters) awaited.delete(callSid);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      waiters.add(done);
+    });
+  }
+
   return {
     bySid,
+    known,
+    /** `callSid` is a leg of a call here now: whoever waits for it goes on. */
+    wake,
     own,
     talking,
     serial,
@@ -192,6 +246,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
         live.parent = parentSid;
         live.room = null;
         bySid.set(legSid, live);
+        wake(legSid);
         const state = stateOf(live);
         if (state) state.answeredBy = identity;
         if (purpose === 'transfer' && back?.identity)
@@ -222,6 +277,8 @@ export function createLiveCalls(deps: LiveCallsDeps) {
       };
       bySid.set(parentSid, live);
       bySid.set(legSid, live);
+      wake(parentSid);
+      wake(legSid);
     },
 
     /**

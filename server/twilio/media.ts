@@ -7,9 +7,9 @@
  * own, so the URL carries one (an HMAC under the auth token over the id and the announcement's
  * version): only URLs this server wrote are served. The version changes when the announcement does,
  * so Twilio's media cache never plays an old one. If the speech engine cannot render the text when
- * the call arrives, the caller hears Twilio's `<Say>` of it instead. Announcements made from an
- * uploaded audio file are not played on Twilio (the file is on one server's disk; see
- * docs/operations.md, "Running on Twilio").
+ * the call arrives, the caller hears Twilio's `<Say>` of it instead. An announcement made from an
+ * uploaded audio file is served the same way by the server that has the file (the embedded
+ * backend's); on Twilio, where files cannot be uploaded, it is left out (docs/operations.md).
  *
  * Voicemail: the history row keeps the Recording SID as the message's id, and GET /api/voicemail/{id}
  * (server/calls/voicemail.ts, the same route as on the embedded backend) streams Twilio's recording
@@ -111,15 +111,6 @@ export function registerTwilioMedia(
     async announcement(id) {
       const item = await deps.data.guidance(id);
       if (!item) return null;
-      if (item.kind !== 'tts') {
-        if (!warned.has(id)) {
-          warned.add(id);
-          deps.log(
-            `announcement ${id} is an audio file, which is not played on Twilio (only text announcements are)`,
-          );
-        }
-        return null;
-      }
       const known = spokenFor.get(item);
       if (known) return known;
       const text = typeof item.text === 'string' ? item.text : '';
@@ -137,6 +128,17 @@ export function registerTwilioMedia(
           play: `${config.publicUrl}${TWILIO_PATHS.audio}/${encodeURIComponent(id)}.wav?${query.toString()}`,
         };
       } catch (err) {
+        // An audio file is on the server that stored it (the embedded backend's); on Twilio, with
+        // no file here, the announcement is left out of the call, said once in the log.
+        if (item.kind !== 'tts') {
+          if (!warned.has(id)) {
+            warned.add(id);
+            deps.log(
+              `announcement ${id} is an audio file this server cannot play (${err instanceof Error ? err.message : String(err)}): left out of calls`,
+            );
+          }
+          return null;
+        }
         deps.log(
           `announcement ${id} could not be rendered (${err instanceof Error ? err.message : String(err)}): Twilio speaks it`,
         );

@@ -73,7 +73,7 @@ export function createMoves(deps: {
   };
   const said = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-  /** Gives a live leg new TwiML; refused (the call has ended) as 409. */
+  /** Gives a live leg new TwiML; refused (the call has ended) as 404, as a call not known is. */
   async function redirect(callSid: string, twiml: string): Promise<void> {
     const live = deps.bySid.get(callSid);
     if (live) live.moved = true;
@@ -81,7 +81,7 @@ export function createMoves(deps: {
       await client.calls(callSid).update({ twiml });
     } catch (err) {
       log(`call ${callSid}: the change was refused: ${said(err)}`);
-      throw new CallControlError(409, 'no_such_call', 'That call has ended.');
+      throw new CallControlError(404, 'no_such_call', 'This call has ended.');
     }
   }
 
@@ -156,7 +156,7 @@ export function createMoves(deps: {
           .update(hold ? { hold: true, holdUrl: HOLD_MUSIC } : { hold: false });
       } catch (err) {
         log(`call ${live.id}: hold in ${live.room}: ${said(err)}`);
-        throw new CallControlError(409, 'no_such_call', 'That call has ended.');
+        throw new CallControlError(404, 'no_such_call', 'This call has ended.');
       }
     },
 

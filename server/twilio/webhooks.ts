@@ -29,6 +29,7 @@ import {
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { User } from '../identity/users';
+import { createTeamReader } from './team';
 import { resolveDestination, TEST_PREFIX } from '../voice/directory';
 import { historyItem, type CallLog, type CallState } from './calls';
 import { registerCallProgress } from './progress';
@@ -101,9 +102,8 @@ export interface TwilioWebhookDeps {
 }
 
 /**
- * The person a `client:` address names: Twilio posts back the Voice identity the token carried
- * (src/contracts/voice-identity.ts), which maps back to their email, the identity everything else
- * here knows.
+ * The person a `client:` address names: Twilio posts back the token's Voice identity
+ * (src/contracts/voice-identity.ts), which maps back to their email, as everything else knows them.
  */
 const clientIdentity = personOfClientAddress;
 
@@ -113,20 +113,7 @@ export function registerTwilioWebhooks(
 ): CallControl | null {
   const { config, calls, data, now, log } = deps;
 
-  /** The team, read again at most once a second (every webhook asks; it changes rarely). */
-  let teamRead = { at: -Infinity, people: [] as readonly User[], names: new Map<string, string>() };
-  const team = (): readonly User[] => {
-    const at = now();
-    if (at - teamRead.at > 1000 || at < teamRead.at) {
-      const people = deps.team();
-      teamRead = { at, people, names: new Map(people.map((u) => [u.identity, u.name])) };
-    }
-    return teamRead.people;
-  };
-  const nameOf = (identity: string): string => {
-    team();
-    return teamRead.names.get(identity) ?? identity;
-  };
+  const { team, nameOf } = createTeamReader(deps.team, now);
 
   /** Caller ID for calls to outside numbers from a browser: the group's number if it is ours. */
   const callerIdFor = (groupNumber: string | null): string =>
@@ -334,11 +321,15 @@ export function registerTwilioWebhooks(
       state.test = true;
       return routeGroup(state, id, true, normaliseNumber(group.number));
     }
-    const dest = resolveDestination(target, people);
+    let dest = resolveDestination(target, people);
+    if (dest.kind === 'unknown') dest = resolveDestination(target, team(true));
     if (dest.kind === 'person') {
       state.to = dest.identity;
       state.callee = dest.identity;
-      if (dest.identity === caller) return sayAndHangUp(CALL_REASONS.yourself);
+      if (dest.identity === caller) {
+        state.reason = CALL_REASONS.yourself;
+        return new Twiml().reject({ reason: 'rejected' }).toString();
+      }
       const can = await data.availability(dest.identity);
       if (can === 'offline') {
         state.reason = CALL_REASONS.offline(dest.name);
@@ -346,10 +337,13 @@ export function registerTwilioWebhooks(
         response.reject({ reason: 'rejected' });
         return response.toString();
       }
-      if (can === 'doNotDisturb') {
-        state.reason = CALL_REASONS.doNotDisturb(dest.name);
-        state.declined = true;
-        state.doNotDisturb = true;
+      if (can === 'doNotDisturb' || can === 'onCall') {
+        // Refused as busy (https://www.twilio.com/docs/voice/twiml/reject: the call ends `busy`), as a
+        // transfer to them is (control.ts); do not disturb is their wish (the row's outcome says so).
+        const dnd = can === 'doNotDisturb';
+        state.reason = dnd ? CALL_REASONS.doNotDisturb(dest.name) : CALL_REASONS.busy(dest.name);
+        state.declined = dnd;
+        state.doNotDisturb = dnd;
         response.reject({ reason: 'busy' });
         return response.toString();
       }
@@ -369,26 +363,27 @@ export function registerTwilioWebhooks(
       state.groupName = group.group.name;
       return routeGroup(state, group.id, true, number);
     }
-    if (E164.test(number)) {
+    // No number of its own (the embedded backend's account): no phone network; refused below.
+    const phoneNetwork = config.phoneNumbers.length > 0;
+    if (E164.test(number) && phoneNetwork) {
       state.to = number;
       dialNumber(
         response,
         await twimlContext(true, null),
         { groupId: null, number, seconds: 60 },
-        {
-          noAnswer: null,
-          busy: null,
-        },
+        { noAnswer: null, busy: null },
       );
       return response.toString();
     }
-    const reason = /^[0-9 ().-]{6,}$/.test(target)
-      ? 'Dial numbers in international form: a plus, the country code, then the number.'
-      : dest.kind === 'unknown'
-        ? dest.reason
-        : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
+    const reason =
+      phoneNetwork && /^[0-9 ().-]{6,}$/.test(target)
+        ? 'Dial numbers in international form: a plus, the country code, then the number.'
+        : dest.kind === 'unknown'
+          ? dest.reason
+          : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
+    // Refused before it is answered, as an offline colleague is: the card and the row say why.
     state.reason = reason;
-    return sayAndHangUp(reason);
+    return new Twiml().reject({ reason: 'rejected' }).toString();
   }
 
   /** The plan carried in a URL's `plan` (an action's, a continuation's); 400 when it is not ours. */

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadOrCreateSecret } from '../platform/lib/access-token';
+import type { TwilioConfig } from '../twilio/config';
 
 /** The value of SWITCHBOARD_BACKEND that selects this mode. */
 export const TWINS_BACKEND = 'twilio-twins';
@@ -50,5 +51,33 @@ export function twinEnvironment(
     TWILIO_API_SECRET: secret.toString('hex'),
     TWILIO_AUTH_TOKEN: token.toString('hex').slice(0, 32),
     ...given,
+  };
+}
+
+/**
+ * The embedded backend's account: its calls are the app's Twilio Voice application (server/twilio/)
+ * run by the voice twin, and the app's own Sync writes go through Twilio's Sync REST API to the
+ * embedded Sync service (the same data the browsers use, `syncServiceSid`). No phone numbers: the
+ * twins have no phone network, so a number dialled is refused with what to do. `api` is
+ * SWITCHBOARD_SYNC_TWILIO_API's account when set (its REST clients and the app's then share it).
+ */
+export function embeddedAccount(
+  dataDir: string,
+  syncServiceSid: string,
+  api: { accountSid: string } | null,
+): TwilioConfig {
+  const env = twinEnvironment({}, dataDir);
+  return {
+    kind: 'twilio',
+    accountSid: api?.accountSid ?? env.TWILIO_ACCOUNT_SID!,
+    apiKey: env.TWILIO_API_KEY!,
+    apiSecret: env.TWILIO_API_SECRET!,
+    authToken: env.TWILIO_AUTH_TOKEN!,
+    syncServiceSid,
+    twimlAppSid: env.TWILIO_TWIML_APP_SID!,
+    phoneNumbers: [],
+    publicUrl: '',
+    apiBaseUrl: null,
+    twins: true,
   };
 }

@@ -79,12 +79,10 @@ export function createTwinAccount(
       readDelayMs,
     },
   });
-  let listening!: (origin: string) => void;
-  const base = new Promise<string>((resolve) => (listening = resolve));
-  const httpClient = new SwitchboardRequestClient(() => base);
+  const voice = createTwinVoiceAccount(config);
   return {
     sync,
-    httpClient,
+    httpClient: voice.httpClient,
     wrap(twilioSync) {
       return {
         ...twilioSync,
@@ -110,6 +108,39 @@ export function createTwinAccount(
         },
       };
     },
+    application: () => voice.application(),
+    async open(origin) {
+      await voice.open(origin);
+      // Setup step 3: the team's Sync service, with ACL on.
+      await createTwilioClient(config, voice.httpClient)
+        .sync.v1.services(config.syncServiceSid)
+        .update({ friendlyName: 'Switchboard (twins)', aclEnabled: true });
+    },
+    close: () => sync.close(),
+  };
+}
+
+/**
+ * The voice half of a twin account, for either backend: the app's REST client (its requests wait
+ * until the server listens, then go to this process's twins, or SWITCHBOARD_TWILIO_API_URL when
+ * set) and the TwiML app the voice twin runs.
+ */
+export interface TwinVoiceAccount {
+  httpClient: SwitchboardRequestClient;
+  /**
+   * The TwiML app as docs/operations.md's setup steps make it: Voice URL, fallback and status
+   * callback on this server; for the voice twin once the server listens.
+   */
+  application(): TwimlApplication;
+  /** Once the server listens at `origin`: the REST API (and, unless set, the public URL) point there. */
+  open(origin: string): Promise<void>;
+}
+
+export function createTwinVoiceAccount(config: TwilioConfig): TwinVoiceAccount {
+  let listening!: (origin: string) => void;
+  const base = new Promise<string>((resolve) => (listening = resolve));
+  return {
+    httpClient: new SwitchboardRequestClient(() => base),
     application: () => ({
       accountSid: config.accountSid,
       applicationSid: config.twimlAppSid,
@@ -120,7 +151,7 @@ export function createTwinAccount(
       voiceFallbackUrl: `${config.publicUrl}${TWILIO_PATHS.fallback}`,
       statusCallback: `${config.publicUrl}${TWILIO_PATHS.status}`,
     }),
-    async open(origin) {
+    open(origin) {
       const url = new URL(origin);
       // The server reaches its own twin over loopback when it listens on every address.
       if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
@@ -128,11 +159,7 @@ export function createTwinAccount(
       config.apiBaseUrl ??= `${url.origin}${DEFAULT_TWILIO_API_MOUNT}`;
       if (config.publicUrl === '') config.publicUrl = url.origin;
       listening(config.apiBaseUrl);
-      // Setup step 3: the team's Sync service, with ACL on.
-      await createTwilioClient(config, httpClient)
-        .sync.v1.services(config.syncServiceSid)
-        .update({ friendlyName: 'Switchboard (twins)', aclEnabled: true });
+      return Promise.resolve();
     },
-    close: () => sync.close(),
   };
 }

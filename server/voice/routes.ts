@@ -7,6 +7,7 @@ import { SDK_SOUNDS, toneWav } from '../twins/voice/audio';
 import { CallControlError, SIGNAL_PATH, type ParkedCall } from '../twins/voice/model';
 import type { VoiceService } from '../twins/voice/service';
 import { pathOf } from '../../src/contracts/api-route';
+import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 
 export interface VoiceRouteDeps {
   auth: Auth;
@@ -15,6 +16,8 @@ export interface VoiceRouteDeps {
   tokenTtlSeconds?: number;
   /** Calls carried by another backend (Twilio's Voice): its tokens and Device options. */
   backend?: VoiceBackend;
+  /** Hold, park and transfer: the app's, through Twilio's Voice API (server/twilio/control.ts). */
+  control: CallControls;
 }
 
 /** Another voice backend's answers to the token and registration questions. */
@@ -64,7 +67,8 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
     const { host, protocol } = ctx.origin;
     const credentials: VoiceCredentials = {
       identity: user.identity,
-      token: deps.voice.mintToken(user.identity, ttl, sessionRef),
+      // The Voice identity Twilio allows (letters, digits, `_`), as on Twilio (src/contracts).
+      token: deps.voice.mintToken(voiceIdentityOf(user.identity), ttl, sessionRef),
       ttlSeconds: ttl,
       device: {
         chunderw: host,
@@ -94,7 +98,7 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
     sendJson(ctx.res, 200, {
       registered: deps.backend
         ? await deps.backend.registered(user.identity)
-        : deps.voice.isRegistered(user.identity),
+        : deps.voice.isRegistered(voiceIdentityOf(user.identity)),
     });
   });
 
@@ -102,7 +106,7 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   // the media legs. The session names the person; the service checks the call is theirs.
   const CALL_SID = /^[A-Za-z0-9-]{1,64}$/;
   /** Runs a call control, turning the service's refusal into the API's error answer. */
-  const calls: CallControls = deps.backend?.control ?? deps.voice;
+  const calls = deps.control;
   const answer = async (work: () => void | Promise<void>): Promise<void> => {
     try {
       await work();

@@ -1,6 +1,6 @@
 /**
- * The custom parameters a ringing call carries to the page (TwiML `<Client><Parameter>` on Twilio,
- * the embedded voice service's `params`), read from the SDK's `call.customParameters`. One name per
+ * The custom parameters a ringing call carries to the page (TwiML `<Client><Parameter>`, on both
+ * backends), read from the SDK's `call.customParameters`; who calls is the invite's `From`. One name per
  * fact, written by the server and read by the page: a name spelled differently on one side (the
  * TwiML once sent `group` while the page read `Group`) silently shows nothing.
  *
@@ -16,8 +16,6 @@ export const CALL_PARAMETERS = {
   callerName: 'CallerName',
   /** Set to '1' on a "Test this group" call. */
   test: 'Test',
-  /** Who placed the call (their identity; the embedded voice service). */
-  callerIdentity: 'CallerIdentity',
   /** Set to '1' on a call ringing back to someone (a park that lasted too long, a transfer not taken). */
   ringBack: 'RingBack',
   /** Why it rings back, in words the card shows ("The call was parked too long"). */

@@ -17,6 +17,7 @@ import { CLOCK_RATE, OPUS_FRAME } from '../../server/twins/voice/codec';
 import { opusSource, pcmuSource, type FrameSource } from '../../server/twins/voice/sounds';
 import { answerLeg, offerLeg, type MediaLeg } from '../../server/twins/voice/media';
 import { signIn } from '../integration/sync/support';
+import { present } from '../integration/voice/support';
 
 const [baseUrl = '', pairsArg = '1', prefix = 'load'] = process.argv.slice(2);
 const pairs = Number(pairsArg);
@@ -83,6 +84,8 @@ async function person(name: string): Promise<{ identity: string; signal: Signal 
   await signal.next((f) => f.type === 'connected');
   signal.send('register', { media: { audio: true } });
   await signal.next((f) => f.type === 'ready');
+  // Present, as a page is once its phone is registered: routing rings who presence shows.
+  await present(baseUrl, email);
   return { identity, signal };
 }
 

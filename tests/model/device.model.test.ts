@@ -28,6 +28,7 @@ import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateValueText } from '../../src/machines/stateValue';
 import { mintVoiceToken } from '../../server/twins/voice/token';
+import { twinFolder } from '../../server/twins/account-env';
 import { startServer, type RunningServer } from '../support/server';
 import {
   deviceHarness,
@@ -124,9 +125,11 @@ let steps = 0;
 beforeAll(async () => {
   started = Date.now();
   server = await startServer();
+  // Voice tokens are signed as Twilio's are, with the account's API key secret (the embedded
+  // backend's made-up account, server/twins/account-env.ts).
   voiceSecret = Buffer.from(
-    readFileSync(join(server.dataDir, 'voice-secret'), 'utf8').trim(),
-    'hex',
+    readFileSync(join(twinFolder(server.dataDir), 'api-secret'), 'utf8').trim(),
+    'utf8',
   );
   browser = await launchChromiumForVoice();
   cal = await openVoicePerson(browser, server, 'Cal');
@@ -280,6 +283,9 @@ const openFirst = (name = 'Dee opens the app', before?: () => void): Step => ({
     await openTab('t1');
   },
   t1: [TOKEN, REG],
+  // A new context signs in, loads the app and registers: on a loaded machine (CI's full run) it has
+  // taken over 20 s.
+  timeout: 40_000,
 });
 
 const openSecond: Step = {
@@ -700,6 +706,16 @@ async function checkTab(
     .catch(async () => {
       const problem = page(tab).getByTestId('phone-error');
       const says = (await problem.count()) > 0 ? ` It says "${await problem.textContent()}".` : '';
+      // What the page was doing instead: its every logged state and the start of its text.
+      const log = (await readStateLog(page(tab))).map((e) => `${e.key}:${e.state}`);
+      const text = (
+        (await page(tab)
+          .textContent('body')
+          .catch(() => '')) ?? ''
+      ).slice(0, 300);
+      console.log(
+        `[device.model] ${where}: ${page(tab).url()} logged ${JSON.stringify(log)}; text: ${text}`,
+      );
       throw new Error(
         `${where}: ${tab} showed ${JSON.stringify(seen)} (${JSON.stringify(got)}); ` +
           `the model went ${JSON.stringify(expected)} (${JSON.stringify(want)}).${says}`,

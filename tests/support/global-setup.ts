@@ -11,7 +11,8 @@ declare module 'vitest' {
 
 /**
  * Browser tests drive the built app served by the real server. Building takes seconds, so it is
- * always done here: the app under test is the code (and commit id) of this run, never a stale dist.
+ * done here: the app under test is the code (and commit id) of this run, never a stale dist; under
+ * `npm test`, which has just built it (SWITCHBOARD_TEST_BUILT=1), it is not built again.
  */
 export default function setup(project: TestProject): void {
   const root = resolve(import.meta.dirname, '../..');
@@ -24,6 +25,12 @@ export default function setup(project: TestProject): void {
     }).trim();
   } catch {
     // Outside git the label says "dev".
+  }
+  // `npm test` builds once before its two lanes (scripts/test.sh): a lane's vitest building again
+  // would empty dist/ under the other lane's open pages (the app then never starts there).
+  if (process.env.SWITCHBOARD_TEST_BUILT === '1') {
+    project.provide('builtRevision', revision);
+    return;
   }
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
     cwd: root,

@@ -56,6 +56,8 @@ export interface TwilioApiStandIn {
   changed: { callSid: string; form: Record<string, string> }[];
   /** Calls placed (`POST Calls`), in order, each answered with the sid given here. */
   placed: { sid: string; form: Record<string, string> }[];
+  /** What `GET Calls/{sid}` says of a call (its `status`); a call not here is not found (20404). */
+  callStatuses: Map<string, string>;
   /** The conferences `GET Conferences` lists (a test sets them as the calls would have made them). */
   conferences: { sid: string; friendly_name: string; status: string }[];
   /** Participants changed (`POST Conferences/{CF}/Participants/{CA}`), in order. */
@@ -105,6 +107,7 @@ export async function startTwilioApi(options: {
   const told: { callSid: string; content: Json }[] = [];
   const changed: TwilioApiStandIn['changed'] = [];
   const placed: TwilioApiStandIn['placed'] = [];
+  const callStatuses = new Map<string, string>();
   const conferences: TwilioApiStandIn['conferences'] = [];
   const participants: TwilioApiStandIn['participants'] = [];
   /** By `${kind}:${name}`, then identity. */
@@ -218,6 +221,12 @@ export async function startTwilioApi(options: {
     }
     const voice = `/api/2010-04-01/Accounts/${options.accountSid}`;
     const callChange = new RegExp(`^${voice}/Calls/(CA[0-9a-fA-F]{32})\\.json$`).exec(url.pathname);
+    if (callChange && req.method === 'GET') {
+      const status = callStatuses.get(callChange[1]!);
+      if (status === undefined)
+        return send(res, 404, { code: 20404, message: 'The requested resource was not found' });
+      return send(res, 200, { sid: callChange[1], account_sid: options.accountSid, status });
+    }
     if (callChange && req.method === 'POST') {
       changed.push({ callSid: callChange[1]!, form });
       return send(res, 200, {
@@ -521,6 +530,7 @@ export async function startTwilioApi(options: {
     told,
     changed,
     placed,
+    callStatuses,
     conferences,
     participants,
     get aclEnabled() {

@@ -3,13 +3,17 @@
  * expiry) and rate, frames in and out, and what each inbound message does (protocol.ts reads them).
  */
 import type { WebSocket } from 'ws';
-import { sid, type Call, type Conn, type Side, type VoiceState } from './model';
+import { sid, type Conn, type VoiceState } from './model';
 import { frame, parseFrame, type ClientMessage } from './protocol';
 import { verifyVoiceToken } from './token';
-import { sideOf } from './calls';
-import { hangup, reconnectLeg, socketLost } from './hangup';
-import { answerCall, placeCall } from './ringing';
-import { appMessage, appSocketLost, placeAppCall, tokenSecret } from './twiml/application';
+import {
+  appCallOf,
+  appMessage,
+  appReconnect,
+  appSocketLost,
+  placeAppCall,
+  tokenSecret,
+} from './twiml/application';
 
 /** Prints a frame (SWITCHBOARD_VOICE_LOG=1), SDPs shortened. */
 function trace(conn: Conn, dir: string, text: string): void {
@@ -44,7 +48,7 @@ export function sendError(
 export function refuse(vs: VoiceState, conn: Conn, code: number, message: string): void {
   sendError(vs, conn, code, message);
   send(vs, conn, 'close');
-  dropConn(vs, conn, false);
+  dropConn(vs, conn);
   conn.ws.close(1000, 'access refused');
 }
 
@@ -70,21 +74,6 @@ export function sendUserMessage(
   });
 }
 
-/** Tells a side's browser something about its call (the SDK's `messageReceived`). */
-export function tell(vs: VoiceState, side: Side, content: Record<string, unknown>): void {
-  if (!side.knowsSid) return;
-  sendUserMessage(vs, side.conn, side.sid, JSON.stringify(content));
-}
-
-/** Tells both sides who is on the other end now (a pick-up, a transfer, a member answering). */
-export function tellParties(vs: VoiceState, call: Call): void {
-  for (const [to, of] of [
-    [call.caller, call.calleeSide],
-    [call.calleeSide, call.caller],
-  ] as const)
-    tell(vs, to, { event: 'party', identity: of.identity, name: of.name });
-}
-
 export function failBeforeRinging(
   vs: VoiceState,
   conn: Conn,
@@ -96,18 +85,21 @@ export function failBeforeRinging(
 }
 
 export function unknownCall(vs: VoiceState, conn: Conn, callsid: string): void {
-  const gone = vs.ended.get(callsid);
-  if (gone && conn.identity && gone.people.has(conn.identity)) return;
+  // A call of theirs that just ended (its hangup crossed this message) is listed for a minute: no
+  // error for it.
+  const listed = vs.app?.registry.calls.get(callsid);
+  const theirs = `client:${conn.identity ?? ''}`;
+  if (listed && listed.ended !== null && (listed.from === theirs || listed.to === theirs)) return;
   sendError(vs, conn, 31100, 'No such call for this device', { callsid });
 }
 
-export function dropConn(vs: VoiceState, conn: Conn, graceful: boolean): void {
+/** A socket went (closed, refused, or the server stopping): its calls end, as on Twilio. */
+export function dropConn(vs: VoiceState, conn: Conn): void {
   if (conn.closed) return;
   conn.closed = true;
   if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
   vs.conns.delete(conn);
   appSocketLost(vs, conn);
-  socketLost(vs, conn, graceful);
 }
 
 function allowFrame(vs: VoiceState, conn: Conn): boolean {
@@ -138,7 +130,13 @@ function onListen(
     refuse(vs, conn, 31204, 'JWT is invalid: a token for another identity');
     return;
   }
-  if (!vs.app && vs.options.tokenLive && !vs.options.tokenLive(check.identity, check.sessionRef)) {
+  // A token the app minted for a session (the embedded backend's) lives no longer than it; Twilio's
+  // own tokens (Twilio mode on the twins) name no session and live their 10 minutes at most.
+  if (
+    (!vs.app || check.sessionRef !== null) &&
+    vs.options.tokenLive &&
+    !vs.options.tokenLive(check.identity, check.sessionRef)
+  ) {
     refuse(vs, conn, 31204, 'JWT is invalid: its session has ended');
     return;
   }
@@ -183,36 +181,31 @@ function onMessage(vs: VoiceState, conn: Conn, msg: ClientMessage): void {
       send(vs, conn, msg.audio ? 'ready' : 'offline');
       return;
     case 'invite':
-      if (vs.app && msg.reconnect === null)
-        placeAppCall(vs, conn, msg).catch((err: unknown) =>
-          vs.log(`voice twin: placing a call failed: ${String(err)}`),
-        );
-      else if (msg.reconnect !== null) reconnectLeg(vs, conn, msg);
-      else
-        placeCall(vs, conn, msg).catch((err: unknown) => {
-          vs.log(`voice: placing a call failed: ${String(err)}`);
-          failBeforeRinging(vs, conn, msg.callsid, 31000, 'The call could not be placed.');
-        });
+      if (!vs.app) {
+        failBeforeRinging(vs, conn, msg.callsid, 31000, 'The service is not ready for calls yet.');
+        return;
+      }
+      // The SDK sends its reconnect token after every `connected` (a token renewed on the same
+      // socket too): a call this socket still holds goes on; any other has ended.
+      if (msg.reconnect !== null) {
+        if (!appReconnect(vs, conn, msg))
+          failBeforeRinging(vs, conn, msg.callsid, 31209, 'Reconnect failed: the call has ended');
+        return;
+      }
+      placeAppCall(vs, conn, msg).catch((err: unknown) => {
+        vs.log(`voice twin: placing a call failed: ${String(err)}`);
+        failBeforeRinging(vs, conn, msg.callsid, 31000, 'The call could not be placed.');
+      });
       return;
     case 'answer':
-      if (appMessage(vs, conn, msg)) return;
-      answerCall(vs, conn, msg).catch((err: unknown) =>
-        vs.log(`voice: answering failed: ${String(err)}`),
-      );
-      return;
     case 'reject':
-      if (appMessage(vs, conn, msg)) return;
-      hangup(vs, conn, msg.callsid, true);
-      return;
     case 'hangup':
-      if (appMessage(vs, conn, msg)) return;
-      hangup(vs, conn, msg.callsid, false);
+      if (!appMessage(vs, conn, msg)) unknownCall(vs, conn, msg.callsid);
       return;
     case 'reinvite':
     case 'dtmf':
     case 'message': {
-      const call = vs.bySid.get(msg.callsid);
-      if (!call || !sideOf(call, conn, msg.callsid)) {
+      if (!appCallOf(vs, conn, msg.callsid)) {
         unknownCall(vs, conn, msg.callsid);
         return;
       }
@@ -250,7 +243,7 @@ export function onConnection(vs: VoiceState, ws: WebSocket): void {
     if (conn.closed) return;
     if (!allowFrame(vs, conn)) {
       sendError(vs, conn, 31206, 'Rate limit exceeded: too many messages');
-      dropConn(vs, conn, false);
+      dropConn(vs, conn);
       ws.close(1008, 'rate limit');
       return;
     }
@@ -283,6 +276,6 @@ export function onConnection(vs: VoiceState, ws: WebSocket): void {
       sendError(vs, conn, 31000, 'The server could not handle this message');
     }
   });
-  ws.on('close', (code) => dropConn(vs, conn, code === 1000 || code === 1005));
-  ws.on('error', () => dropConn(vs, conn, false));
+  ws.on('close', () => dropConn(vs, conn));
+  ws.on('error', () => dropConn(vs, conn));
 }

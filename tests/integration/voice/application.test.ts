@@ -84,7 +84,6 @@ beforeAll(async () => {
 async function startTwin(): Promise<{ voice: VoiceService; twin: Server; base: string }> {
   const voice = createVoiceService({
     dataDir,
-    resolve: () => ({ kind: 'unknown', reason: 'application mode' }),
     voicemail: createVoicemailStore(dataDir),
     log: (m) => log.push(m),
     heartbeatMs: 60_000,

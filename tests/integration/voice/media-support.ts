@@ -103,7 +103,8 @@ export async function dial(
   const frame = await who.next(
     (f) => (f.type === 'answer' || f.type === 'hangup') && f.payload.callsid !== undefined,
     mark,
-    10_000,
+    // A group's turns in order ring one after another before anyone answers.
+    30_000,
   );
   if (frame.type === 'answer') {
     await leg.accept(String(frame.payload.sdp));
@@ -128,28 +129,53 @@ export async function answerTo(
 /**
  * `from` calls `to`, who answers; both legs play a tone so each can be heard. `media` picks each
  * side's codecs (Opus and PCMU by default).
+ *
+ * A call placed the moment the previous one ended may be refused busy: the server learns that a
+ * leg ended from Twilio's status callback, which can come a little after the hangup frame (on a
+ * busy machine). It is placed again, as a person would, for up to 15 s.
  */
 export async function connected(
   from: Person,
   to: Person,
   media: { from?: MediaOptions; to?: MediaOptions } = {},
 ): Promise<{ fromSid: string; toSid: string; fromLeg: MediaLeg; toLeg: MediaLeg }> {
-  const mark = to.frames.length;
-  const calling = dial(from, to.identity, media.from);
-  const invite = await to.next((f) => f.type === 'invite', mark, 10_000);
-  const toLeg = await answerTo(to, invite, media.to);
-  const { frame, leg } = await calling;
-  if (frame.type !== 'answer')
-    throw new Error(`the call was not answered: ${JSON.stringify(frame)}`);
-  return {
-    fromSid: String(frame.payload.callsid),
-    toSid: String(invite.payload.callsid),
-    fromLeg: leg,
-    toLeg,
-  };
+  const give = Date.now() + 15_000;
+  for (;;) {
+    const mark = to.frames.length;
+    const calling = dial(from, to.identity, media.from);
+    const first = await Promise.race([
+      to
+        .next((f) => f.type === 'invite', mark, 30_000)
+        .then(
+          (invite) => ({ invite }),
+          (err: unknown) => ({ err }),
+        ),
+      calling.then((placed) => ({ placed })),
+    ]);
+    if ('placed' in first) {
+      const { frame } = first.placed;
+      const busy = (frame.payload.error as { code?: number } | undefined)?.code === 31486;
+      if (frame.type === 'hangup' && busy && Date.now() < give) {
+        await new Promise((r) => setTimeout(r, 250));
+        continue;
+      }
+      throw new Error(`the call was not answered: ${JSON.stringify(frame)}`);
+    }
+    if ('err' in first) throw first.err;
+    const { invite } = first;
+    const toLeg = await answerTo(to, invite, media.to);
+    const { frame, leg } = await calling;
+    if (frame.type !== 'answer')
+      throw new Error(`the call was not answered: ${JSON.stringify(frame)}`);
+    return {
+      fromSid: String(frame.payload.callsid),
+      toSid: String(invite.payload.callsid),
+      fromLeg: leg,
+      toLeg,
+    };
+  }
 }
 
-/** The call parameters (`Params`) of an `invite`. */
 export const paramsOf = (invite: Frame): URLSearchParams =>
   new URLSearchParams(String((invite.payload.parameters as { Params: string }).Params));
 

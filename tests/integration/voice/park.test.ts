@@ -10,7 +10,7 @@
 import type { SyncMap } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
-import { TAKEN_SENTENCE } from '../../../server/twins/voice/model';
+import { GONE_SENTENCE, TAKEN_SENTENCE } from '../../../server/twins/voice/model';
 import { callRecord } from '../../../src/contracts/records/call';
 import { holdRecord } from '../../../src/contracts/records/hold';
 import { startServer, type RunningServer } from '../../support/server';
@@ -70,6 +70,32 @@ const pickUpInvite = (callsid: string, callId: string, leg: MediaLeg) => ({
   twilio: { accountsid: null, params: `To=${encodeURIComponent(`park:${callId}`)}` },
 });
 
+/**
+ * A refused pick-up as the picker learns it. The app answers the pick-up's call with `<Reject>` (as on
+ * Twilio), which the Voice SDK sees as a declined call (31603, with no sentence of its own); the call
+ * card then shows the sentence from that call's history row (src/ui/phone/rowReason.ts): the row,
+ * under the CallSid the SDK knows, must say why, and not as an answered call.
+ */
+async function toldWhy(who: Person, ended: Frame, sentence: string): Promise<void> {
+  expect(ended.type).toBe('hangup');
+  expect(ended.payload.error).toMatchObject({ code: 31603 });
+  const callSid = String(ended.payload.callsid);
+  const history = await (await client(server.url, who.identity)).list('calls');
+  await eventually(
+    async () => {
+      const items = (await history.getItems({ order: 'desc', pageSize: 20 })).items;
+      const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
+      if (!row) return false;
+      expect(callRecord.check(row.data)).toMatchObject({ ok: true, value: row.data });
+      expect(row.data).toMatchObject({ from: who.identity, user: who.identity, reason: sentence });
+      expect((row.data as { outcome: string }).outcome).not.toBe('answered');
+      return true;
+    },
+    5000,
+    `the row of ${who.identity}'s refused pick-up`,
+  );
+}
+
 async function holdKeys(): Promise<string[]> {
   const page = await holds.getItems({ pageSize: 100 });
   // Each item is the hold record the server writes.
@@ -123,7 +149,7 @@ describe('hold', () => {
 describe('park and pick up', () => {
   it('parks: Bob is free, Ann waits with music on /hold; of two pick-ups at once one wins', async () => {
     const { fromSid, toSid, fromLeg } = await connected(ann, bob);
-    const markBob = bob.frames.length;
+    const [markAnn, markBob] = [ann.frames.length, bob.frames.length];
     const parked = await control(bob, toSid, 'park');
     expect(parked.status).toBe(200);
     const entry = parked.body.parked as { callId: string; caller: string; parkedBy: string };
@@ -131,25 +157,23 @@ describe('park and pick up', () => {
     await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, markBob);
     await eventually(async () => (await holdKeys()).includes(entry.callId), 5000, 'the hold row');
     await hears(fromLeg, 'sound');
-    expect(messageOf(await ann.next((f) => f.type === 'message')).event).toBe('held');
+    // Ann is told she is held (a `party` message may come first: who is on the other side).
+    await ann.next((f) => f.type === 'message' && messageOf(f).event === 'held', markAnn);
 
     const [c, d] = await Promise.all([pickUp(cat, entry.callId), pickUp(dan, entry.callId)]);
     const won = [c, d].filter((r) => r.frame.type === 'answer');
     const lost = [c, d].filter((r) => r.frame.type === 'hangup');
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect(lost[0]!.frame.payload.error).toEqual({
-      code: 31404,
-      message: 'A colleague already picked up this call.',
-    });
+    await toldWhy(lost[0] === c ? cat : dan, lost[0]!.frame, TAKEN_SENTENCE);
     await eventually(async () => !(await holdKeys()).includes(entry.callId), 5000, 'the row gone');
     // The winner and Ann hear each other.
     await hears(won[0]!.leg, 'sound');
     const winner = won[0] === c ? cat : dan;
     const winnerSid = String(won[0]!.frame.payload.callsid);
     // A late pick-up is told the same.
-    const late = await pickUp(won[0] === c ? dan : cat, entry.callId);
-    expect(late.frame.payload.error).toMatchObject({ code: 31404 });
+    const latecomer = won[0] === c ? dan : cat;
+    await toldWhy(latecomer, (await pickUp(latecomer, entry.callId)).frame, TAKEN_SENTENCE);
     winner.send('hangup', { callsid: winnerSid });
     await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid);
     const history = await (await client(server.url, 'ann@example.com')).list('calls');
@@ -198,7 +222,7 @@ describe('park and pick up', () => {
     const [c, b] = await Promise.all([cat.next(ended, catMark), bob.next(ended, bobMark)]);
     expect([c, b].filter((f) => f.type === 'answer')).toHaveLength(1);
     const lost = [c, b].find((f) => f.type === 'hangup')!;
-    expect(lost.payload.error).toEqual({ code: 31404, message: TAKEN_SENTENCE });
+    await toldWhy(lost === c ? cat : bob, lost, TAKEN_SENTENCE);
     const [winner, won, winnerLeg] = c.type === 'answer' ? [cat, c, catLeg] : [bob, b, bobLeg];
     await winnerLeg.accept(String(won.payload.sdp));
     winner.send('hangup', { callsid: won.payload.callsid });
@@ -214,10 +238,7 @@ describe('park and pick up', () => {
     ann.send('hangup', { callsid: fromSid });
     await eventually(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
     const late = await pickUp(cat, callId);
-    expect(late.frame.payload.error).toEqual({
-      code: 31404,
-      message: 'This call is no longer on hold: the caller hung up.',
-    });
+    await toldWhy(cat, late.frame, GONE_SENTENCE);
   });
 
   it('a call parked too long leaves /hold and rings whoever parked it back', async () => {

@@ -14,6 +14,7 @@ import { callRecord } from '../../../src/contracts/records/call';
 import { decodeWav } from '../../../server/guidance/pcm';
 import { holdMusic } from '../../../server/twins/voice/audio';
 import { rms } from '../../../server/twins/voice/codec';
+import { wavFile } from '../../support/audio-fixtures';
 import { storeGroup, type GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
@@ -100,7 +101,8 @@ describe('a call to a ring group', () => {
     const [annMark, bobMark] = [ann.frames.length, bob.frames.length];
     const calling = placing(cat, '500');
     const [toAnn, toBob] = await Promise.all([invited(ann, annMark), invited(bob, bobMark)]);
-    expect(toAnn.payload.callsid).toBe(toBob.payload.callsid);
+    // Each member's ring is a `<Dial>` leg of its own (its own CA sid), as Twilio makes them.
+    expect(toAnn.payload.callsid).not.toBe(toBob.payload.callsid);
     const params = new URLSearchParams(
       String((toAnn.payload.parameters as { Params: string }).Params),
     );
@@ -120,9 +122,10 @@ describe('a call to a ring group', () => {
     cat.send('hangup', { callsid: callSid });
     await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toBob.payload.callsid);
     const row = await historyRow(callSid);
+    // A group call names no callee (the record's `callee` is a colleague called directly).
     expect(row).toMatchObject({
       group: 'grp-sales',
-      callee: bob.identity,
+      callee: null,
       handledBy: bob.identity,
       outcome: 'answered',
     });
@@ -210,6 +213,43 @@ describe('a call to a ring group', () => {
       'Forwarded to bob (rule: outside business hours).',
       'Ringing bob.',
       'bob answered.',
+    ]);
+  });
+
+  it('closed with an announcement made from an uploaded file: the caller hears the file, then the rule', async () => {
+    const uploaded = await fetch(`${server.url}/api/audio?name=closed.wav`, {
+      method: 'POST',
+      headers: { cookie: ada.cookie, 'Content-Type': 'audio/wav' },
+      body: new Uint8Array(wavFile(2)),
+    });
+    expect(uploaded.status).toBe(201);
+    const { id: audioId } = (await uploaded.json()) as { id: string };
+    await (
+      await sync.map('guidance')
+    ).set('gdn-file', { name: 'Closed file', kind: 'audio', audioId });
+    await makeGroup({
+      id: 'grp-file',
+      number: '509',
+      members: [ann.identity],
+      week: {},
+      guidance: { closed: 'gdn-file' },
+      rules: [
+        { when: 'closed', after: 20, target: { kind: 'user', identity: bob.identity }, order: 0 },
+      ],
+    });
+    const bobMark = bob.frames.length;
+    // Answered at once by the file's `<Play>` (left out, the caller would only be answered by Bob).
+    const { frame, leg } = await placing(cat, '509');
+    expect(frame.type).toBe('answer');
+    expect(bob.frames.slice(bobMark).some((f) => f.type === 'invite')).toBe(false);
+    await hears(leg, 'sound');
+    const toBob = await invited(bob, bobMark, 15_000);
+    await answerTo(bob, toBob);
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    const row = await historyRow(String(frame.payload.callsid));
+    expect((row.routing as { text: string }[]).map((s) => s.text).slice(0, 2)).toEqual([
+      'grp-file is closed (outside business hours).',
+      'Playing the closed announcement.',
     ]);
   });
 
@@ -367,10 +407,16 @@ describe('a call to a ring group', () => {
       5000,
       'the ring decision',
     );
-    ann.send('hangup', { callsid: toAnn.payload.callsid, reject: true });
+    // As the SDK's call.reject() says it (docs: protocol notes, `reject`).
+    ann.send('reject', { callsid: toAnn.payload.callsid });
+    // Refused as the app refuses on Twilio: the sentence is said, the call hung up, its row says why.
     const refused = await placing(bob, 'test:grp-test');
-    expect(refused.frame.payload.error).toMatchObject({
-      message: expect.stringContaining('Only admins can test a ring group.'),
+    const refusedSid = String(refused.frame.payload.callsid);
+    if (refused.frame.type === 'answer')
+      await bob.next((f) => f.type === 'hangup' && f.payload.callsid === refusedSid);
+    expect(await historyRow(refusedSid)).toMatchObject({
+      reason: 'Only admins can test a ring group.',
+      group: null,
     });
     const { frame } = await calling;
     expect(frame.type).toBe('answer');

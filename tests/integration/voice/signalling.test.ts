@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSecret } from '../../../server/platform/lib/access-token';
 import { mintAccessToken } from '../../../server/sync/token';
 import { mintVoiceToken } from '../../../server/twins/voice/token';
+import { twinFolder } from '../../../server/twins/account-env';
 import { startServer, type RunningServer } from '../../support/server';
 import { token as syncToken } from '../sync/support';
+import { answerTo, closeLegs, connected, dial, hears, person } from './media-support';
 import { listening, RawSignal, voiceToken } from './support';
 
 let server: RunningServer;
@@ -38,7 +40,12 @@ async function refusedWith(tokenValue: unknown, code: number): Promise<string> {
 
 describe('tokens', () => {
   it('refuses garbage, forged, expired, over-long and foreign tokens with the SDK codes, then closes', async () => {
-    const secret = loadOrCreateSecret(server.dataDir, 'voice-secret');
+    // Voice tokens are signed as Twilio's are, with the account's API key secret (the embedded
+    // backend's made-up account, server/twins/account-env.ts).
+    const secret = Buffer.from(
+      loadOrCreateSecret(twinFolder(server.dataDir), 'api-secret').toString('hex'),
+      'utf8',
+    );
     const now = Math.floor(Date.now() / 1000);
     await refusedWith('not-a-jwt', 31204);
     const good = (await voiceToken(server.url, 'mallory@example.com')).token;
@@ -116,6 +123,30 @@ describe('calls that are not yours and bad frames', () => {
     s.close();
   });
 
+  it("refuses another person's answer, decline and hang-up of a ringing leg, which then connects", async () => {
+    const [ann, bob, eve] = await Promise.all([
+      person(server.url, 'ann@example.com'),
+      person(server.url, 'bob@example.com'),
+      person(server.url, 'eve@example.com'),
+    ]);
+    const mark = bob.frames.length;
+    const calling = dial(ann, bob.identity);
+    const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+    for (const type of ['answer', 'reject', 'hangup']) {
+      const from = eve.frames.length;
+      eve.send(type, { callsid: invite.payload.callsid, sdp: 'v=0\r\n' });
+      const err = await eve.next((f) => f.type === 'error', from);
+      expect(errorOf(err).code).toBe(31100);
+    }
+    const bobLeg = await answerTo(bob, invite);
+    const { frame, leg } = await calling;
+    expect(frame.type).toBe('answer');
+    await hears(leg, 'sound');
+    await hears(bobLeg, 'sound');
+    for (const p of [ann, bob, eve]) p.close();
+    await closeLegs();
+  });
+
   it('answers malformed frames with 31100 and a readable message, and keeps the socket', async () => {
     const s = await listening(server.url, 'fuzz@example.com');
     const bad = [
@@ -154,6 +185,62 @@ describe('calls that are not yours and bad frames', () => {
     const fresh = await listening(server.url, 'flood@example.com');
     expect(fresh.frames.some((f) => f.type === 'ready')).toBe(true);
     fresh.close();
+  });
+});
+
+describe('a call and a renewed token', () => {
+  it("goes on when the callee's SDK resumes it after its new token's listen (reconnect)", async () => {
+    const [ann, bob] = await Promise.all([
+      person(server.url, 'ann@example.com'),
+      person(server.url, 'bob@example.com'),
+    ]);
+    const mark = bob.frames.length;
+    const { fromLeg, toSid, toLeg } = await connected(ann, bob);
+    const invite = bob.frames.slice(mark).find((f) => f.type === 'invite')!;
+    const reconnect = String(invite.payload.reconnect);
+    // The SDK sends `listen` with its new token, and on `connected` resumes every call it has a
+    // reconnect token for (Call._onConnected): an `invite` with that token.
+    const from = bob.frames.length;
+    bob.send('listen', { token: (await voiceToken(server.url, 'bob@example.com')).token });
+    await bob.next((f) => f.type === 'connected', from);
+    bob.send('invite', { callsid: toSid, sdp: toLeg.localSdp, reconnect, twilio: {} });
+    const answer = await bob.next((f) => f.payload.callsid === toSid, from);
+    expect(answer.type).toBe('answer');
+    expect(answer.payload.reconnect).toBe(reconnect);
+    // Someone else's resumption with the same token is told the call has ended, changing nothing.
+    const eve = await person(server.url, 'eve@example.com');
+    const eveMark = eve.frames.length;
+    eve.send('invite', { callsid: toSid, sdp: toLeg.localSdp, reconnect, twilio: {} });
+    expect((await eve.next((f) => f.type === 'hangup', eveMark)).payload.callsid).toBe(toSid);
+    await hears(fromLeg, 'sound');
+    await hears(toLeg, 'sound');
+    expect(ann.frames.some((f) => f.type === 'hangup')).toBe(false);
+    expect(bob.frames.slice(from).some((f) => f.type === 'hangup')).toBe(false);
+    for (const p of [ann, bob, eve]) p.close();
+    await closeLegs();
+  });
+});
+
+describe('a decline', () => {
+  it("is the person's on every device: the others stop ringing and the caller's call ends", async () => {
+    const [ann, bob, bobToo] = await Promise.all([
+      person(server.url, 'ann@example.com'),
+      person(server.url, 'bob@example.com'),
+      person(server.url, 'bob@example.com'),
+    ]);
+    const [mark, markToo] = [bob.frames.length, bobToo.frames.length];
+    const calling = dial(ann, bob.identity);
+    const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+    await bobToo.next((f) => f.type === 'invite', markToo, 10_000);
+    const declinedAt = Date.now();
+    bob.send('reject', { callsid: invite.payload.callsid });
+    const cancel = await bobToo.next((f) => f.type === 'cancel', markToo, 3000);
+    expect(cancel.payload.callsid).toBe(invite.payload.callsid);
+    expect((await calling).frame.type).toBe('hangup');
+    // At once, not when the ring timeout (30 s) runs out.
+    expect(Date.now() - declinedAt).toBeLessThan(10_000);
+    for (const p of [ann, bob, bobToo]) p.close();
+    await closeLegs();
   });
 });
 

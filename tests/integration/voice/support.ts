@@ -1,6 +1,7 @@
 /** A raw signalling client for hostile tests: speaks PStream frames over a plain WebSocket. */
+import { PRESENCE } from '../../../src/contracts/objects';
 import WebSocket from 'ws';
-import { signIn } from '../sync/support';
+import { client, signIn } from '../sync/support';
 
 export interface Frame {
   type: string;
@@ -98,6 +99,21 @@ export async function voiceToken(
   return { cookie, ...body };
 }
 
+/**
+ * Says `email` is available in presence, as their page does once its phone is registered: routing
+ * rings the people presence shows (Twilio cannot be asked whether a Voice client is registered).
+ */
+export async function present(baseUrl: string, email: string, ttlSeconds = 3600): Promise<void> {
+  const sync = await client(baseUrl, email);
+  try {
+    await (await sync.map(PRESENCE.name)).set(email, { status: 'available' }, { ttl: ttlSeconds });
+  } finally {
+    // The item stays until its ttl without it: a client left open per call (the fuzz test
+    // registers dozens of sockets) only holds a connection nobody reads.
+    await sync.shutdown().catch(() => undefined);
+  }
+}
+
 /** A raw client that has sent `listen` with a valid token and registered. */
 export async function listening(
   baseUrl: string,
@@ -111,6 +127,7 @@ export async function listening(
   if (register) {
     s.send('register', { media: { audio: true } });
     await s.next((f) => f.type === 'ready');
+    await present(baseUrl, email);
   }
   return Object.assign(s, { identity: t.identity });
 }

@@ -18,10 +18,11 @@
  * - the access token (https://www.twilio.com/docs/iam/access-tokens): HS256 under the API key's
  *   secret, `iss` the key, `sub` the account.
  */
+import { randomBytes } from 'node:crypto';
 import { answerLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import type { ClientMessage } from '../protocol';
-import { failBeforeRinging, send, sendError } from '../signalling';
+import { failBeforeRinging, send, sendError, unknownCall } from '../signalling';
 import { endAppCall, forget, untilEnded, type AppCall, type Fork } from './call';
 import type { Room } from './conference';
 import { appEngine } from './engine';
@@ -57,6 +58,8 @@ export interface AppMode {
   readonly calls: Map<string, AppCall>;
   /** A `<Dial>`'s legs ringing or bridged, by their CA sid, with the devices that ring. */
   readonly forks: Map<string, Fork>;
+  /** Answered legs whose socket was lost, kept for the SDK's reconnect window, by CA sid. */
+  readonly lost: Map<string, { identity: string; timer: NodeJS.Timeout }>;
   /** Conferences with media, by their CF sid (conference.ts). */
   readonly rooms: Map<string, Room>;
   /** Every call as the REST API shows it (rest/resources.ts). */
@@ -90,10 +93,18 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
       authToken: application.authToken,
       ...(application.fetch ? { fetch: application.fetch } : {}),
       log: (m) => log(`voice twin: ${m}`),
+      // Benchmarks only (SWITCHBOARD_TEST_WEBHOOK_TIMES=1): each TwiML request's time, logged.
+      ...(process.env.SWITCHBOARD_TEST_WEBHOOK_TIMES === '1'
+        ? {
+            timed: (url: string, ms: number) =>
+              log(`voice twin: TIMING webhook ${new URL(url).pathname} ${ms.toFixed(2)} ms`),
+          }
+        : {}),
     }),
     calls: new Map(),
     forks: new Map(),
     rooms: new Map(),
+    lost: new Map(),
   };
 }
 
@@ -137,6 +148,8 @@ export async function placeAppCall(
     tempSid: msg.callsid,
     conn,
     identity,
+    // Handed to the SDK with the answer: it resumes the call on a new socket with it.
+    reconnect: randomBytes(16).toString('hex'),
     leg: null,
     fields,
     answered: false,
@@ -285,8 +298,14 @@ export function appMessage(
   if (!mode) return false;
   const fork = mode.forks.get(msg.callsid);
   if (fork) {
-    if (msg.type === 'answer') fork.onAnswer(conn, msg.sdp);
-    else fork.onGone(conn, msg.type === 'reject');
+    // Only the identity the leg rings may answer, decline or hang it up: anyone else (a forged
+    // frame naming a sid they learnt) is told there is no such call, as for any sid not theirs.
+    if (conn.identity !== fork.identity) unknownCall(vs, conn, msg.callsid);
+    else if (msg.type === 'answer') fork.onAnswer(conn, msg.sdp);
+    // The SDK sends `hangup` for an incoming call only once it was accepted (Call._disconnect skips
+    // a pending one): before the answer reaches the server, that is the person turning it down
+    // (Hang up while the microphone prompt shows, or the microphone refused), as a reject is.
+    else fork.onGone(conn, msg.type === 'reject' || fork.answeredBy === null);
     return true;
   }
   const call = mode.calls.get(msg.callsid);
@@ -297,15 +316,101 @@ export function appMessage(
   return true;
 }
 
-/** A socket went: its calls end, and its rings stop. */
+/** Whether `callsid` is a live call of this socket's (placed by it, or a leg it answered). */
+export function appCallOf(vs: VoiceState, conn: Conn, callsid: string): boolean {
+  const mode = vs.app;
+  if (!mode) return false;
+  const fork = mode.forks.get(callsid);
+  if (fork) return fork.answeredBy === conn || fork.devices.has(conn);
+  return mode.calls.get(callsid)?.conn === conn;
+}
+
+/** The server stops: every call ends (their status callbacks go out while they still can). */
+export function endAllAppCalls(vs: VoiceState): void {
+  for (const call of new Set(vs.app?.calls.values() ?? [])) endAppCall(call);
+}
+
+/**
+ * The SDK's `invite` with the `reconnect` token of a call it was rung for: it sends one whenever its
+ * signalling says `connected` again, after a new token's `listen` too (the Voice SDK's
+ * `Call._onConnected`), and the call goes on there, answered again with the token. A ringing leg rings
+ * on that socket too. False when it is no such call (the caller is then told it has ended).
+ */
+export function appReconnect(
+  vs: VoiceState,
+  conn: Conn,
+  msg: { callsid: string; reconnect: string | null },
+): boolean {
+  const mode = vs.app;
+  if (!mode || msg.reconnect === null || conn.identity === null) return false;
+  const fork = mode.forks.get(msg.callsid);
+  if (fork) {
+    if (fork.identity !== conn.identity || fork.reconnect.token !== msg.reconnect) return false;
+    if (!fork.answeredBy) {
+      fork.devices.add(conn);
+      return true;
+    }
+    if (fork.answeredBy !== conn) {
+      // Its old socket was lost and the leg is kept for the SDK's reconnect window: it moves here.
+      if (!rebind(mode, fork.sid, conn)) return false;
+      fork.answeredBy = conn;
+    }
+    const { token, sdp } = fork.reconnect;
+    send(vs, conn, 'answer', { callsid: fork.sid, sdp, reconnect: token });
+    return true;
+  }
+  const call = mode.calls.get(msg.callsid);
+  if (!call || call.ended || call.identity !== conn.identity) return false;
+  if (call.reconnect !== msg.reconnect) return false;
+  if (call.conn !== conn) {
+    if (!rebind(mode, call.sid, conn)) return false;
+    call.conn = conn;
+  }
+  send(vs, conn, 'answer', {
+    callsid: call.sid,
+    sdp: call.leg?.localSdp ?? '',
+    reconnect: msg.reconnect,
+  });
+  return true;
+}
+
+/** A kept leg (its socket lost) taken up by the socket its SDK reconnected on; false when none. */
+function rebind(mode: AppMode, callSid: string, conn: Conn): boolean {
+  const kept = mode.lost.get(callSid);
+  if (!kept || kept.identity !== conn.identity) return false;
+  clearTimeout(kept.timer);
+  mode.lost.delete(callSid);
+  return true;
+}
+
+/**
+ * A socket went: its rings stop, and its answered calls end, or, when its SDK asked for a reconnect
+ * window (`listen`'s `reconnectTimeout`, at most 30 s) and holds the call's reconnect token, are kept
+ * that long for the SDK to come back on a new socket (`appReconnect`), as Twilio keeps them.
+ */
 export function appSocketLost(vs: VoiceState, conn: Conn): void {
   const mode = vs.app;
   if (!mode) return;
+  const windowMs = Math.min(Math.max(conn.reconnectTimeout, 0), 30) * 1000;
+  const keep = (callSid: string, end: () => void): void => {
+    if (windowMs === 0 || conn.identity === null) return end();
+    const timer = setTimeout(() => {
+      mode.lost.delete(callSid);
+      end();
+    }, windowMs);
+    timer.unref();
+    mode.lost.set(callSid, { identity: conn.identity, timer });
+  };
   for (const fork of [...mode.forks.values()])
-    if (fork.devices.has(conn) || fork.answeredBy === conn) fork.onGone(conn, false);
+    if (fork.devices.has(conn)) fork.onGone(conn, false);
+    else if (fork.answeredBy === conn) keep(fork.sid, () => fork.onGone(conn, false));
   for (const call of new Set(mode.calls.values()))
     if (call.conn === conn) {
-      call.hungUpByCaller = true;
-      endAppCall(call);
+      const end = (): void => {
+        call.hungUpByCaller = true;
+        endAppCall(call);
+      };
+      if (call.answered && call.reconnect !== undefined) keep(call.sid, end);
+      else end();
     }
 }

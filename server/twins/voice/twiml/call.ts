@@ -38,6 +38,8 @@ export interface AppCall {
   readonly enders: Set<() => void>;
   /** The TwiML run driving the call now; a redirect stops it and starts another. */
   run: CallRun | null;
+  /** The token its SDK was given to resume it (`invite` with `reconnect`), when it was rung. */
+  reconnect?: string;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface Fork {
   identity: string;
   /** The child call's `From` (the `<Dial callerId>`, else the parent's). */
   from: string;
+  /** The token its devices' `invite` carried (they resume the call with it), and the SDP offered. */
+  reconnect: { token: string; sdp: string };
   devices: Set<Conn>;
   status: StatusReporter;
   /** The device that answered, once bridged. */
@@ -124,7 +128,11 @@ export function answerCall(vs: VoiceState, call: AppCall): void {
   call.fields.CallStatus = 'in-progress';
   const listed = app(vs).registry.calls.get(call.sid);
   if (listed) app(vs).registry.setStatus(listed, 'in-progress');
-  send(vs, call.conn, 'answer', { callsid: call.sid, sdp: call.leg.localSdp });
+  send(vs, call.conn, 'answer', {
+    callsid: call.sid,
+    sdp: call.leg.localSdp,
+    ...(call.reconnect === undefined ? {} : { reconnect: call.reconnect }),
+  });
 }
 
 /** Hangs the call up: its SDK is told, and the call ends. */
@@ -145,6 +153,7 @@ export function answeredCall(
   leg: MediaLeg,
   fields: Record<string, string>,
   answeredAt: number,
+  reconnect?: string,
 ): AppCall {
   return {
     sid: legSid,
@@ -161,6 +170,7 @@ export function answeredCall(
     answeredAt,
     enders: new Set(),
     run: null,
+    ...(reconnect === undefined ? {} : { reconnect }),
   };
 }
 

@@ -113,6 +113,7 @@ export async function dialClients(
         parent: call,
         identity: noun.identity,
         from,
+        reconnect: { token: randomBytes(16).toString('hex'), sdp: leg.localSdp },
         devices: new Set(registeredSocketsOf(vs, noun.identity)),
         status: tracked(vs, listed, noun.statusCallback, fields, app(vs).webhooks),
         answeredBy: null,
@@ -132,13 +133,12 @@ export async function dialClients(
         ApiVersion: '2010-04-01',
         Params: new URLSearchParams(noun.parameters).toString(),
       };
-      const token = randomBytes(16).toString('hex');
       for (const device of fork.devices)
         send(vs, device, 'invite', {
           callsid: fork.sid,
           sdp: leg.localSdp,
           parameters,
-          reconnect: token,
+          reconnect: fork.reconnect.token,
         });
       if (fork.devices.size > 0) fork.status.ringing();
       else fork.status.ended('no-answer', 0);
@@ -185,7 +185,14 @@ export async function dialClients(
         settle({ status: 'completed', callSid: fork.sid, seconds: Math.round(seconds) });
         return;
       }
-      if (!fork.devices.delete(conn) || fork.devices.size > 0) return;
+      if (!fork.devices.delete(conn)) return;
+      // A decline is the person's, on every device: Twilio's signalling cancels the identity's other
+      // rings when one rejects (https://github.com/twilio/twilio-voice.js/issues/435, a maintainer).
+      if (declined) {
+        for (const d of fork.devices) send(vs, d, 'cancel', { callsid: fork.sid });
+        fork.devices.clear();
+      }
+      if (fork.devices.size > 0) return;
       fork.status.ended(declined ? 'busy' : 'no-answer', 0);
       if (forks.some((f) => f.devices.size > 0)) return;
       settle({ status: declined ? 'busy' : 'no-answer', callSid: fork.sid, seconds: 0 });

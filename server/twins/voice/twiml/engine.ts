@@ -109,6 +109,7 @@ function redirectChild(vs: VoiceState, fork: Fork, start: Start): void {
       Direction: 'outbound-dial',
     },
     answeredAt,
+    fork.reconnect.token,
   );
   void runAppCall(vs, child, start, null, (status, seconds) => fork.status.ended(status, seconds));
 }

@@ -82,6 +82,7 @@ export async function placeCall(
     parent: null,
     identity,
     from: listed.from,
+    reconnect: { token: randomBytes(16).toString('hex'), sdp: leg.localSdp },
     devices,
     status,
     answeredBy: null,
@@ -90,7 +91,9 @@ export async function placeCall(
     onGone(conn, refused) {
       if (over || !fork.devices.delete(conn)) return;
       declined ||= refused;
-      if (fork.devices.size === 0) stop(declined ? 'busy' : 'no-answer');
+      // A decline on one device is the person's: the others stop ringing (stop cancels them), as
+      // Twilio's signalling does (https://github.com/twilio/twilio-voice.js/issues/435).
+      if (refused || fork.devices.size === 0) stop(declined ? 'busy' : 'no-answer');
     },
     takeOver: () => null,
     cancel: () => stop('canceled'),
@@ -104,13 +107,12 @@ export async function placeCall(
     ApiVersion: '2010-04-01',
     Params: '',
   };
-  const token = randomBytes(16).toString('hex');
   for (const device of devices)
     send(vs, device, 'invite', {
       callsid: fork.sid,
       sdp: leg.localSdp,
       parameters,
-      reconnect: token,
+      reconnect: fork.reconnect.token,
     });
   mode.registry.setStatus(listed, 'ringing');
   status.ringing();
@@ -129,7 +131,15 @@ export async function placeCall(
     }
     const answeredAt = vs.now();
     status.answered();
-    const call = answeredCall(fork.sid, conn, identity, leg, fields, answeredAt);
+    const call = answeredCall(
+      fork.sid,
+      conn,
+      identity,
+      leg,
+      fields,
+      answeredAt,
+      fork.reconnect.token,
+    );
     await runAppCall(vs, call, start, null, (final, seconds) => status.ended(final, seconds));
   }
 }

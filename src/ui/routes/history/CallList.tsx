@@ -117,7 +117,7 @@ const CallRow = memo(function CallRow({
             {' · '}Message {formatDuration(message.seconds)}
           </span>
         )}
-        <QualityMark quality={call.quality} me={me} />
+        <QualityMark quality={call.quality} me={me} names={names} />
       </p>
       {(group || trail) && (
         <p className="call-row__via">

@@ -1,5 +1,6 @@
 import type { CallQuality } from '../../../contracts/records/call-quality';
 import { qualityMark } from '../../../domain/call-quality';
+import type { Names } from '../../names/names';
 
 /**
  * A finished call's quality on its history row: Good, Fair or Poor, and why ("Poor: 11% of audio lost
@@ -9,11 +10,16 @@ import { qualityMark } from '../../../domain/call-quality';
 export function QualityMark({
   quality,
   me,
+  names,
 }: {
   quality: readonly CallQuality[];
   me: string | null;
+  names: Names;
 }) {
-  const mark = qualityMark(quality, (identity) => (identity === me ? 'your' : `${identity}'s`));
+  // Named as everywhere else: "at Cat's end", never an email.
+  const mark = qualityMark(quality, (identity) =>
+    identity === me ? 'your' : `${names.person(identity).name}'s`,
+  );
   if (!mark) return null;
   const [word, ...why] = mark.text.split(':');
   return (

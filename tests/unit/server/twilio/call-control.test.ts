@@ -5,7 +5,7 @@
  * and Twilio's webhooks are posted signed, in the order Twilio sends them. The audio these requests
  * make is the voice twin's, proven in the browser suites on the twins (docs/twilio.md).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOLD_MUSIC } from '../../../../server/twilio/control';
 import { ALICE, BOB, CAT, SUPPORT_NUMBER, WED_OPEN, seedTeam, vid } from './fixture';
 import { browserCall, sid, startTwilioApp, type TwilioTestApp } from './support';
@@ -43,10 +43,14 @@ async function control(
   return { status: res.status, json: text === '' ? null : (JSON.parse(text) as unknown) };
 }
 
+/** The calls {@link aliceCallsBob} made in the present test, ended after it. */
+const opened: { call: string; bobLeg: string }[] = [];
+
 /** Alice calls Bob from her browser and he answers: her call and his leg. */
 async function aliceCallsBob(): Promise<{ xml: string; call: string; bobLeg: string }> {
   const call = sid();
   const bobLeg = sid();
+  opened.push({ call, bobLeg });
   const xml = await post('/api/twilio/voice', browserCall(call, ALICE, 'Bob'));
   await post(
     '/api/twilio/leg',
@@ -76,6 +80,16 @@ const changesOf = (callSid: string) =>
 const toldTo = (callSid: string) =>
   t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content);
 const conferenceOf = (twiml: string) => /<Conference[^>]*>([^<]+)<\/Conference>/.exec(twiml)?.[1];
+
+// Each test's calls end after it, as Twilio reports them: Bob still on one would be busy for the
+// next test's call (a direct call to someone on another call is refused).
+afterEach(async () => {
+  for (const { call, bobLeg } of opened.splice(0)) {
+    const leg = { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}` };
+    await post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+    await callEnded(call, ALICE, 'Bob', 'completed');
+  }
+});
 
 // First: the legs later tests leave up would keep people on a call.
 describe('on a call, in presence', () => {
@@ -177,6 +191,28 @@ describe('hold on Twilio', () => {
   it('a call that is not in progress here is refused with 404', async () => {
     expect((await control(BOB, sid(), 'hold')).status).toBe(404);
   });
+
+  it('a hold asked before Twilio reports the answer waits for the report', async () => {
+    const call = sid();
+    const bobLeg = sid();
+    await post('/api/twilio/voice', browserCall(call, ALICE, 'Bob'));
+    // Bob's browser has answered; the leg's status callback is still on its way. Twilio's Calls
+    // resource says the leg is in progress.
+    t.api.callStatuses.set(bobLeg, 'in-progress');
+    const asked = control(BOB, bobLeg, 'hold');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(changesOf(bobLeg)).toEqual([]);
+    const leg = { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}` };
+    await post(
+      '/api/twilio/leg',
+      { ...leg, CallStatus: 'in-progress', Direction: 'outbound-dial' },
+      204,
+    );
+    expect((await asked).status).toBe(204);
+    expect(changesOf(bobLeg)).toHaveLength(1);
+    await post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+    await callEnded(call, ALICE, 'Bob', 'completed');
+  });
 });
 
 describe('park and pick-up on Twilio', () => {
@@ -250,6 +286,24 @@ describe('park and pick-up on Twilio', () => {
       `parked ${BOB}`,
       `pickedUp ${CAT}`,
     ]);
+  });
+
+  it('whoever parked a call may pick it up at once, before Twilio reports their leg over', async () => {
+    const { call, bobLeg } = await aliceCallsBob();
+    expect((await control(BOB, bobLeg, 'park')).status).toBe(200);
+    const bobCall = sid();
+    const xml = await post('/api/twilio/voice', browserCall(bobCall, BOB, `park:${call}`));
+    expect(xml).toContain(
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">park-${call}</Conference>`,
+    );
+    await post(
+      '/api/twilio/leg',
+      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
+      204,
+    );
+    await callEnded(bobCall, BOB, `park:${call}`);
+    await callEnded(call, ALICE, 'Bob');
+    await expect.poll(() => hasRow(call)).toBe(true);
   });
 
   it('a parked caller who hangs up leaves holds; a later pick-up is told the caller is gone', async () => {
@@ -359,7 +413,9 @@ describe('an attended transfer on Twilio', () => {
       },
     });
     await consultProgress(call, placed.sid, 'in-progress');
-    await expect.poll(() => toldTo(bobLeg)).toContainEqual({ event: 'consultAnswered' });
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultAnswered', name: 'Cat' });
 
     expect((await control(BOB, bobLeg, 'transfer/complete' as 'hold')).status).toBe(204);
     // Alice joins Bob's conference and Bob's leg ends.
@@ -410,5 +466,40 @@ describe('an attended transfer on Twilio', () => {
     await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
     // Nothing is under way any more.
     expect((await control(BOB, bobLeg, 'transfer/cancel' as 'hold')).status).toBe(409);
+  });
+
+  it('a cancel stops the colleague ringing and tells the transferrer, back with the caller', async () => {
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    expect((await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'consult' })).status).toBe(
+      204,
+    );
+    await post(pathOf(actions(xml)[0]!), { CallSid: call, DialCallStatus: 'completed' });
+    const placed = t.api.placed.at(-1)!;
+    expect((await control(BOB, bobLeg, 'transfer/cancel' as 'hold')).status).toBe(204);
+    await expect.poll(() => changesOf(placed.sid).at(-1)).toEqual({ Status: 'canceled' });
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultEnded', reason: 'You cancelled the transfer to Cat.' });
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
+  });
+
+  it("to a ring group: its members who can take it are called in the group's turns; nobody answering ends it, saying so", async () => {
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    const before = t.api.placed.length;
+    // Support rings Alice, Bob and Cat in order: Bob asks and Alice waits, so Cat alone is called.
+    expect(
+      (await control(BOB, bobLeg, 'transfer', { to: SUPPORT_NUMBER, mode: 'consult' })).status,
+    ).toBe(204);
+    await post(pathOf(actions(xml)[0]!), { CallSid: call, DialCallStatus: 'completed' });
+    const placed = t.api.placed.slice(before);
+    expect(placed.map((p) => p.form.To)).toEqual([`client:${vid(CAT)}`]);
+    expect((await control(BOB, bobLeg, 'transfer/complete' as 'hold')).json).toMatchObject({
+      error: { message: 'Support has not answered yet: wait, or cancel the transfer.' },
+    });
+    await consultProgress(call, placed[0]!.sid, 'no-answer');
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultEnded', reason: 'Nobody in Support could take the call.' });
+    await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
   });
 });

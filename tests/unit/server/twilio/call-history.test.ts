@@ -316,6 +316,28 @@ describe('other endings', () => {
     }
   });
 
+  it('a direct call to someone on another call is refused as busy, and the row says why', async () => {
+    const before = t.api.maps.get('presence')!.get(CAT)!;
+    t.api.setMapItem('presence', CAT, { status: 'available', onCall: true }, 3600 * 24 * 365 * 5);
+    t.clock.now += 60 * SECOND; // past the cached reads
+    try {
+      const callSid = sid();
+      const xml = await post('/api/twilio/voice', browserCall(callSid, ALICE, CAT));
+      expect(xml).toContain('<Reject reason="busy"/>');
+      expect(xml).not.toContain('<Dial');
+      await ended(callSid, `client:${vid(ALICE)}`, CAT, 'busy');
+      expect(created().at(-1)).toMatchObject({
+        callSid,
+        from: ALICE,
+        callee: CAT,
+        outcome: 'busy',
+        reason: 'Cat is on another call.',
+      });
+    } finally {
+      t.api.setMapItem('presence', CAT, before.data, 3600 * 24 * 365 * 5);
+    }
+  });
+
   it('a call this server did not see start: written from the status callback, its outcome unknown', async () => {
     const callSid = sid();
     await ended(callSid);

@@ -344,17 +344,15 @@ describe('calls from a browser (the TwiML app)', () => {
     );
   });
 
-  it('to someone offline: refused before it is answered (the row says why); to oneself or to nobody: said, then hung up', async () => {
+  it('to someone offline, to oneself or to nobody: refused before it is answered (the row says why)', async () => {
     expect(await fromBrowser(ALICE, ADA)).toBe(
       doc(`${HEAD}<Response><Reject reason="rejected"/></Response>`),
     );
     expect(await fromBrowser(ALICE, ALICE)).toBe(
-      doc(`${HEAD}<Response><Say>You cannot call yourself.</Say><Hangup/></Response>`),
+      doc(`${HEAD}<Response><Reject reason="rejected"/></Response>`),
     );
     expect(await fromBrowser(ALICE, '020 7946 0000')).toBe(
-      doc(
-        `${HEAD}<Response><Say>Dial numbers in international form: a plus, the country code, then the number.</Say><Hangup/></Response>`,
-      ),
+      doc(`${HEAD}<Response><Reject reason="rejected"/></Response>`),
     );
   });
 
