@@ -207,7 +207,15 @@ async function call(i: number): Promise<[Leg, Leg, Signal, string]> {
     sdp: callerMedia.localSdp,
     twilio: { params: `To=${encodeURIComponent(b.identity)}` },
   });
-  const invite = await b.signal.next((f) => f.type === 'invite');
+  // The callee's invite, or the caller's refusal (said, so a failed load run says why).
+  const invite = await Promise.race([
+    b.signal.next((f) => f.type === 'invite'),
+    a.signal
+      .next((f) => f.type === 'hangup', 20_000)
+      .then((f) => {
+        throw new Error(`the call to ${b.identity} was refused: ${JSON.stringify(f.payload)}`);
+      }),
+  ]);
   const calleeMedia = await answerLeg(String(invite.payload.sdp));
   const callee = listen(calleeMedia);
   b.signal.send('answer', { callsid: String(invite.payload.callsid), sdp: calleeMedia.localSdp });
