@@ -275,7 +275,9 @@ export function registerTwilioWebhooks(
 
   /** A call placed from a browser through the TwiML app. */
   async function outgoing(callSid: string, caller: string, rawTo: string): Promise<string> {
-    const people = team();
+    // A caller not on the team's copy may have signed in within the second: read it again then.
+    let people = team();
+    if (!people.some((u) => u.identity === caller)) people = team(true);
     const me = people.find((u) => u.identity === caller);
     const target = rawTo.trim();
     const state = calls.open(callSid, () => ({

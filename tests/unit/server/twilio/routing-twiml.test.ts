@@ -344,6 +344,17 @@ describe('calls from a browser (the TwiML app)', () => {
     );
   });
 
+  it('from someone who signed in a moment ago: placed, not refused as off the team', async () => {
+    // The team is read at most once a second: this call reads it, and Eve joins within that second.
+    await fromBrowser(ALICE, ADA);
+    await t.signIn('eve@example.com', 'Eve');
+    const res = await t.webhook('/api/twilio/voice', browserCall(sid(), 'eve@example.com', ALICE));
+    const xml = await res.text();
+    expect(xml).not.toContain('no longer on this team');
+    // Routed to Alice as anyone's call is (rung, or refused as her state says).
+    expect(xml).toMatch(/<Dial |<Reject /);
+  });
+
   it('to someone offline, to oneself or to nobody: refused before it is answered (the row says why)', async () => {
     expect(await fromBrowser(ALICE, ADA)).toBe(
       doc(`${HEAD}<Response><Reject reason="rejected"/></Response>`),
