@@ -283,9 +283,6 @@ const openFirst = (name = 'Dee opens the app', before?: () => void): Step => ({
     await openTab('t1');
   },
   t1: [TOKEN, REG],
-  // A new context signs in, loads the app and registers: on a loaded machine (CI's full run) it has
-  // taken over 20 s.
-  timeout: 40_000,
 });
 
 const openSecond: Step = {
