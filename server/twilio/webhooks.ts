@@ -273,6 +273,12 @@ export function registerTwilioWebhooks(
     }),
   );
 
+  /** Refused before it is answered (`<Reject>`): the card and the call's row say why. */
+  const refused = (state: CallState, reason: string): string => {
+    state.reason = reason;
+    return new Twiml().reject({ reason: 'rejected' }).toString();
+  };
+
   /** A call placed from a browser through the TwiML app. */
   async function outgoing(callSid: string, caller: string, rawTo: string): Promise<string> {
     // A caller not on the team's copy may have signed in within the second: read it again then.
@@ -295,8 +301,7 @@ export function registerTwilioWebhooks(
       // A pick-up: the first picker joins the parked call; anyone else is told why not.
       const picked = control.pickUp(callSid, caller, target.slice(PARK_PREFIX.length));
       if ('refused' in picked) {
-        state.reason = picked.refused;
-        return new Twiml().reject({ reason: 'rejected' }).toString();
+        return refused(state, picked.refused);
       }
       calls.legAnswered(caller, callSid);
       return picked.twiml;
@@ -328,10 +333,7 @@ export function registerTwilioWebhooks(
     if (dest.kind === 'person') {
       state.to = dest.identity;
       state.callee = dest.identity;
-      if (dest.identity === caller) {
-        state.reason = CALL_REASONS.yourself;
-        return new Twiml().reject({ reason: 'rejected' }).toString();
-      }
+      if (dest.identity === caller) return refused(state, CALL_REASONS.yourself);
       const can = await data.availability(dest.identity);
       if (can === 'offline') {
         state.reason = CALL_REASONS.offline(dest.name);
@@ -383,9 +385,7 @@ export function registerTwilioWebhooks(
         : dest.kind === 'unknown'
           ? dest.reason
           : `Nobody here is called ${JSON.stringify(target.slice(0, 80))}.`;
-    // Refused before it is answered, as an offline colleague is: the card and the row say why.
-    state.reason = reason;
-    return new Twiml().reject({ reason: 'rejected' }).toString();
+    return refused(state, reason);
   }
 
   /** The plan carried in a URL's `plan` (an action's, a continuation's); 400 when it is not ours. */
