@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
+import { dismissAll, numberCallEnd } from './support/cards';
 import { sdkClientFor, signedInPage, type Person } from './support/live';
 
 let server: RunningServer;
@@ -17,11 +18,6 @@ let ben: Person;
 
 const registered = (page: Page) =>
   page.locator('[data-testid="phone-status"][data-status="registered"]').waitFor();
-
-async function dismissAll(person: Person): Promise<void> {
-  const dismiss = person.page.getByRole('button', { name: 'Dismiss' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
-}
 
 beforeAll(async () => {
   server = await startServer();
@@ -85,10 +81,9 @@ describe('a UK national number on a contact', () => {
       .waitFor();
 
     await call.click();
-    // The embedded setup has no phone provider: the voice service names the number it was asked.
     await ada.page
       .getByTestId('call-ended')
-      .filter({ hasText: '+442079460958 is a phone number' })
+      .filter({ hasText: numberCallEnd('+442079460958') })
       .waitFor();
     expect(await ada.page.getByTestId('call-card').textContent()).toContain('Acme Ltd');
     // The ended card does not block the next call.
@@ -159,7 +154,7 @@ describe('the dial box', () => {
     await input.press('Enter');
     await ada.page
       .getByTestId('call-ended')
-      .filter({ hasText: '+442079460958 is a phone number' })
+      .filter({ hasText: numberCallEnd('+442079460958') })
       .waitFor();
     await dismissAll(ada);
   });

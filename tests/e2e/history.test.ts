@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
+import { numberCallEnd } from './support/cards';
 import { serverWriter, signedInPage, snapshotDist, type Person } from './support/live';
 
 let server: RunningServer;
@@ -155,7 +156,11 @@ describe('call history', () => {
     const callBack = page.getByRole('button', { name: /^Call back / }).first();
     await expect.poll(() => callBack.isDisabled()).toBe(false);
     await callBack.click();
-    await page.getByTestId('call-ended').filter({ hasText: 'phone provider' }).waitFor();
+    // The newest row is the inbound call from +15559990000 pushed above.
+    await page
+      .getByTestId('call-ended')
+      .filter({ hasText: numberCallEnd('+15559990000') })
+      .waitFor();
     await page.getByRole('button', { name: 'Dismiss' }).click();
     expect(await page.getByTestId('call-card').count()).toBe(0);
   });

@@ -1,4 +1,5 @@
 /** The phone panel's call cards as the browser suites drive them. */
+import { e2eBackend } from '../../support/server';
 import type { Person } from './live';
 
 /** A person's call card in `status` (incoming, open, ended…). */
@@ -16,3 +17,13 @@ export async function hangUp(p: Person): Promise<void> {
   await p.page.getByRole('button', { name: 'Hang up' }).click();
   await p.page.getByTestId('call-ended').first().waitFor();
 }
+
+/**
+ * What the ended card says after a call to a phone number (E.164): the embedded backend has no
+ * phone provider and names the number it was asked; Twilio mode dials it (`<Dial><Number>` from the
+ * team's number), and the twins have no phone network, so the dial ends `failed` there.
+ */
+export const numberCallEnd = (e164: string): string =>
+  e2eBackend() === 'embedded'
+    ? `${e164} is a phone number`
+    : `The call to ${e164} could not be connected.`;
