@@ -23,23 +23,36 @@ export class TtlCache<V> {
   ) {}
 
   get(key: string, load: () => Promise<V>): Promise<V> {
+    return this.read(key, load).then((r) => r.value);
+  }
+
+  /**
+   * As {@link get}, also saying whether the value is the stale copy (the fresh load failed or was
+   * slower than `staleAfterMs`, this cache's unless given).
+   */
+  read(
+    key: string,
+    load: () => Promise<V>,
+    staleAfterMs = this.staleAfterMs,
+  ): Promise<{ value: V; stale: boolean }> {
     const hit = this.entries.get(key);
-    if (hit && hit.until > this.now()) return Promise.resolve(hit.value);
+    if (hit && hit.until > this.now()) return Promise.resolve({ value: hit.value, stale: false });
     const fresh = this.load(key, load);
-    if (!hit) return fresh;
-    const stale = hit.value;
-    // The load is known to be slow: later readers take the stale copy at once.
-    if (this.overdue.has(key)) return Promise.resolve(stale);
-    return new Promise<V>((resolve) => {
+    if (!hit) return fresh.then((value) => ({ value, stale: false }));
+    const stale = { value: hit.value, stale: true };
+    // The load is known to be slow: later readers take the stale copy at once (unless they asked to
+    // wait longer than the reader who found it slow).
+    if (this.overdue.has(key) && staleAfterMs <= this.staleAfterMs) return Promise.resolve(stale);
+    return new Promise((resolve) => {
       const timer = setTimeout(() => {
         if (this.loading.has(key)) this.overdue.add(key);
         resolve(stale);
-      }, this.staleAfterMs);
+      }, staleAfterMs);
       timer.unref?.();
       fresh.then(
         (value) => {
           clearTimeout(timer);
-          resolve(value);
+          resolve({ value, stale: false });
         },
         () => {
           clearTimeout(timer);

@@ -42,6 +42,13 @@ export const CONFIG_TTL_MS = 10_000;
  */
 export const PRESENCE_TTL_MS = 0;
 
+/**
+ * How much longer a read waits for fresh presence when the stale copy has no item for someone asked
+ * about, before calling them offline: within Twilio's 15 s for a webhook's answer, after routing's
+ * other reads (each waits a second for fresh data before taking its stale copy).
+ */
+export const ABSENT_PATIENCE_MS = 3000;
+
 /** Whether someone can take a call, from what Sync says and what this server saw. */
 export function availabilityFrom(
   presence: StoredMapItem | undefined,
@@ -127,12 +134,20 @@ export function createRoutingData(deps: {
       return settings !== null && settingsRecord.read(settings).doNotDisturb;
     });
 
+  const presenceMap = () => rest.mapItems(PRESENCE.name);
+
   async function availabilities(people: Iterable<string>): Promise<Map<string, Availability>> {
     const unique = [...new Set(people)];
-    const [presence, dnd] = await Promise.all([
-      presenceCache.get('all', () => rest.mapItems(PRESENCE.name)),
+    const [read, dnd] = await Promise.all([
+      presenceCache.read('all', presenceMap),
       Promise.all(unique.map(doNotDisturb)),
     ]);
+    let presence = read.value;
+    // The stale copy (Sync slower than a second) may be from before someone signed in: with no item
+    // there they would be called offline, a direct call refused and a group call not ring them (the
+    // likeliest cause of the voice bench's refusal at 30 calls). They wait longer for a fresh read.
+    if (read.stale && unique.some((identity) => !presence.has(identity)))
+      presence = (await presenceCache.read('all', presenceMap, ABSENT_PATIENCE_MS)).value;
     const at = now();
     return new Map(
       unique.map((identity, i) => [

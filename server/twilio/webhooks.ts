@@ -335,12 +335,7 @@ export function registerTwilioWebhooks(
       state.callee = dest.identity;
       if (dest.identity === caller) return refused(state, CALL_REASONS.yourself);
       const can = await data.availability(dest.identity);
-      if (can === 'offline') {
-        state.reason = CALL_REASONS.offline(dest.name);
-        // Refused before it is answered, as the embedded backend refuses it: the row says why.
-        response.reject({ reason: 'rejected' });
-        return response.toString();
-      }
+      if (can === 'offline') return refused(state, CALL_REASONS.offline(dest.name));
       if (can === 'doNotDisturb' || can === 'onCall') {
         // Refused as busy (https://www.twilio.com/docs/voice/twiml/reject: the call ends `busy`), as a
         // transfer to them is (control.ts); do not disturb is their wish (the row's outcome says so).

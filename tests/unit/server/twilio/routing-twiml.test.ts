@@ -355,6 +355,23 @@ describe('calls from a browser (the TwiML app)', () => {
     expect(xml).toMatch(/<Dial |<Reject /);
   });
 
+  it('to someone who came online while Sync is slow: rung, not refused on the copy from before', async () => {
+    // The last presence read is from before Dan came online; every read now takes 1.5 s, past the
+    // second a read waits for fresh data before it takes the stale copy.
+    const DAN = 'dan@example.com';
+    await t.signIn(DAN, 'Dan');
+    await fromBrowser(ALICE, BOB);
+    t.api.setMapItem('presence', DAN, { status: 'available', onCall: false }, 3600 * 24 * 365 * 5);
+    t.api.delay(1500);
+    try {
+      const xml = await fromBrowser(ALICE, DAN);
+      expect(xml).toContain(`<Identity>${vid(DAN)}</Identity>`);
+    } finally {
+      t.api.delay(0);
+      t.api.maps.get('presence')!.delete(DAN);
+    }
+  }, 20_000);
+
   it('to someone offline, to oneself or to nobody: refused before it is answered (the row says why)', async () => {
     expect(await fromBrowser(ALICE, ADA)).toBe(
       doc(`${HEAD}<Response><Reject reason="rejected"/></Response>`),
