@@ -33,6 +33,7 @@ import { registerTwilioWebhooks } from './webhooks';
 import { createOnCallWriter } from './on-call';
 import type { CallControl } from './control';
 import { createTeller } from './tell';
+import { summaryFetcher } from './relay';
 import { createTwilioCallQuality, type TwilioCallQuality } from './quality';
 import { pathOf } from '../../src/contracts/api-route';
 import type { Role } from '../../src/contracts/roles';
@@ -245,6 +246,7 @@ export function createTwilioBackend(
         now,
         log,
         tell: createTeller(client, log),
+        callSummary: summaryFetcher(client),
         control: { client, parkTimeoutMs: deps.parkTimeoutMs },
       });
     },

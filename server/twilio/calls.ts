@@ -15,7 +15,7 @@ import type {
   TrailStep,
   Voicemail,
 } from '../../src/contracts/records/call';
-import type { CallQuality } from '../../src/contracts/records/call-quality';
+import type { CallQuality, RelayLeg } from '../../src/contracts/records/call-quality';
 
 export interface CallState {
   callSid: string;
@@ -58,6 +58,8 @@ export interface CallState {
   quality: CallQuality[];
   /** Hold, park, pick-up, ring-back and transfer, in order (control.ts). */
   trail: TrailStep[];
+  /** The media server's view of each browser side, from Voice Insights once ready (relay.ts). */
+  relay: RelayLeg[];
 }
 
 /** Who was on a call as one of its sids: the caller's own call, or a `<Dial>` leg they answered. */
@@ -88,6 +90,8 @@ export interface CallLog {
   party(sid: string, callSid: string, identity: string): void;
   /** Who was on a call as `sid`, for an hour after. */
   partyOf(sid: string): Party | undefined;
+  /** Everyone noted on call `callSid`, each with the sid they were on it as, first noted first. */
+  partiesOf(callSid: string): (Party & { sid: string })[];
   /** Forgets ended calls' state and stale legs. */
   sweep(): void;
   /**
@@ -156,6 +160,7 @@ export function createCallLog(
           writing: false,
           quality: [],
           trail: [],
+          relay: [],
           routing: [],
           ringSeconds: null,
           test: false,
@@ -177,6 +182,8 @@ export function createCallLog(
       if (!parties.has(sid)) parties.set(sid, { callSid, identity, at: now() });
     },
     partyOf: (sid) => parties.get(sid),
+    partiesOf: (callSid) =>
+      [...parties].flatMap(([sid, p]) => (p.callSid === callSid ? [{ ...p, sid }] : [])),
     sweep() {
       for (const [sid, p] of parties) if (p.at < now() - KEEP_MS) parties.delete(sid);
       const cutoff = now() - KEEP_MS;
@@ -244,7 +251,7 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     forwardedTo: state.forwardedTo,
     test: state.test,
     quality: state.quality,
-    relay: [],
+    relay: state.relay,
   };
 }
 

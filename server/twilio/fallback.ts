@@ -9,6 +9,7 @@ import { HttpError } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
 import type { CallState } from './calls';
 import { createRowAmender } from './row-amend';
+import { createRelayReader } from './relay';
 import { readSignedForm } from './signature';
 import { Twiml } from './twiml-writer';
 import { writePlan } from './twiml';
@@ -70,7 +71,15 @@ export function callSidOf(params: Record<string, string>, field = 'CallSid'): st
 
 type Deps = Pick<
   TwilioWebhookDeps,
-  'config' | 'calls' | 'data' | 'voicemailSeconds' | 'log' | 'rest' | 'historyTtlSeconds' | 'now'
+  | 'config'
+  | 'calls'
+  | 'data'
+  | 'voicemailSeconds'
+  | 'log'
+  | 'rest'
+  | 'historyTtlSeconds'
+  | 'now'
+  | 'callSummary'
 >;
 
 /**
@@ -144,6 +153,9 @@ export function registerFallbackRoute(
  */
 export function createRowWriter(deps: Deps) {
   const amend = createRowAmender(deps);
+  const relay = deps.callSummary
+    ? createRelayReader({ calls: deps.calls, fetch: deps.callSummary, amend, log: deps.log })
+    : null;
   return async function writeRow(state: CallState, row: CallRecord, attempt = 0): Promise<void> {
     try {
       const index = await deps.rest.pushListItem(CALLS.name, row, deps.historyTtlSeconds);
@@ -151,6 +163,8 @@ export function createRowWriter(deps: Deps) {
       state.writing = false;
       // A report that came while it was appended (a browser's quality, a recording).
       await amend(state);
+      // The media server's view, once Voice Insights has it (relay.ts).
+      relay?.(state);
     } catch (err) {
       const last = attempt >= ROW_RETRIES;
       deps.log(

@@ -1,6 +1,6 @@
 /**
  * A call's history row brought up to what was reported after it was written: the browsers' quality
- * reports (quality.ts) and a recording (progress.ts). A report that comes while the row is being
+ * reports (quality.ts), a recording (progress.ts) and the media server's view (relay.ts). A report that comes while the row is being
  * appended is added once the append returns (fallback.ts `createRowWriter`), and the updates of one
  * row go out one after another, so the last one written is the one with every report.
  */
@@ -16,6 +16,7 @@ export function amendedRow(row: CallRecord, state: CallState): CallRecord {
   return {
     ...row,
     quality: state.quality,
+    relay: state.relay,
     voicemail,
     // A message left on a call nobody answered makes it a voicemail call.
     ...(voicemail && row.handledBy === null && ['abandoned', 'missed'].includes(row.outcome)
@@ -26,7 +27,9 @@ export function amendedRow(row: CallRecord, state: CallState): CallRecord {
 
 /** True when the row as written lacks a report the call has now. */
 export const rowBehind = (row: CallRecord, state: CallState): boolean =>
-  row.quality !== state.quality || (state.voicemail?.id ?? null) !== (row.voicemail?.id ?? null);
+  row.quality !== state.quality ||
+  row.relay !== state.relay ||
+  (state.voicemail?.id ?? null) !== (row.voicemail?.id ?? null);
 
 const queues = new WeakMap<CallState, Promise<void>>();
 

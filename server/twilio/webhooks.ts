@@ -35,6 +35,7 @@ import { historyItem, type CallLog, type CallState } from './calls';
 import { registerCallProgress } from './progress';
 import { createCallControl, type CallControl } from './control';
 import type { TwilioClient } from './client';
+import type { SummaryAnswer } from './relay';
 import {
   callSidOf,
   createRowWriter,
@@ -94,6 +95,8 @@ export interface TwilioWebhookDeps {
    * sent after the webhook's answer and in order; failures are logged.
    */
   tell?: (callSid: string, content: Record<string, unknown>) => void;
+  /** A browser leg's Call Summary from Voice Insights, for the row's `relay` (relay.ts). */
+  callSummary?: (callSid: string) => Promise<SummaryAnswer>;
   /** Hold, park, pick-up and transfer through the REST API (control.ts); absent in unit tests. */
   control?: {
     client: TwilioClient;

@@ -151,11 +151,20 @@ describe('call quality', () => {
     await expect
       .poll(async () => (await lastRow()).quality.map((q) => q.by).sort(), { timeout: 15_000 })
       .toEqual(['ann@example.com', 'bob@example.com']);
+    // The media server's own view of each side comes from each leg's Call Summary (Voice
+    // Insights), read after the row is written.
+    await expect
+      .poll(async () => (await lastRow()).relay.map((r) => `${r.side} ${r.identity}`), {
+        timeout: 15_000,
+      })
+      .toEqual(['caller ann@example.com', 'callee bob@example.com']);
     const row = await lastRow();
-    // Both browsers spoke Opus, and their reports say so. (The row's `relay`, the media server's
-    // own count, is not written since calls run as the app's Twilio application on both backends:
-    // docs/twins-voice.md, "Next".)
+    // Both browsers spoke Opus, and their reports say so, as does the relay for each leg.
     expect(row.quality.map((q) => q.codec)).toEqual(['opus', 'opus']);
-    expect(row.relay).toEqual([]);
+    expect(row.relay.map((r) => r.codec)).toEqual(['opus', 'opus']);
+    for (const side of row.relay) {
+      expect(side.received).toBeGreaterThan(0);
+      expect(side.sent).toBeGreaterThan(0);
+    }
   });
 });

@@ -91,6 +91,17 @@ const codecOfMime = (mimeType: string): Codec | null =>
 /** One leg's state as the call logic sees it. */
 export type LegState = 'new' | 'connecting' | 'connected' | 'failed' | 'closed';
 
+/** A leg's media as it stood when it closed (Voice Insights' Call Summary, rest/insights.ts). */
+export interface LegTotals {
+  /** RTP packets received from the browser. */
+  packetsIn: number;
+  /** RTP packets sent to the browser. */
+  packetsOut: number;
+  /** Of those sent, how many the browser's last RTCP receiver report said it lost. */
+  lostAtBrowser: number;
+  codec: Codec;
+}
+
 /**
  * A browser's audio, ended at the server. Made either by answering the browser's offer (the caller's
  * leg: {@link answerLeg}) or by offering to it (the callee's leg: {@link offerLeg} then `accept`).
@@ -122,6 +133,7 @@ export class MediaLeg {
   private readonly track = new MediaStreamTrack({ kind: 'audio' });
   private readonly listeners = new Set<(packet: RtpPacket) => void>();
   private readonly stateListeners = new Set<(state: LegState) => void>();
+  private readonly closeListeners = new Set<(totals: LegTotals) => void>();
   private player: NodeJS.Timeout | null = null;
   private seq = Math.floor(Math.random() * 0xffff);
   private timestamp = Math.floor(Math.random() * 0xffffffff);
@@ -332,10 +344,23 @@ export class MediaLeg {
     sender?.replaceRTP(new RtpHeader(), true);
   }
 
+  /** Told once, as the leg closes, of its packets in and out, its losses and codec. */
+  onClose(listener: (totals: LegTotals) => void): void {
+    if (this.state === 'closed') listener(this.totals());
+    else this.closeListeners.add(listener);
+  }
+
+  totals(): LegTotals {
+    const { packetsIn, packetsOut, lostAtBrowser, codec } = this;
+    return { packetsIn, packetsOut, lostAtBrowser, codec };
+  }
+
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.stopPlaying();
     this.state = 'closed';
+    for (const listener of this.closeListeners) listener(this.totals());
+    this.closeListeners.clear();
     for (const listener of this.stateListeners) listener('closed');
     this.listeners.clear();
     this.stateListeners.clear();

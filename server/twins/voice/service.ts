@@ -25,6 +25,8 @@ import type { VoicemailStore } from './voicemail-store';
 
 /** Where the `twilio` package's api.twilio.com requests arrive (`<mount>/api/…`). */
 const REST_MOUNT = `${DEFAULT_TWILIO_API_MOUNT}/api`;
+/** Where Voice Insights' requests go (`https://insights.twilio.com/v1/…`, server/twilio/client.ts). */
+const INSIGHTS_MOUNT = `${DEFAULT_TWILIO_API_MOUNT}/insights`;
 
 export interface VoiceServiceOptions {
   dataDir: string;
@@ -122,7 +124,14 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     },
     isRegistered: (identity) => registeredSocketsOf(vs, identity).length > 0,
     handleRest(req, res) {
-      if (!vs.app || !(req.url ?? '').startsWith(REST_MOUNT + '/2010-04-01/')) return false;
+      const url = req.url ?? '';
+      if (vs.app && url.startsWith(INSIGHTS_MOUNT + '/v1/')) {
+        req.url = url.slice(INSIGHTS_MOUNT.length);
+        if (vs.app.insights(req, res)) return true;
+        req.url = url;
+        return false;
+      }
+      if (!vs.app || !url.startsWith(REST_MOUNT + '/2010-04-01/')) return false;
       req.url = (req.url ?? '').slice(REST_MOUNT.length);
       void vs.app.rest(req, res);
       return true;

@@ -3,15 +3,15 @@
  * sounded to them, while the call is live (their report overtook their hangup) or just after it
  * ended, and the call's history row keeps one report per person; anyone else, an unknown call, a
  * malformed id or a body that is not a report is refused with the API's error. The row is written by
- * the app from the voice service's status callbacks, as on Twilio: the media relay's own packet
- * counts (`relay`) are not the app's to know, so that the audio flowed both ways is heard here.
+ * the app from the voice service's status callbacks, as on Twilio, and the media relay's own packet
+ * counts (`relay`) are added from each leg's Call Summary (Voice Insights) once the twin has it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../src/contracts/api';
 import { pathOf } from '../../../src/contracts/api-route';
 import { CALLS } from '../../../src/contracts/objects';
 import { callRecord } from '../../../src/contracts/records/call';
-import type { QualityReport } from '../../../src/contracts/records/call-quality';
+import type { QualityReport, RelayLeg } from '../../../src/contracts/records/call-quality';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
 import { closeLegs, connected, hears, person as personAt, type Person } from './media-support';
@@ -97,18 +97,30 @@ describe('call quality reports', () => {
         const items = (await history.getItems({ order: 'desc', pageSize: 5 })).items;
         const row = items.find((i) => (i.data as { from?: string }).from === 'ann@example.com');
         const quality = (row?.data as { quality?: { by: string }[] } | undefined)?.quality ?? [];
-        if (quality.length < 2) return false;
+        const relay = (row?.data as { relay?: RelayLeg[] } | undefined)?.relay ?? [];
+        if (quality.length < 2 || relay.length < 2) return false;
         expect(callRecord.check(row!.data)).toMatchObject({ ok: true, value: row!.data });
-        // The app, as on Twilio, has no view of the media relay's packets (docs/call-quality.md).
-        expect((row!.data as { relay: unknown[] }).relay).toEqual([]);
+        // The media server's view of each side, from each leg's Call Summary (Voice Insights, as
+        // the app reads it on Twilio): who, the packets each way, and the codec.
+        expect(relay.map((r) => [r.side, r.identity])).toEqual([
+          ['caller', 'ann@example.com'],
+          ['callee', 'bob@example.com'],
+        ]);
+        for (const side of relay) {
+          expect(side.codec).toMatch(/^(opus|pcmu)$/);
+          // The audio flowed both ways (heard above): the relay counted it each way.
+          expect(side.received).toBeGreaterThan(0);
+          expect(side.sent).toBeGreaterThan(0);
+          expect(side.lostAtBrowser).toBeLessThanOrEqual(side.sent);
+        }
         expect(quality).toEqual([
           { ...REPORT, lossPercent: 11, warnings: ['high-packet-loss'], by: 'bob@example.com' },
           { ...REPORT, by: 'ann@example.com' },
         ]);
         return true;
       },
-      5000,
-      'both reports in the row',
+      8000,
+      'both reports and the relay view in the row',
     );
   });
 });

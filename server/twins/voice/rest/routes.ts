@@ -98,7 +98,8 @@ function page(key: string, url: URL, items: unknown[]) {
   };
 }
 
-function authorised(req: IncomingMessage, creds: Credentials): boolean {
+/** Whether the request's Basic auth is the account's (SID and auth token) or one of its API keys. */
+export function authorised(req: IncomingMessage, creds: Credentials): boolean {
   const header = req.headers.authorization ?? '';
   if (!header.startsWith('Basic ')) return false;
   const [user = '', ...rest] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');

@@ -23,7 +23,7 @@ import { answerLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import type { ClientMessage } from '../protocol';
 import { failBeforeRinging, send, sendError, unknownCall } from '../signalling';
-import { endAppCall, forget, untilEnded, type AppCall, type Fork } from './call';
+import { endAppCall, forget, keepSummary, untilEnded, type AppCall, type Fork } from './call';
 import type { Room } from './conference';
 import { appEngine } from './engine';
 import { TwinCallLeg } from './leg';
@@ -33,6 +33,7 @@ import { webhookClient, type WebhookClient, type WebhookTarget } from './webhook
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VoiceRegistry } from '../rest/resources';
 import { voiceRest } from '../rest/routes';
+import { insightsRest, LegSummaries } from '../rest/insights';
 
 /** The TwiML application the SDK's token names, and the account it belongs to. */
 export interface TwimlApplication {
@@ -66,22 +67,30 @@ export interface AppMode {
   readonly registry: VoiceRegistry;
   /** Answers the REST API under /2010-04-01/ (rest/routes.ts). */
   readonly rest: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** Browser legs' media as they closed, for Voice Insights' Call Summary (rest/insights.ts). */
+  readonly summaries: LegSummaries;
+  /** Answers Voice Insights' `GET /v1/Voice/{CallSid}/Summary`. */
+  readonly insights: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export function appMode(vs: VoiceState, application: TwimlApplication): AppMode {
   const log = vs.log;
   const registry = new VoiceRegistry(vs.now);
+  const summaries = new LegSummaries(vs.now);
+  const credentials = {
+    accountSid: application.accountSid,
+    authToken: application.authToken,
+    apiKeys: { [application.apiKey]: application.apiSecret },
+  };
   return {
     application,
     registry,
+    summaries,
+    insights: insightsRest(summaries, credentials),
     rest: voiceRest({
       registry,
       engine: appEngine(vs),
-      credentials: {
-        accountSid: application.accountSid,
-        authToken: application.authToken,
-        apiKeys: { [application.apiKey]: application.apiSecret },
-      },
+      credentials,
       // `<Record>` keeps each recording in the voicemail store under its RE sid (leg.ts), on disk:
       // it outlives a restart, as Twilio keeps a recording until it is deleted.
       recordings: {
@@ -192,6 +201,7 @@ export async function placeAppCall(
   };
   try {
     call.leg = await answerLeg(msg.sdp, vs.options.media);
+    keepSummary(vs, call.sid, identity, call.leg);
   } catch (err) {
     vs.log(`voice twin: the caller's leg of ${call.sid} could not be made: ${String(err)}`);
     failBeforeRinging(vs, conn, msg.callsid, 31000, 'The call could not be placed.');

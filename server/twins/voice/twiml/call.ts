@@ -84,6 +84,22 @@ export function forget(vs: VoiceState, callSid: string): void {
   timer.unref();
 }
 
+/**
+ * Keeps `leg`'s media totals as it closes, as the Call Summary of call `callSid` (`identity`'s
+ * browser leg; rest/insights.ts).
+ */
+export function keepSummary(
+  vs: VoiceState,
+  callSid: string,
+  identity: string,
+  leg: MediaLeg,
+): void {
+  const mode = app(vs);
+  leg.onClose((totals) =>
+    mode.summaries.keep(callSid, { accountSid: mode.application.accountSid, identity, totals }),
+  );
+}
+
 /** A leg's status callbacks, with the REST registry's call kept in step. */
 export function tracked(
   vs: VoiceState,

@@ -11,7 +11,16 @@ import { TONES } from '../audio';
 import { bridge, offerLeg, type MediaLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../signalling';
-import { acceptAnswer, answerCall, app, forget, tracked, type AppCall, type Fork } from './call';
+import {
+  acceptAnswer,
+  answerCall,
+  app,
+  forget,
+  keepSummary,
+  tracked,
+  type AppCall,
+  type Fork,
+} from './call';
 import type { RunScope } from './leg';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome } from './run';
@@ -165,6 +174,7 @@ export async function dialClients(
       }
       if (settled || call.ended) return;
       callerLeg.stopPlaying();
+      keepSummary(vs, fork.sid, fork.identity, leg);
       bridged = { fork, unbridge: bridge(callerLeg, leg) };
       fork.status.answered();
       answerCall(vs, call);

@@ -16,7 +16,7 @@ import type { Conn, VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../signalling';
 import type { TwinCall } from '../rest/resources';
 import { runAppCall } from './application';
-import { acceptAnswer, answeredCall, app, forget, tracked, type Fork } from './call';
+import { acceptAnswer, answeredCall, app, forget, keepSummary, tracked, type Fork } from './call';
 import type { Callback } from './parse';
 import type { Start } from './run';
 
@@ -130,6 +130,7 @@ export async function placeCall(
       return;
     }
     const answeredAt = vs.now();
+    keepSummary(vs, fork.sid, identity, leg);
     status.answered();
     const call = answeredCall(
       fork.sid,
