@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type twilio from 'twilio';
 import { registerAudioRoutes } from './audio/routes';
+import { embeddedMediaMaps, restMediaMaps } from './audio/stored';
 import { createCallHistory } from './calls/history';
 import { createCallJournal, recoverDroppedCalls } from './calls/journal';
 import { registerCallQualityRoute } from './calls/quality';
@@ -205,8 +206,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const auth = createAuth(mirrorSignIns(users, directory), sessions);
 
   const speech = createSpeech({ dataDir: config.dataDir });
+  // The audio files' descriptions and the announcements: in the embedded Sync service, or on Twilio
+  // (and the twins) in Twilio's through its REST API. The files are on this server's disk on both.
+  const maps = sync.internal ? embeddedMediaMaps(sync.internal) : restMediaMaps(app.rest);
   const announcements = createAnnouncements({
-    sync: sync.internal,
+    maps,
     speech,
     dataDir: config.dataDir,
   });
@@ -292,7 +296,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         ? twilioBackend.membersOf(groupId)
         : (readGroup(sync.internal, groupId)?.members ?? []),
   });
-  registerAudioRoutes(router, { auth, sync: sync.internal, dataDir: config.dataDir });
+  registerAudioRoutes(router, { auth, maps, dataDir: config.dataDir });
   registerGuidanceRoutes(router, { auth, speech, announcements });
   registerGroupObjectRoutes(router, {
     auth,

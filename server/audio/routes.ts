@@ -1,8 +1,9 @@
 /**
  * Audio files for announcements. Uploads stream to a temporary file under `<data>/audio` (never held
  * in memory), are recognised from their bytes (sniff.ts), and only then renamed into place and described
- * in the `audio` Sync map; anything refused or cut off leaves no file behind. Files are served with
- * range requests; deleting is refused while an announcement (`guidance` map) uses the file.
+ * in the `audio` Sync map (stored.ts: the embedded service's, or Twilio's through its REST API);
+ * anything refused or cut off leaves no file behind. Files are served with range requests; deleting
+ * is refused while an announcement (`guidance` map) uses the file.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
@@ -11,13 +12,12 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { API } from '../../src/contracts/api';
-import { ANNOUNCEMENTS, AUDIO } from '../../src/contracts/objects';
 import type { Auth } from '../identity/sessions';
 import { HttpError, sendJson } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
-import type { InternalSync } from '../sync/internal';
 import { youngGcPacer } from '../platform/lib/young-gc';
 import { audioDuration, CONTENT_TYPES, sniffAudio, type AudioKind } from './sniff';
+import type { MediaMaps } from './stored';
 
 /** 64 MiB: minutes of WAV, an hour of MP3. */
 export const DEFAULT_MAX_AUDIO_BYTES = 64 * 1024 * 1024;
@@ -26,7 +26,7 @@ const ID_PATTERN = /^aud-[a-z0-9]{12}$/;
 
 export interface AudioRouteDeps {
   auth: Auth;
-  sync: InternalSync | undefined;
+  maps: MediaMaps;
   dataDir: string;
   maxBytes?: number;
 }
@@ -49,17 +49,13 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
   const dir = join(deps.dataDir, 'audio');
   mkdirSync(dir, { recursive: true });
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_AUDIO_BYTES;
-  const requireSync = (): InternalSync => {
-    if (!deps.sync)
-      throw new HttpError(503, 'internal_error', 'Audio needs the embedded Sync service');
-    return deps.sync;
-  };
+  const { maps } = deps;
   const fileOf = (id: string, kind: AudioKind) => join(dir, `${id}.${kind}`);
-  const describe = (id: string): { kind: AudioKind; name: string } => {
+  const describe = async (id: string): Promise<{ kind: AudioKind; name: string }> => {
     if (!ID_PATTERN.test(id)) throw new HttpError(404, 'not_found', 'No such audio file');
-    const item = requireSync().getMapItem(AUDIO.name, id);
+    const item = await maps.audio(id);
     const kind = item?.kind;
-    if (item === undefined || (kind !== 'wav' && kind !== 'mp3' && kind !== 'ogg')) {
+    if (item === null || (kind !== 'wav' && kind !== 'mp3' && kind !== 'ogg')) {
       throw new HttpError(404, 'not_found', 'No such audio file');
     }
     return { kind, name: typeof item.name === 'string' ? item.name : id };
@@ -67,7 +63,6 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
 
   router.route(API.uploadAudio, async (ctx) => {
     const admin = deps.auth.requireAdmin(ctx);
-    const sync = requireSync();
     const name = cleanFileName(ctx.url.searchParams.get('name'));
     const declared = ctx.req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge(maxBytes);
@@ -128,7 +123,12 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
         uploadedAt: new Date(ctx.now).toISOString(),
       };
       try {
-        sync.setMapItem(AUDIO.name, id, item);
+        await maps.setAudio(id, item);
+        // On Twilio the write is a REST request: a person may have cancelled meanwhile.
+        if (gone) {
+          await maps.removeAudio(id);
+          throw cancelled();
+        }
       } catch (err) {
         await rm(fileOf(id, kind), { force: true });
         throw err;
@@ -151,7 +151,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
   router.route(API.audioFile, async (ctx) => {
     deps.auth.requireUser(ctx);
     const id = ctx.params.id ?? '';
-    const { kind } = describe(id);
+    const { kind } = await describe(id);
     const path = fileOf(id, kind);
     const { size } = await stat(path).catch(() => {
       throw new HttpError(404, 'not_found', 'No such audio file');
@@ -161,10 +161,9 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
 
   router.route(API.deleteAudio, async (ctx) => {
     deps.auth.requireAdmin(ctx);
-    const sync = requireSync();
     const id = ctx.params.id ?? '';
-    const { kind, name } = describe(id);
-    const users = [...sync.mapItems(ANNOUNCEMENTS.name).entries()]
+    const { kind, name } = await describe(id);
+    const users = [...(await maps.announcements()).entries()]
       .filter(([, g]) => g.audioId === id)
       .map(([key, g]) => (typeof g.name === 'string' ? g.name : key));
     if (users.length > 0) {
@@ -174,7 +173,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
         `${name} is used by ${users.length === 1 ? 'the announcement' : 'the announcements'} ${users.join(', ')}; choose another file there first`,
       );
     }
-    sync.removeMapItem(AUDIO.name, id);
+    await maps.removeAudio(id);
     await rm(fileOf(id, kind), { force: true });
     ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
     ctx.res.end();

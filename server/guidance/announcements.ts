@@ -6,9 +6,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ANNOUNCEMENTS, AUDIO } from '../../src/contracts/objects';
-import type { InternalSync } from '../sync/internal';
+import type { MediaMaps } from '../audio/stored';
 import { SAMPLE_RATE } from '../twins/voice/audio';
+import { AUDIO_ID } from '../../src/contracts/records/audio';
 import { decodeWav, resample, toPcmu, WavError } from './pcm';
 import type { Speech } from './speech';
 
@@ -53,7 +53,8 @@ export interface Announcements {
 }
 
 export interface AnnouncementDeps {
-  sync: InternalSync | undefined;
+  /** The `audio` and `guidance` maps, on either backend. */
+  maps: MediaMaps;
   speech: Speech;
   dataDir: string;
 }
@@ -63,8 +64,8 @@ export function createAnnouncements(deps: AnnouncementDeps): Announcements {
 
   /** An uploaded file, resampled once (files never change under an id) and cached beside the speech. */
   async function fileAudio(audioId: string): Promise<Buffer> {
-    const item = deps.sync?.getMapItem(AUDIO.name, audioId);
-    if (!item || !/^aud-[a-z0-9]{12}$/.test(audioId)) {
+    const item = AUDIO_ID.test(audioId) ? await deps.maps.audio(audioId) : null;
+    if (!item) {
       throw new AnnouncementError('not_found', 'The audio file of this announcement was deleted');
     }
     const name = typeof item.name === 'string' ? item.name : audioId;
@@ -122,7 +123,7 @@ export function createAnnouncements(deps: AnnouncementDeps): Announcements {
   return {
     pcmuOf,
     async pcmu(id) {
-      const item = deps.sync?.getMapItem(ANNOUNCEMENTS.name, id);
+      const item = await deps.maps.announcement(id);
       if (!item) throw new AnnouncementError('not_found', 'No such announcement');
       return pcmuOf(item);
     },

@@ -8,8 +8,9 @@
  * version): only URLs this server wrote are served. The version changes when the announcement does,
  * so Twilio's media cache never plays an old one. If the speech engine cannot render the text when
  * the call arrives, the caller hears Twilio's `<Say>` of it instead. An announcement made from an
- * uploaded audio file is served the same way by the server that has the file (the embedded
- * backend's); on Twilio, where files cannot be uploaded, it is left out (docs/operations.md).
+ * uploaded WAV file is served the same way, resampled, by the server that has the file (the one it
+ * was uploaded to, server/audio/); one whose file this server cannot play (another server's, or not
+ * WAV) is left out of the call (docs/operations.md).
  *
  * Voicemail: the history row keeps the Recording SID as the message's id, and GET /api/voicemail/{id}
  * (server/calls/voicemail.ts, the same route as on the embedded backend) streams Twilio's recording
@@ -128,8 +129,8 @@ export function registerTwilioMedia(
           play: `${config.publicUrl}${TWILIO_PATHS.audio}/${encodeURIComponent(id)}.wav?${query.toString()}`,
         };
       } catch (err) {
-        // An audio file is on the server that stored it (the embedded backend's); on Twilio, with
-        // no file here, the announcement is left out of the call, said once in the log.
+        // An audio file is on the server it was uploaded to: one this server cannot play (not
+        // here, or not WAV) is left out of the call, said once in the log.
         if (item.kind !== 'tts') {
           if (!warned.has(id)) {
             warned.add(id);
