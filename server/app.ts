@@ -20,7 +20,7 @@ import {
 import type { AppConfig } from './config';
 import { TEAM } from '../src/contracts/objects';
 import { registerGroupObjectRoutes } from './groups/routes';
-import { checkGroupNumber, groupNumbers, readGroup } from './groups/stored';
+import { checkGroupNumber, groupNumbers, numbersOfGroups, readGroup } from './groups/stored';
 import { createAnnouncements, type Announcements } from './guidance/announcements';
 import { refuseRemovingPlayedGuidance } from './guidance/in-use';
 import { registerGuidanceRoutes } from './guidance/routes';
@@ -105,7 +105,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const voiceSettings = { ...voiceSettingsFromEnv(process.env), ...options.voice };
   const db = openAppDatabase(config.dataDir);
   const sessions = createSessionStore(db);
-  const users = createUsers(db, () => groupNumbers(sync.internal));
+  // Ring groups' numbers, which no extension may be: the embedded service's, or on Twilio the groups
+  // last read from Twilio Sync (read afresh before an admin changes an extension, below).
+  const users = createUsers(db, () =>
+    twilioBackend ? numbersOfGroups(twilioBackend.data.peekGroups()) : groupNumbers(sync.internal),
+  );
   const roleOf = (identity: string) => users.get(identity)?.role ?? null;
   sessions.purgeExpired(now());
   // Twilio mode on the twins: "Twilio" is this process (server/twins/account.ts).
@@ -273,6 +277,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     },
     presence,
     returning,
+    ...(twilioBackend ? { readGroups: () => twilioBackend.data.groupsNow() } : {}),
   });
   registerVoiceRoutes(router, {
     auth,

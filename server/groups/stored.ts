@@ -1,6 +1,6 @@
 /**
  * Ring groups as the embedded backend stores them (the `groups` map, which admins' browsers write):
- * one group, every group's number, and the rule that one number reaches one thing: a group's number
+ * one group, every group's number (and those of groups read from Twilio Sync), and the rule that one number reaches one thing: a group's number
  * is no other group's and no one's extension. The Sync service asks {@link checkGroupNumber} of every
  * group a browser writes; people's extensions are checked against these numbers
  * (server/identity/users.ts).
@@ -19,10 +19,17 @@ export function readGroup(internal: InternalSync | undefined, groupId: string): 
 
 /** Every ring group with a number (none without the embedded service). */
 export function groupNumbers(internal: InternalSync | undefined): GroupNumber[] {
+  if (!internal) return [];
+  const groups: [string, Group][] = [];
+  for (const [id, data] of internal.mapItems(GROUPS.name))
+    groups.push([id, groupRecord.read(data)]);
+  return numbersOfGroups(groups);
+}
+
+/** The numbers of these ring groups (by id), normalised; a group without one is left out. */
+export function numbersOfGroups(groups: Iterable<[string, Group]>): GroupNumber[] {
   const out: GroupNumber[] = [];
-  if (!internal) return out;
-  for (const [id, data] of internal.mapItems(GROUPS.name)) {
-    const group = groupRecord.read(data);
+  for (const [id, group] of groups) {
     const number = normaliseNumber(group.number);
     if (number === '') continue;
     out.push({ id, name: group.name || id, number });

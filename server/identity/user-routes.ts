@@ -21,6 +21,11 @@ export interface UserRouteDeps {
   presence: PresenceSettings;
   /** Issues a colleague's one-time sign-in code (returning.ts). */
   returning: ReturningPeople;
+  /**
+   * Reads the ring groups afresh before an extension changes, where `users` sees only the copy last
+   * read (on Twilio they are in Twilio Sync); the embedded service's are read in place.
+   */
+  readGroups?: () => Promise<unknown>;
 }
 
 function identityParam(ctx: RequestContext): string {
@@ -70,7 +75,9 @@ export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
     deps.auth.requireAdmin(ctx);
     const identity = identityParam(ctx);
     const body = await readBody(ctx.req, API.setExtension);
-    const { user, changed } = deps.users.setExtension(identity, parseExtension(body.extension));
+    const extension = parseExtension(body.extension);
+    await deps.readGroups?.();
+    const { user, changed } = deps.users.setExtension(identity, extension);
     if (changed) deps.directory.upsert(user);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });

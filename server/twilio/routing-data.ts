@@ -73,6 +73,10 @@ export interface Prepared {
 export interface RoutingData {
   /** Every ring group, by id. */
   groups(): Promise<Map<string, Group>>;
+  /** Every ring group read now, not the copy kept (an admin may have saved one a moment ago). */
+  groupsNow(): Promise<Map<string, Group>>;
+  /** Every ring group as last read, without reading Sync (empty before the first read). */
+  peekGroups(): Map<string, Group>;
   /** The group whose number (an extension or a phone number) is `number`, or null. */
   groupByNumber(number: string): Promise<{ id: string; group: Group } | null>;
   /** The group `id`, read again once when the last read did not have it (a group made since). */
@@ -159,6 +163,11 @@ export function createRoutingData(deps: {
 
   return {
     groups,
+    groupsNow() {
+      groupsCache.delete('all');
+      return groups();
+    },
+    peekGroups: () => groupsCache.peek('all') ?? new Map<string, Group>(),
     async groupByNumber(number) {
       const wanted = normaliseNumber(number);
       if (wanted === '') return null;

@@ -14,8 +14,8 @@ import { shutdownClients } from '../integration/sync/support';
 import { addSessionCookie, apiSignIn } from '../model/support/app';
 import { wavFile } from '../support/audio-fixtures';
 import { launchChromium } from '../support/chromium';
-import { startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, snapshotDist } from './support/live';
+import { e2eBackend, startServer, type RunningServer } from '../support/server';
+import { groupObjectsAs, sdkClientFor, snapshotDist } from './support/live';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -54,9 +54,13 @@ async function context(cookie: string | null): Promise<BrowserContext> {
 
 /**
  * What an admin would have made: a contact, a ring group with its objects, an announcement, audio;
- * each as its screen stores it (the Sync service refuses data that breaks its record).
+ * each as its screen stores it (the Sync service refuses data that breaks its record). The group's
+ * objects are asked of the server first, as the group form does: on Twilio (ACL on) a browser may
+ * not create objects, so the server makes them and they are opened here.
  */
 async function seedData(cookie: string): Promise<void> {
+  const prepare = await groupObjectsAs(server.url, 'Ada Admin', 'ada@example.com');
+  const mode = (await prepare(GROUP)) ? 'open_existing' : 'create_new';
   const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
   try {
     const contacts = await sdk.map({ id: 'contacts', mode: 'open_or_create' });
@@ -67,31 +71,28 @@ async function seedData(cookie: string): Promise<void> {
       email: 'hello@acme.example',
       note: '',
     });
-    await sdk.document({
-      id: `schedule:${GROUP}`,
-      mode: 'create_new',
-      data: { timeZone: 'Europe/London', week: { mon: [{ start: '09:00', end: '17:00' }] } },
+    const schedule = await sdk.document({ id: `schedule:${GROUP}`, mode });
+    await schedule.set({
+      timeZone: 'Europe/London',
+      week: { mon: [{ start: '09:00', end: '17:00' }] },
     });
     // Holidays in this month, so the month view shows marked days (one of them today).
     const today = new Date().toISOString().slice(0, 10);
     const month = today.slice(0, 7);
     const [from, to] = Number(today.slice(8)) <= 14 ? ['20', '22'] : ['03', '05'];
-    await sdk.document({
-      id: `calendar:${GROUP}`,
-      mode: 'create_new',
-      data: {
-        holidays: [
-          { id: 'hol-axe1', label: 'Founders’ Day', start: today, end: today },
-          {
-            id: 'hol-axe2',
-            label: 'Team retreat',
-            start: `${month}-${from}`,
-            end: `${month}-${to}`,
-          },
-        ],
-      },
+    const calendar = await sdk.document({ id: `calendar:${GROUP}`, mode });
+    await calendar.set({
+      holidays: [
+        { id: 'hol-axe1', label: 'Founders’ Day', start: today, end: today },
+        {
+          id: 'hol-axe2',
+          label: 'Team retreat',
+          start: `${month}-${from}`,
+          end: `${month}-${to}`,
+        },
+      ],
     });
-    const forwarding = await sdk.list({ id: `forwarding:${GROUP}`, mode: 'create_new' });
+    const forwarding = await sdk.list({ id: `forwarding:${GROUP}`, mode });
     await forwarding.push({
       when: 'noAnswer',
       after: 20,
@@ -121,7 +122,14 @@ async function seedData(cookie: string): Promise<void> {
     headers: { 'Content-Type': 'audio/wav', Cookie: `sb_session=${cookie}`, Origin: server.url },
     body: new Uint8Array(wavFile(2)),
   });
-  if (res.status !== 201) throw new Error(`audio upload: ${res.status} ${await res.text()}`);
+  const answer = await res.text();
+  // Twilio mode keeps no audio files yet (docs/operations.md, "What differs"): the audio screens are
+  // then checked without one.
+  if (e2eBackend() === 'twilio-twins' && res.status === 503 && /embedded Sync/.test(answer)) {
+    console.log(`axe: no audio file on ${e2eBackend()}: ${answer}`);
+    return;
+  }
+  if (res.status !== 201) throw new Error(`audio upload: ${res.status} ${answer}`);
 }
 
 /**
