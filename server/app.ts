@@ -47,6 +47,7 @@ import { createSyncService, type SyncService } from './sync/service';
 import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
 import { createTwinAccount, createTwinVoiceAccount } from './twins/account';
 import { embeddedAccount } from './twins/account-env';
+import { ownTls } from './twins/own-tls';
 import { SERVICE_SID } from './sync/token';
 import { personOfVoiceIdentity, voiceIdentityOf } from '../src/contracts/voice-identity';
 import { registerVoiceRoutes } from './voice/routes';
@@ -112,10 +113,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   );
   const roleOf = (identity: string) => users.get(identity)?.role ?? null;
   sessions.purgeExpired(now());
+  const onTwins = config.backend.kind === 'embedded' || (config.backend.twins && !options.sync);
+  // With TLS, "Twilio" on this process is reached over this server's own certificate (own-tls.ts).
+  const own = onTwins && config.tls ? ownTls(config.tls.certFile) : null;
   // Twilio mode on the twins: "Twilio" is this process (server/twins/account.ts).
   const twins =
     config.backend.kind === 'twilio' && config.backend.twins && !options.sync
-      ? createTwinAccount(config.backend, { dataDir: config.dataDir, log })
+      ? createTwinAccount(config.backend, { dataDir: config.dataDir, log, ownTls: own })
       : null;
   // Calls are the app's Twilio Voice application (server/twilio/) on both backends. On the embedded
   // one, "Twilio" is this process: the voice twin runs the calls, and the app's Sync writes reach
@@ -129,7 +133,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         )
       : null;
   const account = config.backend.kind === 'twilio' ? config.backend : embeddedTwilio!;
-  const voiceAccount = twins ?? (embeddedTwilio ? createTwinVoiceAccount(embeddedTwilio) : null);
+  const voiceAccount =
+    twins ?? (embeddedTwilio ? createTwinVoiceAccount(embeddedTwilio, own) : null);
   // Calls in progress are journalled on the embedded backend (on Twilio, Twilio carries them): those a
   // server that died left behind get their history row at the next start, dropped (below).
   const journal = config.backend.kind === 'embedded' ? createCallJournal(db, now) : null;
@@ -145,6 +150,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     ...(options.twilioHttpClient || voiceAccount
       ? { httpClient: options.twilioHttpClient ?? voiceAccount!.httpClient }
       : {}),
+    ...(own ? { fetch: own.fetch } : {}),
   });
   // On Twilio, Sync is Twilio's too: no embedded Sync service.
   const twilioBackend = config.backend.kind === 'twilio' ? app : null;

@@ -85,8 +85,10 @@ export function createTwilioBackend(
     roleOf: (identity: string) => Role | null;
     /** Everyone on the team now. */
     team: () => readonly string[];
-    /** Replaces the package's HTTP client (tests). */
+    /** Replaces the package's HTTP client (tests; the twins). */
     httpClient?: InstanceType<typeof twilio.RequestClient>;
+    /** Fetches recordings in place of the global fetch (the twins over this server's own TLS). */
+    fetch?: typeof fetch;
     /** SWITCHBOARD_HISTORY_DAYS: how long history rows and their recordings are kept. */
     historyDays: number;
     /** SWITCHBOARD_VOICEMAIL_SECONDS: the longest voicemail message. */
@@ -128,7 +130,11 @@ export function createTwilioBackend(
     log,
   });
   const users = createRestDirectory(rest, log);
-  const voicemail = createTwilioVoicemail({ config, rest });
+  const voicemail = createTwilioVoicemail({
+    config,
+    rest,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
   const retention = createRetention({
     rest,
     days: deps.historyDays,

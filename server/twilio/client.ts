@@ -5,6 +5,7 @@
  * stand-in receives is exactly what Twilio would (same paths, form bodies, Basic auth). Every
  * request is tried again on 429 and 5xx, with backoff ({@link RetryPolicy}).
  */
+import type { Agent } from 'node:https';
 import twilio from 'twilio';
 import type { TwilioConfig } from './config';
 
@@ -51,8 +52,11 @@ export class SwitchboardRequestClient extends twilio.RequestClient {
     private readonly policy: RetryPolicy = RETRY_POLICY,
     private readonly sleep: (ms: number) => Promise<void> = (ms) =>
       new Promise((r) => setTimeout(r, ms)),
+    /** The HTTPS agent in place of the package's (the twins over this server's own TLS). */
+    agent?: Agent,
   ) {
     super({ timeout: 5000, keepAlive: true });
+    if (agent) this.axios.defaults.httpsAgent = agent;
   }
 
   override async request<TData>(opts: Sent<TData>) {

@@ -20,6 +20,7 @@ import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
 import { createTwilioClient, SwitchboardRequestClient } from '../twilio/client';
 import type { TwilioConfig } from '../twilio/config';
 import { twinFolder } from './account-env';
+import type { OwnTls } from './own-tls';
 import type { VoiceBackend } from '../voice/routes';
 import { SIGNAL_PATH } from './voice/model';
 import type { TwimlApplication } from './voice/twiml/application';
@@ -59,6 +60,8 @@ export function createTwinAccount(
     dataDir: string;
     log: (message: string) => void;
     env?: Readonly<Record<string, string | undefined>>;
+    /** With TLS_CERT: this server's own certificate trusted by the clients that reach the twins. */
+    ownTls?: OwnTls | null;
   },
 ): TwinAccount {
   // Tests only: a slow Sync (SWITCHBOARD_TEST_SYNC_DELAY_MS).
@@ -79,7 +82,7 @@ export function createTwinAccount(
       readDelayMs,
     },
   });
-  const voice = createTwinVoiceAccount(config);
+  const voice = createTwinVoiceAccount(config, deps.ownTls ?? null);
   return {
     sync,
     httpClient: voice.httpClient,
@@ -136,12 +139,17 @@ export interface TwinVoiceAccount {
   open(origin: string): Promise<void>;
 }
 
-export function createTwinVoiceAccount(config: TwilioConfig): TwinVoiceAccount {
+export function createTwinVoiceAccount(
+  config: TwilioConfig,
+  /** With TLS_CERT: the REST client and the voice twin trust this server's own certificate. */
+  own: OwnTls | null = null,
+): TwinVoiceAccount {
   let listening!: (origin: string) => void;
   const base = new Promise<string>((resolve) => (listening = resolve));
   return {
-    httpClient: new SwitchboardRequestClient(() => base),
+    httpClient: new SwitchboardRequestClient(() => base, undefined, undefined, own?.agent),
     application: () => ({
+      ...(own ? { fetch: own.fetch } : {}),
       accountSid: config.accountSid,
       applicationSid: config.twimlAppSid,
       apiKey: config.apiKey,

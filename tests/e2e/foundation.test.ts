@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiSignIn } from '../model/support/app';
-import { expectedConsoleError } from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
@@ -56,8 +55,7 @@ function watchErrors(page: Page): string[] {
   page.on('console', (msg) => {
     // Chromium logs every 4xx; the 401 that says "nobody is signed in" is the expected answer.
     const expected401 = msg.location().url.endsWith('/api/session') && msg.text().includes('401');
-    if (msg.type() === 'error' && !expected401 && !expectedConsoleError(msg.text()))
-      errors.push(msg.text());
+    if (msg.type() === 'error' && !expected401) errors.push(msg.text());
   });
   page.on('pageerror', (err) => errors.push(err.message));
   return errors;

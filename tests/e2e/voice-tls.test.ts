@@ -53,7 +53,7 @@ afterAll(async () => {
   rmSync(certDir, { recursive: true, force: true });
 });
 
-it('serves https and wss: a Device registers over wss, and Sync is pointed at wss', async () => {
+it('serves https and wss: a Device registers over wss and places a call, and Sync is pointed at wss', async () => {
   expect(server.output()).toMatch(/listening on https:\/\/127\.0\.0\.1:/);
   const base = `https://127.0.0.1:${server.port}`;
   const context = await browser.newContext({
@@ -84,20 +84,47 @@ it('serves https and wss: a Device registers over wss, and Sync is pointed at ws
     const sync = (await (await fetch('/api/token')).json()) as {
       sync: { twilsock: { uri: string } };
     };
+    interface Call {
+      on(event: string, listener: (...args: unknown[]) => void): void;
+    }
     const w = window as unknown as {
       Twilio: {
-        Device: new (t: string, o: unknown) => { register(): Promise<void>; state: string };
+        Device: new (
+          t: string,
+          o: unknown,
+        ) => {
+          register(): Promise<void>;
+          connect(o: { params: Record<string, string> }): Promise<Call>;
+          state: string;
+        };
       };
     };
     const device = new w.Twilio.Device(voice.token, voice.device);
     await device.register();
+    const state = device.state;
+    // A call asks the app's webhooks, over this server's own https ("Twilio" is this process on
+    // both backends), which refuse a name nobody has.
+    const call = await device.connect({ params: { To: 'Nobody Here' } });
+    const events: string[] = [];
+    await new Promise<void>((resolve) => {
+      for (const e of ['accept', 'error'])
+        call.on(e, (err) =>
+          events.push(e === 'error' ? `error ${(err as { code: number }).code}` : e),
+        );
+      call.on('disconnect', () => resolve());
+      call.on('error', () => resolve());
+    });
     return {
-      state: device.state,
+      state,
+      events,
       signalling: voice.signalling.url,
       twilsock: sync.sync.twilsock.uri,
     };
   });
   expect(result.state).toBe('registered');
+  // The app's answer, <Reject> (31603, declined), not the twin's for a webhook it could not reach.
+  expect(result.events).toEqual(['error 31603']);
+  expect(server.output()).not.toMatch(/self-signed|HTTP connection failure/);
   expect(result.signalling).toBe(`wss://127.0.0.1:${server.port}/signal`);
   expect(result.twilsock).toBe(`wss://127.0.0.1:${server.port}/v3/wsconnect`);
   await context.close();

@@ -10,24 +10,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SyncClient } from 'twilio-sync';
 import { addSessionCookie, apiSignIn } from '../../model/support/app';
 import { clientWithToken, RawTwilsock, token } from '../../integration/sync/support';
-import { e2eBackend } from '../../support/server';
 
 export interface Person {
   context: BrowserContext;
   page: Page;
   errors: string[];
-}
-
-/**
- * On the twins (SWITCHBOARD_E2E_BACKEND=twilio-twins) the Voice SDK is sent to Twilio's own
- * signalling, which this machine cannot reach (calls on the twins are not carried yet): what the SDK
- * logs about that is not counted among a page's errors there. Anything else is.
- */
-export function expectedConsoleError(text: string): boolean {
-  return (
-    e2eBackend() === 'twilio-twins' &&
-    (text.startsWith('[TwilioVoice]') || text.includes('wss://voice-js.roaming.twilio.com/'))
-  );
 }
 
 /** A browser context signed in as `name` through the API, with one page open at `path`. */
@@ -45,7 +32,7 @@ export async function signedInPage(
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && !expectedConsoleError(msg.text())) errors.push(msg.text());
+    if (msg.type() === 'error') errors.push(msg.text());
   });
   await page.goto(`${baseUrl}${path}`);
   return { context, page, errors };

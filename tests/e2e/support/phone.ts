@@ -24,6 +24,9 @@ interface SdkCall extends SdkEmitter {
   _mediaHandler?: { version?: { pc?: RTCPeerConnection } };
 }
 interface SdkDevice extends SdkEmitter {
+  readonly isBusy: boolean;
+  readonly calls: SdkCall[];
+  disconnectAll(): void;
   register(): Promise<void>;
   updateToken(token: string): void;
   connect(options: { params: Record<string, string> }): Promise<SdkCall>;
@@ -171,6 +174,30 @@ export async function dial(phone: Phone, to: string): Promise<void> {
     const call = await p.device.connect({ params: { To: target } });
     p.watchCall(call, 'outgoing');
   }, to);
+}
+
+/**
+ * Ends every call on every phone still open (a test's cleanup, so one that failed mid-call leaves no
+ * call up for the next: the SDK then refuses to dial, "A Call is already active"), and waits until
+ * none has a call, ringing or active.
+ */
+export async function hangUpEverywhere(timeoutMs = 10_000): Promise<void> {
+  await Promise.all(
+    [...phones].map(async (phone) => {
+      if (phone.page.isClosed()) return;
+      await phone.page.evaluate(() =>
+        (window as unknown as PageWindow).__phone.device.disconnectAll(),
+      );
+      await phone.page.waitForFunction(
+        () => {
+          const device = (window as unknown as PageWindow).__phone.device;
+          return !device.isBusy && device.calls.length === 0;
+        },
+        undefined,
+        { timeout: timeoutMs },
+      );
+    }),
+  );
 }
 
 /** Runs `action` ('accept' | 'reject' | 'disconnect' | 'mute' | 'unmute') on the phone's latest call. */
