@@ -12,13 +12,13 @@ echo "== build" && npm run -s build
 export SWITCHBOARD_TEST_BUILT=1
 echo "== tests"
 # Two lanes on a full run (CI has two cores, and the browser suites leave one idle much of the
-# time): the unit and browser projects in this shell; beside them the integration project (real
-# server processes driven by the SDKs in Node), then the browser suites that run again in Twilio
-# mode on the twins (SWITCHBOARD_BACKEND=twilio-twins: the server's Twilio webhooks, TwiML and REST
-# against the Sync and Voice twins; docs/operations.md, "Rehearsing on the twins"). The second
-# lane's output is printed after the first's. Suites listed in TWINS_SUITES are the ones CI's 30
-# minutes carry; docs/twilio.md ("Suites on the twins") lists the others and what each needs.
-TWINS_SUITES="tests/e2e/contacts.test.ts tests/e2e/foundation.test.ts tests/e2e/softphone.test.ts tests/e2e/call-quality.test.ts tests/e2e/hold.test.ts"
+# time): the unit and browser projects in this shell, the browser suites on the default embedded
+# backend; beside them the integration project (real server processes driven by the SDKs in Node),
+# then every end-to-end suite (tests/e2e) a second time, in Twilio mode on the twins
+# (SWITCHBOARD_BACKEND=twilio-twins: the server's Twilio webhooks, TwiML and REST against the Sync
+# and Voice twins; docs/operations.md, "Rehearsing on the twins"). A feature that works on one
+# backend and not the other fails the run. The second lane's output is printed after the first's.
+TWINS_SUITES="tests/e2e/"
 lane_pid=""
 if [ "$#" -eq 0 ]; then
   lane_log=$(mktemp)
@@ -27,9 +27,8 @@ if [ "$#" -eq 0 ]; then
     echo "== integration suites (beside the unit and browser suites)"
     npx vitest run --project integration
     integration=$?
-    echo "== browser suites on the Twilio backend (twins): $TWINS_SUITES"
-    # shellcheck disable=SC2086
-    SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run $TWINS_SUITES
+    echo "== every end-to-end suite again, on the Twilio backend (twins): $TWINS_SUITES"
+    SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser "$TWINS_SUITES"
     twins=$?
     [ "$integration" -eq 0 ] && [ "$twins" -eq 0 ]
   ) >"$lane_log" 2>&1 &
@@ -37,6 +36,10 @@ if [ "$#" -eq 0 ]; then
   set -- --project unit --project browser
 fi
 main=0
+if [ -n "$lane_pid" ]; then
+  echo "== unit suites, then the browser suites on the embedded backend (the integration suites and"
+  echo "   the end-to-end suites on the Twilio backend run beside them; their output follows)"
+fi
 npx vitest run "$@" || main=$?
 lane=0
 if [ -n "$lane_pid" ]; then
