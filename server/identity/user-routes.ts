@@ -1,6 +1,6 @@
 import { API } from '../../src/contracts/api';
 import { readBody } from '../platform/http/body';
-import { sendJson } from '../platform/http/errors';
+import { HttpError, sendJson } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { Directory } from './directory';
 import { IdentityError, invalidField, unknownUser } from './errors';
@@ -76,7 +76,15 @@ export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
     const identity = identityParam(ctx);
     const body = await readBody(ctx.req, API.setExtension);
     const extension = parseExtension(body.extension);
-    await deps.readGroups?.();
+    // Nothing changes unless the groups' numbers are known now: an extension taken on a stale copy
+    // would clash with a group made since.
+    await deps.readGroups?.().catch(() => {
+      throw new HttpError(
+        503,
+        'upstream_error',
+        'The ring groups could not be read just now, so the extension was not changed; try again in a moment',
+      );
+    });
     const { user, changed } = deps.users.setExtension(identity, extension);
     if (changed) deps.directory.upsert(user);
     sendJson(ctx.res, 200, { user: publicUser(user) });

@@ -62,6 +62,14 @@ export class TtlCache<V> {
     });
   }
 
+  /**
+   * Loads `key` afresh whatever its age (a load under way is shared); a failure is thrown and leaves
+   * the copy kept as it was, for the readers that may take it stale.
+   */
+  fresh(key: string, load: () => Promise<V>): Promise<V> {
+    return this.load(key, load);
+  }
+
   /** The value kept for `key`, fresh or stale, without loading; undefined when there is none. */
   peek(key: string): V | undefined {
     return this.entries.get(key)?.value;

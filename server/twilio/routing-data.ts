@@ -105,13 +105,13 @@ export function createRoutingData(deps: {
   const presenceCache = new TtlCache<Map<string, StoredMapItem>>(PRESENCE_TTL_MS, now);
   const dndCache = new TtlCache<boolean>(PRESENCE_TTL_MS, now);
 
-  const groups = () =>
-    groupsCache.get('all', async () => {
-      const out = new Map<string, Group>();
-      for (const [id, item] of await rest.mapItems(GROUPS.name))
-        out.set(id, groupRecord.read(item.data));
-      return out;
-    });
+  const loadGroups = async () => {
+    const out = new Map<string, Group>();
+    for (const [id, item] of await rest.mapItems(GROUPS.name))
+      out.set(id, groupRecord.read(item.data));
+    return out;
+  };
+  const groups = () => groupsCache.get('all', loadGroups);
 
   const setup = (id: string) =>
     setupCache.get(id, async () => {
@@ -163,10 +163,8 @@ export function createRoutingData(deps: {
 
   return {
     groups,
-    groupsNow() {
-      groupsCache.delete('all');
-      return groups();
-    },
+    // Afresh; when Sync cannot be read, calls are still routed on the copy kept.
+    groupsNow: () => groupsCache.fresh('all', loadGroups),
     peekGroups: () => groupsCache.peek('all') ?? new Map<string, Group>(),
     async groupByNumber(number) {
       const wanted = normaliseNumber(number);

@@ -66,4 +66,25 @@ describe('extensions on Twilio', () => {
     };
     expect(await extensions(t, want)).toEqual(want);
   });
+
+  it('changes nothing, and says to try again, when Twilio Sync cannot be read', async () => {
+    t = await startTwilioApp();
+    const ada = await t.signIn('ada@example.com', 'Ada');
+    await t.signIn('bob@example.com', 'Bob');
+    t.api.failWith(503);
+    try {
+      expect(await expectError(await setExtension(t, ada, 'bob@example.com', '150'))).toEqual({
+        status: 503,
+        code: 'upstream_error',
+        message:
+          'The ring groups could not be read just now, so the extension was not changed; try again in a moment',
+      });
+    } finally {
+      t.api.failWith(null);
+    }
+    // With Sync back, the same change goes through.
+    const again = await setExtension(t, ada, 'bob@example.com', '150');
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { user: { extension: string } }).user.extension).toBe('150');
+  }, 20_000);
 });
