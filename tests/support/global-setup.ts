@@ -29,7 +29,7 @@ export default function setup(project: TestProject): void {
   // `npm test` builds once before its two lanes (scripts/test.sh): a lane's vitest building again
   // would empty dist/ under the other lane's open pages (the app then never starts there).
   if (process.env.SWITCHBOARD_TEST_BUILT === '1') {
-    project.provide('builtRevision', revision);
+    project.provide('builtRevision', process.env.SWITCHBOARD_TEST_REVISION ?? revision);
     return;
   }
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
