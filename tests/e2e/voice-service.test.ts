@@ -112,7 +112,9 @@ describe('calls between people', () => {
     const colleague = await sdkClientFor(server.url, 'Cat', 'cat@example.com');
     try {
       const seen = await colleague.map({ id: 'presence', mode: 'open_existing' });
-      expect((await seen.get(ann.identity)).data).toEqual({
+      // (Other fields may be there too: a write by the app on Ann's page carries her
+      // do-not-disturb, false.)
+      expect((await seen.get(ann.identity)).data).toMatchObject({
         status: embedded ? 'away' : 'available',
         onCall: true,
       });
@@ -175,8 +177,11 @@ describe('calls between people', () => {
       () => lastCallEvent(ann, mark),
       (e) => e.includes('call:disconnect'),
     );
-    const rows = await eventually(history, (h) => h.length === before + 1);
-    expect(rows.at(-1)).toMatchObject({
+    // The rows since (a call the previous test left, hung up after it, may be among them).
+    const rows = await eventually(history, (h) =>
+      h.slice(before).some((r) => r.outcome === 'rejected'),
+    );
+    expect(rows.slice(before).find((r) => r.outcome === 'rejected')).toMatchObject({
       outcome: 'rejected',
       callee: bob.identity,
       reason: CALL_REASONS.declined('Bob'),
