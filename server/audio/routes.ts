@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { API } from '../../src/contracts/api';
+import { AUDIO_ID } from '../../src/contracts/records/audio';
 import type { Auth } from '../identity/sessions';
 import { HttpError, sendJson } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
@@ -22,7 +23,6 @@ import type { MediaMaps } from './stored';
 /** 64 MiB: minutes of WAV, an hour of MP3. */
 export const DEFAULT_MAX_AUDIO_BYTES = 64 * 1024 * 1024;
 const PROBE_BYTES = 64 * 1024;
-const ID_PATTERN = /^aud-[a-z0-9]{12}$/;
 
 export interface AudioRouteDeps {
   auth: Auth;
@@ -52,7 +52,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
   const { maps } = deps;
   const fileOf = (id: string, kind: AudioKind) => join(dir, `${id}.${kind}`);
   const describe = async (id: string): Promise<{ kind: AudioKind; name: string }> => {
-    if (!ID_PATTERN.test(id)) throw new HttpError(404, 'not_found', 'No such audio file');
+    if (!AUDIO_ID.test(id)) throw new HttpError(404, 'not_found', 'No such audio file');
     const item = await maps.audio(id);
     const kind = item?.kind;
     if (item === null || (kind !== 'wav' && kind !== 'mp3' && kind !== 'ogg')) {

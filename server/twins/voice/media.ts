@@ -133,7 +133,6 @@ export class MediaLeg {
   private readonly track = new MediaStreamTrack({ kind: 'audio' });
   private readonly listeners = new Set<(packet: RtpPacket) => void>();
   private readonly stateListeners = new Set<(state: LegState) => void>();
-  private readonly closeListeners = new Set<(totals: LegTotals) => void>();
   private player: NodeJS.Timeout | null = null;
   private seq = Math.floor(Math.random() * 0xffff);
   private timestamp = Math.floor(Math.random() * 0xffffffff);
@@ -344,12 +343,7 @@ export class MediaLeg {
     sender?.replaceRTP(new RtpHeader(), true);
   }
 
-  /** Told once, as the leg closes, of its packets in and out, its losses and codec. */
-  onClose(listener: (totals: LegTotals) => void): void {
-    if (this.state === 'closed') listener(this.totals());
-    else this.closeListeners.add(listener);
-  }
-
+  /** Its packets in and out, its losses and codec so far (final once it has closed). */
   totals(): LegTotals {
     const { packetsIn, packetsOut, lostAtBrowser, codec } = this;
     return { packetsIn, packetsOut, lostAtBrowser, codec };
@@ -359,8 +353,6 @@ export class MediaLeg {
     if (this.state === 'closed') return;
     this.stopPlaying();
     this.state = 'closed';
-    for (const listener of this.closeListeners) listener(this.totals());
-    this.closeListeners.clear();
     for (const listener of this.stateListeners) listener('closed');
     this.listeners.clear();
     this.stateListeners.clear();

@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LegTotals } from '../media';
-import { authorised, type Credentials } from './routes';
+import { authorised, sendRestError, type Credentials } from './routes';
 
 /** A browser leg's media, kept for its summary. */
 export interface LegSummary {
@@ -85,16 +85,8 @@ export function insightsRest(summaries: LegSummaries, credentials: Credentials) 
     const url = new URL(req.url ?? '/', 'http://twin');
     const found = SUMMARY_PATH.exec(url.pathname);
     if (!found) return false;
-    const answer = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-    };
     const error = (status: number, code: number, message: string): void =>
-      answer(status, {
-        code,
-        message,
-        more_info: `https://www.twilio.com/docs/errors/${code}`,
-        status,
-      });
+      sendRestError(res, status, code, message);
     if (!authorised(req, credentials))
       return (error(401, 20003, 'Authentication Error - invalid username'), true);
     if (req.method !== 'GET') return (error(405, 20004, 'Method not allowed'), true);
@@ -103,7 +95,9 @@ export function insightsRest(summaries: LegSummaries, credentials: Credentials) 
     // Another account's call is not found either (its SID says nothing about the asker's).
     if (!summary || summary.accountSid !== credentials.accountSid)
       return (error(404, 20404, `The requested resource ${url.pathname} was not found`), true);
-    answer(200, summaryJson(callSid, summary));
+    res
+      .writeHead(200, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify(summaryJson(callSid, summary)));
     return true;
   };
 }

@@ -98,6 +98,23 @@ function page(key: string, url: URL, items: unknown[]) {
   };
 }
 
+/** Twilio's error answer, `{code, message, more_info, status}` (twilios-response, above). */
+export function sendRestError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(
+    JSON.stringify({
+      code,
+      message,
+      more_info: `https://www.twilio.com/docs/errors/${code}`,
+      status,
+    }),
+  );
+}
+
 /** Whether the request's Basic auth is the account's (SID and auth token) or one of its API keys. */
 export function authorised(req: IncomingMessage, creds: Credentials): boolean {
   const header = req.headers.authorization ?? '';
@@ -437,12 +454,7 @@ export function voiceRest(options: VoiceRestOptions) {
       answer(status, body);
     } catch (err) {
       const e = err instanceof RestError ? err : new RestError(500, 20500, 'Internal Server Error');
-      answer(e.status, {
-        code: e.code,
-        message: e.message,
-        more_info: `https://www.twilio.com/docs/errors/${e.code}`,
-        status: e.status,
-      });
+      sendRestError(res, e.status, e.code, e.message);
     }
     return true;
   };
@@ -455,16 +467,8 @@ async function recordingAnswer(
   recordings: NonNullable<VoiceRestOptions['recordings']>,
   accountSid: string,
 ): Promise<void> {
-  const fail = (status: number, code: number, message: string): void => {
-    res.writeHead(status, { 'Content-Type': 'application/json' }).end(
-      JSON.stringify({
-        code,
-        message,
-        more_info: `https://www.twilio.com/docs/errors/${code}`,
-        status,
-      }),
-    );
-  };
+  const fail = (status: number, code: number, message: string): void =>
+    sendRestError(res, status, code, message);
   const notFound = () => fail(404, 20404, `The requested resource ${req.url ?? ''} was not found`);
   if (account !== accountSid) return fail(401, 20003, 'Authenticate');
   const verb = req.method ?? 'GET';

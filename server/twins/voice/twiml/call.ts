@@ -95,9 +95,14 @@ export function keepSummary(
   leg: MediaLeg,
 ): void {
   const mode = app(vs);
-  leg.onClose((totals) =>
-    mode.summaries.keep(callSid, { accountSid: mode.application.accountSid, identity, totals }),
-  );
+  leg.onState((state) => {
+    if (state === 'closed')
+      mode.summaries.keep(callSid, {
+        accountSid: mode.application.accountSid,
+        identity,
+        totals: leg.totals(),
+      });
+  });
 }
 
 /** A leg's status callbacks, with the REST registry's call kept in step. */
