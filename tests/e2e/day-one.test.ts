@@ -125,6 +125,9 @@ describe('day one for a new team', () => {
         .locator(`[data-testid="user-row"][data-identity="${identity}"]`)
         .locator(`[data-testid="user-presence"][data-state="${state}"]`);
 
+    // /users is open, showing Ann available, before she changes anything (the page's own start
+    // is not counted in the time her change takes to reach it).
+    await presence('ann@example.com', 'available').waitFor({ timeout: 20_000 });
     // Ann is away: only Bob rings.
     await ann.page.getByLabel('Your status').selectOption('away');
     await presence('ann@example.com', 'away').waitFor({ timeout: 10_000 });

@@ -24,11 +24,14 @@ export async function signedInPage(
   name: string,
   email: string,
   path: string,
+  /** A script to run in the page before the app's own, on every load (page.addInitScript). */
+  initScript?: string,
 ): Promise<Person> {
   const { cookie } = await apiSignIn(baseUrl, name, email);
   const context = await browser.newContext();
   await addSessionCookie(context, baseUrl, cookie);
   const page = await context.newPage();
+  if (initScript !== undefined) await page.addInitScript(initScript);
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {

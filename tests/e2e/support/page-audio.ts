@@ -67,9 +67,7 @@ export async function phonePerson(
   path: string,
   email = `${name.toLowerCase()}@example.com`,
 ): Promise<Person> {
-  const person = await signedInPage(browser, baseUrl, name, email, path);
-  await person.page.addInitScript(TRACK_PCS);
-  await person.page.reload();
+  const person = await signedInPage(browser, baseUrl, name, email, path, TRACK_PCS);
   await person.page
     .getByTestId('phone-status')
     .and(person.page.locator('[data-status="registered"]'))
