@@ -1,77 +1,106 @@
 #!/usr/bin/env bash
-# `npm test`: every check and every test, in the order that fails fastest.
+# `npm test`: every check and every test. A full run (no arguments) has three parts side by side
+# (CI has two cores; the suites that start servers leave them partly idle at first):
+#   - the static checks (typecheck, lint, format, statecharts), then the build of the app;
+#   - lane 1: the unit suites, then (once built) the browser suites on the embedded backend;
+#   - lane 2: the integration suites, then (once built) every end-to-end suite again on the Twilio
+#     backend (twins), then two short model suites.
+# Any failure fails the run (a failed check or build skips the browser suites). Lane 1 prints as it
+# goes; the checks' output and lane 2's follow it, each whole.
+# With arguments (`npm test -- tests/e2e/x.test.ts`): the checks, the build, then vitest with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
-# The static checks side by side (two cores; lint is the longest), each one's output kept whole and
-# printed in order; any failure stops here.
-checks_dir=$(mktemp -d)
-check() {
-  local name=$1
-  shift
-  (if "$@" >"$checks_dir/$name" 2>&1; then echo 0; else echo 1; fi >"$checks_dir/$name.rc") &
-}
-check typecheck npm run -s typecheck
-check lint npm run -s lint
-check format npm run -s format:check
-check statecharts npm run -s charts -- --check
-wait
-checks_failed=0
-for name in typecheck lint format statecharts; do
-  echo "== $name"
-  cat "$checks_dir/$name"
-  [ "$(cat "$checks_dir/$name.rc")" -eq 0 ] || checks_failed=1
-done
-rm -rf "$checks_dir"
-[ "$checks_failed" -eq 0 ] || exit 1
-# Built once for both lanes below (tests/support/global-setup.ts builds only when
-# SWITCHBOARD_TEST_BUILT is unset), labelled with the commit checked out now; the tests read the
-# label from SWITCHBOARD_TEST_REVISION, so a commit made while they run does not change it.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# The build is labelled with the commit checked out now; the tests read the label from
+# SWITCHBOARD_TEST_REVISION, so a commit made while they run does not change it.
 revision=$(git rev-parse --short HEAD 2>/dev/null || echo dev)
-echo "== build ($revision)" && SWITCHBOARD_REVISION=$revision npm run -s build
 export SWITCHBOARD_TEST_BUILT=1 SWITCHBOARD_TEST_REVISION=$revision
-echo "== tests"
-# Two lanes on a full run (CI has two cores, and the browser suites leave one idle much of the
-# time): the unit and browser projects in this shell, the browser suites on the default embedded
-# backend; beside them the integration project (real server processes driven by the SDKs in Node),
-# then every end-to-end suite (tests/e2e) a second time, in Twilio mode on the twins
-# (SWITCHBOARD_BACKEND=twilio-twins: the server's Twilio webhooks, TwiML and REST against the Sync
-# and Voice twins; docs/operations.md, "Rehearsing on the twins"). A feature that works on one
-# backend and not the other fails the run. The second lane's output is printed after the first's.
+
+# The static checks side by side, each one's output kept whole, then the build (once, for both
+# lanes: tests/support/global-setup.ts builds only when SWITCHBOARD_TEST_BUILT is unset). Writes
+# $work/checks.log and, last, $work/built (0 when every check passed and the app is built).
+checks_and_build() {
+  local name failed=0
+  check() {
+    local name=$1
+    shift
+    (if "$@" >"$work/$name" 2>&1; then echo 0; else echo 1; fi >"$work/$name.rc") &
+  }
+  check typecheck npm run -s typecheck
+  check lint npm run -s lint
+  check format npm run -s format:check
+  check statecharts npm run -s charts -- --check
+  wait
+  for name in typecheck lint format statecharts; do
+    echo "== $name"
+    cat "$work/$name"
+    [ "$(cat "$work/$name.rc")" -eq 0 ] || failed=1
+  done
+  if [ "$failed" -eq 0 ]; then
+    echo "== build ($revision)"
+    SWITCHBOARD_REVISION=$revision npm run -s build || failed=1
+  fi
+  echo "$failed" >"$work/built"
+}
+
+# Waits until the checks and the build are done; false when one of them failed.
+built() {
+  while [ ! -s "$work/built" ]; do sleep 1; done
+  [ "$(cat "$work/built")" -eq 0 ]
+}
+
+if [ "$#" -gt 0 ]; then
+  checks_and_build
+  built || exit 1
+  exec npx vitest run "$@"
+fi
+
 TWINS_SUITES="tests/e2e/"
 # Two short model suites (embedded backend) end the second lane instead, so the lanes end together.
 MOVED_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
-lane_pid=""
-if [ "$#" -eq 0 ]; then
-  lane_log=$(mktemp)
-  (
-    set +e
-    echo "== integration suites (beside the unit and browser suites)"
-    npx vitest run --project integration
-    integration=$?
-    echo "== every end-to-end suite again, on the Twilio backend (twins): $TWINS_SUITES"
-    SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser "$TWINS_SUITES"
-    twins=$?
-    echo "== model suites moved here from the first lane, on the embedded backend: $MOVED_SUITES"
-    # shellcheck disable=SC2086
-    npx vitest run --project browser $MOVED_SUITES
-    moved=$?
-    [ "$integration" -eq 0 ] && [ "$twins" -eq 0 ] && [ "$moved" -eq 0 ]
-  ) >"$lane_log" 2>&1 &
-  lane_pid=$!
-  set -- --project unit --project browser
-  for suite in $MOVED_SUITES; do set -- "$@" --exclude "$suite"; done
-fi
+
+checks_and_build >"$work/checks.log" 2>&1 &
+checks_pid=$!
+
+(
+  set +e
+  echo "== integration suites (beside the unit suites)"
+  npx vitest run --project integration
+  integration=$?
+  if ! built; then
+    echo "== the checks or the build failed: no browser suites"
+    exit 1
+  fi
+  echo "== every end-to-end suite again, on the Twilio backend (twins): $TWINS_SUITES"
+  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser "$TWINS_SUITES"
+  twins=$?
+  echo "== model suites moved here from the first lane, on the embedded backend: $MOVED_SUITES"
+  # shellcheck disable=SC2086
+  npx vitest run --project browser $MOVED_SUITES
+  moved=$?
+  [ "$integration" -eq 0 ] && [ "$twins" -eq 0 ] && [ "$moved" -eq 0 ]
+) >"$work/lane2.log" 2>&1 &
+lane_pid=$!
+
+echo "== the static checks and the build, then lane 2 (integration, then every end-to-end suite on"
+echo "   the Twilio backend) run beside this lane; their output follows it"
+echo "== unit suites, then the browser suites on the embedded backend"
 main=0
-if [ -n "$lane_pid" ]; then
-  echo "== unit suites, then the browser suites on the embedded backend (the integration suites and"
-  echo "   the end-to-end suites on the Twilio backend run beside them; their output follows)"
+npx vitest run --project unit || main=$?
+if built; then
+  excludes=()
+  for suite in $MOVED_SUITES; do excludes+=(--exclude "$suite"); done
+  npx vitest run --project browser "${excludes[@]}" || main=$?
+else
+  main=1
 fi
-npx vitest run "$@" || main=$?
+wait "$checks_pid" || true
 lane=0
-if [ -n "$lane_pid" ]; then
-  wait "$lane_pid" || lane=$?
-  cat "$lane_log"
-  rm -f "$lane_log"
-fi
-[ "$main" -eq 0 ] && [ "$lane" -eq 0 ]
+wait "$lane_pid" || lane=$?
+cat "$work/checks.log"
+cat "$work/lane2.log"
+checks=0
+built || checks=1
+[ "$checks" -eq 0 ] && [ "$main" -eq 0 ] && [ "$lane" -eq 0 ]
