@@ -4,22 +4,37 @@
  * person's presence item (through the REST API) when their first call begins and their last ends,
  * as the voice webhooks report them (calls.ts). The browser's heartbeat keeps the value the map
  * holds. Only an item that exists is changed (an offline person gets none), its ttl kept; writes for
- * one person go one after another, each with the state as it is when it runs.
+ * one person go one after another, each with the state as it is when it runs. The write is
+ * conditional on the revision read (If-Match: https://www.twilio.com/docs/sync/api/map-item-resource),
+ * so a status the person picks between the read and the write is read again and kept, never
+ * overwritten with the copy read before it.
  */
 import { PRESENCE } from '../../src/contracts/objects';
 import type { SyncRest } from './sync-rest';
 
+/** Reads and conditional writes before giving up on an item that keeps changing under them. */
+const WRITE_TRIES = 5;
+
 export function createOnCallWriter(deps: {
-  rest: Pick<SyncRest, 'getMapItem' | 'updateMapItem'>;
+  rest: Pick<SyncRest, 'getMapItem' | 'updateMapItemIf'>;
   isOnCall: (identity: string) => boolean;
   log: (message: string) => void;
 }): (identity: string) => void {
   const queues = new Map<string, Promise<void>>();
   const write = async (identity: string): Promise<void> => {
-    const onCall = deps.isOnCall(identity);
-    const item = await deps.rest.getMapItem(PRESENCE.name, identity);
-    if (!item || item.data.onCall === onCall) return;
-    await deps.rest.updateMapItem(PRESENCE.name, identity, { ...item.data, onCall });
+    for (let tries = 0; tries < WRITE_TRIES; tries++) {
+      const onCall = deps.isOnCall(identity);
+      const item = await deps.rest.getMapItem(PRESENCE.name, identity);
+      if (!item || item.data.onCall === onCall) return;
+      const done = await deps.rest.updateMapItemIf(
+        PRESENCE.name,
+        identity,
+        { ...item.data, onCall },
+        item.revision,
+      );
+      if (done !== 'changed') return;
+    }
+    throw new Error(`the item kept changing (${WRITE_TRIES} tries)`);
   };
   return (identity) => {
     const before = queues.get(identity) ?? Promise.resolve();

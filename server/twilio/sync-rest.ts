@@ -17,11 +17,20 @@ export interface StoredMapItem {
 /** What the server asks of a Sync service; the Twilio backend's counterpart of `InternalSync`. */
 export interface SyncRest {
   mapItems(map: string): Promise<Map<string, StoredMapItem>>;
-  getMapItem(map: string, key: string): Promise<StoredMapItem | null>;
+  /** The item with its revision (for {@link SyncRest.updateMapItemIf}), or null. */
+  getMapItem(map: string, key: string): Promise<(StoredMapItem & { revision: string }) | null>;
   /** Creates or replaces the item; `ttlSeconds` sets its expiry (0 or absent: none). */
   setMapItem(map: string, key: string, data: JsonObject, ttlSeconds?: number): Promise<void>;
-  /** Replaces an item's data, keeping its ttl; false when there is no such item (nothing made). */
-  updateMapItem(map: string, key: string, data: JsonObject): Promise<boolean>;
+  /**
+   * Replaces an item's data only if it is still at `revision` (If-Match, keeping its ttl):
+   * 'changed' when someone wrote it since (Twilio's 412; nothing written), 'gone' when it is gone.
+   */
+  updateMapItemIf(
+    map: string,
+    key: string,
+    data: JsonObject,
+    revision: string,
+  ): Promise<'written' | 'changed' | 'gone'>;
   /** Nothing when it is already gone. */
   removeMapItem(map: string, key: string): Promise<void>;
   /** A document's data, or null when there is none. */
@@ -107,18 +116,20 @@ export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRe
         return {
           data: asObject(item.data),
           expiresAt: item.dateExpires ? item.dateExpires.getTime() : null,
+          revision: item.revision,
         };
       } catch (err) {
         if (notFound(err)) return null;
         throw err;
       }
     },
-    async updateMapItem(name, key, data) {
+    async updateMapItemIf(name, key, data, revision) {
       try {
-        await map(name).syncMapItems(pathKey(key)).update({ data });
-        return true;
+        await map(name).syncMapItems(pathKey(key)).update({ data, ifMatch: revision });
+        return 'written';
       } catch (err) {
-        if (notFound(err)) return false;
+        if (notFound(err)) return 'gone';
+        if (restStatus(err) === 412) return 'changed';
         throw err;
       }
     },

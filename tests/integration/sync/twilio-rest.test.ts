@@ -12,6 +12,7 @@ import { createTwilioClient, type TwilioClient } from '../../../server/twilio/cl
 import type { TwilioConfig } from '../../../server/twilio/config';
 import { createSyncRest } from '../../../server/twilio/sync-rest';
 import { createSyncAclRest } from '../../../server/twilio/acl';
+import { createOnCallWriter } from '../../../server/twilio/on-call';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients, waitFor } from './support';
 
@@ -578,5 +579,60 @@ describe('the Sync twin answers Twilio’s Sync REST API', () => {
     await acl.remove(ref);
     await acl.remove(ref);
     expect(await acl.names('document')).not.toContain('rest-acl-doc');
+  });
+  it('writes an item only at the revision read (If-Match): a write since is never overwritten', async () => {
+    const rest = createSyncRest(twilio, SERVICE_SID);
+    await rest.setMapItem(
+      'presence',
+      'ann@example.com',
+      { status: 'available', onCall: false },
+      75,
+    );
+    const read = await rest.getMapItem('presence', 'ann@example.com');
+    await rest.setMapItem('presence', 'ann@example.com', { status: 'away', onCall: false }, 75);
+    expect(
+      await rest.updateMapItemIf(
+        'presence',
+        'ann@example.com',
+        { status: 'available', onCall: true },
+        read!.revision,
+      ),
+    ).toBe('changed');
+    expect((await rest.getMapItem('presence', 'ann@example.com'))?.data).toEqual({
+      status: 'away',
+      onCall: false,
+    });
+
+    // "On a call" written while Ann picks Away between the writer's read and its write: her
+    // Away is read again and kept, with onCall set.
+    let raced = false;
+    const racing = {
+      ...rest,
+      async getMapItem(map: string, key: string) {
+        const item = await rest.getMapItem(map, key);
+        if (!raced) {
+          raced = true;
+          await rest.setMapItem(map, key, { status: 'available', onCall: false }, 75);
+        }
+        return item;
+      },
+    };
+    const logged: string[] = [];
+    await rest.setMapItem('presence', 'ann@example.com', { status: 'away', onCall: false }, 75);
+    const onCallChanged = createOnCallWriter({
+      rest: racing,
+      isOnCall: () => true,
+      log: (m) => logged.push(m),
+    });
+    onCallChanged('ann@example.com');
+    await waitFor(
+      async () => (await rest.getMapItem('presence', 'ann@example.com'))?.data.onCall === true,
+    );
+    expect((await rest.getMapItem('presence', 'ann@example.com'))?.data).toEqual({
+      status: 'available',
+      onCall: true,
+    });
+    expect(raced).toBe(true);
+    expect(logged).toEqual([]);
   });
 });
