@@ -14,7 +14,7 @@ import {
   type PresenceStatus,
   type PublishInput,
 } from '../machines/presence.machine';
-import { selectMapItem, selectMapStatus } from '../machines/syncMap.selectors';
+import { selectMapStatus } from '../machines/syncMap.selectors';
 import type { MapActor } from './mutators/core';
 import {
   publishPresence,
@@ -48,17 +48,16 @@ export const WITHDRAW_WAIT_MS = 3000;
 
 /**
  * Writes go through the presence map's actor, so they are checked like every other write.
- * `onCall` is the server's (it counts the person's calls and stores its own value into every
- * presence write), so a write carries the value the map holds now rather than this tab's guess.
+ * `onCall` is the server's (it counts the person's calls: the embedded Sync service stores its own
+ * value into every presence write; on Twilio the server writes it), so a write carries the value
+ * the service holds at that moment rather than this tab's guess (publishPresence).
  */
 function providedMachine(map: MapActor, doNotDisturb: () => boolean) {
   return presenceMachine.provide({
     actors: {
       publish: fromPromise<void, PublishInput>(async ({ input }) => {
-        const current = selectMapItem(input.identity)(map.getSnapshot())?.data;
         const item = {
-          ...input.item,
-          onCall: current?.onCall === true,
+          status: input.item.status,
           // The person's own setting, for colleagues to see (written only while it is on).
           ...(doNotDisturb() ? { doNotDisturb: true } : {}),
         };

@@ -6,18 +6,29 @@
 import type { Actor } from 'xstate';
 import { presenceRecord, type PresenceWrite } from '../../contracts/records/presence';
 import type { presenceMachine, PresenceStatus } from '../../machines/presence.machine';
-import { putItem, removeItem, touchItem, type MapActor } from './core';
+import { putItemFrom, removeItem, touchItem, type MapActor } from './core';
 
 export type PresenceActor = Actor<typeof presenceMachine>;
 
-/** Writes the person's item whole, lapsing after `ttlSeconds` unless renewed. */
+/**
+ * Writes the person's item whole, lapsing after `ttlSeconds` unless renewed. `onCall` is not this
+ * tab's to say (the server's: it carries the calls), so the item is written with the value the
+ * service holds at the moment of the write: a change the server makes meanwhile makes the service
+ * refuse the write, and it is made again on the server's version.
+ */
 export async function publishPresence(
   map: MapActor,
   identity: string,
-  item: PresenceWrite,
+  item: Omit<PresenceWrite, 'onCall'>,
   ttlSeconds: number,
 ): Promise<void> {
-  await putItem(map, presenceRecord, identity, item, { ttl: ttlSeconds });
+  await putItemFrom(
+    map,
+    presenceRecord,
+    identity,
+    (current) => ({ ...item, onCall: current?.onCall === true }),
+    { ttl: ttlSeconds },
+  );
 }
 
 /** Extends the item's ttl without changing it (colleagues are sent no event). */

@@ -76,14 +76,28 @@ describe('presence mutators', () => {
   it('write the person’s item with its ttl, then renew the ttl alone', async () => {
     const { actor, map } = await startMap({ existing: new FakeMap('MP-contacts', 'contacts') });
     const presence = actor;
-    await publishPresence(presence, 'ada@x.io', { status: 'away', onCall: false }, 60);
+    await publishPresence(presence, 'ada@x.io', { status: 'away' }, 60);
     await renewPresence(presence, 'ada@x.io', 60);
     expect(writes(map().calls)).toEqual([
-      {
-        method: 'set',
-        args: ['ada@x.io', { status: 'away', onCall: false, doNotDisturb: false }, { ttl: 60 }],
-      },
+      { method: 'mutate', args: ['ada@x.io', expect.any(Function), { ttl: 60 }] },
       { method: 'setItemTtl', args: ['ada@x.io', 60] },
     ]);
+    expect(map().items.get('ada@x.io')?.data).toEqual({
+      status: 'away',
+      onCall: false,
+      doNotDisturb: false,
+    });
+  });
+
+  it('keep the on-call flag the service holds when the item is written (it is the server’s)', async () => {
+    const existing = new FakeMap('MP-presence', 'presence');
+    const { actor, map } = await startMap({ existing });
+    await map().set('ada@x.io', { status: 'available', onCall: true }, { ttl: 60 });
+    await publishPresence(actor, 'ada@x.io', { status: 'away' }, 60);
+    expect(map().items.get('ada@x.io')?.data).toEqual({
+      status: 'away',
+      onCall: true,
+      doNotDisturb: false,
+    });
   });
 });

@@ -74,6 +74,17 @@ class FakeMap extends FakeSdkContainer {
     this.emit('itemUpdated', { item, isLocal: true });
     return item;
   }
+  /** As the SDK's: the mutator gets the item's data ({} when there is none); the result is set. */
+  async mutate(key: string, mutator: (data: object) => object | null, metadata?: { ttl?: number }) {
+    await Promise.resolve();
+    const current = this.items.get(key);
+    const data = mutator(structuredClone(current?.data ?? {}));
+    if (data === null) return current;
+    this.writes.push({ op: 'mutate', key, data, ...(metadata?.ttl ? { ttl: metadata.ttl } : {}) });
+    const item = this.item(key, data);
+    this.emit('itemUpdated', { item, isLocal: true });
+    return item;
+  }
   async setItemTtl(key: string, ttl: number) {
     await Promise.resolve();
     this.writes.push({ op: 'setItemTtl', key, ttl });
@@ -235,7 +246,7 @@ describe('the signed-in workspace', () => {
       'map users',
     ]);
     expect(presence()?.writes[0]).toEqual({
-      op: 'set',
+      op: 'mutate',
       key: 'ada@x.io',
       data: { status: 'available', onCall: false, doNotDisturb: false },
       ttl: 60,
@@ -306,7 +317,7 @@ describe('the signed-in workspace', () => {
       presence()
         ?.writes.slice(1)
         .map((w) => w.op),
-    ).toEqual(['remove', 'set']);
+    ).toEqual(['remove', 'mutate']);
     expect(workspace.getSnapshot().presence.actor).not.toBe(first);
     expect(phones.started[0]?.stopped).toBe(true);
     expect(workspace.getSnapshot().phone.runtime).toBe(phones.started[1]?.runtime);
