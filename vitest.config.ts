@@ -19,6 +19,10 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // No unit test is a speed test (speed is measured in `npm run bench`): on a busy machine,
+          // with the checks and the integration suites beside it, the first test of a file that
+          // loads a screen's chunk took over vitest's default 5 s (route guard, once).
+          testTimeout: 20_000,
           sequence: { groupOrder: 0 },
         },
       },

@@ -4,8 +4,10 @@ import { App } from '../../../src/ui/app/App';
 import { createAppActors, startAppActors, type AppActors } from '../../../src/app/page';
 import { createAppRouter } from '../../../src/ui/app/router';
 
-// Lazy route chunks load through the module graph; on a busy CI machine that can take a while.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy route chunks load through the module graph; on a busy machine that can take a while: the
+// first screen of a file took over 5 s with the checks and the integration suites beside the unit
+// suites (under the unit project's 20 s per test; no unit test is a speed test).
+configure({ asyncUtilTimeout: 15_000 });
 
 export interface FakeUser {
   identity: string;
