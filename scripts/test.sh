@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# `npm test`: every check and every test. A full run (no arguments) has three parts side by side
-# (CI has two cores; the suites that start servers leave them partly idle at first):
-#   - the static checks (typecheck, lint, format, statecharts), then the build of the app;
-#   - lane 1: the unit suites, then (once built) the browser suites on the embedded backend;
-#   - lane 2: the integration suites, then (once built) every end-to-end suite again on the Twilio
+# `npm test`: every check and every test. A full run (no arguments) has two lanes side by side (CI
+# has two cores):
+#   - lane 1: the unit suites, then (once the app is built) the browser suites on the embedded
+#     backend;
+#   - lane 2: the static checks (typecheck, lint, format, statecharts) side by side, then the build
+#     of the app, then the integration suites, then every end-to-end suite again on the Twilio
 #     backend (twins), then two short model suites.
-# Any failure fails the run (a failed check or build skips the browser suites). Lane 1 prints as it
-# goes; the checks' output and lane 2's follow it, each whole.
+# The checks run beside the unit suites (no unit test is timed), not beside the integration suites,
+# whose media tests want the cores they had. Any failure fails the run; a failed check or build
+# skips the browser and integration suites. Lane 1 prints as it goes; the checks' output and lane
+# 2's follow it, each whole.
 # With arguments (`npm test -- tests/e2e/x.test.ts`): the checks, the build, then vitest with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,18 +64,16 @@ TWINS_SUITES="tests/e2e/"
 # Two short model suites (embedded backend) end the second lane instead, so the lanes end together.
 MOVED_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
 
-checks_and_build >"$work/checks.log" 2>&1 &
-checks_pid=$!
-
 (
   set +e
-  echo "== integration suites (beside the unit suites)"
-  npx vitest run --project integration
-  integration=$?
+  checks_and_build >"$work/checks.log" 2>&1
   if ! built; then
-    echo "== the checks or the build failed: no browser suites"
+    echo "== the checks or the build failed: no integration or browser suites"
     exit 1
   fi
+  echo "== integration suites"
+  npx vitest run --project integration
+  integration=$?
   echo "== every end-to-end suite again, on the Twilio backend (twins): $TWINS_SUITES"
   SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser "$TWINS_SUITES"
   twins=$?
@@ -84,8 +85,8 @@ checks_pid=$!
 ) >"$work/lane2.log" 2>&1 &
 lane_pid=$!
 
-echo "== the static checks and the build, then lane 2 (integration, then every end-to-end suite on"
-echo "   the Twilio backend) run beside this lane; their output follows it"
+echo "== lane 2 (the static checks and the build, then the integration suites, then every end-to-end"
+echo "   suite on the Twilio backend) runs beside this lane; its output follows this lane's"
 echo "== unit suites, then the browser suites on the embedded backend"
 main=0
 npx vitest run --project unit || main=$?
@@ -96,7 +97,6 @@ if built; then
 else
   main=1
 fi
-wait "$checks_pid" || true
 lane=0
 wait "$lane_pid" || lane=$?
 cat "$work/checks.log"
