@@ -147,8 +147,9 @@ async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(400);
 }
 
-async function runAxe(page: Page, inject = true): Promise<Violation[]> {
-  if (inject) await page.addScriptTag({ path: AXE });
+/** Runs axe-core on the whole page, adding its script first unless this document has it already. */
+async function runAxe(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   return page.evaluate(async (tags) => {
     const axe = (
       window as unknown as {
@@ -175,17 +176,22 @@ async function check(
   const page = await ctx.newPage();
   try {
     await page.goto(`${server.url}${path}`);
-    await settle(page);
-    await before?.(page);
-    const violations = await runAxe(page);
-    return {
-      pathname: new URL(page.url()).pathname,
-      heading: ((await page.locator('h1').first().textContent()) ?? '').trim(),
-      violations,
-    };
+    return await examine(page, before);
   } finally {
     await page.close();
   }
+}
+
+/** The screen on `page` once settled (and after `before`), as axe-core finds it. */
+async function examine(page: Page, before?: (page: Page) => Promise<void>): Promise<Checked> {
+  await settle(page);
+  await before?.(page);
+  const violations = await runAxe(page);
+  return {
+    pathname: new URL(page.url()).pathname,
+    heading: ((await page.locator('h1').first().textContent()) ?? '').trim(),
+    violations,
+  };
 }
 
 /**
@@ -200,7 +206,6 @@ async function checkInApp(path: string): Promise<Checked> {
   if (!inApp) {
     inApp = await admin.newPage();
     await inApp.goto(`${server.url}${path}`);
-    await inApp.addScriptTag({ path: AXE });
   } else {
     // The router keeps the screen before while the next one's chunk loads: the next is shown when
     // the heading is another element or another text (or, for the same screen under another path,
@@ -227,13 +232,7 @@ async function checkInApp(path: string): Promise<Checked> {
       )
       .catch(() => undefined);
   }
-  await settle(inApp);
-  const violations = await runAxe(inApp, false);
-  return {
-    pathname: new URL(inApp.url()).pathname,
-    heading: ((await inApp.locator('h1').first().textContent()) ?? '').trim(),
-    violations,
-  };
+  return examine(inApp);
 }
 
 function describeViolations(violations: Violation[]): string {
