@@ -16,6 +16,7 @@ import { wavFile } from '../support/audio-fixtures';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { groupObjectsAs, sdkClientFor, snapshotDist } from './support/live';
+import { navigateInApp } from './support/navigate';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -207,30 +208,7 @@ async function checkInApp(path: string): Promise<Checked> {
     inApp = await admin.newPage();
     await inApp.goto(`${server.url}${path}`);
   } else {
-    // The router keeps the screen before while the next one's chunk loads: the next is shown when
-    // the heading is another element or another text (or, for the same screen under another path,
-    // `/` then `/contacts`, stays as it is).
-    await inApp.evaluate((to) => {
-      const h1 = document.querySelector('h1');
-      Object.assign(window, { axeBefore: h1, axeBeforeText: h1?.textContent });
-      window.history.pushState(null, '', to);
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    }, path);
-    await inApp.waitForURL(`${server.url}${path}`);
-    await inApp
-      .waitForFunction(
-        () => {
-          const { axeBefore, axeBeforeText } = window as unknown as {
-            axeBefore?: Element | null;
-            axeBeforeText?: string | null;
-          };
-          const now = document.querySelector('h1');
-          return now !== null && (now !== axeBefore || now.textContent !== axeBeforeText);
-        },
-        undefined,
-        { timeout: 3_000 },
-      )
-      .catch(() => undefined);
+    await navigateInApp(inApp, server.url, path);
   }
   return examine(inApp);
 }
