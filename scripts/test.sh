@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # `npm test`: every check and every test. A full run (no arguments) has two lanes side by side (CI
 # has two cores):
-#   - lane 1: the unit suites, then (once the app is built) the browser suites on the embedded
+#   - lane 1: the unit suites, then (once the app is built) every end-to-end suite on the embedded
 #     backend;
 #   - lane 2: the static checks (typecheck, lint, format, statecharts) side by side, then the build
-#     of the app, then the integration suites, then every end-to-end suite again on the Twilio
-#     backend (twins), then two short model suites.
-# The checks run beside the unit suites (no unit test is timed), not beside the integration suites,
-# whose media tests want the cores they had. Any failure fails the run; a failed check or build
-# skips the browser and integration suites. Lane 1 prints as it goes; the checks' output and lane
-# 2's follow it, each whole.
+#     of the app, then the integration suites, then the call suites again on the Twilio backend
+#     (twins), then the model suites (the app's machines walked in Chromium, embedded backend).
+# The suites are CPU-bound: every end-to-end suite on both backends did not fit CI's 30 minutes on
+# two cores (44–46 minutes; tests/CONTEXT.md, "CI time"), so CI runs on the twins the suites whose
+# calls, rows and presence Twilio mode makes differently, and `npm run test:twins` runs every
+# end-to-end suite there. The checks run beside the unit suites (no unit test is timed),
+# not beside the integration suites, whose media tests want the cores they had. Any failure fails
+# the run; a failed check or build skips the browser and integration suites. Lane 1 prints as it
+# goes; the checks' output and lane 2's follow it, each whole.
 # With arguments (`npm test -- tests/e2e/x.test.ts`): the checks, the build, then vitest with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,9 +63,10 @@ if [ "$#" -gt 0 ]; then
   exec npx vitest run "$@"
 fi
 
-TWINS_SUITES="tests/e2e/"
-# Two short model suites (embedded backend) end the second lane instead, so the lanes end together.
-MOVED_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
+# The call features on Twilio's Voice API (TwiML, REST, status callbacks), and what they write:
+# calls, hold, park and pick-up, transfers, ring groups and voicemail, presence, quality.
+TWINS_SUITES="tests/e2e/softphone.test.ts tests/e2e/hold.test.ts tests/e2e/voice-service.test.ts
+  tests/e2e/routing.test.ts tests/e2e/presence.test.ts tests/e2e/call-quality.test.ts"
 
 (
   set +e
@@ -74,26 +78,24 @@ MOVED_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
   echo "== integration suites"
   npx vitest run --project integration
   integration=$?
-  echo "== every end-to-end suite again, on the Twilio backend (twins): $TWINS_SUITES"
-  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser "$TWINS_SUITES"
-  twins=$?
-  echo "== model suites moved here from the first lane, on the embedded backend: $MOVED_SUITES"
+  echo "== the call suites again, on the Twilio backend (twins):" $TWINS_SUITES
   # shellcheck disable=SC2086
-  npx vitest run --project browser $MOVED_SUITES
-  moved=$?
-  [ "$integration" -eq 0 ] && [ "$twins" -eq 0 ] && [ "$moved" -eq 0 ]
+  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser $TWINS_SUITES
+  twins=$?
+  echo "== the model suites, on the embedded backend: tests/model/"
+  npx vitest run --project browser tests/model/
+  models=$?
+  [ "$integration" -eq 0 ] && [ "$twins" -eq 0 ] && [ "$models" -eq 0 ]
 ) >"$work/lane2.log" 2>&1 &
 lane_pid=$!
 
-echo "== lane 2 (the static checks and the build, then the integration suites, then every end-to-end"
-echo "   suite on the Twilio backend) runs beside this lane; its output follows this lane's"
-echo "== unit suites, then the browser suites on the embedded backend"
+echo "== lane 2 (the static checks and the build, then the integration suites, then the call suites on"
+echo "   the Twilio backend, then the model suites) runs beside this lane; its output follows this lane's"
+echo "== unit suites, then every end-to-end suite on the embedded backend"
 main=0
 npx vitest run --project unit || main=$?
 if built; then
-  excludes=()
-  for suite in $MOVED_SUITES; do excludes+=(--exclude "$suite"); done
-  npx vitest run --project browser "${excludes[@]}" || main=$?
+  npx vitest run --project browser tests/e2e/ || main=$?
 else
   main=1
 fi
