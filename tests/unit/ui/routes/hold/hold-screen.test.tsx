@@ -131,6 +131,9 @@ describe('/hold', () => {
   it('shows the empty state, then a call parked live, then empty again when it is taken', async () => {
     const { map } = renderHold([]);
     await screen.findByText('No calls on hold');
+    // React may have shown the empty state before running the effects that follow the map (its
+    // passive effects wait for a macrotask; on a busy machine the text is found first): let them run.
+    await act(() => Promise.resolve());
     act(() => {
       map.emit('itemAdded', {
         item: mapItem('CA9', { caller: 'Ada', parkedBy: 'pat@x.io', parkedAt: T0 }, 5),
