@@ -45,6 +45,9 @@ export default defineConfig({
           include: ['tests/model/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // expect.poll waits for what a page shows: a second (vitest's default) is less than a page
+          // start takes on a loaded machine (calendar's rows after a reload were not in by then).
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           fileParallelism: false,
           globalSetup: ['tests/support/global-setup.ts'],
         },
