@@ -12,10 +12,11 @@
 # written once on Twilio's Voice API (hold, park, pick-up and transfer; calls and their rows; ring
 # groups and voicemail), and leaves the call and device models in Chromium (about 400 CPU seconds;
 # their charts are walked over fakes in the unit project) to `npm run test:models`;
-# `npm run test:twins` runs every end-to-end suite on the twins. The checks run beside the unit suites (no unit test is timed),
-# not beside the integration suites, whose media tests want the cores they had. Any failure fails
-# the run; a failed check or build skips the browser and integration suites. Lane 1 prints as it
-# goes; the checks' output and lane 2's follow it, each whole.
+# `npm run test:twins` runs every end-to-end suite on the twins. The checks run beside the unit
+# suites (no unit test is timed), not beside the integration suites, whose media tests want the
+# cores they had. Any failure fails the run; a failed check or build skips the browser and
+# integration suites. Lane 1 prints as it goes; the checks' output and lane 2's follow it, each
+# whole.
 # With arguments (`npm test -- tests/e2e/x.test.ts`): the checks, the build, then vitest with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
