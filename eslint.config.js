@@ -111,6 +111,7 @@ export default tseslint.config(
     ignores: [
       '.scratch/**',
       'dist/**',
+      'build/**',
       'node_modules/**',
       'data/**',
       '.test-data/**',

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server';
+import { serverCommand, startServer, type RunningServer } from '../support/server';
 import { rememberSignInKeys, signInKeyHeaders } from '../support/sign-in-keys';
 
 const started: RunningServer[] = [];
@@ -119,7 +119,8 @@ describe('server/main.ts as a process', () => {
 
   it('exits with a clear message for an invalid PORT', () => {
     const root = resolve(import.meta.dirname, '../..');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const [node, args] = serverCommand();
+    const run = spawnSync(node, args, {
       cwd: root,
       env: { ...process.env, PORT: 'eighty' },
       encoding: 'utf8',

@@ -10,9 +10,10 @@ declare module 'vitest' {
 }
 
 /**
- * Browser tests drive the built app served by the real server. Building takes seconds, so it is
- * done here: the app under test is the code (and commit id) of this run, never a stale dist; under
- * `npm test`, which has just built it (SWITCHBOARD_TEST_BUILT=1), it is not built again.
+ * Browser tests drive the built app served by the real, built server (`npm run build`: the app by
+ * Vite, the server bundled by esbuild). Building takes seconds, so it is done here: the code under
+ * test (and the commit id the app shows) is this run's, never a stale build; under `npm test`, which
+ * has just built both (SWITCHBOARD_TEST_BUILT=1), nothing is built again.
  */
 export default function setup(project: TestProject): void {
   const root = resolve(import.meta.dirname, '../..');
@@ -32,11 +33,13 @@ export default function setup(project: TestProject): void {
     project.provide('builtRevision', process.env.SWITCHBOARD_TEST_REVISION ?? revision);
     return;
   }
+  // What `npm run build` does, Vite told to print warnings only.
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
     // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
     env: { ...process.env, NODE_ENV: 'production', SWITCHBOARD_REVISION: revision },
   });
+  execFileSync('npm', ['run', '-s', 'build:server'], { cwd: root, stdio: 'inherit' });
   project.provide('builtRevision', revision);
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './ports';
@@ -29,6 +29,21 @@ export interface StartOptions {
 const root = resolve(import.meta.dirname, '../..');
 
 /**
+ * The server as `npm start` runs it: `server/main.ts` bundled by `npm run build` (esbuild, the
+ * packages left to node_modules), which the browser and integration projects' global setup builds
+ * before their suites (tests/support/global-setup.ts). A bundle starts in about 1 CPU second where
+ * tsx compiling the sources took about 2.5, and the suites start the server a few hundred times.
+ */
+export const serverEntry = join(root, 'build/server/main.mjs');
+
+/** The command line that runs the built server: `[node, ...args]`. */
+export function serverCommand(): [string, string[]] {
+  if (!existsSync(serverEntry))
+    throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
+  return [process.execPath, ['--enable-source-maps', serverEntry]];
+}
+
+/**
  * The backend browser suites run on: SWITCHBOARD_E2E_BACKEND in the test runner's environment,
  * `embedded` (the default) or `twilio-twins` (Twilio mode against the server's own twins:
  * server/twins/account.ts). Every server `startServer` starts gets it, unless the test names a
@@ -42,13 +57,14 @@ export function e2eBackend(): 'embedded' | 'twilio-twins' {
 }
 
 /**
- * Starts the real server (`server/main.ts` through tsx) as a child process on a free loopback port
+ * Starts the real server (built: {@link serverEntry}) as a child process on a free loopback port
  * with its own data folder, and resolves once it prints its "listening" line.
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-test-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+  const [node, args] = serverCommand();
+  const child = spawn(node, args, {
     cwd: root,
     env: {
       ...process.env,
