@@ -21,60 +21,92 @@ import {
 
 type Deferred<T> = ReturnType<typeof deferred<T>>;
 
+interface Ports {
+  asked: Array<[string, unknown]>;
+  pending: {
+    registrationToken: Array<Deferred<string>>;
+    renewalToken: Array<Deferred<string>>;
+    checkRegistration: Array<Deferred<'registered' | 'unregistered'>>;
+    acquireLock: Array<Deferred<void>>;
+  };
+}
+
+/**
+ * Each harness's ports, by its actor system: the machines below are provided once (a `provide` builds
+ * a whole machine again, a quarter of the model walk's time when every path made its own) and find
+ * the ports of the actor that runs them.
+ */
+const portsBySystem = new WeakMap<object, Ports>();
+const portsOf = (system: object): Ports => {
+  const ports = portsBySystem.get(system);
+  if (!ports) throw new Error('a device machine ran outside deviceHarness');
+  return ports;
+};
+const record =
+  (name: string) =>
+  ({ system }: { system: object }, params: unknown) => {
+    portsOf(system).asked.push(params === undefined ? [name, null] : [name, params]);
+  };
+/** A pending port call; dropped from its queue when XState cancels it (its state was left). */
+function hold<T>(queue: Array<Deferred<T>>, signal: AbortSignal): Promise<T> {
+  const d = deferred<T>();
+  queue.push(d);
+  signal.addEventListener('abort', () => queue.splice(queue.indexOf(d), 1));
+  return d.promise;
+}
+const providedCall = callMachine.provide({
+  actions: {
+    placeCall: record('placeCall'),
+    acceptCall: record('acceptCall'),
+    rejectCall: record('rejectCall'),
+    ignoreCall: record('ignoreCall'),
+    hangUpCall: record('hangUpCall'),
+    setMuted: record('setMuted'),
+    sendDigits: record('sendDigits'),
+  },
+});
+const providedDevice = deviceMachine.provide({
+  actors: {
+    fetchVoiceToken: fromPromise(({ self, system, signal }) => {
+      const { pending } = portsOf(system);
+      return hold(
+        self.id === 'renewalToken' ? pending.renewalToken : pending.registrationToken,
+        signal,
+      );
+    }),
+    checkRegistration: fromPromise(({ system, signal }) =>
+      hold(portsOf(system).pending.checkRegistration, signal),
+    ),
+    acquireLock: fromPromise(({ system, signal }) =>
+      hold(portsOf(system).pending.acquireLock, signal),
+    ),
+    call: providedCall,
+  },
+  actions: {
+    register: record('register'),
+    updateToken: record('updateToken'),
+    unregister: record('unregister'),
+    releaseLock: record('releaseLock'),
+  },
+});
+
 export function deviceHarness(
   options: { owner?: boolean; inspect?: (e: InspectionEvent) => void } = {},
 ) {
   const clock = new SimulatedClock();
   clock.set(5_000_000);
-  const asked: Array<[string, unknown]> = [];
-  const pending = {
-    registrationToken: [] as Array<Deferred<string>>,
-    renewalToken: [] as Array<Deferred<string>>,
-    checkRegistration: [] as Array<Deferred<'registered' | 'unregistered'>>,
-    acquireLock: [] as Array<Deferred<void>>,
+  const ports: Ports = {
+    asked: [],
+    pending: { registrationToken: [], renewalToken: [], checkRegistration: [], acquireLock: [] },
   };
-  const record = (name: string) => (_: unknown, params: unknown) => {
-    asked.push(params === undefined ? [name, null] : [name, params]);
-  };
-  const call = callMachine.provide({
-    actions: {
-      placeCall: record('placeCall'),
-      acceptCall: record('acceptCall'),
-      rejectCall: record('rejectCall'),
-      ignoreCall: record('ignoreCall'),
-      hangUpCall: record('hangUpCall'),
-      setMuted: record('setMuted'),
-      sendDigits: record('sendDigits'),
-    },
-  });
-  /** A pending port call; dropped from its queue when XState cancels it (its state was left). */
-  function hold<T>(queue: Array<Deferred<T>>, signal: AbortSignal): Promise<T> {
-    const d = deferred<T>();
-    queue.push(d);
-    signal.addEventListener('abort', () => queue.splice(queue.indexOf(d), 1));
-    return d.promise;
-  }
-  const machine = deviceMachine.provide({
-    actors: {
-      fetchVoiceToken: fromPromise(({ self, signal }) =>
-        hold(self.id === 'renewalToken' ? pending.renewalToken : pending.registrationToken, signal),
-      ),
-      checkRegistration: fromPromise(({ signal }) => hold(pending.checkRegistration, signal)),
-      acquireLock: fromPromise(({ signal }) => hold(pending.acquireLock, signal)),
-      call,
-    },
-    actions: {
-      register: record('register'),
-      updateToken: record('updateToken'),
-      unregister: record('unregister'),
-      releaseLock: record('releaseLock'),
-    },
-  });
-  const actor = createActor(machine, {
+  const actor = createActor(providedDevice, {
     clock,
     input: { owner: options.owner ?? true, now: () => clock.now() },
     ...(options.inspect ? { inspect: options.inspect } : {}),
-  }).start();
+  });
+  portsBySystem.set(actor.system, ports);
+  actor.start();
+  const { asked, pending } = ports;
   return { actor, clock, asked, pending, snap: () => actor.getSnapshot() };
 }
 
