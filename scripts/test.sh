@@ -1,21 +1,18 @@
 #!/usr/bin/env bash
 # `npm test`: every check and every test. A full run (no arguments) has two lanes side by side (CI
-# has two cores):
+# has two cores), and runs every end-to-end suite twice, once per backend:
 #   - lane 1: the unit suites, then (once the app is built) every end-to-end suite on the embedded
-#     backend;
+#     backend, then four of them again on the Twilio backend (twins): TWINS_LANE1;
 #   - lane 2: the static checks (typecheck, lint, format, statecharts) side by side, then the build
-#     of the app, then the integration suites, then the call suites again on the Twilio backend
-#     (twins), then the toast and session model suites (their machines walked in Chromium).
-# The suites are CPU-bound: every end-to-end suite on both backends did not fit CI's 30 minutes on
-# two cores (44–46 minutes), nor did six call suites on the twins with every model suite (30.5
-# minutes; tests/CONTEXT.md, "CI time"). So CI runs on the twins the suites of the call features
-# written once on Twilio's Voice API (hold, park, pick-up and transfer; calls and their rows; ring
-# groups and voicemail), and leaves the call and device models in Chromium (about 400 CPU seconds;
-# their charts are walked over fakes in the unit project) to `npm run test:models`;
-# `npm run test:twins` runs every end-to-end suite on the twins. The checks run beside the unit
-# suites (no unit test is timed), not beside the integration suites, whose media tests want the
-# cores they had. Any failure fails the run; a failed check or build skips the browser and
-# integration suites. Lane 1 prints as it goes; the checks' output and lane 2's follow it, each
+#     (the app and the server, once for both lanes), then the integration suites, then every other
+#     end-to-end suite on the twins, then the toast and session model suites (their machines walked
+#     in Chromium).
+# The suites are CPU-bound (tests/CONTEXT.md, "CI time"): the lanes are cut so both end together
+# (measured in a full run), and the call and device models in Chromium (about 400 CPU seconds; their
+# charts are walked over fakes in the unit project) are left to `npm run test:models`. The checks run
+# beside the unit suites (no unit test is timed), not beside the integration suites, whose media
+# tests want the cores they had. Any failure fails the run; a failed check or build skips the browser
+# and integration suites. Lane 1 prints as it goes; the checks' output and lane 2's follow it, each
 # whole.
 # With arguments (`npm test -- tests/e2e/x.test.ts`): the checks, the build, then vitest with them.
 set -euo pipefail
@@ -67,9 +64,13 @@ if [ "$#" -gt 0 ]; then
   exec npx vitest run "$@"
 fi
 
-# The call features on Twilio's Voice API (TwiML, REST, status callbacks), and what they write:
-# calls, hold, park and pick-up, transfers, ring groups and voicemail.
-TWINS_SUITES="tests/e2e/hold.test.ts tests/e2e/voice-service.test.ts tests/e2e/routing.test.ts"
+# Every end-to-end suite runs on the twins too: these in lane 1, after the embedded run; every other
+# one in lane 2. The screens that draw the most (no calls), so that the lanes end together.
+TWINS_LANE1="tests/e2e/names.test.ts tests/e2e/axe.test.ts tests/e2e/contacts.test.ts tests/e2e/foundation.test.ts"
+TWINS_LANE2=""
+for suite in tests/e2e/*.test.ts; do
+  case " $TWINS_LANE1 " in *" $suite "*) ;; *) TWINS_LANE2="$TWINS_LANE2 $suite" ;; esac
+done
 MODEL_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
 
 (
@@ -82,9 +83,9 @@ MODEL_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
   echo "== integration suites"
   npx vitest run --project integration
   integration=$?
-  echo "== the call suites again, on the Twilio backend (twins):" $TWINS_SUITES
+  echo "== end-to-end suites on the Twilio backend (twins), the rest of them (lane 1 runs the others):"$TWINS_LANE2
   # shellcheck disable=SC2086
-  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser $TWINS_SUITES
+  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser $TWINS_LANE2
   twins=$?
   echo "== model suites, on the embedded backend:" $MODEL_SUITES
   # shellcheck disable=SC2086
@@ -94,13 +95,18 @@ MODEL_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
 ) >"$work/lane2.log" 2>&1 &
 lane_pid=$!
 
-echo "== lane 2 (the static checks and the build, then the integration suites, then the call suites on"
+echo "== every end-to-end suite runs on both backends: embedded, and Twilio on the twins"
+echo "== lane 2 (the static checks and the build, then the integration suites, then end-to-end suites on"
 echo "   the Twilio backend, then two model suites) runs beside this lane; its output follows this lane's"
-echo "== unit suites, then every end-to-end suite on the embedded backend"
+echo "== unit suites"
 main=0
 npx vitest run --project unit || main=$?
 if built; then
+  echo "== every end-to-end suite on the embedded backend"
   npx vitest run --project browser tests/e2e/ || main=$?
+  echo "== end-to-end suites on the Twilio backend (twins), these (lane 2 runs the others):" $TWINS_LANE1
+  # shellcheck disable=SC2086
+  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser $TWINS_LANE1 || main=$?
 else
   main=1
 fi
