@@ -28,6 +28,8 @@ const safeHost = /^[A-Za-z0-9.\-[\]:]{1,255}$/;
 
 export class Connection implements Subscriber {
   identity: string | null = null;
+  /** This client's endpoint, as Sync webhooks name it (`EndpointId`: Twilio's gateways assign one). */
+  readonly endpointId = randomBytes(16).toString('hex');
   /** The app session the current token belongs to (claim `sbs`). */
   sessionRef: string | null = null;
   open = true;
@@ -374,14 +376,17 @@ export class Connection implements Subscriber {
     const mayRead = check
       ? (kind: ObjectKind, name: string | null) => check(identity, kind, name)
       : undefined;
+    const origin = { via: 'client', identity, endpointId: this.endpointId } as const;
     const run = (): RestResponse => {
       const hook = this.host.testHooks?.(this, req);
       const refused = hook ? null : (this.host.authorize?.(identity, req) ?? null);
       return (
         hook ??
         (refused ? { status: refused.status, body: refused.body() } : null) ??
-        handle({ core: this.host.core, base: host, identity, conn: this, mayRead }, req, (e) =>
-          this.host.log(`${req.method} /${req.segments.join('/')} failed`, e),
+        this.host.core.actingAs(origin, () =>
+          handle({ core: this.host.core, base: host, identity, conn: this, mayRead }, req, (e) =>
+            this.host.log(`${req.method} /${req.segments.join('/')} failed`, e),
+          ),
         )
       );
     };

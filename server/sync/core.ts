@@ -4,7 +4,7 @@
  * ids, and hands the events to the hub only after the commit (delivery itself is deferred by the hub).
  */
 import type { ObjectKind } from './errors';
-import { EventHub, type Subscriber, type SyncEvent } from './events';
+import { EventHub, type EventOrigin, type Subscriber, type SyncEvent } from './events';
 import { LiveQueries } from './live-queries';
 import { iso, parseData, rev } from './model';
 import type { ItemRow, ObjectRow, Store } from './store';
@@ -17,12 +17,14 @@ export interface Emit {
     event: Record<string, unknown>,
     skip?: Subscriber,
   ): void;
-  /** Queues a delivery that is not logged (object removals, stream messages). */
+  /** Queues a delivery that is not logged (object creations and removals, stream messages). */
   transient(
     objectSid: string,
     eventType: string,
     event: Record<string, unknown>,
     skip?: Subscriber,
+    /** The object's unique name and revision, when the event does not carry them (a removal). */
+    subject?: SyncEvent['subject'],
   ): void;
 }
 
@@ -31,6 +33,10 @@ export class Core {
   /** Events of the batch in progress (see `batch`), published after its COMMIT. */
   private pending: SyncEvent[] | null = null;
   readonly liveQueries = new LiveQueries();
+  /** Who the request being run is (stamped on its events), or undefined (expiries, the server's own). */
+  private actor: EventOrigin | undefined;
+  /** Told every committed change after its COMMIT (the Sync webhooks, twilio-api/webhooks.ts). */
+  private readonly watchers = new Set<(events: readonly SyncEvent[]) => void>();
 
   constructor(
     readonly store: Store,
@@ -40,9 +46,41 @@ export class Core {
     this.hub = new EventHub(onError);
   }
 
+  /** Runs `fn` as `origin`: the events it commits say who made them. */
+  actingAs<T>(origin: EventOrigin, fn: () => T): T {
+    const before = this.actor;
+    this.actor = origin;
+    try {
+      return fn();
+    } finally {
+      this.actor = before;
+    }
+  }
+
+  /** Runs `fn` as nobody: what expired is removed by the service, not by whoever asked. */
+  expiring<T>(fn: () => T): T {
+    const before = this.actor;
+    this.actor = undefined;
+    try {
+      return fn();
+    } finally {
+      this.actor = before;
+    }
+  }
+
+  /** Calls `fn` with the events of every commit, after it; returns the unsubscribe. */
+  watch(fn: (events: readonly SyncEvent[]) => void): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
   commit<T>(fn: (emit: Emit) => T): T {
     const out: SyncEvent[] = [];
     const { q } = this.store;
+    const stamp = (e: SyncEvent): SyncEvent => {
+      if (this.actor) e.origin = this.actor;
+      return e;
+    };
     const emit: Emit = {
       logged(obj, eventType, event, skip) {
         q.insertEvent.run({
@@ -52,13 +90,19 @@ export class Core {
           payload: JSON.stringify(event),
         });
         out.push(
-          skip
-            ? { objectSid: obj.sid, eventType, event, skip }
-            : { objectSid: obj.sid, eventType, event },
+          stamp(
+            skip
+              ? { objectSid: obj.sid, eventType, event, skip }
+              : { objectSid: obj.sid, eventType, event },
+          ),
         );
       },
-      transient(objectSid, eventType, event, skip) {
-        out.push(skip ? { objectSid, eventType, event, skip } : { objectSid, eventType, event });
+      transient(objectSid, eventType, event, skip, subject) {
+        const e: SyncEvent = skip
+          ? { objectSid, eventType, event, skip }
+          : { objectSid, eventType, event };
+        if (subject) e.subject = subject;
+        out.push(stamp(e));
       },
     };
     const result = this.store.tx(() => fn(emit));
@@ -97,6 +141,7 @@ export class Core {
   private publish(events: SyncEvent[]): void {
     this.hub.publish(events);
     this.hub.publish(this.liveQueries.derive(events));
+    if (events.length > 0) for (const watcher of this.watchers) watcher(events);
   }
 
   /** Advances the object's event id, revision and date_updated (never backwards); returns the timestamp used. */
@@ -167,20 +212,24 @@ export class Core {
     q.deleteEventsOf.run(obj.sid);
     q.deleteObject.run(obj.sid);
     const field = `${obj.kind}_sid`;
-    emit.transient(obj.sid, `${obj.kind}_removed`, {
-      id: obj.last_event_id + 1,
-      [field]: obj.sid,
-      date_created: iso(this.now()),
-    });
+    emit.transient(
+      obj.sid,
+      `${obj.kind}_removed`,
+      { id: obj.last_event_id + 1, [field]: obj.sid, date_created: iso(this.now()) },
+      undefined,
+      { uniqueName: obj.unique_name, revision: rev(obj.revision) },
+    );
   }
 
   /** Removes the object's expired items (emitting their removal events); call inside `commit`. */
   expireItemsOf(emit: Emit, obj: ObjectRow): void {
     if (obj.kind !== 'list' && obj.kind !== 'map') return;
-    for (const item of this.store.q.expiredItemsOf.all(obj.sid, this.now())) {
-      if (obj.kind === 'list') this.removeListItem(emit, obj, item);
-      else this.removeMapItem(emit, obj, item);
-    }
+    this.expiring(() => {
+      for (const item of this.store.q.expiredItemsOf.all(obj.sid, this.now())) {
+        if (obj.kind === 'list') this.removeListItem(emit, obj, item);
+        else this.removeMapItem(emit, obj, item);
+      }
+    });
   }
 
   /** One sweep: removes expired objects and items. Returns how many things were removed. */

@@ -10,7 +10,18 @@ export interface SyncEvent {
   event: Record<string, unknown>;
   /** Stream messages are not echoed to the connection that published them. */
   skip?: Subscriber;
+  /**
+   * Who made the change (core.ts `actingAs`): a client over Twilsock or the REST API. Absent for what
+   * nobody asked for (an expiry), and for events the service derives itself.
+   */
+  origin?: EventOrigin;
+  /** The object's unique name and revision, for a removal (its notification has only the SID). */
+  subject?: { uniqueName: string | null; revision: string };
 }
+
+/** Who made a change: Sync webhooks say so (`Identity`, `EndpointId`; twilio-api/webhooks.ts). */
+export type EventOrigin =
+  { via: 'client'; identity: string; endpointId: string } | { via: 'rest'; identity: 'system' };
 
 export interface Subscriber {
   /**

@@ -154,7 +154,20 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
   });
   const testHooks = options.testHooks ?? process.env.SWITCHBOARD_SYNC_TEST_HOOKS === '1';
   const internal = createInternalSync(core);
-  const twilioApi = options.twilioApi ? createTwilioApi(core, options.twilioApi) : null;
+  const logRequests =
+    options.logRequests === true || process.env.SWITCHBOARD_SYNC_LOG_REQUESTS === '1';
+  const twilioApi = options.twilioApi
+    ? createTwilioApi(core, {
+        log: (message) => log(message),
+        ...(logRequests
+          ? {
+              onRequest: (method: string, path: string, status: number) =>
+                console.log(`[sync] system ${method} ${path} -> ${status}`),
+            }
+          : {}),
+        ...options.twilioApi,
+      })
+    : null;
 
   // Twilio's per-object permissions (when the service's ACL is on), then the app's own rules.
   const policy: AccessPolicy | undefined =
@@ -190,11 +203,10 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     },
     log,
     submit: (run, done) => batcher.submit(run, done),
-    onRequest:
-      options.logRequests || process.env.SWITCHBOARD_SYNC_LOG_REQUESTS === '1'
-        ? (identity, method, path, status) =>
-            console.log(`[sync] ${identity} ${method} ${path} -> ${status}`)
-        : undefined,
+    onRequest: logRequests
+      ? (identity, method, path, status) =>
+          console.log(`[sync] ${identity} ${method} ${path} -> ${status}`)
+      : undefined,
     testHooks: testHooks ? (conn: Connection, req: RestRequest) => testHook(conn, req) : undefined,
     tokenLive: options.tokenLive,
     authorize:
@@ -306,6 +318,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       if (closed) return;
       closed = true;
       clearInterval(sweeper);
+      twilioApi?.webhooks.stop();
       for (const c of connections) c.drop();
       await new Promise<void>((r) => wss.close(() => r()));
       store.close();

@@ -80,6 +80,8 @@ export function createTwinAccount(
       apiKeys: { [config.apiKey]: config.apiSecret },
       serviceSid: config.syncServiceSid,
       readDelayMs,
+      // Sync webhooks reach this server as Twilio would: at its public URL (over its own TLS).
+      ...(deps.ownTls ? { webhookFetch: deps.ownTls.fetch } : {}),
     },
   });
   const voice = createTwinVoiceAccount(config, deps.ownTls ?? null);

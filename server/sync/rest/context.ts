@@ -100,7 +100,7 @@ export function findObject(ctx: Ctx, kind: ObjectKind, id: string): ObjectRow {
   const obj = sidShape.test(id) ? q.objectBySid.get(id) : q.objectByName.get(kind, id);
   if (!obj || obj.kind !== kind) throw errors.objectNotFound(kind, id);
   if (obj.date_expires !== null && obj.date_expires <= ctx.core.now()) {
-    ctx.core.commit((emit) => ctx.core.removeObject(emit, obj));
+    ctx.core.expiring(() => ctx.core.commit((emit) => ctx.core.removeObject(emit, obj)));
     throw errors.objectNotFound(kind, id);
   }
   return obj;

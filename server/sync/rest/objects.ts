@@ -49,13 +49,28 @@ export function createObject(ctx: Ctx, kind: ObjectKind, req: RestRequest): Rest
       if (existing) {
         // An expired holder of the name no longer counts.
         if (existing.date_expires !== null && existing.date_expires <= now)
-          ctx.core.removeObject(emit, existing);
+          ctx.core.expiring(() => ctx.core.removeObject(emit, existing));
         else throw errors.uniqueNameTaken();
       }
     }
     q.insertObject.run(row);
+    // Nobody is subscribed to it yet: told only to the watchers (Sync webhooks' `*_created`).
+    emit.transient(row.sid, `${kind}_created`, createdEvent(row, now));
   });
   return { status: 201, body: objectDescriptor(ctx.base, row) };
+}
+
+/** What a creation says: the object as made (a document's data and revision). */
+function createdEvent(row: ObjectRow, now: number): Record<string, unknown> {
+  const event: Record<string, unknown> = {
+    id: 0,
+    [`${row.kind}_sid`]: row.sid,
+    [`${row.kind}_unique_name`]: row.unique_name,
+    [`${row.kind}_revision`]: rev(row.revision),
+    date_created: iso(now),
+  };
+  if (row.kind === 'document') event.document_data = parseData(row.data);
+  return event;
 }
 
 export function getObject(ctx: Ctx, kind: ObjectKind, id: string, req: RestRequest): RestResponse {

@@ -17,6 +17,7 @@ import type { Core } from '../core';
 import { errors, SyncRestError } from '../errors';
 import { handle, type Api, type ApiRequest } from './resources';
 import { openTwilioState, type TwilioState } from './state';
+import { startSyncWebhooks, type SyncWebhooks } from './webhooks';
 
 export interface TwilioApiOptions {
   accountSid: string;
@@ -35,6 +36,12 @@ export interface TwilioApiOptions {
    * ms late, each on its own (concurrent reads wait side by side), as a slow Sync would answer.
    */
   readDelayMs?: number;
+  /** Sends the Sync webhooks (the global fetch by default; the twins pass their own TLS's). */
+  webhookFetch?: typeof fetch;
+  /** Where a failing Sync webhook is told (console by default). */
+  log?: (message: string) => void;
+  /** Told each request answered (SWITCHBOARD_SYNC_LOG_REQUESTS=1: tests count the reads). */
+  onRequest?: (method: string, path: string, status: number) => void;
 }
 
 export const DEFAULT_TWILIO_API_MOUNT = '/twilio';
@@ -47,6 +54,8 @@ export interface TwilioApi {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** The service's ACL and permissions (for the client requests' access check). */
   state: TwilioState;
+  /** The Sync webhooks of the service's `webhook_url` (webhooks.ts). */
+  webhooks: SyncWebhooks;
 }
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
@@ -90,6 +99,9 @@ function authenticated(req: IncomingMessage, options: TwilioApiOptions): boolean
 
 /** https://www.twilio.com/docs/api/errors/20003 */
 const unauthenticated = () => new SyncRestError(401, 20003, 'Authenticate');
+
+/** Changes made through the REST API are the `system` identity's (Sync webhooks' `Identity`). */
+const REST_ORIGIN = { via: 'rest', identity: 'system' } as const;
 
 function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve, reject) => {
@@ -142,12 +154,23 @@ export function createTwilioApi(core: Core, options: TwilioApiOptions): TwilioAp
       ifMatch: typeof ifMatch === 'string' ? ifMatch.trim() : undefined,
     };
     // One transaction per request: a request that fails part-way leaves nothing behind.
-    const out = core.batch(() => handle(api, request));
+    const out = core.batch(() => core.actingAs(REST_ORIGIN, () => handle(api, request)));
     send(res, out.status, out.body);
+    options.onRequest?.(method, url.pathname, out.status);
   }
+
+  const webhooks = startSyncWebhooks({
+    core,
+    state,
+    names: api,
+    authToken: options.authToken,
+    ...(options.webhookFetch ? { fetch: options.webhookFetch } : {}),
+    log: options.log ?? ((message) => console.error(`[sync] ${message}`)),
+  });
 
   return {
     state,
+    webhooks,
     handle(req, res) {
       let url: URL;
       try {
@@ -165,8 +188,10 @@ export function createTwilioApi(core: Core, options: TwilioApiOptions): TwilioAp
             res.destroy();
             return;
           }
-          if (e instanceof SyncRestError) sendError(res, e);
-          else {
+          if (e instanceof SyncRestError) {
+            sendError(res, e);
+            options.onRequest?.(req.method ?? 'GET', url.pathname, e.status);
+          } else {
             console.error('[sync] Twilio REST request failed', e);
             sendError(res, errors.internal());
           }

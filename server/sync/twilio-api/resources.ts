@@ -6,7 +6,8 @@
  * Twilio's rules on them, and answers with Twilio's JSON (render.ts).
  *
  * Parameters and answers, per resource:
- * - Service: https://www.twilio.com/docs/sync/api/service (FriendlyName, AclEnabled)
+ * - Service: https://www.twilio.com/docs/sync/api/service (FriendlyName, AclEnabled, WebhookUrl,
+ *   WebhooksFromRestEnabled, ReachabilityWebhooksEnabled; the webhooks themselves: webhooks.ts)
  * - Document: https://www.twilio.com/docs/sync/api/document-resource (UniqueName, Data, Ttl; If-Match)
  * - List / Map: https://www.twilio.com/docs/sync/api/list-resource, …/map-resource (UniqueName,
  *   Ttl, CollectionTtl)
@@ -51,7 +52,7 @@ import {
   type Names,
   type RestKind,
 } from './render';
-import type { TwilioState } from './state';
+import type { ServiceRow, TwilioState } from './state';
 import { boolParam, dataParam, fail, missing, offsetPage, ttlParam } from './params';
 
 export interface Api extends Names {
@@ -147,12 +148,36 @@ function serviceRoute(api: Api, req: ApiRequest, notAllowed: () => SyncRestError
   if (req.method === 'GET') return { status: 200, body: serviceJson(api, api.state.service()) };
   if (req.method !== 'POST') throw notAllowed();
   const s = { ...api.state.service() };
-  const acl = boolParam(req.form, 'AclEnabled', false);
-  if (acl !== undefined) s.acl_enabled = acl ? 1 : 0;
+  const flag = (name: string, column: keyof ServiceRow & `${string}_enabled`) => {
+    const value = boolParam(req.form, name, false);
+    if (value !== undefined) s[column] = value ? 1 : 0;
+  };
+  flag('AclEnabled', 'acl_enabled');
+  flag('WebhooksFromRestEnabled', 'webhooks_from_rest_enabled');
+  flag('ReachabilityWebhooksEnabled', 'reachability_webhooks_enabled');
   if (req.form.FriendlyName !== undefined) s.friendly_name = req.form.FriendlyName;
+  if (req.form.WebhookUrl !== undefined) s.webhook_url = webhookUrlParam(req.form.WebhookUrl);
   s.date_updated = Math.max(api.core.now(), s.date_updated);
-  api.state.q.updateService.run(s);
+  api.state.saveService(s);
   return { status: 200, body: serviceJson(api, s) };
+}
+
+/**
+ * `WebhookUrl`: "The URL we should call when Sync objects are manipulated"; an empty value removes it
+ * (no webhooks). Anything but an absolute http(s) URL is refused as Twilio refuses a malformed
+ * parameter (400 / 20001).
+ */
+function webhookUrlParam(value: string): string | null {
+  if (value === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || value.length > 1024)
+    throw fail(400, 20001, 'Invalid parameter WebhookUrl: must be an absolute http(s) URL');
+  return value;
 }
 
 /** The ttl parameters each kind takes, the more specific first. */

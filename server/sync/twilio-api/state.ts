@@ -1,12 +1,13 @@
 /**
- * What Twilio's Sync REST API keeps beside the objects themselves: the Service (its friendly name
- * and ACL flag) and each object's Permissions per identity, in two tables of the same SQLite file,
+ * What Twilio's Sync REST API keeps beside the objects themselves: the Service (its friendly name,
+ * ACL flag and webhook settings) and each object's Permissions per identity, in two tables of the same SQLite file,
  * and the per-object write rate. With the service's ACL on, the twin also applies the permissions to
  * the twilio-sync clients' own requests, as Twilio does.
  *
  * - Service: https://www.twilio.com/docs/sync/api/service ("acl_enabled: Whether token identities in
  *   the Service must be granted access to Sync objects by using the Permissions resource. It is
- *   disabled (false) by default.")
+ *   disabled (false) by default."; `webhook_url`, `webhooks_from_rest_enabled`,
+ *   `reachability_webhooks_enabled`: where and for what Sync webhooks are sent, webhooks.ts)
  * - Permissions: https://www.twilio.com/docs/sync/api/sync-permissions (read, write, manage per
  *   identity; "Deleting a permission has the same effect as setting all access to false").
  * - Write rate: https://www.twilio.com/docs/sync/limits ("Rate of Object Writes: up to 20/s per
@@ -23,6 +24,9 @@ export interface ServiceRow {
   sid: string;
   friendly_name: string | null;
   acl_enabled: number;
+  webhook_url: string | null;
+  webhooks_from_rest_enabled: number;
+  reachability_webhooks_enabled: number;
   date_created: number;
   date_updated: number;
 }
@@ -46,6 +50,9 @@ CREATE TABLE IF NOT EXISTS twilio_service (
   sid TEXT PRIMARY KEY,
   friendly_name TEXT,
   acl_enabled INTEGER NOT NULL DEFAULT 0,
+  webhook_url TEXT,
+  webhooks_from_rest_enabled INTEGER NOT NULL DEFAULT 0,
+  reachability_webhooks_enabled INTEGER NOT NULL DEFAULT 0,
   date_created INTEGER NOT NULL,
   date_updated INTEGER NOT NULL
 );
@@ -71,14 +78,31 @@ export function openTwilioState(
 ) {
   const { db } = core.store;
   db.exec(schema);
+  // A service stored before the webhook settings existed gets them, off.
+  const columns = new Set(
+    db
+      .prepare<[], { name: string }>('PRAGMA table_info(twilio_service)')
+      .all()
+      .map((c) => c.name),
+  );
+  for (const [column, type] of [
+    ['webhook_url', 'TEXT'],
+    ['webhooks_from_rest_enabled', 'INTEGER NOT NULL DEFAULT 0'],
+    ['reachability_webhooks_enabled', 'INTEGER NOT NULL DEFAULT 0'],
+  ] as const)
+    if (!columns.has(column)) db.exec(`ALTER TABLE twilio_service ADD COLUMN ${column} ${type}`);
   const q = {
     service: db.prepare<[string], ServiceRow>('SELECT * FROM twilio_service WHERE sid = ?'),
     insertService: db.prepare<ServiceRow>(
-      `INSERT OR IGNORE INTO twilio_service (sid, friendly_name, acl_enabled, date_created, date_updated)
-       VALUES (@sid, @friendly_name, @acl_enabled, @date_created, @date_updated)`,
+      `INSERT OR IGNORE INTO twilio_service (sid, friendly_name, acl_enabled, webhook_url,
+        webhooks_from_rest_enabled, reachability_webhooks_enabled, date_created, date_updated)
+       VALUES (@sid, @friendly_name, @acl_enabled, @webhook_url, @webhooks_from_rest_enabled,
+        @reachability_webhooks_enabled, @date_created, @date_updated)`,
     ),
     updateService: db.prepare<ServiceRow>(
       `UPDATE twilio_service SET friendly_name = @friendly_name, acl_enabled = @acl_enabled,
+        webhook_url = @webhook_url, webhooks_from_rest_enabled = @webhooks_from_rest_enabled,
+        reachability_webhooks_enabled = @reachability_webhooks_enabled,
         date_updated = @date_updated WHERE sid = @sid`,
     ),
     permission: db.prepare<[string, string], PermissionRow>(
@@ -105,14 +129,19 @@ export function openTwilioState(
     sid: serviceSid,
     friendly_name: null,
     acl_enabled: 0,
+    webhook_url: null,
+    webhooks_from_rest_enabled: 0,
+    reachability_webhooks_enabled: 0,
     date_created: now,
     date_updated: now,
   });
 
   const buckets = new Map<string, TokenBucket>();
 
+  /** The service as last saved (read on every committed change by the webhooks: kept in memory). */
+  let current = q.service.get(serviceSid)!;
   function service(): ServiceRow {
-    return q.service.get(serviceSid)!;
+    return current;
   }
 
   /** The object a client request names (by SID or unique name), or undefined. */
@@ -127,6 +156,10 @@ export function openTwilioState(
   return {
     q,
     service,
+    saveService(row: ServiceRow): void {
+      q.updateService.run(row);
+      current = q.service.get(serviceSid)!;
+    },
     /**
      * Counts one write against an object; throws Twilio's 429 / 54009 once the object's rate is
      * spent (the write is not made).
