@@ -7,6 +7,7 @@ import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiSignIn } from '../model/support/app';
 import { navigateInApp } from './support/navigate';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let server: RunningServer;
 let browser: Browser;
@@ -195,3 +196,50 @@ describe('the revision label', () => {
     await context.close();
   });
 });
+
+describe('the browser the suites run in', () => {
+  it("keeps every feature Playwright turns off, and opens no omnibox popup's WebUI pages", async () => {
+    // Chromium reads only the last --disable-features switch, and tests/support/chromium.ts's comes
+    // after Playwright's: it must repeat all of Playwright's, whatever Playwright's version says.
+    // The browser is this process's child (Playwright launched it here); CDP hands its command line
+    // out only with --enable-automation, which Playwright does not pass.
+    const args = chromiumCommandLines().find((line) => line.includes('--remote-debugging-pipe'));
+    expect(args, 'the browser process, a child of this one').toBeDefined();
+    const lists = (args ?? [])
+      .filter((a) => a.startsWith('--disable-features='))
+      .map((a) => a.slice('--disable-features='.length).split(','));
+    expect(lists.length, 'Playwright and tests/support/chromium.ts each pass one').toBeGreaterThan(
+      1,
+    );
+    const read = new Set(lists[lists.length - 1]);
+    const dropped = lists.flat().filter((feature) => !read.has(feature));
+    expect(dropped, 'features another --disable-features asked for, lost').toEqual([]);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    expect(targetInfos.map((t) => t.url)).toContain(`${server.url}/login`);
+    expect(targetInfos.filter((t) => t.url.startsWith('chrome://omnibox-popup'))).toEqual([]);
+    await context.close();
+    await cdp.detach();
+  });
+});
+
+/** The command lines of this process's children (Linux's /proc), each split into its arguments. */
+function chromiumCommandLines(): string[][] {
+  const lines: string[][] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The parent's pid is the second field after the parenthesised command name.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      lines.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+    } catch {
+      // A process that ended while the list was read.
+    }
+  }
+  return lines;
+}

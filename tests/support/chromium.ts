@@ -12,7 +12,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * seconds and 2.0–2.4 s without.
  */
 const DISABLED_FEATURES = [
-  // Playwright's own list (playwright-core's chromiumSwitches), kept as it is.
+  // Playwright's own list (playwright-core's chromiumSwitches), kept as it is: foundation's suite
+  // reads the launched browser's command line and fails when Playwright's list has one we lack.
   'AimEnabled',
   'AvoidCorsURLLoaderRestartOnRedirect',
   'AvoidUnnecessaryBeforeUnloadCheckSync',
@@ -27,6 +28,8 @@ const DISABLED_FEATURES = [
   'PreconnectToSearch',
   'TcpPortRandomizationWin',
   'ThirdPartyStoragePartitioning',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  'msForceBrowserSignIn',
   // The browser window's omnibox popup, which a headless test never opens.
   'WebUIOmniboxPopup',
   'WebUIOmniboxAimPopup',
