@@ -146,6 +146,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     historyDays: voiceSettings.historyDays ?? 365,
     voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
     parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
+    presenceTtlSeconds: presence.ttlSeconds,
     ...(journal ? { journal } : {}),
     ...(options.twilioHttpClient || voiceAccount
       ? { httpClient: options.twilioHttpClient ?? voiceAccount!.httpClient }

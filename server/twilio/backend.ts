@@ -30,6 +30,7 @@ import {
   twilioDeviceOptions,
 } from './tokens';
 import { registerTwilioWebhooks } from './webhooks';
+import { followSyncEvents, registerSyncEvents } from './sync-events';
 import { createOnCallWriter } from './on-call';
 import type { CallControl } from './control';
 import { createTeller } from './tell';
@@ -100,6 +101,8 @@ export function createTwilioBackend(
      * then in progress gets its row (`dropped`) at the next start. On Twilio, Twilio carries on.
      */
     journal?: LiveCallJournal;
+    /** The ttl browsers give their presence item (SWITCHBOARD_PRESENCE_TTL, identity/presence.ts). */
+    presenceTtlSeconds?: number;
   },
 ): TwilioBackend {
   const { now, log } = deps;
@@ -122,7 +125,12 @@ export function createTwilioBackend(
       }
     };
   const onCallChanged = createOnCallWriter({ rest, isOnCall: (id) => calls.isOnCall(id), log });
-  const data = createRoutingData({ rest, onCall: calls.isOnCall, now });
+  const data = createRoutingData({
+    rest,
+    onCall: calls.isOnCall,
+    now,
+    ...(deps.presenceTtlSeconds ? { presenceTtlSeconds: deps.presenceTtlSeconds } : {}),
+  });
   const acl = createSyncAcl(createSyncAclRest(client, config.syncServiceSid), {
     serviceSid: config.syncServiceSid,
     roleOf: deps.roleOf,
@@ -232,6 +240,7 @@ export function createTwilioBackend(
       // Every webhook's changes reach the journal once it is answered.
       const router = Object.create(appRouter) as Router;
       router.on = (method, path, handler) => appRouter.on(method, path, journalled(handler));
+      registerSyncEvents(router, { config, data });
       const media = registerTwilioMedia(router, {
         config,
         data,
@@ -258,6 +267,12 @@ export function createTwilioBackend(
     },
     async start() {
       await acl.check();
+      // Presence and do not disturb follow Sync's webhooks; else they are read for every call.
+      await followSyncEvents({ client, config, data, log }).catch((err: unknown) =>
+        log(
+          `twilio: pointing the Sync service's webhooks at this server failed (${err instanceof Error ? err.message : String(err)}): presence and do not disturb are read from Sync for every call`,
+        ),
+      );
       void acl.reconcile();
       retention.start();
     },

@@ -2,17 +2,21 @@
  * What the routing engine needs to decide a call on Twilio, read from Twilio Sync over REST: the ring
  * groups, each group's hours, holidays and forwarding rules (what admins configure, reused for
  * {@link CONFIG_TTL_MS}), and whether each person can take a call (their `presence` item, their
- * do-not-disturb setting, and the calls this server saw them take; read for every call). The engine
- * is synchronous, so everything a decision may touch (the group dialled, the groups its rules forward
- * to, as deep as the engine goes, and everyone they may ring) is loaded first: in two rounds (the
- * groups list, then everything else at once), and from the last copy read when Sync is slow or down
- * (cache.ts).
+ * do-not-disturb setting, and the calls this server saw them take). The engine is synchronous, so
+ * everything a decision may touch (the group dialled, the groups its rules forward to, as deep as
+ * the engine goes, and everyone they may ring) is loaded first: in two rounds (the groups list, then
+ * everything else at once), and from the last copy read when Sync is slow or down (cache.ts).
+ *
+ * Presence and do not disturb are read for every call, unless this server follows the Sync
+ * service's webhooks (sync-events.ts, {@link RoutingData.followEvents}): then a copy of both is kept
+ * current by Sync's own events and a call reads neither (live-copy.ts).
  */
 import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
 import { scheduleFromData } from '../../src/domain/schedule';
 import type { JsonObject } from '../../src/contracts/record';
 import { TtlCache } from './cache';
+import { LiveCopy } from './live-copy';
 import type { StoredMapItem, SyncRest } from './sync-rest';
 import {
   ANNOUNCEMENTS,
@@ -30,17 +34,25 @@ import { type Availability, type GroupSetup } from '../../src/domain/routing/pla
 /** How long what admins configure is reused (a change reaches calls within this). */
 export const CONFIG_TTL_MS = 10_000;
 /**
- * How long presence and do-not-disturb are reused: not at all, so every call reads them afresh
- * (calls at the same moment share one read). A person who picks Away or turns do not disturb on sees
- * it at once, and so do colleagues on /users; a call a second later must not ring them, as it does
- * not on the embedded backend, which reads them live. Reused for 3 s, they routed a group call 2.5 s
- * after Ann came back from Away and Bob turned do not disturb on as if neither had happened: Bob
- * rang, Ann did not (day-one's browser suite on the twins). The last read is still kept, as the
- * stale copy a call is routed on when Sync does not answer within a second (cache.ts). Twilio allows
- * 20 reads a second of each object, in bursts of 10 s (https://www.twilio.com/docs/sync/limits): the
- * `presence` map and each person's settings document are read once per call.
+ * How long presence and do-not-disturb are reused when this server does not follow the Sync
+ * service's webhooks (an operator's own webhook URL on it: followEvents is never called): not at
+ * all, so every call reads them afresh (calls at the same moment share one read). A person who
+ * picks Away or turns do not disturb on sees it at once, and so do colleagues on /users; a call a
+ * second later must not ring them, as it does not on the embedded backend, which reads them live.
+ * Reused for 3 s, they routed a group call 2.5 s after Ann came back from Away and Bob turned do not
+ * disturb on as if neither had happened: Bob rang, Ann did not (day-one's browser suite on the
+ * twins). The last read is still kept, as the stale copy a call is routed on when Sync does not
+ * answer within a second (cache.ts). Twilio allows 20 reads a second of each object, in bursts of
+ * 10 s (https://www.twilio.com/docs/sync/limits): the `presence` map and each person's settings
+ * document are read once per call. Following the webhooks, a call reads neither (live-copy.ts).
  */
 export const PRESENCE_TTL_MS = 0;
+
+/**
+ * How often the copy that Sync's events keep current is read whole again all the same (an event
+ * lost on the way), in the background: a call never waits for it.
+ */
+export const LIVE_REFRESH_MS = 30_000;
 
 /**
  * How much longer a read waits for fresh presence when the stale copy has no item for someone asked
@@ -70,6 +82,30 @@ export interface Prepared {
   availabilityOf: (identity: string) => Availability;
 }
 
+/**
+ * A change to presence or do not disturb, as Sync's webhooks tell it (sync-events.ts). `order` is
+ * the event's place among the key's events (Sync's EventId or the document's revision; null when
+ * not given); `byServer`, that the change came through the REST API (this server's own: an
+ * on-call flag, a removal), which keeps the item's ttl; `made`, that the object was made anew.
+ */
+export type SyncChange =
+  | {
+      kind: 'presence';
+      identity: string;
+      data: JsonObject | null;
+      order: number | null;
+      byServer: boolean;
+    }
+  | {
+      kind: 'settings';
+      identity: string;
+      data: JsonObject | null;
+      order: number | null;
+      made: boolean;
+    }
+  /** The presence map itself was made or removed: the copy is read whole again. */
+  | { kind: 'presenceMap' };
+
 export interface RoutingData {
   /** Every ring group, by id. */
   groups(): Promise<Map<string, Group>>;
@@ -89,6 +125,16 @@ export interface RoutingData {
   availability(identity: string): Promise<Availability>;
   /** An announcement (`guidance` map item), or null. */
   guidance(id: string): Promise<JsonObject | null>;
+  /**
+   * From now on presence and do not disturb follow Sync's events (the service's webhooks point at
+   * this server, sync-events.ts): a copy of both is read (in the background) and changed by each
+   * {@link syncChanged}, and calls read neither.
+   */
+  followEvents(): void;
+  /** Whether presence and do not disturb follow Sync's events. */
+  following(): boolean;
+  /** A change Sync reported; nothing unless {@link followEvents} was called. */
+  syncChanged(change: SyncChange): void;
 }
 
 export function createRoutingData(deps: {
@@ -96,6 +142,11 @@ export function createRoutingData(deps: {
   /** Whether this server knows the person to be on a call it carries. */
   onCall: (identity: string) => boolean;
   now?: () => number;
+  /**
+   * The ttl browsers give their presence item (identity/presence.ts): an item a browser just wrote
+   * lapses this long after its event, unless renewed.
+   */
+  presenceTtlSeconds?: number;
 }): RoutingData {
   const now = deps.now ?? Date.now;
   const { rest } = deps;
@@ -140,8 +191,52 @@ export function createRoutingData(deps: {
 
   const presenceMap = () => rest.mapItems(PRESENCE.name);
 
+  // Followed from Sync's events (followEvents): every settings document's do not disturb, by person.
+  let live = false;
+  const presenceTtlMs = (deps.presenceTtlSeconds ?? 75) * 1000;
+  const livePresence = new LiveCopy<StoredMapItem>(presenceMap, LIVE_REFRESH_MS, now);
+  const liveDnd = new LiveCopy<boolean>(
+    async () => {
+      const out = new Map<string, boolean>();
+      for (const [name, data] of await rest.documents(SETTINGS.prefix)) {
+        const identity = SETTINGS.idOf(name);
+        if (identity !== null) out.set(identity, settingsRecord.read(data).doNotDisturb);
+      }
+      return out;
+    },
+    LIVE_REFRESH_MS,
+    now,
+  );
+
+  /** From the copies Sync's events keep current: nothing is read, unless an item's ttl is in doubt. */
+  async function followed(people: string[]): Promise<Map<string, Availability>> {
+    const [read, dnd] = await Promise.all([livePresence.get(), liveDnd.get()]);
+    let presence = read;
+    // An item past its ttl in the copy may have been renewed since the copy was read (a renewal
+    // sends no event): read again before calling them offline (the read drops lapsed items).
+    const doubt = (identity: string) => {
+      const expiresAt = presence.get(identity)?.expiresAt ?? null;
+      return expiresAt !== null && expiresAt <= now() && livePresence.readAt() < expiresAt;
+    };
+    if (people.some(doubt))
+      presence = await livePresence.fresh(ABSENT_PATIENCE_MS).catch(() => presence);
+    const at = now();
+    return new Map(
+      people.map((identity) => [
+        identity,
+        availabilityFrom(
+          presence.get(identity),
+          dnd.get(identity) ?? false,
+          deps.onCall(identity),
+          at,
+        ),
+      ]),
+    );
+  }
+
   async function availabilities(people: Iterable<string>): Promise<Map<string, Availability>> {
     const unique = [...new Set(people)];
+    if (live) return followed(unique);
     const [read, dnd] = await Promise.all([
       presenceCache.read('all', presenceMap),
       Promise.all(unique.map(doNotDisturb)),
@@ -232,5 +327,32 @@ export function createRoutingData(deps: {
         id,
         async () => (await rest.getMapItem(ANNOUNCEMENTS.name, id))?.data ?? null,
       ),
+    followEvents() {
+      live = true;
+      // Read ahead: the first call finds the copies there.
+      livePresence.get().catch(() => undefined);
+      liveDnd.get().catch(() => undefined);
+    },
+    following: () => live,
+    syncChanged(change) {
+      if (!live) return;
+      if (change.kind === 'presenceMap') {
+        livePresence.clear();
+        return;
+      }
+      if (change.kind === 'settings') {
+        const dnd = change.data === null ? null : settingsRecord.read(change.data).doNotDisturb;
+        liveDnd.apply(change.identity, dnd, change.order, change.made);
+        return;
+      }
+      // A browser's write sets the ttl it is told (from now); the server's keeps the item's.
+      const before = livePresence.peek(change.identity);
+      const expiresAt = change.byServer ? (before?.expiresAt ?? null) : now() + presenceTtlMs;
+      livePresence.apply(
+        change.identity,
+        change.data === null ? null : { data: change.data, expiresAt },
+        change.order,
+      );
+    },
   };
 }

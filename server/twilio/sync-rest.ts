@@ -35,6 +35,8 @@ export interface SyncRest {
   removeMapItem(map: string, key: string): Promise<void>;
   /** A document's data, or null when there is none. */
   document(name: string): Promise<JsonObject | null>;
+  /** Every document whose unique name starts with `prefix`: its data by unique name. */
+  documents(prefix: string): Promise<Map<string, JsonObject>>;
   /** Every item of a list, oldest first or newest first (at most `limit`). */
   listItems(
     list: string,
@@ -172,6 +174,12 @@ export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRe
         if (notFound(err)) return null;
         throw err;
       }
+    },
+    async documents(prefix) {
+      const out = new Map<string, JsonObject>();
+      for (const doc of await service().documents.list({ pageSize: 100 }))
+        if (doc.uniqueName?.startsWith(prefix)) out.set(doc.uniqueName, asObject(doc.data));
+      return out;
     },
     async listItems(name, limit = 1000, order = 'asc') {
       try {

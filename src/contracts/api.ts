@@ -178,6 +178,8 @@ export const TWILIO_PATHS = {
   fallback: '/api/twilio/fallback',
   audio: '/api/twilio/audio',
   recordings: '/api/twilio/recordings/:sid',
+  /** The Sync service's webhook URL: presence and do not disturb as they change (sync-events.ts). */
+  syncEvents: '/api/twilio/sync-events',
 } as const;
 
 /** Every error answer of the API: `{ error: { code, message } }`. */

@@ -44,6 +44,13 @@ export interface TwilioApiStandIn {
   documents: Map<string, Item>;
   /** The service's `acl_enabled` (on unless a test turns it off). */
   aclEnabled: boolean;
+  /**
+   * Whether the service keeps the `WebhookUrl` and `WebhooksFromRestEnabled` it is given (off unless
+   * a test turns it on: the stand-in sends no Sync webhooks, so a server following them would read
+   * none of what tests seed directly). The service's `webhook_url`, when kept.
+   */
+  syncWebhooks: boolean;
+  webhookUrl: string | null;
   /** Who holds what on an object, by identity (empty when nobody does or it does not exist). */
   permissionsOf(kind: ObjectKind, name: string): Record<string, Permission>;
   /** Seeds a permission, as if granted earlier. */
@@ -112,7 +119,12 @@ export async function startTwilioApi(options: {
   const participants: TwilioApiStandIn['participants'] = [];
   /** By `${kind}:${name}`, then identity. */
   const permissions = new Map<string, Map<string, Permission>>();
-  const state = { aclEnabled: true };
+  const state = {
+    aclEnabled: true,
+    syncWebhooks: false,
+    webhookUrl: null as string | null,
+    webhooksFromRest: false,
+  };
   const exists = (kind: ObjectKind, name: string): boolean =>
     kind === 'map' ? maps.has(name) : kind === 'list' ? lists.has(name) : documents.has(name);
   const dropObject = (kind: ObjectKind, name: string): void => {
@@ -289,12 +301,18 @@ export async function startTwilioApi(options: {
     if (url.pathname === `/sync/v1/Services/${options.serviceSid}`) {
       if (method === 'POST' && form.AclEnabled !== undefined)
         state.aclEnabled = form.AclEnabled === 'true';
+      if (method === 'POST' && state.syncWebhooks && form.WebhookUrl !== undefined)
+        state.webhookUrl = form.WebhookUrl === '' ? null : form.WebhookUrl;
+      if (method === 'POST' && state.syncWebhooks && form.WebhooksFromRestEnabled !== undefined)
+        state.webhooksFromRest = form.WebhooksFromRestEnabled === 'true';
       if (method === 'GET' || method === 'POST')
         return send(res, 200, {
           sid: options.serviceSid,
           account_sid: options.accountSid,
           friendly_name: 'Switchboard',
           acl_enabled: state.aclEnabled,
+          webhook_url: state.webhookUrl,
+          webhooks_from_rest_enabled: state.webhooksFromRest,
           reachability_webhooks_enabled: false,
           url: `https://sync.twilio.com/v1/Services/${options.serviceSid}`,
         });
@@ -332,6 +350,7 @@ export async function startTwilioApi(options: {
             account_sid: options.accountSid,
             service_sid: options.serviceSid,
             revision: '0',
+            ...(objectKind === 'document' ? { data: documents.get(n)!.data } : {}),
             date_expires: null,
             date_created: iso(now()),
             date_updated: iso(now()),
@@ -538,6 +557,18 @@ export async function startTwilioApi(options: {
     },
     set aclEnabled(on: boolean) {
       state.aclEnabled = on;
+    },
+    get syncWebhooks() {
+      return state.syncWebhooks;
+    },
+    set syncWebhooks(on: boolean) {
+      state.syncWebhooks = on;
+    },
+    get webhookUrl() {
+      return state.webhookUrl;
+    },
+    set webhookUrl(url: string | null) {
+      state.webhookUrl = url;
     },
     permissionsOf(kind, name) {
       return Object.fromEntries(permissions.get(`${kind}:${name}`) ?? []);

@@ -1,0 +1,234 @@
+/**
+ * Sync's webhooks on the Twilio backend (server/twilio/sync-events.ts): at start the server points the
+ * Sync service's webhook URL at itself (unless an operator's is there); the events Twilio posts keep
+ * routing's copy of presence and do not disturb current, so a call reads neither from Sync; an
+ * unsigned or wrongly signed event is refused (403), a malformed one (400), and neither changes
+ * anything. The stand-in sends no webhooks: the tests post what Twilio would
+ * (https://www.twilio.com/docs/sync/webhooks), signed with the account's auth token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TWILIO_PATHS } from '../../../../src/contracts/api';
+import { ALICE, BOB, CAT, SALES_NUMBER, WED_OPEN, seedTeam, vid } from './fixture';
+import {
+  ACCOUNT_SID,
+  PUBLIC_URL,
+  SERVICE_SID,
+  incomingCall,
+  sid,
+  startTwilioApp,
+  type TwilioTestApp,
+} from './support';
+import { readable } from './twiml-support';
+
+let t: TwilioTestApp;
+let eventId = 0;
+
+/** A Sync webhook as Twilio posts it (common parameters added), signed unless told otherwise. */
+function event(params: Record<string, string>, signature?: string | null): Promise<Response> {
+  return t.webhook(
+    TWILIO_PATHS.syncEvents,
+    { AccountSid: ACCOUNT_SID, ServiceSid: SERVICE_SID, ...params },
+    { follow: false, ...(signature === undefined ? {} : { signature }) },
+  );
+}
+
+/** A browser's presence write, as its map item event. */
+const presence = (who: string, type: string, data?: object) =>
+  event({
+    EventType: type,
+    Identity: who,
+    EndpointId: `endpoint-${who}`,
+    MapSid: `MP${'1'.repeat(32)}`,
+    MapUniqueName: 'presence',
+    ItemKey: who,
+    EventId: String(++eventId),
+    ...(data ? { ItemData: JSON.stringify(data) } : {}),
+  });
+
+/** A person's settings document, updated from their browser at `revision`. */
+const settings = (who: string, revision: number, doNotDisturb: boolean) =>
+  event({
+    EventType: 'document_updated',
+    Identity: who,
+    EndpointId: `endpoint-${who}`,
+    DocumentSid: `ET${'2'.repeat(32)}`,
+    DocumentUniqueName: `settings:${who}`,
+    DocumentRevision: String(revision),
+    DocumentData: JSON.stringify({ doNotDisturb }),
+  });
+
+/** Reads of presence or settings the server made of the stand-in since `from` requests. */
+const syncReads = (from: number) =>
+  t.api.requests
+    .slice(from)
+    .filter(
+      (r) =>
+        r.method === 'GET' &&
+        (r.path.includes('/Maps/presence') || /\/Documents(\/settings|$)/.test(r.path)),
+    ).length;
+
+/** Who a call to Sales (Alice and Bob) rings at `at`, and how many presence or settings reads it made. */
+async function rung(at: number): Promise<{ rung: string[]; reads: number }> {
+  t.clock.now = at;
+  const before = t.api.requests.length;
+  const res = await t.webhook(
+    '/api/twilio/voice',
+    incomingCall(sid(), '+447700900123', SALES_NUMBER),
+  );
+  expect(res.status).toBe(200);
+  const xml = readable(await res.text());
+  return {
+    rung: [ALICE, BOB].filter((p) => xml.includes(`<Identity>${vid(p)}</Identity>`)),
+    reads: syncReads(before),
+  };
+}
+
+const available = { status: 'available', onCall: false };
+
+describe('routing that follows Sync’s webhooks', () => {
+  beforeAll(async () => {
+    t = await startTwilioApp({
+      now: WED_OPEN,
+      before: (api) => {
+        api.syncWebhooks = true;
+      },
+    });
+    await seedTeam(t);
+    // Each browser's presence write reaches the server as Twilio's event.
+    for (const who of [ALICE, BOB, CAT])
+      expect((await presence(who, 'map_item_added', available)).status).toBe(204);
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('points the Sync service’s webhook URL at the server at start, with REST events on', () => {
+    expect(t.api.webhookUrl).toBe(`${PUBLIC_URL}${TWILIO_PATHS.syncEvents}`);
+    const update = t.api.requests.find(
+      (r) => r.method === 'POST' && r.form.WebhookUrl !== undefined,
+    );
+    expect(update?.form).toMatchObject({ WebhooksFromRestEnabled: 'true' });
+  });
+
+  it('routes from the copy Sync’s events keep: a call reads neither presence nor settings', async () => {
+    let at = WED_OPEN + 1000;
+    expect(await rung(at)).toEqual({ rung: [ALICE, BOB], reads: 0 });
+    // Bob turns do not disturb on: the next call, a second later, does not ring him.
+    expect((await settings(BOB, 1, true)).status).toBe(204);
+    expect(await rung((at += 1000))).toEqual({ rung: [ALICE], reads: 0 });
+    // An older event of his settings, arriving late, is ignored.
+    expect((await settings(BOB, 0, false)).status).toBe(204);
+    expect(await rung((at += 1000))).toEqual({ rung: [ALICE], reads: 0 });
+    // Alice picks Away, then signs out (her item removed): nobody is rung.
+    await presence(ALICE, 'map_item_updated', { ...available, status: 'away' });
+    expect(await rung((at += 1000))).toEqual({ rung: [], reads: 0 });
+    await presence(ALICE, 'map_item_removed');
+    expect(await rung((at += 1000))).toEqual({ rung: [], reads: 0 });
+    // She is back, and Bob turns do not disturb off.
+    await presence(ALICE, 'map_item_added', available);
+    await settings(BOB, 2, false);
+    expect(await rung((at += 1000))).toEqual({ rung: [ALICE, BOB], reads: 0 });
+  });
+
+  it('reads presence again before calling someone offline whose item’s ttl passed in the copy', async () => {
+    // A browser renews its item's ttl without an event: past the ttl the copy knows (75 s after
+    // Alice's last event), Sync is asked once; the item lives on, and she is rung.
+    const late = await rung(WED_OPEN + 90_000);
+    expect(late.rung).toEqual([ALICE, BOB]);
+    expect(late.reads).toBeGreaterThanOrEqual(1);
+    expect(await rung(WED_OPEN + 91_000)).toEqual({ rung: [ALICE, BOB], reads: 0 });
+  });
+
+  it('refuses an unsigned or wrongly signed event (403) and changes nothing', async () => {
+    const off = {
+      EventType: 'map_item_removed',
+      Identity: ALICE,
+      MapUniqueName: 'presence',
+      ItemKey: ALICE,
+    };
+    expect((await event(off, null)).status).toBe(403);
+    expect((await event(off, 'c2lnbmVkIGJ5IHNvbWVvbmUgZWxzZQ==')).status).toBe(403);
+    expect((await rung(WED_OPEN + 92_000)).rung).toEqual([ALICE, BOB]);
+  });
+
+  it.each([
+    ['no EventType', { MapUniqueName: 'presence', ItemKey: ALICE }, 'EventType'],
+    [
+      'an item without its key',
+      { EventType: 'map_item_removed', MapUniqueName: 'presence' },
+      'ItemKey',
+    ],
+    [
+      'ItemData that is not JSON',
+      { EventType: 'map_item_updated', MapUniqueName: 'presence', ItemKey: ALICE, ItemData: '{' },
+      'not JSON',
+    ],
+    [
+      'ItemData that is not an object',
+      { EventType: 'map_item_updated', MapUniqueName: 'presence', ItemKey: ALICE, ItemData: '[]' },
+      'not a JSON object',
+    ],
+    [
+      'an EventId that is not an integer',
+      {
+        EventType: 'map_item_removed',
+        MapUniqueName: 'presence',
+        ItemKey: ALICE,
+        EventId: 'x',
+      },
+      'EventId',
+    ],
+    [
+      'settings without their data',
+      { EventType: 'document_updated', DocumentUniqueName: `settings:${ALICE}` },
+      'DocumentData',
+    ],
+    [
+      'another service’s event',
+      {
+        EventType: 'map_item_removed',
+        MapUniqueName: 'presence',
+        ItemKey: ALICE,
+        ServiceSid: `IS${'9'.repeat(32)}`,
+      },
+      'another Sync service',
+    ],
+  ])('refuses %s (400) and changes nothing', async (_what, params, says) => {
+    const res = await event(params);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(says);
+    expect((await rung(WED_OPEN + 93_000)).rung).toEqual([ALICE, BOB]);
+  });
+
+  it('answers and ignores the events routing does not follow', async () => {
+    const other = await event({
+      EventType: 'map_item_updated',
+      Identity: 'system',
+      MapUniqueName: 'users',
+      ItemKey: ALICE,
+      ItemData: '{}',
+    });
+    expect(other.status).toBe(204);
+    expect((await event({ EventType: 'stream_message_published' })).status).toBe(204);
+  });
+});
+
+describe('a Sync service whose webhook URL an operator set', () => {
+  beforeAll(async () => {
+    t = await startTwilioApp({
+      now: WED_OPEN,
+      before: (api) => {
+        api.syncWebhooks = true;
+        api.webhookUrl = 'https://ops.example.com/sync-hook';
+      },
+    });
+    await seedTeam(t);
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('keeps it, and reads presence and settings for every call as before', async () => {
+    expect(t.api.webhookUrl).toBe('https://ops.example.com/sync-hook');
+    const first = await rung(WED_OPEN + 1000);
+    const second = await rung(WED_OPEN + 2000);
+    expect(first.rung).toEqual([ALICE, BOB]);
+    expect(second.reads).toBeGreaterThanOrEqual(1);
+  });
+});
