@@ -5,13 +5,21 @@
  * nothing while the copy is there: a refresh runs in the background, and when it fails (Sync slow or
  * down) the copy, still kept current by the events, goes on answering.
  *
- * Doubts are settled for Sync's side: an event older than the last one applied to its key (its
+ * A read that fails is not tried again for {@link RETRY_MS} (Sync down: calls do not each wait for
+ * one). Doubts are settled for Sync's side: an event older than the last one applied to its key (its
  * order, Sync's `EventId` or revision) is ignored, and an event that arrives while a read is under
  * way is applied to that read's result too (the read may have been answered before the change).
  */
+/** How long after a failed read the copy is not read again (a call answers from it meanwhile). */
+export const RETRY_MS = 5000;
+
 export class LiveCopy<V> {
   private items: Map<string, V> | null = null;
   private readTime = 0;
+  /** When the copy is next read again in the background (after a read, or a failed one). */
+  private nextRead = 0;
+  /** The last read failed, and it is not yet time to try again. */
+  private failedUntil = 0;
   private loading: Promise<Map<string, V>> | null = null;
   /** What events changed while the read under way was in flight (null: removed). */
   private duringLoad: Map<string, V | null> | null = null;
@@ -30,7 +38,7 @@ export class LiveCopy<V> {
    */
   async get(): Promise<ReadonlyMap<string, V>> {
     if (this.items) {
-      if (this.now() - this.readTime >= this.refreshMs) this.reload().catch(() => undefined);
+      if (this.now() >= this.nextRead) this.reload().catch(() => undefined);
       return this.items;
     }
     return this.reload();
@@ -41,8 +49,10 @@ export class LiveCopy<V> {
    * when the read fails, the copy kept (a failure is thrown when there is none).
    */
   fresh(patienceMs: number): Promise<ReadonlyMap<string, V>> {
-    const read = this.reload();
     const kept = this.items;
+    // Sync failed a moment ago: the copy, at once.
+    if (kept && this.now() < this.failedUntil) return Promise.resolve(kept);
+    const read = this.reload();
     if (!kept) return read;
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(kept), patienceMs);
@@ -106,7 +116,11 @@ export class LiveCopy<V> {
           else loaded.set(key, value);
         this.items = loaded;
         this.readTime = this.now();
+        this.nextRead = this.readTime + this.refreshMs;
         return loaded;
+      } catch (err) {
+        this.failedUntil = this.nextRead = this.now() + Math.min(RETRY_MS, this.refreshMs);
+        throw err;
       } finally {
         if (this.duringLoad === during) this.duringLoad = null;
         this.loading = null;
