@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
 import { callMachine } from '../../../src/machines/call.machine';
+import { callAdapterActions } from './callAdapter';
 import {
   selectCallDigits,
   selectCallDuration,
@@ -35,17 +36,7 @@ function startCall(direction: CallDirection, remote = remoteFromAddress('client:
   const record = (name: string) => (_: unknown, params: unknown) => {
     asked.push([name, params]);
   };
-  const machine = callMachine.provide({
-    actions: {
-      placeCall: record('placeCall'),
-      acceptCall: record('acceptCall'),
-      rejectCall: record('rejectCall'),
-      ignoreCall: record('ignoreCall'),
-      hangUpCall: record('hangUpCall'),
-      setMuted: record('setMuted'),
-      sendDigits: record('sendDigits'),
-    },
-  });
+  const machine = callMachine.provide({ actions: callAdapterActions(record) });
   const actor = createActor(machine, {
     clock,
     input: { direction, callId: 'CA1', remote, params: { team: 'sales' }, now: () => clock.now() },

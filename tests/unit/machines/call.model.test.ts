@@ -9,6 +9,7 @@ import {
   type SnapshotFrom,
 } from 'xstate';
 import { callMachine } from '../../../src/machines/call.machine';
+import { callAdapterActions } from './callAdapter';
 import { remoteFromAddress } from '../../../src/machines/call.types';
 import { Coverage, walkEdges } from './syncModelSupport';
 import {
@@ -115,15 +116,7 @@ function live(direction: CallDirection) {
   const clock = new SimulatedClock();
   const sent: string[] = [];
   const machine = callMachine.provide({
-    actions: {
-      placeCall: () => sent.push('placeCall'),
-      acceptCall: () => sent.push('acceptCall'),
-      rejectCall: () => sent.push('rejectCall'),
-      ignoreCall: () => sent.push('ignoreCall'),
-      hangUpCall: () => sent.push('hangUpCall'),
-      setMuted: () => sent.push('setMuted'),
-      sendDigits: () => sent.push('sendDigits'),
-    },
+    actions: callAdapterActions((name) => () => sent.push(name)),
     // The server's answer never comes by itself: the walk sends it as the done or error event.
     actors: { controlCall: fromPromise(() => new Promise<void>(() => {})) },
   });

@@ -11,6 +11,7 @@ import {
 } from 'xstate';
 import { callMachine } from '../../../src/machines/call.machine';
 import { deviceMachine } from '../../../src/machines/device.machine';
+import { callAdapterActions } from './callAdapter';
 import { deferred, settle } from './syncModelSupport';
 import {
   RECONNECT_TIMEOUT_MS,
@@ -54,17 +55,7 @@ function hold<T>(queue: Array<Deferred<T>>, signal: AbortSignal): Promise<T> {
   signal.addEventListener('abort', () => queue.splice(queue.indexOf(d), 1));
   return d.promise;
 }
-const providedCall = callMachine.provide({
-  actions: {
-    placeCall: record('placeCall'),
-    acceptCall: record('acceptCall'),
-    rejectCall: record('rejectCall'),
-    ignoreCall: record('ignoreCall'),
-    hangUpCall: record('hangUpCall'),
-    setMuted: record('setMuted'),
-    sendDigits: record('sendDigits'),
-  },
-});
+const providedCall = callMachine.provide({ actions: callAdapterActions(record) });
 const providedDevice = deviceMachine.provide({
   actors: {
     fetchVoiceToken: fromPromise(({ self, system, signal }) => {
