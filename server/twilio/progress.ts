@@ -96,11 +96,13 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
         state.answeredBy = identity ?? to;
         state.answeredAt = now();
         if (state.groupId !== null) told(state, [answeredStep(identity ? nameOf(identity) : to)]);
-        // The caller's card names whoever took the call (a group's member, a forwarding target).
-        deps.tell?.(
-          parentSid,
-          partyMessage({ identity, name: identity !== null ? nameOf(identity) : to }),
-        );
+        // A browser caller's card names whoever took the call (a group's member, a forwarding
+        // target); a caller from a phone has no Voice SDK to tell (webhooks.ts, `told`).
+        if (state.user !== '')
+          deps.tell?.(
+            parentSid,
+            partyMessage({ identity, name: identity !== null ? nameOf(identity) : to }),
+          );
       }
       if (identity !== null) {
         calls.legAnswered(identity, legSid);

@@ -146,11 +146,17 @@ export function registerTwilioWebhooks(
     ...(state.user ? { callerName: nameOf(state.user) } : {}),
   });
 
-  /** Routing steps: kept for the row and told to the caller. */
+  /**
+   * Routing steps: kept for the row, and told to a caller on a browser. A caller from a phone has no
+   * Voice SDK to tell: "A UserDefinedMessage subresource can only be created during an active call
+   * associated with the Voice SDK" (https://www.twilio.com/docs/voice/api/userdefinedmessage-resource),
+   * so Twilio would refuse each of them.
+   */
   function told(state: CallState, notes: readonly StepNote[]): void {
     for (const n of notes) {
       if (state.routing.length < 50) state.routing.push({ ...n, at: now() });
-      deps.tell?.(state.callSid, { event: 'routing', kind: n.kind, text: n.text });
+      if (state.user !== '')
+        deps.tell?.(state.callSid, { event: 'routing', kind: n.kind, text: n.text });
     }
   }
 

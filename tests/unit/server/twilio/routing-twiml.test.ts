@@ -151,8 +151,10 @@ describe('TwiML for each routing case', () => {
     t.clock.now = Math.max(t.clock.now, WED_CLOSED);
     const callSid = sid();
     const told = () => t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content);
+    // A colleague calls the group from their browser: their Voice SDK is told each step.
+    const form = browserCall(callSid, ADA, SALES_NUMBER);
     const first = await (
-      await t.webhook('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER), {
+      await t.webhook('/api/twilio/voice', form, {
         follow: false,
       })
     ).text();
@@ -164,9 +166,7 @@ describe('TwiML for each routing case', () => {
       .poll(() => told().map((m) => (m as { kind: string }).kind))
       .toEqual(['situation', 'announce']);
     const next = /<Redirect>([^<]+)<\/Redirect>/.exec(first)![1]!.replace(/&amp;/g, '&');
-    const rest = await (
-      await t.webhook(pathOf(next), incomingCall(callSid, CALLER, SALES_NUMBER), { follow: false })
-    ).text();
+    const rest = await (await t.webhook(pathOf(next), form, { follow: false })).text();
     expect(rest).toContain(`<Identity>${vid(CAT)}</Identity>`);
     // The forward and the ring are told now, with their reasons (carried in the signed URL).
     await expect.poll(() => told().length).toBe(4);
@@ -175,11 +175,10 @@ describe('TwiML for each routing case', () => {
     expect(forward?.text).toBe('Forwarded to Cat (rule: outside business hours).');
     expect(ring).toEqual({ event: 'routing', kind: 'ring', text: expect.stringMatching(/Cat/) });
     // A forged continuation is refused (the URL's signature covers the plan and the reasons).
-    const forged = await t.webhook(
-      pathOf(next.replace('why=', 'why=x')),
-      incomingCall(callSid, CALLER, SALES_NUMBER),
-      { follow: false, signedUrl: next },
-    );
+    const forged = await t.webhook(pathOf(next.replace('why=', 'why=x')), form, {
+      follow: false,
+      signedUrl: next,
+    });
     expect(forged.status).toBe(403);
   });
 
