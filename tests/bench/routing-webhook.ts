@@ -1,8 +1,9 @@
 /**
  * Issue 13 and 24 benchmark, the Twilio half of `npm run bench routing`: how long the real server
  * takes to answer Twilio's voice webhook (signature check, the group read from Sync through its
- * cache and everyone's presence and do not disturb read for the call, the routing engine, TwiML
- * written) under load, against a static answer (`GET /api/config`) from the same server measured
+ * cache, everyone's presence and do not disturb from the copy Sync's webhooks keep current
+ * (server/twilio/sync-events.ts; read for the call when the server does not follow them), the
+ * routing engine, TwiML written) under load, against a static answer (`GET /api/config`) from the same server measured
  * the same way in the same run. Target:
  * webhook p95 at most 2× the static p95. Then the same server with a slow Sync (every Sync REST read
  * answered 200 ms late, the SWITCHBOARD_TEST_SYNC_DELAY_MS test hook): a caller must be answered
@@ -10,7 +11,9 @@
  *
  * No network: the server runs in Twilio mode on its own twins (`SWITCHBOARD_BACKEND=twilio-twins`,
  * a child process as `npm start` runs it, docs/operations.md "Rehearsing on the twins"), so its
- * Sync reads go through the `twilio` package to the real Sync REST twin (server/sync/twilio-api/).
+ * Sync reads go through the `twilio` package to the real Sync REST twin (server/sync/twilio-api/),
+ * and the twin's Sync webhooks reach it at its public URL, its own address (as Twilio reaches a
+ * server's).
  * A team of eight and two groups (all at once, and in order with a no-answer rule) are written
  * there first through the same REST API; the webhooks are signed here with the account's auth token,
  * as Twilio signs them. Requests go `CONCURRENCY` at a time over keep-alive connections, static and
@@ -44,7 +47,8 @@ const API_KEY = 'SK0123456789abcdef0123456789abcdef';
 const API_SECRET = 'bench-api-secret-0123456789abcdef';
 const AUTH_TOKEN = '0123456789abcdef0123456789abcdef';
 const SERVICE_SID = 'IS0123456789abcdef0123456789abcdef';
-const PUBLIC_URL = 'https://switchboard.example.com';
+/** The server's public URL: its own address (the twins post their webhooks there). */
+let publicUrl = '';
 const SALES = '+442079460000';
 const SUPPORT = '+442079460001';
 
@@ -111,7 +115,7 @@ const sentFields = new Map<string, Record<string, string>>();
 function signedShot(url: string, params: Record<string, string>): Shot {
   return {
     method: 'POST',
-    path: url.slice(PUBLIC_URL.length),
+    path: url.slice(publicUrl.length),
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
       'X-Twilio-Signature': getExpectedTwilioSignature(AUTH_TOKEN, url, params),
@@ -133,7 +137,7 @@ function voiceWebhook(to?: string): Shot {
     To: to ?? (callCounter % 2 ? SALES : SUPPORT),
   };
   sentFields.set(params.CallSid!, params);
-  return signedShot(`${PUBLIC_URL}${path}`, params);
+  return signedShot(`${publicUrl}${path}`, params);
 }
 
 const staticShot = (): Shot => ({ method: 'GET', path: '/api/config', headers: {}, body: '' });
@@ -198,7 +202,6 @@ async function startOnTwins(readDelayMs: number): Promise<RunningServer> {
       TWILIO_SYNC_SERVICE_SID: SERVICE_SID,
       TWILIO_TWIML_APP_SID: 'AP0123456789abcdef0123456789abcdef',
       TWILIO_PHONE_NUMBERS: `${SALES},${SUPPORT}`,
-      SWITCHBOARD_PUBLIC_URL: PUBLIC_URL,
       ...(readDelayMs > 0 ? { SWITCHBOARD_TEST_SYNC_DELAY_MS: String(readDelayMs) } : {}),
       // BENCH_ROUTING_CPU_PROF=<dir> writes the server's CPU profile there (cpu-profile.ts).
       ...(process.env.BENCH_ROUTING_CPU_PROF
@@ -218,9 +221,10 @@ async function startOnTwins(readDelayMs: number): Promise<RunningServer> {
     syncServiceSid: SERVICE_SID,
     twimlAppSid: 'AP0123456789abcdef0123456789abcdef',
     phoneNumbers: [SALES, SUPPORT],
-    publicUrl: PUBLIC_URL,
+    publicUrl: server.url,
     apiBaseUrl: `${server.url}/twilio`,
   };
+  publicUrl = server.url;
   try {
     await seed(createSyncRest(createTwilioClient(config), SERVICE_SID), config);
   } catch (err) {
@@ -264,6 +268,12 @@ async function rang(server: RunningServer, callSid: string, xml: string): Promis
   return false;
 }
 
+/** Whether the server's routing followed the Sync service's webhooks (its log says so at start). */
+const followed = (server: RunningServer): string =>
+  server.output().includes('presence and do not disturb follow the Sync service')
+    ? 'presence and do not disturb from the copy Sync’s webhooks keep (server/twilio/sync-events.ts)'
+    : 'presence and do not disturb read for each call (the server did NOT follow Sync’s webhooks)';
+
 /** The first calls' answer times (Sales, then Support) on twins that answer at once (underLoad). */
 let fastCold: number[] = [];
 
@@ -289,7 +299,7 @@ async function underLoad(): Promise<string[]> {
     }
     const p95 = percentile(webhook, 95) / percentile(baseline, 95);
     return [
-      `Twilio voice webhook on the twins (\`SWITCHBOARD_BACKEND=twilio-twins\`: the server's Sync reads go through the \`twilio\` package to the Sync REST twin), ${webhook.length} signed requests (${CONCURRENCY} in flight), against GET /api/config from the same server (${baseline.length}):`,
+      `Twilio voice webhook on the twins (\`SWITCHBOARD_BACKEND=twilio-twins\`: the server's Sync reads go through the \`twilio\` package to the Sync REST twin; ${followed(server)}), ${webhook.length} signed requests (${CONCURRENCY} in flight), against GET /api/config from the same server (${baseline.length}):`,
       '',
       '| | p50 (ms) | p95 (ms) |',
       '| --- | --- | --- |',
@@ -316,7 +326,7 @@ async function withSlowSync(): Promise<string[]> {
       await answerOf(server, voiceWebhook(SUPPORT)),
     ];
     const load = await fire(server, agent, SLOW_TOTAL, voiceWebhook);
-    // The configuration's cache expired (and presence's): the next calls find only stale copies.
+    // The configuration's cache expired: the next calls find only stale copies.
     await new Promise((r) => setTimeout(r, CONFIG_TTL_MS + 1000));
     const expired = await Promise.all(
       Array.from({ length: CONCURRENCY }, () => answerOf(server, voiceWebhook())),
@@ -331,7 +341,7 @@ async function withSlowSync(): Promise<string[]> {
       '| | answers | p50 (ms) | p95 (ms) | slowest (ms) |',
       '| --- | --- | --- | --- | --- |',
       `| cold start: the first call to each group (Sales, then Support), nothing cached | ${cold.length} | — | — | ${fmt(Math.max(...cold.map((a) => a.ms)), 0)} |`,
-      `| under load (${CONCURRENCY} in flight; presence and do not disturb read for each call, configuration every 10 s) | ${load.length} | ${fmt(median(load), 1)} | ${fmt(percentile(load, 95), 1)} | ${fmt(Math.max(...load), 0)} |`,
+      `| under load (${CONCURRENCY} in flight; ${followed(server)}; configuration read every 10 s) | ${load.length} | ${fmt(median(load), 1)} | ${fmt(percentile(load, 95), 1)} | ${fmt(Math.max(...load), 0)} |`,
       `| ${CONCURRENCY} calls at once after every cache expired | ${expired.length} | ${fmt(median(expired.map((a) => a.ms)), 0)} | ${fmt(
         percentile(
           expired.map((a) => a.ms),
@@ -341,7 +351,7 @@ async function withSlowSync(): Promise<string[]> {
       )} | ${fmt(Math.max(...expired.map((a) => a.ms)), 0)} |`,
       '',
       `The first call (Sales, nothing cached) took ${fmt(cold[0]!.ms, 0)} ms against ${fmt(fastCold[0]!, 0)} ms on twins that answer at once; both include the announcement's first rendering by the speech engine, which varies by a second and more on a busy machine. ` +
-        `Before that answer the server reads Sync in three rounds, the reads of a round side by side (server/twilio/routing-data.ts): the groups; then every group's hours, holidays and rules, presence and do not disturb; then the announcement: ${3 * SLOW_READ_MS} ms of the wait is Sync's. ` +
+        `Before that answer the server reads Sync in three rounds, the reads of a round side by side (server/twilio/routing-data.ts): the groups; then every group's hours, holidays and rules (and presence and do not disturb, unless the copy Sync's webhooks keep was read at start); then the announcement: ${3 * SLOW_READ_MS} ms of the wait is Sync's. ` +
         `The second call (Support) took ${fmt(cold[1]!.ms, 0)} ms against ${fmt(fastCold[1]!, 0)} ms: the first call read it ahead. ` +
         `Slowest answer **${fmt(worst, 0)} ms** (limit ${ANSWER_LIMIT_MS} ms: ${worst <= ANSWER_LIMIT_MS ? 'met' : 'NOT met'}); ${routed} of ${cold.length + expired.length} cold and expired-cache calls rang their group (the rest went to the fallback's voicemail).`,
     ];
