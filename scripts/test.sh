@@ -11,7 +11,8 @@
 # project and the server's start made cheaper: over 27 minutes with both lanes still running). So CI
 # runs on the twins the suites of the calls: what is written once on Twilio's Voice API (hold, park,
 # pick-up and transfer; calls and their rows; ring groups and voicemail) and what a person meets
-# around a call (the softphone, presence, quality, dialling, history); `npm run test:twins` runs
+# around a call (the softphone, presence, quality, dialling, history, the phone by keyboard, day
+# one's team, how a call looks, hold music and uploads); `npm run test:twins` runs
 # every end-to-end suite on the twins. The call and device models in Chromium (about 400 CPU
 # seconds; their charts are walked over fakes in the unit project) are left to
 # `npm run test:models`. The checks run beside the unit suites (no unit test is timed), not beside
@@ -70,10 +71,12 @@ fi
 
 # The call features on Twilio's Voice API (TwiML, REST, status callbacks), and what they write:
 # calls, hold, park and pick-up, transfers, ring groups and voicemail; then the softphone, presence,
-# call quality, dialling and history as a person meets them.
+# call quality, dialling, history, the phone by keyboard, day one, the call's look and audio as a
+# person meets them.
 TWINS_SUITES="tests/e2e/hold.test.ts tests/e2e/voice-service.test.ts tests/e2e/routing.test.ts
   tests/e2e/softphone.test.ts tests/e2e/presence.test.ts tests/e2e/call-quality.test.ts
-  tests/e2e/dial.test.ts tests/e2e/history.test.ts"
+  tests/e2e/dial.test.ts tests/e2e/history.test.ts tests/e2e/keyboard-phone.test.ts
+  tests/e2e/day-one.test.ts tests/e2e/calls-look.test.ts tests/e2e/audio.test.ts"
 MODEL_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
 
 (
