@@ -8,6 +8,27 @@
  * and the load goes on in the background. A caller is routed on data a little old rather than not at
  * all (issue 24: "a caller must always be routed somewhere").
  */
+/**
+ * `promise`'s value when it comes within `ms`; otherwise, or when it fails, `fallback()`'s (the copy
+ * kept), the promise going on in the background.
+ */
+export function settleWithin<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback()), ms);
+    timer.unref?.();
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(fallback());
+      },
+    );
+  });
+}
+
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
   private readonly loading = new Map<string, Promise<V>>();
@@ -43,23 +64,14 @@ export class TtlCache<V> {
     // The load is known to be slow: later readers take the stale copy at once (unless they asked to
     // wait longer than the reader who found it slow).
     if (this.overdue.has(key) && staleAfterMs <= this.staleAfterMs) return Promise.resolve(stale);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+    return settleWithin(
+      fresh.then((value) => ({ value, stale: false })),
+      staleAfterMs,
+      () => {
         if (this.loading.has(key)) this.overdue.add(key);
-        resolve(stale);
-      }, staleAfterMs);
-      timer.unref?.();
-      fresh.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve({ value, stale: false });
-        },
-        () => {
-          clearTimeout(timer);
-          resolve(stale);
-        },
-      );
-    });
+        return stale;
+      },
+    );
   }
 
   /**

@@ -10,6 +10,8 @@
  * order, Sync's `EventId` or revision) is ignored, and an event that arrives while a read is under
  * way is applied to that read's result too (the read may have been answered before the change).
  */
+import { settleWithin } from './cache';
+
 /** How long after a failed read the copy is not read again (a call answers from it meanwhile). */
 export const RETRY_MS = 5000;
 
@@ -54,20 +56,7 @@ export class LiveCopy<V> {
     if (kept && this.now() < this.failedUntil) return Promise.resolve(kept);
     const read = this.reload();
     if (!kept) return read;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(kept), patienceMs);
-      timer.unref?.();
-      read.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        () => {
-          clearTimeout(timer);
-          resolve(kept);
-        },
-      );
-    });
+    return settleWithin<ReadonlyMap<string, V>>(read, patienceMs, () => kept);
   }
 
   /** When the copy was last read whole (epoch ms; 0: never). */
