@@ -48,19 +48,17 @@ export class Core {
 
   /** Runs `fn` as `origin`: the events it commits say who made them. */
   actingAs<T>(origin: EventOrigin, fn: () => T): T {
-    const before = this.actor;
-    this.actor = origin;
-    try {
-      return fn();
-    } finally {
-      this.actor = before;
-    }
+    return this.as(origin, fn);
   }
 
   /** Runs `fn` as nobody: what expired is removed by the service, not by whoever asked. */
   expiring<T>(fn: () => T): T {
+    return this.as(undefined, fn);
+  }
+
+  private as<T>(origin: EventOrigin | undefined, fn: () => T): T {
     const before = this.actor;
-    this.actor = undefined;
+    this.actor = origin;
     try {
       return fn();
     } finally {
