@@ -19,12 +19,15 @@ import type { Ctx } from '../../../../server/sync/rest/context';
 import { openStore, type Store } from '../../../../server/sync/store';
 import { createTwilioApi, type TwilioApi } from '../../../../server/sync/twilio-api/http';
 import { createTwilioClient, type TwilioClient } from '../../../../server/twilio/client';
+import {
+  ACCOUNT_SID,
+  API_KEY,
+  API_SECRET,
+  AUTH_TOKEN,
+  SERVICE_SID,
+  testTwilioConfig,
+} from '../twilio/support';
 
-const ACCOUNT_SID = 'AC0123456789abcdef0123456789abcdef';
-const AUTH_TOKEN = '0123456789abcdef0123456789abcdef';
-const API_KEY = 'SK0123456789abcdef0123456789abcdef';
-const API_SECRET = 'test-api-secret-0123456789abcdef';
-const SERVICE_SID = 'IS0123456789abcdef0123456789abcdef';
 const HOOK = 'https://switchboard.example.com/api/twilio/sync-events';
 
 /** The page's parameters: common to every event, then each kind's own. */
@@ -82,18 +85,7 @@ beforeEach(async () => {
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
-  client = createTwilioClient({
-    kind: 'twilio',
-    accountSid: ACCOUNT_SID,
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    authToken: AUTH_TOKEN,
-    syncServiceSid: SERVICE_SID,
-    twimlAppSid: 'AP0123456789abcdef0123456789abcdef',
-    phoneNumbers: [],
-    publicUrl: 'https://switchboard.example.com',
-    apiBaseUrl: `http://127.0.0.1:${port}/twilio`,
-  });
+  client = createTwilioClient(testTwilioConfig(`http://127.0.0.1:${port}/twilio`));
 });
 
 afterEach(async () => {

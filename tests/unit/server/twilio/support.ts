@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { createApp, type App } from '../../../../server/app';
 import { configFromEnv } from '../../../../server/config';
+import type { TwilioConfig } from '../../../../server/twilio/config';
 import { voiceIdentityOf } from '../../../../src/contracts/voice-identity';
 import { startTwilioApi, type TwilioApiStandIn } from '../../../support/twilio-api';
 import { removeDir, sessionCookieOf, tempDir } from '../support';
@@ -23,6 +24,22 @@ export const APP_SID = 'AP0123456789abcdef0123456789abcdef';
 export const NUMBERS = ['+442079460000', '+442079460001'];
 export const PUBLIC_URL = 'https://switchboard.example.com';
 export const CLIENT_ID = 'switchboard-test.apps.googleusercontent.com';
+
+/** The Twilio backend's configuration of these tests' account, `apiBaseUrl` at the stand-in given. */
+export function testTwilioConfig(apiBaseUrl: string | null): TwilioConfig {
+  return {
+    kind: 'twilio',
+    accountSid: ACCOUNT_SID,
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    authToken: AUTH_TOKEN,
+    syncServiceSid: SERVICE_SID,
+    twimlAppSid: APP_SID,
+    phoneNumbers: NUMBERS,
+    publicUrl: PUBLIC_URL,
+    apiBaseUrl,
+  };
+}
 
 /** Everything SWITCHBOARD_BACKEND=twilio needs, pointed at `apiUrl`. */
 export function twilioEnv(apiUrl: string): Record<string, string> {

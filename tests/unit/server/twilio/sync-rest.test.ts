@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../../../server/identity/users';
 import { createTwilioClient, redirectedUri } from '../../../../server/twilio/client';
-import type { TwilioConfig } from '../../../../server/twilio/config';
 import { createRestDirectory } from '../../../../server/twilio/directory';
 import {
   createSyncRest,
@@ -15,15 +14,7 @@ import {
   type SyncRest,
 } from '../../../../server/twilio/sync-rest';
 import { startTwilioApi, type TwilioApiStandIn } from '../../../support/twilio-api';
-import {
-  ACCOUNT_SID,
-  API_KEY,
-  API_SECRET,
-  APP_SID,
-  AUTH_TOKEN,
-  NUMBERS,
-  SERVICE_SID,
-} from './support';
+import { ACCOUNT_SID, API_KEY, API_SECRET, SERVICE_SID, testTwilioConfig } from './support';
 
 let api: TwilioApiStandIn;
 let rest: SyncRest;
@@ -36,18 +27,7 @@ beforeAll(async () => {
     apiSecret: API_SECRET,
     serviceSid: SERVICE_SID,
   });
-  const config: TwilioConfig = {
-    kind: 'twilio',
-    accountSid: ACCOUNT_SID,
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    authToken: AUTH_TOKEN,
-    syncServiceSid: SERVICE_SID,
-    twimlAppSid: APP_SID,
-    phoneNumbers: NUMBERS,
-    publicUrl: 'https://switchboard.example.com',
-    apiBaseUrl: api.url,
-  };
+  const config = testTwilioConfig(api.url);
   rest = createSyncRest(createTwilioClient(config), SERVICE_SID);
 });
 afterAll(() => api.close());

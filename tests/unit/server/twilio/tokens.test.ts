@@ -11,7 +11,6 @@ import {
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESENCE } from '../../../../src/contracts/objects';
-import type { TwilioConfig } from '../../../../server/twilio/config';
 import {
   mintTwilioSyncToken,
   mintTwilioVoiceToken,
@@ -23,26 +22,13 @@ import {
   API_KEY,
   API_SECRET,
   APP_SID,
-  AUTH_TOKEN,
-  NUMBERS,
-  PUBLIC_URL,
   SERVICE_SID,
   startTwilioApp,
+  testTwilioConfig,
   type TwilioTestApp,
 } from './support';
 
-const config: TwilioConfig = {
-  kind: 'twilio',
-  accountSid: ACCOUNT_SID,
-  apiKey: API_KEY,
-  apiSecret: API_SECRET,
-  authToken: AUTH_TOKEN,
-  syncServiceSid: SERVICE_SID,
-  twimlAppSid: APP_SID,
-  phoneNumbers: NUMBERS,
-  publicUrl: PUBLIC_URL,
-  apiBaseUrl: null,
-};
+const config = testTwilioConfig(null);
 
 interface Decoded {
   header: Record<string, unknown>;
