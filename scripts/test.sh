@@ -18,7 +18,8 @@
 # `npm run test:models`. The checks run beside the unit suites (no unit test is timed), not beside
 # the integration suites, whose media tests want the cores they had. Any failure fails the run; a
 # failed check or build skips the browser and integration suites. Lane 1 prints as it goes; the
-# checks' output and lane 2's follow it, each whole.
+# checks' output and lane 2's follow it, each whole; last comes a summary, each step's result and
+# every failure's report again, so the end of the output (all a CI page may keep) says what failed.
 # With arguments (`npm test -- tests/e2e/x.test.ts`): the checks, the build, then vitest with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +64,48 @@ built() {
   [ "$(cat "$work/built")" -eq 0 ]
 }
 
+# Runs one step (a vitest run), its output printed and kept in $work/steps/<n>-<name>; false when it
+# failed.
+step() {
+  local name=$1 rc
+  shift
+  mkdir -p "$work/steps"
+  local out
+  out="$work/steps/$(date +%s%N)-$name"
+  "$@" 2>&1 | tee "$out"
+  rc=${PIPESTATUS[0]}
+  echo "$rc" >"$out.rc"
+  return "$rc"
+}
+
+# The summary: each step's result, then for each failed step its failure reports (vitest's "Failed
+# Tests" and "Unhandled Errors" sections, colours removed).
+summary() {
+  local out rc name
+  echo
+  echo "== summary"
+  [ "$(cat "$work/built" 2>/dev/null || echo 1)" -eq 0 ] && echo "  passed  the static checks and the build" ||
+    echo "  FAILED  the static checks or the build (their output is above, under == typecheck, lint, format, statecharts, build)"
+  for out in "$work"/steps/*; do
+    case $out in *.rc) continue ;; esac
+    rc=$(cat "$out.rc" 2>/dev/null || echo 1)
+    name=${out##*/}
+    name=${name#*-}
+    if [ "$rc" -eq 0 ]; then echo "  passed  $name"; else echo "  FAILED  $name (exit $rc)"; fi
+    sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -E '^ *(Test Files|Tests) ' | sed 's/^/          /'
+  done
+  for out in "$work"/steps/*; do
+    case $out in *.rc) continue ;; esac
+    rc=$(cat "$out.rc" 2>/dev/null || echo 1)
+    [ "$rc" -eq 0 ] && continue
+    name=${out##*/}
+    echo
+    echo "== what failed in ${name#*-}"
+    sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -E '^ *(FAIL|×) ' | sort -u | head -40
+    sed 's/\x1b\[[0-9;]*m//g' "$out" | awk '/(Failed Tests|Unhandled Errors?|Failed Suites) [0-9]*/ { on = 1 } on' | head -300
+  done
+}
+
 if [ "$#" -gt 0 ]; then
   checks_and_build
   built || exit 1
@@ -87,15 +130,15 @@ MODEL_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
     exit 1
   fi
   echo "== integration suites"
-  npx vitest run --project integration
+  step integration npx vitest run --project integration
   integration=$?
   echo "== the call suites again, on the Twilio backend (twins):" $TWINS_SUITES
   # shellcheck disable=SC2086
-  SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser $TWINS_SUITES
+  step e2e-on-twins env SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser $TWINS_SUITES
   twins=$?
   echo "== model suites, on the embedded backend:" $MODEL_SUITES
   # shellcheck disable=SC2086
-  npx vitest run --project browser $MODEL_SUITES
+  step models npx vitest run --project browser $MODEL_SUITES
   models=$?
   [ "$integration" -eq 0 ] && [ "$twins" -eq 0 ] && [ "$models" -eq 0 ]
 ) >"$work/lane2.log" 2>&1 &
@@ -105,9 +148,9 @@ echo "== lane 2 (the static checks and the build, then the integration suites, t
 echo "   the Twilio backend, then two model suites) runs beside this lane; its output follows this lane's"
 echo "== unit suites, then every end-to-end suite on the embedded backend"
 main=0
-npx vitest run --project unit || main=$?
+step unit npx vitest run --project unit || main=$?
 if built; then
-  npx vitest run --project browser tests/e2e/ || main=$?
+  step e2e-embedded npx vitest run --project browser tests/e2e/ || main=$?
 else
   main=1
 fi
@@ -117,4 +160,5 @@ cat "$work/checks.log"
 cat "$work/lane2.log"
 checks=0
 built || checks=1
+summary
 [ "$checks" -eq 0 ] && [ "$main" -eq 0 ] && [ "$lane" -eq 0 ]
