@@ -409,6 +409,11 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
     const transceiver = pc.getTransceivers().find((t) => t.kind === 'audio');
     if (!transceiver) throw new Error('The offer has no audio');
     transceiver.setDirection('sendrecv');
+    // The browser's offer says `a=setup:actpass`; the server answers `passive`, so the browser is
+    // the DTLS client (RFC 5763 §5: the answerer may take either role). werift, as a DTLS client,
+    // waits a fixed 100 ms before its first flight (RTCDtlsTransport.start), which was on every
+    // call's setup; as the server it answers at once.
+    transceiver.dtlsTransport.role = 'server';
     await transceiver.sender.replaceTrack(leg.sendTrack);
     leg.watchReports();
     await pc.setLocalDescription(await pc.createAnswer());

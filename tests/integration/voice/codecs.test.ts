@@ -66,6 +66,22 @@ describe('codec negotiation', () => {
   });
 });
 
+describe("the caller's leg", () => {
+  it('is answered as the DTLS server (setup:passive), so the browser starts the handshake, and connects', async () => {
+    const { offer, answer } = await negotiate(['opus', 'pcmu'], ['opus', 'pcmu']);
+    expect(offer.localSdp).toMatch(/^a=setup:actpass\r?$/m);
+    // werift as the DTLS client waits 100 ms before its first flight (media.ts, answerLeg).
+    expect(answer.localSdp).toMatch(/^a=setup:passive\r?$/m);
+    const connected = (leg: MediaLeg) =>
+      new Promise<void>((resolve) => {
+        if (leg.state === 'connected') resolve();
+        leg.onState((s) => s === 'connected' && resolve());
+      });
+    await Promise.all([connected(offer), connected(answer)]);
+    expect([offer.state, answer.state]).toEqual(['connected', 'connected']);
+  });
+});
+
 describe('calls through the relay', () => {
   it('the Device options ask the SDK for Opus first', async () => {
     const cookie = await signIn(server.url, 'ann@example.com');
