@@ -9,6 +9,7 @@ import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/
 import { startServer, type RunningServer } from '../../support/server';
 import { shutdownClients, signIn } from '../sync/support';
 import { closeLegs, connected, hears, person as personAt, type Person } from './media-support';
+import { eventually } from './support';
 
 let server: RunningServer;
 let ann: Person;
@@ -72,12 +73,8 @@ describe("the caller's leg", () => {
     expect(offer.localSdp).toMatch(/^a=setup:actpass\r?$/m);
     // werift as the DTLS client waits 100 ms before its first flight (media.ts, answerLeg).
     expect(answer.localSdp).toMatch(/^a=setup:passive\r?$/m);
-    const connected = (leg: MediaLeg) =>
-      new Promise<void>((resolve) => {
-        if (leg.state === 'connected') resolve();
-        leg.onState((s) => s === 'connected' && resolve());
-      });
-    await Promise.all([connected(offer), connected(answer)]);
+    const both = () => Promise.resolve(offer.state === 'connected' && answer.state === 'connected');
+    await eventually(both, 5000, 'both legs connected');
     expect([offer.state, answer.state]).toEqual(['connected', 'connected']);
   });
 });
