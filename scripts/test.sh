@@ -75,13 +75,16 @@ step() {
   return "$rc"
 }
 
+# A step's output without its colours.
+plain() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
+
 # How one end-to-end file ended in the steps named like $2: passed, FAILED, or "not run" (vitest's
 # line for the file: " ✓  browser  tests/e2e/x.test.ts (n tests)" or " ❯ " when a test failed).
 suite_result() {
   local out line
   for out in "$work"/steps/*-$2; do
     [ -f "$out" ] || continue
-    line=$(sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -E "^ (✓|❯|×) +browser +$1 " | head -1)
+    line=$(plain "$out" | grep -E "^ (✓|❯|×) +browser +$1 " | head -1)
     case $line in
       " ✓"*) echo passed && return ;;
       ?*) echo FAILED && return ;;
@@ -96,7 +99,7 @@ summary() {
   local out rc name
   echo
   echo "== summary"
-  [ "$(cat "$work/built" 2>/dev/null || echo 1)" -eq 0 ] && echo "  passed  the static checks and the build" ||
+  built && echo "  passed  the static checks and the build" ||
     echo "  FAILED  the static checks or the build (their output is above, under == typecheck, lint, format, statecharts, build)"
   for out in "$work"/steps/*; do
     case $out in *.rc) continue ;; esac
@@ -104,7 +107,7 @@ summary() {
     name=${out##*/}
     name=${name#*-}
     if [ "$rc" -eq 0 ]; then echo "  passed  $name"; else echo "  FAILED  $name (exit $rc)"; fi
-    sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -E '^ *(Test Files|Tests) ' | sed 's/^/          /'
+    plain "$out" | grep -E '^ *(Test Files|Tests) ' | sed 's/^/          /'
   done
   echo
   echo "== every end-to-end suite on both backends (passed: every test of the file passed)"
@@ -122,8 +125,8 @@ summary() {
     name=${out##*/}
     echo
     echo "== what failed in ${name#*-}"
-    sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -E '^ *(FAIL|×) ' | sort -u | head -40
-    sed 's/\x1b\[[0-9;]*m//g' "$out" | awk '/(Failed Tests|Unhandled Errors?|Failed Suites) [0-9]*/ { on = 1 } on' | head -300
+    plain "$out" | grep -E '^ *(FAIL|×) ' | sort -u | head -40
+    plain "$out" | awk '/(Failed Tests|Unhandled Errors?|Failed Suites) [0-9]*/ { on = 1 } on' | head -300
   done
 }
 
@@ -137,7 +140,8 @@ fi
 TWINS_LANE1="tests/e2e/names.test.ts tests/e2e/axe.test.ts tests/e2e/contacts.test.ts
   tests/e2e/foundation.test.ts tests/e2e/admin-keyboard.test.ts"
 E2E_SUITES=$(ls tests/e2e/*.test.ts)
-TWINS_LANE2=$(for f in $E2E_SUITES; do case " $(echo $TWINS_LANE1) " in *" $f "*) ;; *) echo "$f" ;; esac; done)
+# shellcheck disable=SC2086
+TWINS_LANE2=$(printf '%s\n' $E2E_SUITES | grep -vxF -f <(printf '%s\n' $TWINS_LANE1))
 MODEL_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
 
 (
