@@ -375,11 +375,25 @@ function peerConnection(options: MediaOptions): RTCPeerConnection {
       audio: (options.codecs ?? DEFAULT_CODECS).map((c) => CODEC_PARAMETERS[c]()),
       video: [],
     },
+    // No STUN or TURN server: the server's candidates are its own addresses ({@link withoutStun}).
+    iceServers: [],
     iceUseIpv6: false,
     iceUseTcp: false,
     iceAdditionalHostAddresses: ['127.0.0.1', ...(options.hostAddresses ?? [])],
     ...(options.portRange ? { icePortRange: options.portRange } : {}),
   });
+}
+
+/**
+ * The leg's ICE agents gather host candidates only: the server's own addresses and `hostAddresses`
+ * (VOICE_PUBLIC_ADDRESSES for one behind NAT). With no STUN server configured werift still asks
+ * Google's public one (`stun.l.google.com:19302`, DEFAULT_STUN_SERVER in its ice.js) on every
+ * leg: a request to Google from every call, and with no network, a gathering that waited out its
+ * 5 s STUN timeout for some legs when 30 started at once. Called after the transports exist and
+ * before gathering starts (setLocalDescription).
+ */
+function withoutStun(pc: RTCPeerConnection): void {
+  for (const transport of pc.iceTransports) delete transport.connection.stunServer;
 }
 
 async function gathered(pc: RTCPeerConnection, timeoutMs: number): Promise<void> {
@@ -416,6 +430,7 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
     transceiver.dtlsTransport.role = 'server';
     await transceiver.sender.replaceTrack(leg.sendTrack);
     leg.watchReports();
+    withoutStun(pc);
     await pc.setLocalDescription(await pc.createAnswer());
     leg.negotiated();
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
@@ -437,6 +452,7 @@ export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
   try {
     pc.addTransceiver(leg.sendTrack, { direction: 'sendrecv' });
     leg.watchReports();
+    withoutStun(pc);
     await pc.setLocalDescription(await pc.createOffer());
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
     leg.localSdp = pc.localDescription?.sdp ?? '';

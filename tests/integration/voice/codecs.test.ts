@@ -5,6 +5,7 @@
  * other (forwarded) and a PCMU-only person hears an Opus one and is heard (transcoded).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RTCPeerConnection } from 'werift';
 import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
 import { shutdownClients, signIn } from '../sync/support';
@@ -76,6 +77,22 @@ describe("the caller's leg", () => {
     const both = () => Promise.resolve(offer.state === 'connected' && answer.state === 'connected');
     await eventually(both, 5000, 'both legs connected');
     expect([offer.state, answer.state]).toEqual(['connected', 'connected']);
+  });
+});
+
+describe("the server's legs", () => {
+  it("ask no STUN server (werift's fallback is Google's) and offer their own addresses only", async () => {
+    const { offer, answer } = await negotiate(['opus', 'pcmu'], ['opus', 'pcmu']);
+    for (const leg of [offer, answer]) {
+      // The ICE agents werift made for the leg (MediaLeg keeps its peer connection private).
+      const { pc } = leg as unknown as { pc: RTCPeerConnection };
+      expect(pc.iceTransports.length).toBeGreaterThan(0);
+      for (const transport of pc.iceTransports)
+        expect(transport.connection.stunServer).toBeUndefined();
+      const candidates = leg.localSdp.split(/\r?\n/).filter((l) => l.startsWith('a=candidate:'));
+      expect(candidates.length).toBeGreaterThan(0);
+      for (const c of candidates) expect(c).toMatch(/ typ host /);
+    }
   });
 });
 

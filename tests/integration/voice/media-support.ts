@@ -94,6 +94,9 @@ export async function dial(
   const leg = await offerLeg(media);
   legs.push(leg);
   const mark = who.frames.length;
+  // The answer or hang-up of this call, not a late hang-up of a call `who` was in before (its
+  // previous call's end can reach it after this invite: seen once legs were made without STUN).
+  const earlier = new Set(who.frames.slice(0, mark).map((f) => f.payload.callsid));
   who.send('invite', {
     callsid: `TJ-${++seq}-${Date.now()}`,
     sdp: leg.localSdp,
@@ -101,7 +104,10 @@ export async function dial(
     twilio: { accountsid: null, params: `To=${encodeURIComponent(to)}` },
   });
   const frame = await who.next(
-    (f) => (f.type === 'answer' || f.type === 'hangup') && f.payload.callsid !== undefined,
+    (f) =>
+      (f.type === 'answer' || f.type === 'hangup') &&
+      f.payload.callsid !== undefined &&
+      !earlier.has(f.payload.callsid),
     mark,
     // A group's turns in order ring one after another before anyone answers.
     30_000,
