@@ -16,7 +16,7 @@ import {
 } from 'werift';
 import { FRAME_SAMPLES, type Tone } from './audio';
 import { forwarded } from './bridge';
-import { audioReader, OPUS_FRAME, OpusBusy, type Codec } from './codec';
+import { audioReader, CLOCK_RATE, OPUS_FRAME, OpusBusy, type Codec } from './codec';
 import { opusSource, pcmuSource } from './sounds';
 
 export { bridge } from './bridge';
@@ -265,8 +265,7 @@ export class MediaLeg {
         return;
       }
     }
-    this.packetsOut++;
-    this.track.writeRtp(forwarded(packet, this.payloadType));
+    this.send(forwarded(packet, this.payloadType));
   }
 
   /** The callee's answer to this leg's offer. */
@@ -309,8 +308,7 @@ export class MediaLeg {
         ssrc: this.ssrc,
         marker: frame === 1,
       });
-      this.packetsOut++;
-      this.track.writeRtp(new RtpPacket(header, payload));
+      this.send(new RtpPacket(header, payload));
     }, 20);
     this.player.unref();
   }
@@ -339,8 +337,32 @@ export class MediaLeg {
 
   /** Tells the sender that packets now come from another source, so sequence and time run on. */
   sourceChanged(): void {
-    const sender = this.pc.getSenders()[0];
-    sender?.replaceRTP(new RtpHeader(), true);
+    this.continuityDue = true;
+  }
+
+  private continuityDue = false;
+  private lastSentAt: number | null = null;
+
+  /**
+   * Every packet to the browser goes out here. The first packet of a new source (a sound, then the
+   * other leg's audio) continues the stream's sequence and its timeline by the time that has
+   * passed since the last packet: werift's own step at a switch is 1 sample, so the browser saw a
+   * packet 20 ms or more later than its timestamp said, read it as network delay, and its jitter
+   * buffer held more audio for the rest of the call.
+   */
+  private send(packet: RtpPacket): void {
+    const now = performance.now();
+    if (this.continuityDue) {
+      this.continuityDue = false;
+      const step =
+        this.lastSentAt === null
+          ? 1
+          : Math.max(1, Math.round(((now - this.lastSentAt) * CLOCK_RATE[this.codec]) / 1000));
+      this.pc.getSenders()[0]?.replaceRTP(new RtpHeader(), true, step);
+    }
+    this.lastSentAt = now;
+    this.packetsOut++;
+    this.track.writeRtp(packet);
   }
 
   /** Its packets in and out, its losses and codec so far (final once it has closed). */

@@ -80,6 +80,42 @@ describe("the caller's leg", () => {
   });
 });
 
+describe('a leg whose source changes', () => {
+  it("continues the stream's timeline by the time that passed, so the browser sees no jump in delay", async () => {
+    const { offer, answer } = await negotiate(['opus', 'pcmu'], ['opus', 'pcmu']);
+    await eventually(
+      () => Promise.resolve(offer.state === 'connected' && answer.state === 'connected'),
+      5000,
+      'both legs connected',
+    );
+    const got: { ts: number; seq: number; at: number }[] = [];
+    const off = offer.onRtp((p) =>
+      got.push({ ts: p.header.timestamp, seq: p.header.sequenceNumber, at: performance.now() }),
+    );
+    try {
+      answer.play(null);
+      await eventually(() => Promise.resolve(got.length >= 5), 5000, 'the first sound heard');
+      answer.stopPlaying();
+      await new Promise((r) => setTimeout(r, 200));
+      const before = got.length;
+      // Another source (what a bridge does when the other leg's audio takes over).
+      answer.play(null);
+      await eventually(() => Promise.resolve(got.length >= before + 3), 5000, 'the second sound');
+      const last = got[before - 1]!;
+      const first = got[before]!;
+      expect((first.seq - last.seq) & 0xffff).toBe(1);
+      const tsMs = (((first.ts - last.ts) >>> 0) / 48_000) * 1000;
+      const arrivedMs = first.at - last.at;
+      // werift's own step at a switch was one sample (0.02 ms) for a pause of 200 ms and more.
+      expect(arrivedMs).toBeGreaterThanOrEqual(190);
+      expect(Math.abs(tsMs - arrivedMs)).toBeLessThan(40);
+    } finally {
+      off();
+      answer.stopPlaying();
+    }
+  });
+});
+
 describe("the server's legs", () => {
   it("ask no STUN server (werift's fallback is Google's) and offer their own addresses only", async () => {
     const { offer, answer } = await negotiate(['opus', 'pcmu'], ['opus', 'pcmu']);
