@@ -415,7 +415,17 @@ const withinLimits = (s: LoadStep) => s.lossPct < 1 && s.jitterP95 < 20 && s.sil
 
 export async function benchVoice(): Promise<string> {
   const server = await startServer({
-    env: { SWITCHBOARD_VOICE_RING_SECONDS: '30', SWITCHBOARD_TEST_WEBHOOK_TIMES: '1' },
+    env: {
+      SWITCHBOARD_VOICE_RING_SECONDS: '30',
+      SWITCHBOARD_TEST_WEBHOOK_TIMES: '1',
+      // BENCH_VOICE_CPU_PROF=<dir> writes the server's CPU profile there (cpu-profile.ts).
+      ...(process.env.BENCH_VOICE_CPU_PROF
+        ? {
+            NODE_OPTIONS: `--import tsx --import ${resolve(import.meta.dirname, 'cpu-profile.ts')}`,
+            SWITCHBOARD_CPU_PROF_DIR: process.env.BENCH_VOICE_CPU_PROF,
+          }
+        : {}),
+    },
   });
   const browser: Browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   try {
