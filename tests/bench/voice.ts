@@ -29,6 +29,7 @@ const BURSTS = Number(process.env.BENCH_VOICE_BURSTS ?? 40);
 const STEPS = (process.env.BENCH_VOICE_STEPS ?? '10,20,30,40,50,60,70').split(',').map(Number);
 const LOAD_PROCS = 2;
 const LOAD_SECONDS = Number(process.env.BENCH_VOICE_LOAD_SECONDS ?? 10);
+const MOS_SECONDS = Number(process.env.BENCH_VOICE_MOS_SECONDS ?? 8);
 
 /** Wall-clock ms in a page (same machine, so pages compare). */
 const NOW = 'performance.timeOrigin + performance.now()';
@@ -339,6 +340,56 @@ interface LegStats {
   jitterMs: number;
 }
 
+/** What the Voice SDK's per-second samples said of one call: its codec and MOS estimates. */
+interface MosReading {
+  codec: string;
+  min: number;
+  avg: number;
+  samples: number;
+}
+
+/**
+ * (d) A clean loopback call from `caller` to `callee` through the server, with the caller's Device
+ * offering only `codecs`: the SDK's `sample` events (one a second, MOS estimated from round trip,
+ * jitter and loss) for MOS_SECONDS on each side.
+ */
+async function mosOf(caller: Phone, callee: Phone, codecs: string[]): Promise<MosReading[]> {
+  await caller.page.evaluate(
+    `window.__phone.device.updateOptions({ codecPreferences: ${JSON.stringify(codecs)} })`,
+  );
+  try {
+    await callee.page.evaluate(`window.__phone.device.once('incoming', (call) => {
+      window.__mos = [];
+      call.on('sample', (s) => window.__mos.push(s));
+      call.accept();
+    })`);
+    await caller.page.evaluate(`(async () => {
+      const phone = window.__phone;
+      const call = await phone.device.connect({ params: { To: ${JSON.stringify(callee.name)} } });
+      phone.watchCall(call, 'outgoing');
+      window.__mos = [];
+      call.on('sample', (s) => window.__mos.push(s));
+      await new Promise((r) => call.on('accept', r));
+    })()`);
+    await new Promise((r) => setTimeout(r, MOS_SECONDS * 1000));
+    const read = (page: Page) =>
+      page.evaluate<MosReading>(`(() => {
+        const mos = window.__mos.map((s) => s.mos).filter((m) => typeof m === 'number');
+        const codec = window.__mos.map((s) => s.codecName).filter(Boolean).pop() || '?';
+        return { codec, min: Math.min(...mos), avg: mos.reduce((a, b) => a + b, 0) / mos.length, samples: mos.length };
+      })()`);
+    const readings = [await read(caller.page), await read(callee.page)];
+    await caller.page.evaluate(
+      `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
+    );
+    return readings;
+  } finally {
+    await caller.page.evaluate(
+      `window.__phone.device.updateOptions({ codecPreferences: ['opus', 'pcmu'] })`,
+    );
+  }
+}
+
 function message<T>(child: ChildProcess, type: string, timeoutMs = 120_000): Promise<T> {
   return new Promise((resolveMessage, reject) => {
     const timer = setTimeout(() => reject(new Error(`voice-load: no ${type}`)), timeoutMs);
@@ -506,6 +557,12 @@ export async function benchVoice(): Promise<string> {
     );
     await directPage.close();
 
+    // (d) the SDK's MOS on a clean call, Opus and then PCMU offered by the caller.
+    await bob.page.waitForFunction(
+      `(() => { const c = window.__phone.calls; return c.every((call) => call.status() === 'closed'); })()`,
+    );
+    const mos = { opus: await mosOf(ann, bob, ['opus']), pcmu: await mosOf(ann, bob, ['pcmu']) };
+
     // (b) server CPU with CALLS bridged calls up, minus the same time with everyone registered and idle.
     const pid = server.process.pid!;
     const idle = await cpuOver(pid, CPU_SECONDS);
@@ -638,6 +695,19 @@ export async function benchVoice(): Promise<string> {
       '',
       `- Target: the server adds at most 10 ms (p50): ${Number.isFinite(added) && added <= 10 ? 'met' : 'NOT met'}`,
       `- The receiving jitter buffer (getStats after the bursts): through the server ${describeBuffer(buffers.server as JitterBuffer | null)}; direct ${describeBuffer(buffers.direct as JitterBuffer | null)}.`,
+      '',
+      `(d) Call quality as the Voice SDK estimates it: a clean call from Ann to Bob through the server, ${MOS_SECONDS} s of the SDK's \`sample\` events (one a second; MOS from round trip, jitter and loss) on each side, the caller's Device offering one codec (Bob's leg is offered both, so on the PCMU call the server transcodes). The SDK's estimate does not weigh the codec (its \`rtc/mos.ts\`: an E-model of round trip, jitter and loss), so on a clean path both read alike.`,
+      '',
+      '| caller offers | leg | codec (SDK) | MOS min | MOS average | samples |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...(['opus', 'pcmu'] as const).flatMap((codec) =>
+        mos[codec].map(
+          (r, i) =>
+            `| ${codec === 'opus' ? 'Opus' : 'PCMU'} | ${i === 0 ? "Ann's (caller)" : "Bob's (callee)"} | ${r.codec} | ${fmt(r.min, 2)} | ${fmt(r.avg, 2)} | ${r.samples} |`,
+        ),
+      ),
+      '',
+      `- Target: MOS ≥ 4.3 on the Opus call: ${mos.opus.every((r) => r.samples > 0 && r.min >= 4.3) ? 'met' : 'NOT met'} (both legs' lowest sample).`,
     ].join('\n');
     writeSection('voice', md);
     return md;
