@@ -34,6 +34,14 @@ export interface MediaOptions {
   codecs?: readonly Codec[];
 }
 
+/** One sound being played into a leg: its next frame's timer. */
+interface Player {
+  timer: NodeJS.Timeout | null;
+}
+/** A frame of what the server plays, in ms. */
+const FRAME_MS = 20;
+/** Frames a late player sends at once before it skips the rest (a stall of the event loop). */
+const MAX_CATCH_UP = 3;
 /**
  * The codecs from SWITCHBOARD_VOICE_CODECS (`opus,pcmu`, the default, or `pcmu` to measure or
  * fall back to narrowband only); none when unset or naming nothing known.
@@ -133,7 +141,7 @@ export class MediaLeg {
   private readonly track = new MediaStreamTrack({ kind: 'audio' });
   private readonly listeners = new Set<(packet: RtpPacket) => void>();
   private readonly stateListeners = new Set<(state: LegState) => void>();
-  private player: NodeJS.Timeout | null = null;
+  private player: Player | null = null;
   private seq = Math.floor(Math.random() * 0xffff);
   private timestamp = Math.floor(Math.random() * 0xffffffff);
   private readonly ssrc = Math.floor(Math.random() * 0xffffffff);
@@ -289,7 +297,7 @@ export class MediaLeg {
     const step = this.codec === 'opus' ? OPUS_FRAME : FRAME_SAMPLES;
     this.playing = sound === null ? 'silence' : 'sound';
     let finished = false;
-    this.player = setInterval(() => {
+    const sendFrame = () => {
       const payload = finished ? source.silence() : source.frame(frame);
       if (onceThen && !finished && frame + 1 >= frames) {
         // Played once: silence from now on, and whoever waits is told (after this frame is sent).
@@ -309,8 +317,35 @@ export class MediaLeg {
         marker: frame === 1,
       });
       this.send(new RtpPacket(header, payload));
-    }, 20);
-    this.player.unref();
+    };
+    // Frames leave on the audio's own clock (start + n × 20 ms), not on a 20 ms interval: Node's
+    // setInterval counts each period from when its callback ran, so every late tick was lost for
+    // good (237 packets in 5 s instead of 250 on a busy machine), and the browser heard a sound
+    // played 5% slow, its jitter buffer starved and stretching. A late timer sends what is due;
+    // more than MAX_CATCH_UP frames behind (a stall), the missed ones are skipped, not sent in a
+    // burst: the timeline runs on and the browser hears a short gap.
+    const started = performance.now();
+    let sent = 0;
+    const player: Player = { timer: null };
+    const tick = () => {
+      if (this.player !== player) return;
+      const behind = Math.floor((performance.now() - started) / FRAME_MS) + 1 - sent;
+      if (behind > MAX_CATCH_UP) {
+        const skipped = behind - 1;
+        sent += skipped;
+        frame += skipped;
+        this.timestamp = (this.timestamp + skipped * step) >>> 0;
+      }
+      while (this.player === player && started + sent * FRAME_MS <= performance.now()) {
+        sendFrame();
+        sent++;
+      }
+      if (this.player !== player) return;
+      player.timer = setTimeout(tick, Math.max(0, started + sent * FRAME_MS - performance.now()));
+      player.timer.unref();
+    };
+    this.player = player;
+    tick();
   }
 
   /**
@@ -327,7 +362,7 @@ export class MediaLeg {
   private onStopped: (() => void) | null = null;
 
   stopPlaying(): void {
-    if (this.player) clearInterval(this.player);
+    if (this.player?.timer) clearTimeout(this.player.timer);
     this.player = null;
     this.playing = null;
     const stopped = this.onStopped;
