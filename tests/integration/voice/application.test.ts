@@ -408,6 +408,34 @@ describe('Calls placed through the REST API', () => {
     await hungUp(ann, String(a.frame.payload.callsid));
   });
 
+  it('a placed call answered and hung up in one breath ends completed, not left running', async () => {
+    const cat = await phone('cat');
+    routes['/placed-status'] = () => '';
+    const mark = cat.frames.length;
+    const placed = await rest.calls.create({
+      to: 'client:cat',
+      from: 'client:ann',
+      twiml: '<Response><Pause length="30"/></Response>',
+      statusCallback: `${appBase}/placed-status`,
+    });
+    const invite = await cat.next((f) => f.type === 'invite', mark, 10_000);
+    // The answer and the hang-up in one TCP write: the hang-up is read while the answer is taken.
+    const socket = (cat.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    socket.cork();
+    await answerTo(cat, invite);
+    cat.send('hangup', { callsid: placed.sid });
+    socket.uncork();
+    await eventually(
+      () =>
+        Promise.resolve(
+          seen.some((s) => s.path === '/placed-status' && s.params.CallSid === placed.sid),
+        ),
+      5000,
+      'the end of the placed call',
+    );
+    expect((await rest.calls(placed.sid).fetch()).status).toBe('completed');
+  });
+
   it('is busy when every device declines, canceled when asked, no-answer with nobody to ring', async () => {
     const cat = await phone('cat');
     routes['/placed-status'] = () => '';

@@ -147,6 +147,29 @@ describe('calls that are not yours and bad frames', () => {
     await closeLegs();
   });
 
+  it("a callee who hangs up the moment they answer ends the caller's call too (no caller left on a dead line)", async () => {
+    const [ann, bob] = await Promise.all([
+      person(server.url, 'ann@example.com'),
+      person(server.url, 'bob@example.com'),
+    ]);
+    const mark = bob.frames.length;
+    const annMark = ann.frames.length;
+    const calling = dial(ann, bob.identity);
+    const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+    // The answer and the hang-up in one TCP write: the server reads the hang-up while it is still
+    // taking the answer (its media leg accepting Bob's SDP), as a loaded server did in CI.
+    const socket = (bob.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    socket.cork();
+    await answerTo(bob, invite);
+    bob.send('hangup', { callsid: invite.payload.callsid });
+    socket.uncork();
+    const { frame } = await calling;
+    const annSid = frame.payload.callsid;
+    await ann.next((f) => f.type === 'hangup' && f.payload.callsid === annSid, annMark, 10_000);
+    for (const p of [ann, bob]) p.close();
+    await closeLegs();
+  });
+
   it('answers malformed frames with 31100 and a readable message, and keeps the socket', async () => {
     const s = await listening(server.url, 'fuzz@example.com');
     const bad = [

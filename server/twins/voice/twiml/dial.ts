@@ -159,6 +159,9 @@ export async function dialClients(
     // Early media: the caller hears ringback until someone answers.
     callerLeg.play(TONES.ringback);
 
+    /** Forks whose answerer hung up while the answer was being taken. */
+    const leftWhileAnswering = new Set<Fork>();
+
     async function answered(fork: Fork, conn: Conn, sdp: string): Promise<void> {
       if (settled || bridged || !fork.devices.has(conn)) return;
       fork.answeredBy = conn;
@@ -178,6 +181,11 @@ export async function dialClients(
       bridged = { fork, unbridge: bridge(callerLeg, leg) };
       fork.status.answered();
       answerCall(vs, call);
+      // Hung up while its answer was being taken: answered, then ended at once, as on Twilio.
+      if (leftWhileAnswering.delete(fork)) {
+        gone(fork, conn, false);
+        return;
+      }
       if (options.timeLimit > 0)
         setTimeout(() => {
           if (bridged?.fork === fork && !settled) gone(fork, conn, false);
@@ -193,6 +201,11 @@ export async function dialClients(
         const seconds = secondsOf(fork);
         fork.status.ended('completed', seconds);
         settle({ status: 'completed', callSid: fork.sid, seconds: Math.round(seconds) });
+        return;
+      }
+      if (fork.answeredBy === conn) {
+        // The answer is still being taken (its SDP accepted by the leg): ended once it is.
+        leftWhileAnswering.add(fork);
         return;
       }
       if (!fork.devices.delete(conn)) return;

@@ -16,7 +16,16 @@ import type { Conn, VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../signalling';
 import type { TwinCall } from '../rest/resources';
 import { runAppCall } from './application';
-import { acceptAnswer, answeredCall, app, forget, keepSummary, tracked, type Fork } from './call';
+import {
+  acceptAnswer,
+  answeredCall,
+  app,
+  endAppCall,
+  forget,
+  keepSummary,
+  tracked,
+  type Fork,
+} from './call';
 import type { Callback } from './parse';
 import type { Start } from './run';
 
@@ -89,6 +98,8 @@ export async function placeCall(
     answeredAt: null,
     onAnswer: (conn, sdp) => void answered(conn, sdp),
     onGone(conn, refused) {
+      // Hung up while its answer is being taken: the call ends as soon as it has started.
+      if (over && fork.answeredBy === conn) leftWhileAnswering = true;
       if (over || !fork.devices.delete(conn)) return;
       declined ||= refused;
       // A decline on one device is the person's: the others stop ringing (stop cancels them), as
@@ -117,14 +128,19 @@ export async function placeCall(
   mode.registry.setStatus(listed, 'ringing');
   status.ringing();
 
+  let leftWhileAnswering = false;
+
   async function answered(conn: Conn, sdp: string): Promise<void> {
     if (over || !fork.devices.has(conn)) return;
     over = true;
+    fork.answeredBy = conn;
     clearTimeout(timer);
-    mode.forks.delete(fork.sid);
     for (const d of fork.devices) if (d !== conn) send(vs, d, 'cancel', { callsid: fork.sid });
     fork.devices.clear();
-    if (!(await acceptAnswer(vs, conn, fork.sid, leg, sdp))) {
+    // The fork stays listed while the answer is taken, so a hang-up meanwhile reaches onGone.
+    const accepted = await acceptAnswer(vs, conn, fork.sid, leg, sdp);
+    mode.forks.delete(fork.sid);
+    if (!accepted) {
       void leg.close();
       status.ended('failed', 0);
       return;
@@ -141,6 +157,13 @@ export async function placeCall(
       answeredAt,
       fork.reconnect.token,
     );
-    await runAppCall(vs, call, start, null, (final, seconds) => status.ended(final, seconds));
+    const running = runAppCall(vs, call, start, null, (final, seconds) =>
+      status.ended(final, seconds),
+    );
+    if (leftWhileAnswering) {
+      call.hungUpByCaller = true;
+      endAppCall(call);
+    }
+    await running;
   }
 }
