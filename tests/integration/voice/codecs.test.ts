@@ -80,18 +80,31 @@ describe("the caller's leg", () => {
   });
 });
 
+/**
+ * Two connected Opus legs; what the offering one receives from the answering one (each packet's
+ * timestamp, sequence number and arrival), until `off`.
+ */
+async function heardAtTheOffer(): Promise<{
+  answer: MediaLeg;
+  got: { ts: number; seq: number; at: number }[];
+  off: () => void;
+}> {
+  const { offer, answer } = await negotiate(['opus', 'pcmu'], ['opus', 'pcmu']);
+  await eventually(
+    () => Promise.resolve(offer.state === 'connected' && answer.state === 'connected'),
+    5000,
+    'both legs connected',
+  );
+  const got: { ts: number; seq: number; at: number }[] = [];
+  const off = offer.onRtp((p) =>
+    got.push({ ts: p.header.timestamp, seq: p.header.sequenceNumber, at: performance.now() }),
+  );
+  return { answer, got, off };
+}
+
 describe('a leg whose source changes', () => {
   it("continues the stream's timeline by the time that passed, so the browser sees no jump in delay", async () => {
-    const { offer, answer } = await negotiate(['opus', 'pcmu'], ['opus', 'pcmu']);
-    await eventually(
-      () => Promise.resolve(offer.state === 'connected' && answer.state === 'connected'),
-      5000,
-      'both legs connected',
-    );
-    const got: { ts: number; seq: number; at: number }[] = [];
-    const off = offer.onRtp((p) =>
-      got.push({ ts: p.header.timestamp, seq: p.header.sequenceNumber, at: performance.now() }),
-    );
+    const { answer, got, off } = await heardAtTheOffer();
     try {
       answer.play(null);
       await eventually(() => Promise.resolve(got.length >= 5), 5000, 'the first sound heard');
@@ -118,14 +131,7 @@ describe('a leg whose source changes', () => {
 
 describe('a sound the server plays', () => {
   it("keeps the audio's clock: its timeline and its packets' arrival run at one speed", async () => {
-    const { offer, answer } = await negotiate(['opus', 'pcmu'], ['opus', 'pcmu']);
-    await eventually(
-      () => Promise.resolve(offer.state === 'connected' && answer.state === 'connected'),
-      5000,
-      'both legs connected',
-    );
-    const got: { ts: number; at: number }[] = [];
-    const off = offer.onRtp((p) => got.push({ ts: p.header.timestamp, at: performance.now() }));
+    const { answer, got, off } = await heardAtTheOffer();
     try {
       answer.play(null);
       await new Promise((r) => setTimeout(r, 3000));
