@@ -33,6 +33,8 @@ const MOS_SECONDS = Number(process.env.BENCH_VOICE_MOS_SECONDS ?? 8);
 
 /** Wall-clock ms in a page (same machine, so pages compare). */
 const NOW = 'performance.timeOrigin + performance.now()';
+/** Hangs up a page's newest call. */
+const HANG_UP_LAST = `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`;
 
 /**
  * In-page source of `connectDirect(a, b)`: offer from `a`, answer from `b`, each after its ICE
@@ -96,9 +98,7 @@ async function serverCallSetup(caller: Phone, callee: Phone, to: string): Promis
   const callerAudioAt = await caller.page.evaluate<number>(NOW);
   const calleeAudioAt = await calleeAudio;
   const ms = Math.max(callerAudioAt, calleeAudioAt) - started;
-  await caller.page.evaluate(
-    `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
-  );
+  await caller.page.evaluate(HANG_UP_LAST);
   await callee.page.waitForFunction(
     `(() => { const c = window.__phone.calls; return c[c.length - 1].status() === 'closed'; })()`,
   );
@@ -146,9 +146,7 @@ async function pickUpLatency(caller: Phone, parker: Phone, picker: Phone): Promi
       await new Promise((r) => setTimeout(r, 5));
     }
   })()`);
-  await caller.page.evaluate(
-    `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
-  );
+  await caller.page.evaluate(HANG_UP_LAST);
   await picker.page.waitForFunction(
     `(() => { const c = window.__phone.calls; return c[c.length - 1].status() === 'closed'; })()`,
   );
@@ -379,14 +377,14 @@ async function mosOf(caller: Phone, callee: Phone, codecs: string[]): Promise<Mo
         return { codec, min: Math.min(...mos), avg: mos.reduce((a, b) => a + b, 0) / mos.length, samples: mos.length };
       })()`);
     const readings = [await read(caller.page), await read(callee.page)];
-    await caller.page.evaluate(
-      `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
-    );
+    await caller.page.evaluate(HANG_UP_LAST);
     return readings;
   } finally {
-    await caller.page.evaluate(
-      `window.__phone.device.updateOptions({ codecPreferences: ['opus', 'pcmu'] })`,
-    );
+    // The Device options the server gives (its codecs, as SWITCHBOARD_VOICE_CODECS says), again.
+    await caller.page.evaluate(`(async () => {
+      const { device } = await (await fetch('/api/voice/token')).json();
+      window.__phone.device.updateOptions({ codecPreferences: device.codecPreferences });
+    })()`);
   }
 }
 
@@ -552,9 +550,7 @@ export async function benchVoice(): Promise<string> {
       ),
       direct: await directPage.evaluate(JITTER_BUFFER('window.__direct.b')),
     };
-    await ann.page.evaluate(
-      `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
-    );
+    await ann.page.evaluate(HANG_UP_LAST);
     await directPage.close();
 
     // (d) the SDK's MOS on a clean call, Opus and then PCMU offered by the caller.
@@ -592,10 +588,7 @@ export async function benchVoice(): Promise<string> {
     await new Promise((r) => setTimeout(r, 1000));
     const parkedBusy = await cpuOver(pid, CPU_SECONDS);
     const perParked = Math.max(0, parkedBusy - idle) / CALLS / CPU_SECONDS;
-    for (const [a] of pairs)
-      await a.page.evaluate(
-        `(() => { const c = window.__phone.calls; c[c.length - 1].disconnect(); })()`,
-      );
+    for (const [a] of pairs) await a.page.evaluate(HANG_UP_LAST);
     // Each bridged call: two legs, audio both ways, 50 packets/s per direction per leg (PCMU 20 ms),
     // about 200 bytes each with SRTP: 200 packets/s in and 200 out.
     const fwd = (await forwarderCpu(200 * CALLS, 200, CPU_SECONDS)) / CALLS / CPU_SECONDS;
