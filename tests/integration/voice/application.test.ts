@@ -20,7 +20,14 @@ import { TwinRequestClient } from '../../../server/twins/http-client';
 import { createVoiceService, type VoiceService } from '../../../server/twins/voice/service';
 import { mintVoiceToken } from '../../../server/twins/voice/token';
 import { createVoicemailStore } from '../../../server/twins/voice/voicemail-store';
-import { closeLegs, dial, hears, answerTo, type Person } from './media-support';
+import {
+  answerAndHangUpAtOnce,
+  answerTo,
+  closeLegs,
+  dial,
+  hears,
+  type Person,
+} from './media-support';
 import { eventually, RawSignal, type Frame } from './support';
 
 const ACCOUNT = 'AC' + 'a'.repeat(32);
@@ -419,12 +426,7 @@ describe('Calls placed through the REST API', () => {
       statusCallback: `${appBase}/placed-status`,
     });
     const invite = await cat.next((f) => f.type === 'invite', mark, 10_000);
-    // The answer and the hang-up in one TCP write: the hang-up is read while the answer is taken.
-    const socket = (cat.ws as unknown as { _socket: import('node:net').Socket })._socket;
-    socket.cork();
-    await answerTo(cat, invite);
-    cat.send('hangup', { callsid: placed.sid });
-    socket.uncork();
+    await answerAndHangUpAtOnce(cat, invite);
     await eventually(
       () =>
         Promise.resolve(

@@ -133,6 +133,18 @@ export async function answerTo(
 }
 
 /**
+ * Answers an `invite` and hangs it up in one TCP write, so the server reads the hang-up while it
+ * is still taking the answer (its media leg accepting the SDP), as a loaded server does.
+ */
+export async function answerAndHangUpAtOnce(who: Person, invite: Frame): Promise<void> {
+  const socket = (who.ws as unknown as { _socket: import('node:net').Socket })._socket;
+  socket.cork();
+  await answerTo(who, invite);
+  who.send('hangup', { callsid: invite.payload.callsid });
+  socket.uncork();
+}
+
+/**
  * `from` calls `to`, who answers; both legs play a tone so each can be heard. `media` picks each
  * side's codecs (Opus and PCMU by default).
  *

@@ -10,7 +10,15 @@ import { mintVoiceToken } from '../../../server/twins/voice/token';
 import { twinFolder } from '../../../server/twins/account-env';
 import { startServer, type RunningServer } from '../../support/server';
 import { token as syncToken } from '../sync/support';
-import { answerTo, closeLegs, connected, dial, hears, person } from './media-support';
+import {
+  answerAndHangUpAtOnce,
+  answerTo,
+  closeLegs,
+  connected,
+  dial,
+  hears,
+  person,
+} from './media-support';
 import { listening, RawSignal, voiceToken } from './support';
 
 let server: RunningServer;
@@ -156,13 +164,8 @@ describe('calls that are not yours and bad frames', () => {
     const annMark = ann.frames.length;
     const calling = dial(ann, bob.identity);
     const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
-    // The answer and the hang-up in one TCP write: the server reads the hang-up while it is still
-    // taking the answer (its media leg accepting Bob's SDP), as a loaded server did in CI.
-    const socket = (bob.ws as unknown as { _socket: import('node:net').Socket })._socket;
-    socket.cork();
-    await answerTo(bob, invite);
-    bob.send('hangup', { callsid: invite.payload.callsid });
-    socket.uncork();
+    // The server reads Bob's hang-up while still taking his answer, as a loaded server did in CI.
+    await answerAndHangUpAtOnce(bob, invite);
     const { frame } = await calling;
     const annSid = frame.payload.callsid;
     await ann.next((f) => f.type === 'hangup' && f.payload.callsid === annSid, annMark, 10_000);
