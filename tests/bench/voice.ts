@@ -4,8 +4,9 @@
  *     two bare RTCPeerConnections in the same browser connected directly (the floor);
  * (b) server CPU per bridged call against a plain UDP forwarder copying the same packet rate, and
  *     how many simultaneous calls stay within loss and jitter limits (lightweight clients);
- * (c) audio latency: a tone burst through a call bridged by the server against the same burst between
- *     two bare RTCPeerConnections (the difference is what the server adds).
+ * (c) audio latency: a tone burst through a call bridged by the server against the same burst sent
+ *     at the same time between the call's two pages directly (the difference is what the server
+ *     adds), and, for reference, between two bare RTCPeerConnections in one page.
  * Issue 11 adds: pick-up latency (dial of park:<id> to audio at the picker) against the call setup of
  * the same run, and server CPU per parked call (music) against per bridged call.
  */
@@ -241,11 +242,11 @@ const TONE_SOURCE = `(() => {
 })()`;
 
 /**
- * (c) A detector on a received stream: `window.__ear.heard(since)` resolves with the wall-clock ms
+ * (c) A detector on a received stream: `window.__ears[name].heard()` resolves with the wall-clock ms
  * at which the level first crossed a threshold after being quiet. The stream also plays through a
  * muted element (Chromium feeds WebAudio from a remote stream only while something plays it).
  */
-const EAR = (streamExpr: string) => `(() => {
+const EAR = (streamExpr: string, name = 'ear') => `(() => {
   const stream = ${streamExpr};
   const el = new Audio(); el.srcObject = stream; el.muted = true; void el.play();
   const ctx = new AudioContext();
@@ -254,7 +255,8 @@ const EAR = (streamExpr: string) => `(() => {
   ctx.createMediaStreamSource(stream).connect(analyser);
   const buf = new Float32Array(analyser.fftSize);
   const level = () => { analyser.getFloatTimeDomainData(buf); let m = 0; for (const v of buf) m = Math.max(m, Math.abs(v)); return m; };
-  window.__ear = {
+  window.__ears = window.__ears || {};
+  window.__ears[${JSON.stringify(name)}] = {
     quiet: async () => { for (let i = 0; i < 400 && level() > 0.02; i++) await new Promise((r) => setTimeout(r, 5)); },
     heard: () => new Promise((resolve) => {
       const started = ${NOW};
@@ -268,16 +270,58 @@ const EAR = (streamExpr: string) => `(() => {
   };
 })()`;
 
-/** One tone burst from `mouth` to `ear` pages: ms from tone on to heard, or null when lost. */
-async function burst(mouth: Page, ear: Page): Promise<number | null> {
+/**
+ * One tone burst from the `mouth` page, heard by each of the `ear` page's detectors named: ms from
+ * tone on to heard for each, null where it was lost. One tone feeds every stream the mouth sends.
+ */
+async function burst(
+  mouth: Page,
+  ear: Page,
+  names: string[] = ['ear'],
+): Promise<(number | null)[]> {
   await mouth.evaluate('window.__tone.off()');
-  await ear.evaluate('window.__ear.quiet()');
+  for (const name of names) await ear.evaluate(`window.__ears[${JSON.stringify(name)}].quiet()`);
   await new Promise((r) => setTimeout(r, 100));
-  const heard = ear.evaluate<number | null>('window.__ear.heard()');
+  const heard = ear.evaluate<(number | null)[]>(
+    `Promise.all(${JSON.stringify(names)}.map((name) => window.__ears[name].heard()))`,
+  );
   const on = await mouth.evaluate<number>('window.__tone.on()');
   const at = await heard;
   await mouth.evaluate('window.__tone.off()');
-  return at === null ? null : at - on;
+  return at.map((t) => (t === null ? null : t - on));
+}
+
+/**
+ * (c) A direct path between the call's own two pages: a bare `RTCPeerConnection` in `from` sending
+ * its tone (offer and answer with complete candidates, carried by the bench), received by one in
+ * `to` and heard there by the detector `pair`. A burst then reaches both of `to`'s detectors at
+ * once, through the server and directly, on the same pages and processes.
+ */
+async function pagePair(from: Page, to: Page): Promise<void> {
+  const gathered = `(pc) => pc.iceGatheringState === 'complete' ? Promise.resolve() :
+    new Promise((r) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && r()))`;
+  const offer = await from.evaluate<RTCSessionDescriptionInit>(`(async () => {
+    const pc = new RTCPeerConnection();
+    const tone = window.__tone.stream();
+    tone.getTracks().forEach((t) => pc.addTrack(t, tone));
+    window.__pair = pc;
+    await pc.setLocalDescription(await pc.createOffer());
+    await (${gathered})(pc);
+    return pc.localDescription.toJSON();
+  })()`);
+  const answer = await to.evaluate<RTCSessionDescriptionInit>(`(async () => {
+    const pc = new RTCPeerConnection();
+    const received = new Promise((r) => pc.addEventListener('track', (e) => r(e.streams[0] || new MediaStream([e.track]))));
+    window.__pair = pc;
+    await pc.setRemoteDescription(${JSON.stringify(offer)});
+    await pc.setLocalDescription(await pc.createAnswer());
+    await (${gathered})(pc);
+    window.__pairReceived = received;
+    return pc.localDescription.toJSON();
+  })()`);
+  await from.evaluate(`window.__pair.setRemoteDescription(${JSON.stringify(answer)})`);
+  await to.evaluate(`(async () => { window.__pairStream = await window.__pairReceived; })()`);
+  await to.evaluate(EAR('window.__pairStream', 'pair'));
 }
 
 /**
@@ -525,19 +569,22 @@ export async function benchVoice(): Promise<string> {
         '(() => { const c = window.__phone.calls; return c[c.length - 1].getRemoteStream(); })()',
       ),
     );
+    await pagePair(ann.page, bob.page);
     const directPage = await bare.newPage();
     await directPage.goto(`${server.url}/login`);
     await directPath(directPage);
     const throughServer: number[] = [];
+    const betweenPages: number[] = [];
     const directly: number[] = [];
     let lost = 0;
     for (let i = 0; i < BURSTS + 2; i++) {
-      const s = await burst(ann.page, bob.page);
-      const d = await burst(directPage, directPage);
+      const [s, p] = await burst(ann.page, bob.page, ['ear', 'pair']);
+      const [d] = await burst(directPage, directPage);
       if (i < 2) continue; // warm-up
-      if (s === null || d === null) lost += 1;
+      if (s == null || p == null || d == null) lost += 1;
       else {
         throughServer.push(s);
+        betweenPages.push(p);
         directly.push(d);
       }
     }
@@ -548,8 +595,11 @@ export async function benchVoice(): Promise<string> {
           '(() => { const c = window.__phone.calls; return c[c.length - 1]._mediaHandler.version.pc; })()',
         ),
       ),
+      pair: await bob.page.evaluate(JITTER_BUFFER('window.__pair')),
       direct: await directPage.evaluate(JITTER_BUFFER('window.__direct.b')),
     };
+    await ann.page.evaluate('window.__pair.close()');
+    await bob.page.evaluate('window.__pair.close()');
     await ann.page.evaluate(HANG_UP_LAST);
     await directPage.close();
 
@@ -627,7 +677,12 @@ export async function benchVoice(): Promise<string> {
     const c95 = throughServer.length ? percentile(throughServer, 95) : NaN;
     const e50 = directly.length ? median(directly) : NaN;
     const e95 = directly.length ? percentile(directly, 95) : NaN;
-    const added = c50 - e50;
+    const f50 = betweenPages.length ? median(betweenPages) : NaN;
+    const f95 = betweenPages.length ? percentile(betweenPages, 95) : NaN;
+    // What the server adds, burst by burst: the same tone heard through the call and directly.
+    const addedEach = throughServer.map((t, i) => t - betweenPages[i]!);
+    const added = addedEach.length ? median(addedEach) : NaN;
+    const added95 = addedEach.length ? percentile(addedEach, 95) : NaN;
     const md = [
       '## Voice: call setup, media cost and latency',
       '',
@@ -679,15 +734,15 @@ export async function benchVoice(): Promise<string> {
       '',
       `- Target: at least 50 simultaneous calls with under 1% loss and jitter p95 under 20 ms: ${carried >= 50 ? 'met' : 'NOT met'} (largest step within the limits: ${carried || 'none'}).${loadError ? ` NOT MEASURED: ${loadError}` : ''}`,
       '',
-      `(c) Audio latency: a 1 kHz tone switched on in the sending page (WebAudio in place of the microphone) until the receiving page's analyser hears it (level > 0.1, polled every millisecond), ${throughServer.length} bursts each way interleaved${lost ? `, ${lost} lost` : ''}: through a call bridged by the server, against two bare \`RTCPeerConnection\`s in one page. Both include the browser's jitter buffer and the detector; the difference is what the server adds.`,
+      `(c) Audio latency: a 1 kHz tone switched on in the sending page (WebAudio in place of the microphone) until the receiving page's analyser hears it (level > 0.1, polled every millisecond), ${throughServer.length} bursts${lost ? ` (${lost} lost)` : ''}. Ann's page sends each burst at once through her call to Bob, bridged by the server, and through a bare \`RTCPeerConnection\` connected directly to one in Bob's page; Bob's page hears both. What the server adds is each burst's difference between the two, on the same pages and processes. Both paths include the browser's jitter buffer and the detector. For reference, the same bursts between two bare \`RTCPeerConnection\`s in one page (interleaved; the baseline of this section before 2026-11-28).`,
       '',
-      '| | through the server | direct | added by the server |',
-      '| --- | --- | --- | --- |',
-      `| p50 (ms) | ${fmt(c50)} | ${fmt(e50)} | ${fmt(added)} |`,
-      `| p95 (ms) | ${fmt(c95)} | ${fmt(e95)} | ${fmt(c95 - e95)} |`,
+      '| | through the server | direct, the same two pages | added by the server (each burst) | direct, one page |',
+      '| --- | --- | --- | --- | --- |',
+      `| p50 (ms) | ${fmt(c50)} | ${fmt(f50)} | ${fmt(added)} | ${fmt(e50)} |`,
+      `| p95 (ms) | ${fmt(c95)} | ${fmt(f95)} | ${fmt(added95)} | ${fmt(e95)} |`,
       '',
-      `- Target: the server adds at most 10 ms (p50): ${Number.isFinite(added) && added <= 10 ? 'met' : 'NOT met'}`,
-      `- The receiving jitter buffer (getStats after the bursts): through the server ${describeBuffer(buffers.server as JitterBuffer | null)}; direct ${describeBuffer(buffers.direct as JitterBuffer | null)}.`,
+      `- Target: the server adds at most 10 ms (p50): ${Number.isFinite(added) && added <= 10 ? 'met' : 'NOT met'} (against one page: ${fmt(c50 - e50)} ms at p50)`,
+      `- The receiving jitter buffer (getStats after the bursts): through the server ${describeBuffer(buffers.server as JitterBuffer | null)}; direct between the pages ${describeBuffer(buffers.pair as JitterBuffer | null)}; in one page ${describeBuffer(buffers.direct as JitterBuffer | null)}.`,
       '',
       `(d) Call quality as the Voice SDK estimates it: a clean call from Ann to Bob through the server, ${MOS_SECONDS} s of the SDK's \`sample\` events (one a second; MOS from round trip, jitter and loss) on each side, the caller's Device offering one codec (Bob's leg is offered both, so on the PCMU call the server transcodes). The SDK's estimate does not weigh the codec (its \`rtc/mos.ts\`: an E-model of round trip, jitter and loss), so on a clean path both read alike.`,
       '',
