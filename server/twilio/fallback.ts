@@ -104,6 +104,7 @@ export function createVoicemailFallback(deps: Deps) {
         publicUrl: config.publicUrl,
         announcement: () => Promise.resolve(null),
         groupName: (id) => id,
+        personName: (identity) => identity,
         callerId: null,
         voicemailSeconds: deps.voicemailSeconds,
         log,

@@ -41,6 +41,8 @@ export interface TwimlContext {
   /** An announcement (`guidance` id) as the caller hears it; null plays nothing (it is gone). */
   announcement(guidanceId: string): Promise<Spoken | null>;
   groupName(groupId: string): string;
+  /** A person's name from their identity, for the steps of a plan carried on without its reasons. */
+  personName(identity: string): string;
   /** Caller ID of `<Dial><Number>`; null keeps the caller's own (a call from outside). */
   callerId: string | null;
   /** The longest voicemail message, in seconds (SWITCHBOARD_VOICEMAIL_SECONDS). */
@@ -174,7 +176,8 @@ export function ringBatches(
   for (let i = batches.length - 1; i >= 0; i--) {
     const onNoAnswer: Plan | null = next ?? ring.onNoAnswer;
     const onBusy: Plan | null = next ?? ring.onBusy;
-    next = { ...ring, identities: batches[i]!, onNoAnswer, onBusy };
+    // No reason: each batch is told as the people it rings (steps.ts), not as the whole ring.
+    next = { ...ring, identities: batches[i]!, reason: '', onNoAnswer, onBusy };
   }
   return next!;
 }
@@ -212,7 +215,12 @@ export async function writePlan(
   };
   let p: Plan | null = plan;
   while (p) {
-    const told = planStep(p);
+    // A ring of more than ten people is told and written as its first batch (the rest follow it).
+    if (p.kind === 'ring') p = ringBatches(p);
+    const told = planStep(p, {
+      person: (id) => ctx.personName(id),
+      group: (id) => ctx.groupName(id),
+    });
     if (told) reached.steps.push(told);
     switch (p.kind) {
       case 'announce': {
@@ -239,14 +247,13 @@ export async function writePlan(
         p = p.then;
         break;
       case 'ring': {
-        reached.reason = p.reason;
+        reached.reason = told?.text ?? p.reason;
         reached.ringSeconds = p.seconds;
-        const ring = ringBatches(p);
         ringClients(
           response,
           ctx,
-          ring,
-          { noAnswer: ring.onNoAnswer, busy: ring.onBusy },
+          p,
+          { noAnswer: p.onNoAnswer, busy: p.onBusy },
           {
             [CALL_PARAMETERS.group]: ctx.groupName(p.groupId),
             [CALL_PARAMETERS.groupId]: p.groupId,

@@ -133,6 +133,7 @@ export function registerTwilioWebhooks(
       publicUrl: config.publicUrl,
       announcement: (id) => deps.media.announcement(id),
       groupName: (id) => groups.get(id)?.name || id,
+      personName: nameOf,
       // A call from outside keeps its own caller ID when forwarded; a browser has none to keep.
       callerId: fromBrowser ? callerIdFor(groupNumber) : null,
       voicemailSeconds: deps.voicemailSeconds,

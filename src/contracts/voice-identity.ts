@@ -13,8 +13,9 @@
  * team, the history and Sync know. Sync keeps the email: its identities and permissions take it
  * (https://www.twilio.com/docs/sync/api/map-permission-resource addresses them by identity in the URL).
  *
- * The embedded backend's voice service uses the email itself; an email (it has an `@`) reads back
- * as itself, so the page's decoding is the same on both backends.
+ * Both backends use it (the embedded backend's voice twin is Twilio's, and refuses other
+ * identities as Twilio does); an email (it has an `@`) still reads back as itself, so a page or a
+ * history row from before the encoding decodes the same.
  */
 
 const ALLOWED = /^[A-Za-z0-9]$/;

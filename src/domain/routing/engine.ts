@@ -42,6 +42,7 @@ import {
   type Plan,
   type RoutingInput,
 } from './plan';
+import { nameList } from './steps';
 
 const CLOSED: Schedule = { timeZone: 'UTC', week: {} };
 
@@ -53,10 +54,6 @@ function ruleFor(rules: readonly Rule[], whens: readonly When[]): Rule | null {
     if (best) return best;
   }
   return null;
-}
-
-function names(ids: readonly string[]): string {
-  return ids.length <= 1 ? (ids[0] ?? '') : `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)!}`;
 }
 
 /** Decides what happens to a call to `input.groupId` arriving at `input.at`. */
@@ -261,7 +258,7 @@ class Router {
         groupId: setup.id,
         identities: ready,
         seconds: turns[0]!.seconds,
-        reason: `Ringing ${names(ready.map((id) => this.who(id)))} at once.${skippedNote}`,
+        reason: `Ringing ${nameList(ready.map((id) => this.who(id)))} at once.${skippedNote}`,
         onNoAnswer: whenNoAnswer,
         onBusy: whenBusy,
       };

@@ -6,7 +6,7 @@
  */
 import type { RoutingStep } from '../../contracts/records/call';
 import type { GuidanceSlot } from '../../contracts/records/group';
-import type { When } from '../../contracts/records/forwarding';
+import type { Target, When } from '../../contracts/records/forwarding';
 import type { Decision, Plan } from './plan';
 
 export type StepNote = Pick<RoutingStep, 'kind' | 'text'>;
@@ -43,18 +43,60 @@ export function situationStep(
   };
 }
 
-/** The step a plan node is told as, when the call reaches it; null for one told by what follows. */
-export function planStep(plan: Plan): StepNote | null {
+/** Names as a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cat". */
+export function nameList(names: readonly string[]): string {
+  return names.length <= 1
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+}
+
+/** People's and groups' names, for a plan that carries no reasons. */
+export interface StepNames {
+  person(identity: string): string;
+  group(groupId: string): string;
+}
+
+function targetWords(target: Target, names: StepNames): string {
+  switch (target.kind) {
+    case 'voicemail':
+      return 'to voicemail';
+    case 'user':
+      return `to ${names.person(target.identity)}`;
+    case 'number':
+      return `to ${target.number}`;
+    case 'group':
+      return `to the group ${names.group(target.groupId)}`;
+  }
+}
+
+const ID_NAMES: StepNames = { person: (id) => id, group: (id) => id };
+
+/**
+ * The step a plan node is told as, when the call reaches it; null for one told by what follows. The
+ * rest of a plan carried on from an earlier webhook (in a `<Dial action>` URL,
+ * server/twilio/plan-token.ts) has no reasons: its rings and forwards are told from what they hold,
+ * with `names`.
+ */
+export function planStep(plan: Plan, names: StepNames = ID_NAMES): StepNote | null {
   switch (plan.kind) {
     case 'announce':
       return { kind: 'announce', text: `Playing the ${SLOT_WORDS[plan.slot]} announcement.` };
-    case 'forward':
+    case 'forward': {
+      const reason = plan.reason || `Forwarded ${targetWords(plan.target, names)}.`;
       return {
         kind: 'forward',
-        text: `${plan.reason.replace(/\.$/, '')} (rule: ${WHEN_WORDS[plan.rule.when]}).`,
+        text: `${reason.replace(/\.$/, '')} (rule: ${WHEN_WORDS[plan.rule.when]}).`,
       };
-    case 'ring':
-      return { kind: 'ring', text: plan.reason };
+    }
+    case 'ring': {
+      const who = plan.identities.map((id) => names.person(id));
+      return {
+        kind: 'ring',
+        text:
+          plan.reason ||
+          (who.length > 1 ? `Ringing ${nameList(who)} at once.` : `Ringing ${nameList(who)}.`),
+      };
+    }
     case 'voicemail':
       return {
         kind: 'voicemail',

@@ -192,6 +192,7 @@ describe("the app's own TwiML", () => {
         publicUrl: 'https://pbx.example.com',
         announcement: () => Promise.resolve(null),
         groupName: () => 'Sales',
+        personName: (identity: string) => identity,
         callerId: null,
         voicemailSeconds: 120,
         log: () => {},

@@ -1,0 +1,156 @@
+/**
+ * Twilio's limits on the twins (issue 24): the server in Twilio mode (`SWITCHBOARD_BACKEND=
+ * twilio-twins`) routes group calls as TwiML that the voice twin runs as Twilio documents it, so a
+ * plan Twilio would refuse or run differently fails here as it would there.
+ *
+ * - At most ten `<Client>` nouns in one `<Dial>` (the twin refuses more, as Twilio does): a ring-all
+ *   group of eleven rings all eleven, in batches of ten.
+ * - Twilio adds 5 s to a `<Dial>`'s `timeout`: a member of an in-order group rings for the group's
+ *   ring time as set, not five seconds more.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeGroup } from '../../support/ring-groups';
+import { startServer, type RunningServer } from '../../support/server';
+import { client, shutdownClients, signIn } from '../sync/support';
+import { answerTo, closeLegs, dial, person as personAt, type Person } from './media-support';
+import type { Frame } from './support';
+
+let server: RunningServer;
+let ada: Person;
+let cat: Person;
+/** Eleven people besides the caller, each registered and shown available. */
+const members: Person[] = [];
+const person = (email: string) => personAt(server.url, email);
+
+/** Makes a group as the group form does on Twilio: the server makes its objects, Ada fills them. */
+async function makeGroup(g: Parameters<typeof storeGroup>[1]): Promise<void> {
+  const cookie = await signIn(server.url, 'ada@example.com');
+  const sync = await client(server.url, 'ada@example.com');
+  await storeGroup(sync, g, undefined, async (groupId) => {
+    const res = await fetch(`${server.url}/api/groups/${encodeURIComponent(groupId)}/objects`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ timeZone: 'UTC' }),
+    });
+    if (!res.ok) throw new Error(`group objects for ${groupId}: ${res.status}`);
+    return res.status === 201;
+  });
+}
+
+const invited = (p: Person, mark: number, timeoutMs = 15_000): Promise<Frame> =>
+  p.next((f) => f.type === 'invite', mark, timeoutMs);
+
+beforeAll(async () => {
+  server = await startServer({ env: { SWITCHBOARD_BACKEND: 'twilio-twins' } });
+  // The first to sign in is the admin.
+  ada = await person('ada@example.com');
+  cat = await person('cat@example.com');
+  for (let i = 1; i <= 11; i++) members.push(await person(`member${i}@example.com`));
+}, 120_000);
+
+afterAll(async () => {
+  await closeLegs();
+  for (const p of [ada, cat, ...members]) p?.close();
+  await shutdownClients();
+  await server?.stop();
+  server?.cleanup();
+});
+
+/** The routing steps `p` (the caller) was told since `from`, in words. */
+const routingTexts = (p: Person, from: number): string[] =>
+  p.frames
+    .slice(from)
+    .filter((f) => f.type === 'message')
+    .map((f) => JSON.parse(String(f.payload.content)) as { event: string; text?: string })
+    .filter((m) => m.event === 'routing')
+    .map((m) => m.text!);
+
+describe('group calls within Twilio’s limits, on the twins', () => {
+  it('a ring-all group of eleven rings ten at once, then the eleventh (at most ten <Client>s in one <Dial>)', async () => {
+    const ringTimeout = 10;
+    await makeGroup({
+      id: 'grp-eleven',
+      number: '511',
+      members: members.map((m) => m.identity),
+      ringTimeout,
+    });
+    const marks = members.map((m) => m.frames.length);
+    const catMark = cat.frames.length;
+    const calling = dial(cat, '511');
+    const first = members.slice(0, 10);
+    const invites = await Promise.all(first.map((m, i) => invited(m, marks[i]!)));
+    const rangAt = Date.now();
+    expect(new Set(invites.map((f) => f.payload.callsid)).size).toBe(10);
+    // The eleventh rings once the first ten have rung for the ring time, and they stop.
+    const last = members[10]!;
+    const toLast = await invited(last, marks[10]!, 20_000);
+    expect((Date.now() - rangAt) / 1000).toBeGreaterThanOrEqual(ringTimeout - 0.5);
+    for (const [i, m] of first.entries())
+      expect(
+        m.frames
+          .slice(marks[i])
+          .some((f) => f.type === 'cancel' && f.payload.callsid === invites[i]!.payload.callsid),
+      ).toBe(true);
+    await answerTo(last, toLast);
+    const { frame } = await calling;
+    expect(frame.type).toBe('answer');
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    await last.next((f) => f.type === 'hangup', marks[10]);
+    // Each batch is told as the people it rings.
+    await expect
+      .poll(() => routingTexts(cat, catMark), { timeout: 5000 })
+      .toEqual([
+        'grp-eleven is open.',
+        'Ringing member1, member2, member3, member4, member5, member6, member7, member8, member9 and member10 at once.',
+        `Nobody answered in ${ringTimeout} s.`,
+        'Ringing member11.',
+        'member11 answered.',
+      ]);
+  });
+
+  it('an in-order member rings for the ring time as set, not five seconds more', async () => {
+    const ringTimeout = 12;
+    const [first, second] = [members[0]!, members[1]!];
+    await makeGroup({
+      id: 'grp-turns',
+      number: '512',
+      members: [first.identity, second.identity],
+      strategy: 'sequential',
+      ringTimeout,
+    });
+    const [firstMark, secondMark, catMark] = [
+      first.frames.length,
+      second.frames.length,
+      cat.frames.length,
+    ];
+    const calling = dial(cat, '512');
+    const toFirst = await invited(first, firstMark);
+    const rangAt = Date.now();
+    const toSecond = await invited(second, secondMark, 25_000);
+    const turn = (Date.now() - rangAt) / 1000;
+    // The first member's turn ends when the ring time has passed (Twilio's 5 s included), and the
+    // second is rung at once: well short of ring time + 5 s.
+    expect(turn).toBeGreaterThanOrEqual(ringTimeout - 0.5);
+    expect(turn).toBeLessThan(ringTimeout + 2.5);
+    expect(
+      first.frames
+        .slice(firstMark)
+        .some((f) => f.type === 'cancel' && f.payload.callsid === toFirst.payload.callsid),
+    ).toBe(true);
+    await answerTo(second, toSecond);
+    const { frame } = await calling;
+    expect(frame.type).toBe('answer');
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    await second.next((f) => f.type === 'hangup', secondMark);
+    // The second turn, carried on in the <Dial action> URL without its reason, is told by name.
+    await expect
+      .poll(() => routingTexts(cat, catMark), { timeout: 5000 })
+      .toEqual([
+        'grp-turns is open.',
+        'Ringing member1 (1 of 2 in order).',
+        `Nobody answered in ${ringTimeout} s.`,
+        'Ringing member2.',
+        'member2 answered.',
+      ]);
+  });
+});
