@@ -5,6 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLS } from '../../src/contracts/objects';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { numberCallEnd } from './support/cards';
@@ -187,6 +188,18 @@ describe('calls that do not connect', () => {
         await dialFrom(ann, to);
         await ann.page.getByTestId('call-ended').filter({ hasText: reason }).waitFor();
         await dismissAll(ann);
+      }
+      // The history keeps the call to Bob as do not disturb (not busy), on both backends.
+      const history = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
+      try {
+        const calls = await history.list({ id: CALLS.name, mode: 'open_existing' });
+        const lastToBob = async () =>
+          (await calls.getItems({ order: 'desc', pageSize: 10 })).items
+            .map((i) => i.data as { callee: string | null; outcome: string })
+            .find((r) => r.callee === 'bob@example.com')?.outcome;
+        await expect.poll(lastToBob, { timeout: 10_000 }).toBe('doNotDisturb');
+      } finally {
+        await history.shutdown();
       }
       // A name nobody has, or a number that cannot be one, is refused in the dial box: no call.
       await dialFrom(ann, 'Nobody Here');
