@@ -203,3 +203,12 @@ export const messageEvents = (p: Person, from = 0): string[] =>
     .slice(from)
     .filter((f) => f.type === 'message')
     .map((f) => (JSON.parse(String(f.payload.content)) as { event: string }).event);
+
+/** The routing steps `p` (a caller) was told since frame `from`, in words (the SDK's messages). */
+export const routingTexts = (p: Person, from = 0): string[] =>
+  p.frames
+    .slice(from)
+    .filter((f) => f.type === 'message')
+    .map((f) => JSON.parse(String(f.payload.content)) as { event: string; text?: string })
+    .filter((m) => m.event === 'routing')
+    .map((m) => m.text!);

@@ -25,6 +25,7 @@ import {
   hears,
   person as personAt,
   post,
+  routingTexts,
   type Person,
 } from './media-support';
 import { eventually, type Frame } from './support';
@@ -78,14 +79,6 @@ async function historyRow(callSid: string): Promise<Record<string, unknown>> {
   expect(callRecord.check(found)).toMatchObject({ ok: true, value: found });
   return found!;
 }
-
-const routingTexts = (p: Person, from = 0): string[] =>
-  p.frames
-    .slice(from)
-    .filter((f) => f.type === 'message')
-    .map((f) => JSON.parse(String(f.payload.content)) as { event: string; text?: string })
-    .filter((m) => m.event === 'routing')
-    .map((m) => m.text!);
 
 const invited = (p: Person, mark: number, timeoutMs = 10_000): Promise<Frame> =>
   p.next((f) => f.type === 'invite', mark, timeoutMs);

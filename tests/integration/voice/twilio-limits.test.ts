@@ -12,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeGroup } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients, signIn } from '../sync/support';
-import { answerTo, closeLegs, dial, person as personAt, type Person } from './media-support';
+import {
+  answerTo,
+  closeLegs,
+  dial,
+  person as personAt,
+  routingTexts,
+  type Person,
+} from './media-support';
 import type { Frame } from './support';
 
 let server: RunningServer;
@@ -55,15 +62,6 @@ afterAll(async () => {
   await server?.stop();
   server?.cleanup();
 });
-
-/** The routing steps `p` (the caller) was told since `from`, in words. */
-const routingTexts = (p: Person, from: number): string[] =>
-  p.frames
-    .slice(from)
-    .filter((f) => f.type === 'message')
-    .map((f) => JSON.parse(String(f.payload.content)) as { event: string; text?: string })
-    .filter((m) => m.event === 'routing')
-    .map((m) => m.text!);
 
 describe('group calls within Twilio’s limits, on the twins', () => {
   it('a ring-all group of eleven rings ten at once, then the eleventh (at most ten <Client>s in one <Dial>)', async () => {
