@@ -92,11 +92,9 @@ describe('group calls within Twilio’s limits, on the twins', () => {
     await answerTo(last, toLast);
     const { frame } = await calling;
     expect(frame.type).toBe('answer');
-    cat.send('hangup', { callsid: frame.payload.callsid });
-    await last.next((f) => f.type === 'hangup', marks[10]);
-    // Each batch is told as the people it rings.
+    // Each batch is told as the people it rings (the answer too, told while the call is up).
     await expect
-      .poll(() => routingTexts(cat, catMark), { timeout: 5000 })
+      .poll(() => routingTexts(cat, catMark), { timeout: 10_000 })
       .toEqual([
         'grp-eleven is open.',
         'Ringing member1, member2, member3, member4, member5, member6, member7, member8, member9 and member10 at once.',
@@ -104,6 +102,8 @@ describe('group calls within Twilio’s limits, on the twins', () => {
         'Ringing member11.',
         'member11 answered.',
       ]);
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    await last.next((f) => f.type === 'hangup', marks[10]);
   });
 
   it('an in-order member rings for the ring time as set, not five seconds more', async () => {
@@ -138,11 +138,9 @@ describe('group calls within Twilio’s limits, on the twins', () => {
     await answerTo(second, toSecond);
     const { frame } = await calling;
     expect(frame.type).toBe('answer');
-    cat.send('hangup', { callsid: frame.payload.callsid });
-    await second.next((f) => f.type === 'hangup', secondMark);
     // The second turn, carried on in the <Dial action> URL without its reason, is told by name.
     await expect
-      .poll(() => routingTexts(cat, catMark), { timeout: 5000 })
+      .poll(() => routingTexts(cat, catMark), { timeout: 10_000 })
       .toEqual([
         'grp-turns is open.',
         'Ringing member1 (1 of 2 in order).',
@@ -150,5 +148,7 @@ describe('group calls within Twilio’s limits, on the twins', () => {
         'Ringing member2.',
         'member2 answered.',
       ]);
+    cat.send('hangup', { callsid: frame.payload.callsid });
+    await second.next((f) => f.type === 'hangup', secondMark);
   });
 });
