@@ -18,7 +18,6 @@ import { FRAME_SAMPLES, type Tone } from './audio';
 import { forwarded } from './bridge';
 import { audioReader, CLOCK_RATE, OPUS_FRAME, OpusBusy, type Codec } from './codec';
 import { opusSource, pcmuSource } from './sounds';
-import { installSrtpCipher } from './srtp';
 
 export { bridge } from './bridge';
 
@@ -428,8 +427,6 @@ export class MediaLeg {
 const DEFAULT_CODECS: readonly Codec[] = ['opus', 'pcmu'];
 
 function peerConnection(options: MediaOptions): RTCPeerConnection {
-  // SRTP with each session's AES key kept, not a cipher made per packet (srtp.ts).
-  installSrtpCipher();
   return new RTCPeerConnection({
     codecs: {
       audio: (options.codecs ?? DEFAULT_CODECS).map((c) => CODEC_PARAMETERS[c]()),
