@@ -197,18 +197,19 @@ export async function connected(
 export const paramsOf = (invite: Frame): URLSearchParams =>
   new URLSearchParams(String((invite.payload.parameters as { Params: string }).Params));
 
-/** The `event` of each call message `p` received from frame `from` on. */
-export const messageEvents = (p: Person, from = 0): string[] =>
+/** The call messages `p` received from frame `from` on, their contents parsed. */
+const messages = (p: Person, from: number): { event: string; text?: string }[] =>
   p.frames
     .slice(from)
     .filter((f) => f.type === 'message')
-    .map((f) => (JSON.parse(String(f.payload.content)) as { event: string }).event);
+    .map((f) => JSON.parse(String(f.payload.content)) as { event: string; text?: string });
+
+/** The `event` of each call message `p` received from frame `from` on. */
+export const messageEvents = (p: Person, from = 0): string[] =>
+  messages(p, from).map((m) => m.event);
 
 /** The routing steps `p` (a caller) was told since frame `from`, in words (the SDK's messages). */
 export const routingTexts = (p: Person, from = 0): string[] =>
-  p.frames
-    .slice(from)
-    .filter((f) => f.type === 'message')
-    .map((f) => JSON.parse(String(f.payload.content)) as { event: string; text?: string })
+  messages(p, from)
     .filter((m) => m.event === 'routing')
     .map((m) => m.text!);

@@ -47,6 +47,33 @@ async function makeGroup(g: Parameters<typeof storeGroup>[1]): Promise<void> {
 const invited = (p: Person, mark: number, timeoutMs = 15_000): Promise<Frame> =>
   p.next((f) => f.type === 'invite', mark, timeoutMs);
 
+/** Whether `p`'s ringing for `invite` was cancelled since frame `mark`. */
+const cancelled = (p: Person, mark: number, invite: Frame): boolean =>
+  p.frames
+    .slice(mark)
+    .some((f) => f.type === 'cancel' && f.payload.callsid === invite.payload.callsid);
+
+/**
+ * `callee` answers `invite` and Cat's call (`calling`, placed at Cat's frame `catMark`) is
+ * answered; Cat was told `trail` (the answer's step is told while the call is up, so it is read
+ * before Cat hangs up); then Cat hangs up and the callee's leg ends.
+ */
+async function answeredWithTrail(
+  callee: Person,
+  invite: Frame,
+  calling: ReturnType<typeof dial>,
+  catMark: number,
+  trail: string[],
+): Promise<void> {
+  const calleeMark = callee.frames.length;
+  await answerTo(callee, invite);
+  const { frame } = await calling;
+  expect(frame.type).toBe('answer');
+  await expect.poll(() => routingTexts(cat, catMark), { timeout: 10_000 }).toEqual(trail);
+  cat.send('hangup', { callsid: frame.payload.callsid });
+  await callee.next((f) => f.type === 'hangup', calleeMark);
+}
+
 beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_BACKEND: 'twilio-twins' } });
   // The first to sign in is the admin.
@@ -83,27 +110,15 @@ describe('group calls within Twilio’s limits, on the twins', () => {
     const last = members[10]!;
     const toLast = await invited(last, marks[10]!, 20_000);
     expect((Date.now() - rangAt) / 1000).toBeGreaterThanOrEqual(ringTimeout - 0.5);
-    for (const [i, m] of first.entries())
-      expect(
-        m.frames
-          .slice(marks[i])
-          .some((f) => f.type === 'cancel' && f.payload.callsid === invites[i]!.payload.callsid),
-      ).toBe(true);
-    await answerTo(last, toLast);
-    const { frame } = await calling;
-    expect(frame.type).toBe('answer');
-    // Each batch is told as the people it rings (the answer too, told while the call is up).
-    await expect
-      .poll(() => routingTexts(cat, catMark), { timeout: 10_000 })
-      .toEqual([
-        'grp-eleven is open.',
-        'Ringing member1, member2, member3, member4, member5, member6, member7, member8, member9 and member10 at once.',
-        `Nobody answered in ${ringTimeout} s.`,
-        'Ringing member11.',
-        'member11 answered.',
-      ]);
-    cat.send('hangup', { callsid: frame.payload.callsid });
-    await last.next((f) => f.type === 'hangup', marks[10]);
+    for (const [i, m] of first.entries()) expect(cancelled(m, marks[i]!, invites[i]!)).toBe(true);
+    // Each batch is told as the people it rings.
+    await answeredWithTrail(last, toLast, calling, catMark, [
+      'grp-eleven is open.',
+      'Ringing member1, member2, member3, member4, member5, member6, member7, member8, member9 and member10 at once.',
+      `Nobody answered in ${ringTimeout} s.`,
+      'Ringing member11.',
+      'member11 answered.',
+    ]);
   });
 
   it('an in-order member rings for the ring time as set, not five seconds more', async () => {
@@ -130,25 +145,14 @@ describe('group calls within Twilio’s limits, on the twins', () => {
     // second is rung at once: well short of ring time + 5 s.
     expect(turn).toBeGreaterThanOrEqual(ringTimeout - 0.5);
     expect(turn).toBeLessThan(ringTimeout + 2.5);
-    expect(
-      first.frames
-        .slice(firstMark)
-        .some((f) => f.type === 'cancel' && f.payload.callsid === toFirst.payload.callsid),
-    ).toBe(true);
-    await answerTo(second, toSecond);
-    const { frame } = await calling;
-    expect(frame.type).toBe('answer');
+    expect(cancelled(first, firstMark, toFirst)).toBe(true);
     // The second turn, carried on in the <Dial action> URL without its reason, is told by name.
-    await expect
-      .poll(() => routingTexts(cat, catMark), { timeout: 10_000 })
-      .toEqual([
-        'grp-turns is open.',
-        'Ringing member1 (1 of 2 in order).',
-        `Nobody answered in ${ringTimeout} s.`,
-        'Ringing member2.',
-        'member2 answered.',
-      ]);
-    cat.send('hangup', { callsid: frame.payload.callsid });
-    await second.next((f) => f.type === 'hangup', secondMark);
+    await answeredWithTrail(second, toSecond, calling, catMark, [
+      'grp-turns is open.',
+      'Ringing member1 (1 of 2 in order).',
+      `Nobody answered in ${ringTimeout} s.`,
+      'Ringing member2.',
+      'member2 answered.',
+    ]);
   });
 });
