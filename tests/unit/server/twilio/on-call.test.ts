@@ -1,0 +1,80 @@
+/**
+ * "On a call" written into a person's presence item on Twilio (server/twilio/on-call.ts): a write
+ * that fails is tried again later with the state as it is then, so a call that ended during a Sync
+ * outage does not leave its people "on a call" (and never rung again).
+ */
+import { describe, expect, it } from 'vitest';
+import { createOnCallWriter } from '../../../../server/twilio/on-call';
+
+function presenceStore() {
+  let data: Record<string, unknown> = { status: 'available', onCall: true };
+  let revision = 1;
+  let failing = 0;
+  const down = () => new Error('Service unavailable');
+  return {
+    data: () => data,
+    failNext(n: number) {
+      failing = n;
+    },
+    rest: {
+      getMapItem() {
+        if (failing > 0) {
+          failing--;
+          return Promise.reject(down());
+        }
+        return Promise.resolve({ data: { ...data }, revision: String(revision) } as never);
+      },
+      updateMapItemIf(_map: string, _key: string, next: Record<string, unknown>, rev: string) {
+        if (failing > 0) {
+          failing--;
+          return Promise.reject(down());
+        }
+        if (rev !== String(revision)) return Promise.resolve('changed' as const);
+        data = next;
+        revision++;
+        return Promise.resolve('written' as const);
+      },
+    },
+  };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+};
+
+describe('the on-a-call writer', () => {
+  it('a write that failed is tried again later, with the state as it is then', async () => {
+    const store = presenceStore();
+    const logged: string[] = [];
+    const changed = createOnCallWriter({
+      rest: store.rest,
+      isOnCall: () => false,
+      log: (m) => logged.push(m),
+      retryMs: () => 20,
+    });
+    store.failNext(2);
+    changed('ann@example.com');
+    await until(() => logged.length === 1);
+    expect(logged[0]).toMatch(/on a call not written, tried again later: Service unavailable/);
+    expect(store.data().onCall).toBe(true);
+    // Tried again later: the call is over, so she is no longer on a call.
+    await until(() => store.data().onCall === false);
+  });
+
+  it('gives up after its tries, and says so', async () => {
+    const store = presenceStore();
+    const logged: string[] = [];
+    const changed = createOnCallWriter({
+      rest: store.rest,
+      isOnCall: () => false,
+      log: (m) => logged.push(m),
+      retryMs: () => 1,
+    });
+    store.failNext(1000);
+    changed('ann@example.com');
+    await until(() => logged.some((m) => m.includes('given up')));
+    expect(logged).toHaveLength(6);
+    expect(store.data().onCall).toBe(true);
+  });
+});
