@@ -31,6 +31,7 @@ import { joinConference } from './conference';
 import { dialClients } from './dial';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome, RecordOutcome } from './run';
+import { sayRefusal } from './voices';
 import { playable, spoken, VOICEMAIL_BEEP } from './sounds';
 
 /** What a verb running in a leg may ask of its run: whether it is over, and to be told when it stops. */
@@ -109,6 +110,12 @@ export class TwinCallLeg implements CallLeg, CallRun, RunScope {
     options: { voice: string | null; language: string | null; loop: number },
   ): Promise<void> {
     this.answer();
+    const refused = sayRefusal(options.voice, options.language);
+    if (refused) {
+      // The instruction fails, as on Twilio; the document goes on.
+      this.vs.log(`voice twin: <Say> skipped: ${refused}`);
+      return;
+    }
     const audio = await spoken(this.vs, text, options.language);
     await this.playAudio(audio, options.loop);
   }

@@ -2,7 +2,8 @@
  * What `<Say>` and `<Play>` sound like on the twin, as telephone audio (8 kHz μ-law):
  * - `<Say>`: the app's own speech engine (eSpeak NG) in the verb's `language`, or `en-US` when
  *   that language has no voice here; Twilio's named voices (Polly, Google) are not on this machine,
- *   so `voice` picks nothing (https://www.twilio.com/docs/voice/twiml/say#voice);
+ *   so `voice` picks no sound, but a voice Twilio does not have, or one that does not speak the
+ *   language, skips the verb as Twilio would (voices.ts);
  * - `<Play>`: the URL is fetched as Twilio fetches it (a GET) and must be a WAV file (any PCM, μ-law
  *   or A-law, https://www.twilio.com/docs/voice/twiml/play#supported-audio-file-types); Twilio's own
  *   hold music (`com.twilio.music.*`, twimlets) is played as the built-in music, since those hosts
@@ -12,6 +13,7 @@
 import { decodeWav, resample, toPcmu } from '../../../guidance/pcm';
 import { PCMU_SILENCE, toneFrame } from '../audio';
 import { parseTwiml } from './parse';
+import { sayRefusal } from './voices';
 import { signature, type Params } from './webhook';
 import type { VoiceState } from '../model';
 
@@ -119,8 +121,11 @@ export async function loopSound(
     const parts: Buffer[] = [];
     for (const verb of parseTwiml(fetched.twiml).verbs) {
       if (verb.verb === 'Play') parts.push(await playable(vs, new URL(verb.url, url).toString()));
-      else if (verb.verb === 'Say') parts.push(await spoken(vs, verb.text, verb.language));
-      else if (verb.verb === 'Pause') parts.push(Buffer.alloc(verb.seconds * 8000, PCMU_SILENCE));
+      else if (verb.verb === 'Say') {
+        const refused = sayRefusal(verb.voice, verb.language);
+        if (refused) vs.log(`voice twin: <Say> in ${url} skipped: ${refused}`);
+        else parts.push(await spoken(vs, verb.text, verb.language));
+      } else if (verb.verb === 'Pause') parts.push(Buffer.alloc(verb.seconds * 8000, PCMU_SILENCE));
       else vs.log(`voice twin: <${verb.verb}> in the wait or hold TwiML of ${url} is left out`);
     }
     const loop = Buffer.concat(parts);

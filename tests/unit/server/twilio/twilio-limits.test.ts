@@ -5,6 +5,8 @@
  * fails on the TwiML written before the fix.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTwiml } from '../../../../server/twins/voice/twiml/parse';
+import { sayRefusal } from '../../../../server/twins/voice/twiml/voices';
 import { CALL_PARAMETERS } from '../../../../src/contracts/call-parameters';
 import { createSpeech } from '../../../../server/guidance/speech';
 import {
@@ -136,6 +138,16 @@ describe('a voice for each language', () => {
         // Never a language without its voice, nor a voice of another language.
         expect(SAY_VOICES[v.language]).toBe(v.voice);
         if (v.voice.startsWith('Google.')) expect(v.voice).toContain(v.language);
+        // The <Say> written for it, as the voice twin reads it (which knows Twilio's voices apart
+        // from this server), is spoken: the voice speaks the language.
+        const response = new Twiml();
+        speak(response, { say: 'Hello.', voice: v });
+        const [say] = parseTwiml(response.toString()).verbs;
+        expect(say).toMatchObject({ verb: 'Say', voice: v.voice, language: v.language });
+        if (say?.verb === 'Say') expect(sayRefusal(say.voice, say.language), code).toBeNull();
+        // Without its voice, Twilio's default (`man`) would say it: only in its five languages.
+        if (!/^(en-US|en-GB|es-ES|fr-FR|de-DE)$/.test(v.language))
+          expect(sayRefusal(null, v.language), code).toMatch(/^13511/);
       }
       // The curated languages (server/guidance/languages.ts) are those both engines speak.
       expect(voiced).toBe(languages.length);
