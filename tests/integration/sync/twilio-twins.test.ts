@@ -116,6 +116,27 @@ describe('Twilio mode on the twins', () => {
     });
   });
 
+  it('the dead-phone check (GET /api/voice/registration) reads the page’s presence: gone once it lapses', async () => {
+    const cookie = await signIn(server.url, 'rita@example.com');
+    const ask = async () => {
+      const res = await fetch(`${server.url}/api/voice/registration`, { headers: { cookie } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { registered: boolean }).registered;
+    };
+    // No page has written her presence: nothing can ring her.
+    expect(await ask()).toBe(false);
+    // Her page's heartbeat, as the app writes it (a short ttl here), then the page stops.
+    const t = await token(server.url, cookie);
+    const presence = await clientWithToken(t.token, t.sync).map({
+      id: 'presence',
+      mode: 'open_existing',
+    });
+    await presence.set('rita@example.com', { status: 'available' }, { ttl: 2 });
+    expect(await ask()).toBe(true);
+    // The item lapses with its ttl: the phone is gone, and the page registers afresh when it asks.
+    await expect.poll(ask, { timeout: 10_000, interval: 500 }).toBe(false);
+  });
+
   it('refuses an expired token with 20104, and a malformed one with 20101', async () => {
     const expired = mintTwilioSyncToken(config, 'bob@example.com', 1);
     // A one-second life, two seconds ago.
