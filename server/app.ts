@@ -201,6 +201,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     log(
       `sync: TEST HOOK: every Sync REST read is answered ${config.syncTwilioApi.readDelayMs} ms late`,
     );
+  if (config.syncTwilioApi?.faults)
+    log(
+      `sync: TEST HOOK: Sync REST requests are refused as ${config.syncTwilioApi.faults.file} says`,
+    );
   // Tests only: the relay loses a share of one leg's audio (SWITCHBOARD_TEST_DROP_PERCENT).
   const testDrop = testDropFromEnv(process.env);
   if (testDrop)

@@ -17,6 +17,7 @@ import type { TwilioWebhookDeps } from './webhooks';
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { CALLS } from '../../src/contracts/objects';
 import type { CallRecord } from '../../src/contracts/records/call';
+import type { StepNote } from '../../src/domain/routing/steps';
 
 /**
  * How long routing may take before the caller goes to voicemail instead: Twilio waits 15 s for an
@@ -88,7 +89,11 @@ type Deps = Pick<
  * known, read from nothing), or a message for the admins when even that is not known. Nobody hears
  * silence or Twilio's application error.
  */
-export function createVoicemailFallback(deps: Deps) {
+export function createVoicemailFallback(
+  deps: Deps,
+  /** Keeps the steps for the row and tells them to a caller on a browser (webhooks.ts). */
+  told: (state: CallState, notes: readonly StepNote[]) => void,
+) {
   const { config, calls, data, log } = deps;
   async function toVoicemail(callSid: string, groupId: string, reason: string): Promise<string> {
     const state = calls.get(callSid);
@@ -97,7 +102,7 @@ export function createVoicemailFallback(deps: Deps) {
       state.groupId ??= groupId === '' ? null : groupId;
     }
     const response = new Twiml();
-    await writePlan(
+    const reached = await writePlan(
       response,
       { kind: 'voicemail', groupId, guidanceId: null, reason },
       {
@@ -110,6 +115,8 @@ export function createVoicemailFallback(deps: Deps) {
         log,
       },
     );
+    // The trail says why: "<reason> Voicemail: the caller can leave a message."
+    if (state) told(state, reached.steps);
     return response.toString();
   }
   /** The group a call is for without reading Sync: what its state or the last groups read say. */
@@ -141,7 +148,7 @@ export function registerFallbackRoute(
       await fallback.toVoicemail(
         callSid,
         fallback.knownGroupOf(callSid, params.To ?? ''),
-        `Twilio could not use this server's answer (error ${params.ErrorCode ?? 'unknown'}): the call went to voicemail.`,
+        `Twilio could not use this server's answer (error ${params.ErrorCode ?? 'unknown'}).`,
       ),
     );
   });

@@ -201,7 +201,7 @@ export function registerTwilioWebhooks(
    * Answers with TwiML within {@link ROUTING_DEADLINE_MS}; a failure or a late answer becomes
    * `fallback`'s (voicemail, by default).
    */
-  const fallback = createVoicemailFallback(deps);
+  const fallback = createVoicemailFallback(deps, told);
   const { toVoicemail, knownGroupOf } = fallback;
   registerFallbackRoute(router, deps, fallback);
   const writeRow = createRowWriter(deps);
@@ -226,7 +226,7 @@ export function registerTwilioWebhooks(
         log,
       })
     : null;
-  const UNREAD = 'The routing data could not be read in time: the call went to voicemail.';
+  const UNREAD = 'The routing data could not be read in time.';
 
   const answering =
     (

@@ -16,6 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSyncService, type SyncService } from '../sync/service';
 import { syncReadDelayFromEnv } from '../sync/twilio-api/config';
+import { syncFaultsFromEnv } from '../sync/twilio-api/faults';
 import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
 import { createTwilioClient, SwitchboardRequestClient } from '../twilio/client';
 import type { TwilioConfig } from '../twilio/config';
@@ -68,6 +69,10 @@ export function createTwinAccount(
   const readDelayMs = syncReadDelayFromEnv(deps.env ?? process.env);
   if (readDelayMs > 0)
     deps.log(`[twins: sync] TEST HOOK: every Sync REST read is answered ${readDelayMs} ms late`);
+  // Tests only: a Sync in trouble (SWITCHBOARD_TEST_SYNC_FAULTS).
+  const faults = syncFaultsFromEnv(deps.env ?? process.env);
+  if (faults)
+    deps.log(`[twins: sync] TEST HOOK: Sync REST requests are refused as ${faults.file} says`);
   const sync = createSyncService({
     dataDir: twinFolder(deps.dataDir),
     log: (message, error) =>
@@ -80,6 +85,7 @@ export function createTwinAccount(
       apiKeys: { [config.apiKey]: config.apiSecret },
       serviceSid: config.syncServiceSid,
       readDelayMs,
+      faults,
       // Sync webhooks reach this server as Twilio would: at its public URL (over its own TLS).
       ...(deps.ownTls ? { webhookFetch: deps.ownTls.fetch } : {}),
     },

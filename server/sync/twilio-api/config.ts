@@ -7,6 +7,7 @@
  */
 import { SERVICE_SID } from '../token';
 import type { TwilioApiOptions } from './http';
+import { syncFaultsFromEnv } from './faults';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -51,5 +52,6 @@ export function twilioApiFromEnv(env: Env): TwilioApiOptions | null {
     apiKeys: apiKey && apiSecret ? { [apiKey]: apiSecret } : {},
     serviceSid,
     readDelayMs: syncReadDelayFromEnv(env),
+    faults: syncFaultsFromEnv(env),
   };
 }

@@ -18,6 +18,7 @@ import { errors, SyncRestError } from '../errors';
 import { handle, type Api, type ApiRequest } from './resources';
 import { openTwilioState, type TwilioState } from './state';
 import { startSyncWebhooks, type SyncWebhooks } from './webhooks';
+import type { SyncFaults } from './faults';
 
 export interface TwilioApiOptions {
   accountSid: string;
@@ -36,6 +37,8 @@ export interface TwilioApiOptions {
    * ms late, each on its own (concurrent reads wait side by side), as a slow Sync would answer.
    */
   readDelayMs?: number;
+  /** Tests only (SWITCHBOARD_TEST_SYNC_FAULTS, faults.ts): requests refused as a Sync in trouble. */
+  faults?: SyncFaults | null;
   /** Sends the Sync webhooks (the global fetch by default; the twins pass their own TLS's). */
   webhookFetch?: typeof fetch;
   /** Where a failing Sync webhook is told (console by default). */
@@ -140,11 +143,15 @@ export function createTwilioApi(core: Core, options: TwilioApiOptions): TwilioAp
     if (segments.at(-1) === '' && segments.length > 1) segments.pop();
     const method = (req.method ?? 'GET').toUpperCase();
     let form: Record<string, string> = {};
+    let body = '';
     if (method === 'POST') {
       const text = await readBody(req);
       if (text === null) throw new SyncRestError(413, 20413, 'Request body too large');
+      body = text;
       form = Object.fromEntries(new URLSearchParams(text));
     } else req.resume();
+    const fault = options.faults?.refusal(method, `${url.pathname}${url.search}`, body);
+    if (fault) throw fault;
     const ifMatch = req.headers['if-match'];
     const request: ApiRequest = {
       method,

@@ -10,6 +10,8 @@ import {
   type MediaLeg,
   type MediaOptions,
 } from '../../../server/twins/voice/media';
+import { storeGroup, type GroupSpec } from '../../support/ring-groups';
+import { client, signIn } from '../sync/support';
 import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
 
 export type Person = RawSignal & { identity: string; cookie: string };
@@ -213,3 +215,25 @@ export const routingTexts = (p: Person, from = 0): string[] =>
   messages(p, from)
     .filter((m) => m.event === 'routing')
     .map((m) => m.text!);
+
+/**
+ * Stores a group as the group form does on Twilio, as the admin `email`: the server makes its
+ * objects (a browser may not create objects there), the admin's Sync client fills them.
+ */
+export async function storeGroupOnTwilio(
+  baseUrl: string,
+  email: string,
+  g: GroupSpec,
+): Promise<void> {
+  const cookie = await signIn(baseUrl, email);
+  const sync = await client(baseUrl, email);
+  await storeGroup(sync, g, undefined, async (groupId) => {
+    const res = await fetch(`${baseUrl}/api/groups/${encodeURIComponent(groupId)}/objects`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', origin: baseUrl },
+      body: JSON.stringify({ timeZone: 'UTC' }),
+    });
+    if (!res.ok) throw new Error(`group objects for ${groupId}: ${res.status}`);
+    return res.status === 201;
+  });
+}

@@ -9,15 +9,16 @@
  *   ring time as set, not five seconds more.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeGroup } from '../../support/ring-groups';
+import type { GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients, signIn } from '../sync/support';
+import { shutdownClients } from '../sync/support';
 import {
   answerTo,
   closeLegs,
   dial,
   person as personAt,
   routingTexts,
+  storeGroupOnTwilio,
   type Person,
 } from './media-support';
 import type { Frame } from './support';
@@ -29,20 +30,8 @@ let cat: Person;
 const members: Person[] = [];
 const person = (email: string) => personAt(server.url, email);
 
-/** Makes a group as the group form does on Twilio: the server makes its objects, Ada fills them. */
-async function makeGroup(g: Parameters<typeof storeGroup>[1]): Promise<void> {
-  const cookie = await signIn(server.url, 'ada@example.com');
-  const sync = await client(server.url, 'ada@example.com');
-  await storeGroup(sync, g, undefined, async (groupId) => {
-    const res = await fetch(`${server.url}/api/groups/${encodeURIComponent(groupId)}/objects`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json', origin: server.url },
-      body: JSON.stringify({ timeZone: 'UTC' }),
-    });
-    if (!res.ok) throw new Error(`group objects for ${groupId}: ${res.status}`);
-    return res.status === 201;
-  });
-}
+/** Makes a group as the group form does on Twilio, as Ada (the admin). */
+const makeGroup = (g: GroupSpec) => storeGroupOnTwilio(server.url, 'ada@example.com', g);
 
 const invited = (p: Person, mark: number, timeoutMs = 15_000): Promise<Frame> =>
   p.next((f) => f.type === 'invite', mark, timeoutMs);
