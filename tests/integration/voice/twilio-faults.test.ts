@@ -104,8 +104,9 @@ async function answeredCall(number: string): Promise<string> {
   const invite = await Promise.race([
     ann.next((f) => f.type === 'invite', annMark, 15_000),
     calling.then(({ frame }) => {
+      // Answered by voicemail, or ended: routing did not reach Ann.
       throw new Error(
-        `Cat's call ended before Ann rang: ${JSON.stringify(frame.payload)}; told ${JSON.stringify(routingTexts(cat))}`,
+        `Cat's call got "${frame.type}" before Ann rang; told ${JSON.stringify(routingTexts(cat))}`,
       );
     }),
   ]);
