@@ -4,7 +4,7 @@
  * PCMU; through the real server, the Device options ask for Opus first, two Opus people hear each
  * other (forwarded) and a PCMU-only person hears an Opus one and is heard (transcoded).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RTCPeerConnection } from 'werift';
 import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
@@ -22,6 +22,12 @@ beforeAll(async () => {
   ann = await personAt(server.url, 'ann@example.com');
   bob = await personAt(server.url, 'bob@example.com');
 }, 60_000);
+
+// A call that failed is told with what the server said meanwhile (the end of its output).
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail')
+    console.error(`server output, last 3000 characters:\n${server.output().slice(-3000)}`);
+});
 
 afterAll(async () => {
   for (const leg of made.splice(0)) await leg.close();
@@ -177,17 +183,24 @@ describe('calls through the relay', () => {
   // app's Twilio application, as on Twilio: docs/twins-voice.md, "Next".)
   it('two Opus people hear each other, each leg on Opus', async () => {
     const { fromSid, fromLeg, toLeg } = await connected(ann, bob);
-    expect([fromLeg.codec, toLeg.codec]).toEqual(['opus', 'opus']);
-    await hears(fromLeg, 'sound');
-    await hears(toLeg, 'sound');
-    ann.send('hangup', { callsid: fromSid });
+    try {
+      expect([fromLeg.codec, toLeg.codec]).toEqual(['opus', 'opus']);
+      await hears(fromLeg, 'sound');
+      await hears(toLeg, 'sound');
+    } finally {
+      // Hung up also when it fails, so the next test does not find Ann still on this call.
+      ann.send('hangup', { callsid: fromSid });
+    }
   });
 
   it('a PCMU-only caller and an Opus callee hear each other through the transcoder', async () => {
     const { toSid, fromLeg, toLeg } = await connected(bob, ann, { from: { codecs: ['pcmu'] } });
-    expect([fromLeg.codec, toLeg.codec]).toEqual(['pcmu', 'opus']);
-    await hears(fromLeg, 'sound');
-    await hears(toLeg, 'sound');
-    ann.send('hangup', { callsid: toSid });
+    try {
+      expect([fromLeg.codec, toLeg.codec]).toEqual(['pcmu', 'opus']);
+      await hears(fromLeg, 'sound');
+      await hears(toLeg, 'sound');
+    } finally {
+      ann.send('hangup', { callsid: toSid });
+    }
   });
 });

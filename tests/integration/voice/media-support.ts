@@ -52,14 +52,20 @@ export async function listen(
 
 /** Waits until `leg` receives sound, or packets that are all silence. */
 export async function hears(leg: MediaLeg, what: 'sound' | 'silence'): Promise<void> {
+  let last = { packets: 0, sounding: 0 };
   await eventually(
     async () => {
-      const heard = await listen(leg);
+      const heard = (last = await listen(leg));
       return heard.packets > 10 && (what === 'sound' ? heard.sounding > 5 : heard.sounding === 0);
     },
     10_000,
     `hearing ${what}`,
-  );
+  ).catch((err: unknown) => {
+    // What the leg last heard in 600 ms says whether no packet came or only the wrong sound.
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}: the ${leg.codec} leg last heard ${last.packets} packets, ${last.sounding} with sound`,
+    );
+  });
 }
 
 /** `POST /api/voice/calls/{path}` as `who`, with an optional JSON body. */

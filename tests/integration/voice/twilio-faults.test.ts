@@ -98,7 +98,6 @@ async function offCalls(): Promise<void> {
 
 /** Cat calls `number`, Ann (its member) answers, Cat hangs up: Cat's call SID. */
 async function answeredCall(number: string): Promise<string> {
-  await offCalls();
   const annMark = ann.frames.length;
   const calling = dial(cat, number);
   const invite = await Promise.race([
@@ -136,6 +135,14 @@ const restAnswers = (from: number): string[] =>
     .split('\n')
     .filter((l) => l.includes('[sync] system '));
 
+/** Stops the server (its people's phones and legs closed) and starts it again on its data. */
+async function restart(): Promise<void> {
+  await closeLegs();
+  for (const p of [ada, ann, cat]) p.close();
+  await server.stop();
+  server = await startServer({ env, dataDir: server.dataDir, port: server.port });
+}
+
 beforeAll(async () => {
   syncIs('');
   server = await startServer({ env });
@@ -168,11 +175,16 @@ afterAll(async () => {
 describe('Twilio mode when Sync is busy or down, on the twins', () => {
   it('Sync refusing each request twice (429, then 503): the call rings through the retries and its row is written', async () => {
     for (const fault of ['429 2', '503 2'] as const) {
+      // The last call's "on a call" cleared first (with the fault on it might be refused twice).
+      await offCalls();
       const from = server.output().length;
       syncIs(fault);
-      const callSid = await answeredCall('531');
-      const row = await historyRow(callSid);
-      syncIs('');
+      let row: Record<string, unknown>;
+      try {
+        row = await historyRow(await answeredCall('531'));
+      } finally {
+        syncIs('');
+      }
       expect(row).toMatchObject({ group: 'grp-help', outcome: 'answered' });
       // The row was refused twice, then written: the server's retries, not luck.
       const status = fault.slice(0, 3);
@@ -186,14 +198,20 @@ describe('Twilio mode when Sync is busy or down, on the twins', () => {
   }, 60_000);
 
   it('Sync down: a group routed before still rings, and its row is written once Sync is back', async () => {
+    // Nobody left "on a call" by the last call (its clearing write would be refused now).
+    await offCalls();
     syncIs('503');
-    // The copy last read routes a call to grp-help's member.
-    const answered = await answeredCall('531');
-    // Nothing is written while Sync is down; once it is back the row comes (tried again later).
-    await new Promise((r) => setTimeout(r, 1000));
-    const now = (await history.getItems({ order: 'desc', pageSize: 20 })).items;
-    expect(now.some((i) => (i.data as { callSid?: string }).callSid === answered)).toBe(false);
-    syncIs('');
+    let answered: string;
+    try {
+      // The copy last read routes a call to grp-help's member.
+      answered = await answeredCall('531');
+      // Nothing is written while Sync is down; once it is back the row comes (tried again later).
+      await new Promise((r) => setTimeout(r, 1000));
+      const now = (await history.getItems({ order: 'desc', pageSize: 20 })).items;
+      expect(now.some((i) => (i.data as { callSid?: string }).callSid === answered)).toBe(false);
+    } finally {
+      syncIs('');
+    }
     expect(await historyRow(answered, 30_000)).toMatchObject({
       group: 'grp-help',
       outcome: 'answered',
@@ -242,10 +260,7 @@ describe('Twilio mode when Sync is busy or down, on the twins', () => {
       .syncListItems(item!.index)
       .update({ data: { ...data, startedAt: longAgo - 60_000, endedAt: longAgo } });
     const kept = (await lists.syncListItems.list({ pageSize: 50 })).length;
-    await closeLegs();
-    for (const p of [ada, ann, cat]) p.close();
-    await server.stop();
-    server = await startServer({ env, dataDir: server.dataDir, port: server.port });
+    await restart();
     await eventually(
       async () =>
         !(await lists.syncListItems.list({ pageSize: 50 })).some((i) => i.index === item!.index),
@@ -259,18 +274,23 @@ describe('Twilio mode when Sync is busy or down, on the twins', () => {
   }, 90_000);
 
   it('Sync down before any call since the start: nothing to route on, so the caller goes to voicemail', async () => {
-    // The server was restarted by the test before: no copy of the routing data yet.
+    // A server just started: no copy of the routing data yet.
+    await restart();
     cat = await person('cat@example.com');
     history = await (await client(server.url, 'cat@example.com')).list('calls');
     syncIs('503');
-    const catMark = cat.frames.length;
-    const { frame } = await dial(cat, '532');
-    // Answered (never silence or the apology), and told why.
-    expect(frame.type).toBe('answer');
-    await expect.poll(() => routingTexts(cat, catMark), { timeout: 10_000 }).toContain(UNREAD);
-    const callSid = String(frame.payload.callsid);
-    cat.send('hangup', { callsid: callSid });
-    syncIs('');
+    let callSid: string;
+    try {
+      const catMark = cat.frames.length;
+      const { frame } = await dial(cat, '532');
+      callSid = String(frame.payload.callsid);
+      // Answered (never silence or the apology), and told why.
+      expect(frame.type).toBe('answer');
+      await expect.poll(() => routingTexts(cat, catMark), { timeout: 10_000 }).toContain(UNREAD);
+      cat.send('hangup', { callsid: callSid });
+    } finally {
+      syncIs('');
+    }
     const row = await historyRow(callSid, 30_000);
     expect((row.routing as { text: string }[]).map((s) => s.text)).toContain(UNREAD);
   }, 60_000);

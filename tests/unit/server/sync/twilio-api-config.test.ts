@@ -28,6 +28,7 @@ describe('twilioApiFromEnv', () => {
       apiKeys: { SK0123456789abcdef0123456789abcdef: 'secret' },
       serviceSid: SERVICE_SID,
       readDelayMs: 0,
+      faults: null,
     });
   });
 
