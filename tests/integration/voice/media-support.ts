@@ -61,9 +61,13 @@ export async function hears(leg: MediaLeg, what: 'sound' | 'silence'): Promise<v
     10_000,
     `hearing ${what}`,
   ).catch((err: unknown) => {
-    // What the leg last heard in 600 ms says whether no packet came or only the wrong sound.
+    // What the leg last heard in 600 ms says whether no packet came or only the wrong sound, and
+    // its transport's states whether it ever came up (MediaLeg keeps its peer connection private).
+    const { pc } = leg as unknown as {
+      pc: { iceConnectionState: string; connectionState: string };
+    };
     throw new Error(
-      `${err instanceof Error ? err.message : String(err)}: the ${leg.codec} leg last heard ${last.packets} packets, ${last.sounding} with sound`,
+      `${err instanceof Error ? err.message : String(err)}: the ${leg.codec} leg last heard ${last.packets} packets, ${last.sounding} with sound; ICE ${pc.iceConnectionState}, connection ${pc.connectionState}`,
     );
   });
 }
