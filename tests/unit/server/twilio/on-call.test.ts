@@ -43,17 +43,23 @@ const until = async (check: () => boolean) => {
   expect(check()).toBe(true);
 };
 
+/** A writer over a presence store whose first `failing` reads and writes fail; Ann's call is over. */
+function writer(retryMs: number, failing: number) {
+  const store = presenceStore();
+  const logged: string[] = [];
+  const changed = createOnCallWriter({
+    rest: store.rest,
+    isOnCall: () => false,
+    log: (m) => logged.push(m),
+    retryMs: () => retryMs,
+  });
+  store.failNext(failing);
+  return { store, logged, changed };
+}
+
 describe('the on-a-call writer', () => {
   it('a write that failed is tried again later, with the state as it is then', async () => {
-    const store = presenceStore();
-    const logged: string[] = [];
-    const changed = createOnCallWriter({
-      rest: store.rest,
-      isOnCall: () => false,
-      log: (m) => logged.push(m),
-      retryMs: () => 20,
-    });
-    store.failNext(2);
+    const { store, logged, changed } = writer(20, 2);
     changed('ann@example.com');
     await until(() => logged.length === 1);
     expect(logged[0]).toMatch(/on a call not written, tried again later: Service unavailable/);
@@ -63,15 +69,7 @@ describe('the on-a-call writer', () => {
   });
 
   it('gives up after its tries, and says so', async () => {
-    const store = presenceStore();
-    const logged: string[] = [];
-    const changed = createOnCallWriter({
-      rest: store.rest,
-      isOnCall: () => false,
-      log: (m) => logged.push(m),
-      retryMs: () => 1,
-    });
-    store.failNext(1000);
+    const { store, logged, changed } = writer(1, 1000);
     changed('ann@example.com');
     await until(() => logged.some((m) => m.includes('given up')));
     expect(logged).toHaveLength(6);
