@@ -34,6 +34,14 @@ export interface RetryPolicy {
 }
 export const RETRY_POLICY: RetryPolicy = { retries: 3, baseMs: 100, capMs: 1000 };
 
+/**
+ * A write that failed even after the client's retries (Sync down for minutes) is tried again in
+ * the background, at most this many times, after 5 s, 20 s, 80 s, 5 min and 20 min: the history
+ * rows (fallback.ts) and "on a call" (on-call.ts).
+ */
+export const LATER_RETRIES = 5;
+export const laterRetryMs = (attempt: number): number => 5000 * 4 ** attempt;
+
 /** Whether an answer with this status is worth another try. */
 export const retryable = (status: number): boolean => status === 429 || status >= 500;
 

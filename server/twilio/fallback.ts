@@ -6,6 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { HttpError } from '../platform/http/errors';
+import { LATER_RETRIES, laterRetryMs } from './client';
 import type { Router } from '../platform/http/router';
 import type { CallState } from './calls';
 import { createRowAmender } from './row-amend';
@@ -25,9 +26,6 @@ import type { StepNote } from '../../src/domain/routing/steps';
  * (https://www.twilio.com/docs/api/errors/11205); this leaves most of that for the network.
  */
 export const ROUTING_DEADLINE_MS = 6000;
-/** How often a history row that could not be written is tried again, and after how long. */
-const ROW_RETRIES = 5;
-export const rowRetryMs = (attempt: number): number => 5000 * 4 ** attempt;
 
 export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -174,7 +172,7 @@ export function createRowWriter(deps: Deps) {
       // The media server's view, once Voice Insights has it (relay.ts).
       relay?.(state);
     } catch (err) {
-      const last = attempt >= ROW_RETRIES;
+      const last = attempt >= LATER_RETRIES;
       deps.log(
         `call ${state.callSid}: writing its history failed${last ? ', given up' : ', tried again later'}: ${err instanceof Error ? err.message : String(err)}`,
       );
@@ -185,7 +183,7 @@ export function createRowWriter(deps: Deps) {
       const timer = setTimeout(() => {
         // A recording reported meanwhile is on the state: the row written later carries it.
         void writeRow(state, { ...row, voicemail: state.voicemail }, attempt + 1);
-      }, rowRetryMs(attempt));
+      }, laterRetryMs(attempt));
       timer.unref();
     }
   };

@@ -9,18 +9,16 @@
  * so a status the person picks between the read and the write is read again and kept, never
  * overwritten with the copy read before it.
  *
- * A write that fails (Sync down, after the client's own retries) is tried again later (5 s, 20 s,
- * 80 s, 5 min, 20 min), with the state as it is then: left as it was, a person whose call ended
+ * A write that fails (Sync down, after the client's own retries) is tried again later, as a history
+ * row is ({@link laterRetryMs}), with the state as it is then: left as it was, a person whose call ended
  * during an outage would stay "on a call", and routing would never ring them again (issue 24).
  */
 import { PRESENCE } from '../../src/contracts/objects';
+import { LATER_RETRIES, laterRetryMs } from './client';
 import type { SyncRest } from './sync-rest';
 
 /** Reads and conditional writes before giving up on an item that keeps changing under them. */
 const WRITE_TRIES = 5;
-/** How often a write that failed is tried again, and after how long. */
-const LATER_TRIES = 5;
-export const onCallRetryMs = (attempt: number): number => 5000 * 4 ** attempt;
 
 export function createOnCallWriter(deps: {
   rest: Pick<SyncRest, 'getMapItem' | 'updateMapItemIf'>;
@@ -29,7 +27,7 @@ export function createOnCallWriter(deps: {
   /** Waits before a failed write is tried again (tests shorten it). */
   retryMs?: (attempt: number) => number;
 }): (identity: string) => void {
-  const retryMs = deps.retryMs ?? onCallRetryMs;
+  const retryMs = deps.retryMs ?? laterRetryMs;
   const queues = new Map<string, Promise<void>>();
   /** Per person, the write tried again later (one at a time: it reads the state when it runs). */
   const later = new Map<string, NodeJS.Timeout>();
@@ -52,7 +50,7 @@ export function createOnCallWriter(deps: {
     const before = queues.get(identity) ?? Promise.resolve();
     const next = before.then(() =>
       write(identity).catch((err: unknown) => {
-        const last = attempt >= LATER_TRIES;
+        const last = attempt >= LATER_RETRIES;
         deps.log(
           `presence of ${identity}: on a call not written${last ? ', given up' : ', tried again later'}: ${err instanceof Error ? err.message : String(err)}`,
         );
