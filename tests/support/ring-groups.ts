@@ -34,6 +34,26 @@ export interface GroupSpec {
  * `server` writes the `groups` item when it rings faster than the group form allows (a quicker test):
  * the Sync service refuses such an item from a browser (server-writes.ts).
  */
+/**
+ * The group form's request before it writes a new group, with a signed-in session's `cookie`
+ * header: POST /api/groups/:id/objects; true when the server made the objects (Twilio mode). The
+ * `prepare` of {@link storeGroup}.
+ */
+export function groupObjectsWith(
+  baseUrl: string,
+  cookie: string,
+): (groupId: string) => Promise<boolean> {
+  return async (groupId) => {
+    const res = await fetch(`${baseUrl}/api/groups/${encodeURIComponent(groupId)}/objects`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', origin: baseUrl },
+      body: JSON.stringify({ timeZone: 'UTC' }),
+    });
+    if (!res.ok) throw new Error(`group objects for ${groupId}: ${res.status} ${await res.text()}`);
+    return res.status === 201;
+  };
+}
+
 export async function storeGroup(
   sync: SyncClient,
   g: GroupSpec,

@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SyncClient } from 'twilio-sync';
 import { addSessionCookie, apiSignIn } from '../../model/support/app';
 import { clientWithToken, RawTwilsock, token } from '../../integration/sync/support';
+import { groupObjectsWith } from '../../support/ring-groups';
 
 export interface Person {
   context: BrowserContext;
@@ -62,19 +63,7 @@ export async function groupObjectsAs(
   email: string,
 ): Promise<(groupId: string) => Promise<boolean>> {
   const { cookie } = await apiSignIn(baseUrl, name, email);
-  return async (groupId) => {
-    const res = await fetch(`${baseUrl}/api/groups/${encodeURIComponent(groupId)}/objects`, {
-      method: 'POST',
-      headers: {
-        cookie: `sb_session=${cookie}`,
-        'content-type': 'application/json',
-        origin: baseUrl,
-      },
-      body: JSON.stringify({ timeZone: 'UTC' }),
-    });
-    if (!res.ok) throw new Error(`group objects for ${groupId}: ${res.status} ${await res.text()}`);
-    return res.status === 201;
-  };
+  return groupObjectsWith(baseUrl, `sb_session=${cookie}`);
 }
 
 /** Runs `work` for each item with at most `inFlight` running at once. */

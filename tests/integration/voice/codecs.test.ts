@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RTCPeerConnection } from 'werift';
+import type { Codec } from '../../../server/twins/voice/codec';
 import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
 import { shutdownClients, signIn } from '../sync/support';
@@ -171,6 +172,26 @@ describe("the server's legs", () => {
   });
 });
 
+/**
+ * `from` calls `to`, the legs speak `codecs` (caller's, callee's) and each hears the other; the call
+ * is hung up also when that fails, so the next test does not find them still on it.
+ */
+async function heardBothWays(
+  from: Person,
+  to: Person,
+  codecs: [Codec, Codec],
+  media?: Parameters<typeof connected>[2],
+): Promise<void> {
+  const { fromSid, fromLeg, toLeg } = await connected(from, to, media);
+  try {
+    expect([fromLeg.codec, toLeg.codec]).toEqual(codecs);
+    await hears(fromLeg, 'sound');
+    await hears(toLeg, 'sound');
+  } finally {
+    from.send('hangup', { callsid: fromSid });
+  }
+}
+
 describe('calls through the relay', () => {
   it('the Device options ask the SDK for Opus first', async () => {
     const cookie = await signIn(server.url, 'ann@example.com');
@@ -182,25 +203,10 @@ describe('calls through the relay', () => {
   // (The row's `relay`, the media server's own count per side, is not written since calls run as the
   // app's Twilio application, as on Twilio: docs/twins-voice.md, "Next".)
   it('two Opus people hear each other, each leg on Opus', async () => {
-    const { fromSid, fromLeg, toLeg } = await connected(ann, bob);
-    try {
-      expect([fromLeg.codec, toLeg.codec]).toEqual(['opus', 'opus']);
-      await hears(fromLeg, 'sound');
-      await hears(toLeg, 'sound');
-    } finally {
-      // Hung up also when it fails, so the next test does not find Ann still on this call.
-      ann.send('hangup', { callsid: fromSid });
-    }
+    await heardBothWays(ann, bob, ['opus', 'opus']);
   });
 
   it('a PCMU-only caller and an Opus callee hear each other through the transcoder', async () => {
-    const { toSid, fromLeg, toLeg } = await connected(bob, ann, { from: { codecs: ['pcmu'] } });
-    try {
-      expect([fromLeg.codec, toLeg.codec]).toEqual(['pcmu', 'opus']);
-      await hears(fromLeg, 'sound');
-      await hears(toLeg, 'sound');
-    } finally {
-      ann.send('hangup', { callsid: toSid });
-    }
+    await heardBothWays(bob, ann, ['pcmu', 'opus'], { from: { codecs: ['pcmu'] } });
   });
 });

@@ -10,7 +10,10 @@ import {
   type MediaLeg,
   type MediaOptions,
 } from '../../../server/twins/voice/media';
-import { storeGroup, type GroupSpec } from '../../support/ring-groups';
+import type { SyncList } from 'twilio-sync';
+import { expect } from 'vitest';
+import { callRecord } from '../../../src/contracts/records/call';
+import { groupObjectsWith, storeGroup, type GroupSpec } from '../../support/ring-groups';
 import { client, signIn } from '../sync/support';
 import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
 
@@ -237,13 +240,29 @@ export async function storeGroupOnTwilio(
 ): Promise<void> {
   const cookie = await signIn(baseUrl, email);
   const sync = await client(baseUrl, email);
-  await storeGroup(sync, g, undefined, async (groupId) => {
-    const res = await fetch(`${baseUrl}/api/groups/${encodeURIComponent(groupId)}/objects`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json', origin: baseUrl },
-      body: JSON.stringify({ timeZone: 'UTC' }),
-    });
-    if (!res.ok) throw new Error(`group objects for ${groupId}: ${res.status}`);
-    return res.status === 201;
-  });
+  await storeGroup(sync, g, undefined, groupObjectsWith(baseUrl, cookie));
+}
+
+/**
+ * The row of `callSid` in `history` (a client's `calls` list) once it is there, within `timeoutMs`:
+ * the call record both backends write.
+ */
+export async function historyRowIn(
+  history: SyncList,
+  callSid: string,
+  timeoutMs = 8000,
+): Promise<Record<string, unknown>> {
+  let found: Record<string, unknown> | null = null;
+  await eventually(
+    async () => {
+      const items = (await history.getItems({ order: 'desc', pageSize: 20 })).items;
+      const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
+      found = row ? (row.data as Record<string, unknown>) : null;
+      return found !== null;
+    },
+    timeoutMs,
+    `the history row of ${callSid}`,
+  );
+  expect(callRecord.check(found)).toMatchObject({ ok: true, value: found });
+  return found!;
 }

@@ -10,7 +10,6 @@
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
-import { callRecord } from '../../../src/contracts/records/call';
 import { decodeWav } from '../../../server/guidance/pcm';
 import { holdMusic } from '../../../server/twins/voice/audio';
 import { rms } from '../../../server/twins/voice/codec';
@@ -23,6 +22,7 @@ import {
   closeLegs,
   dial,
   hears,
+  historyRowIn,
   person as personAt,
   post,
   routingTexts,
@@ -63,22 +63,7 @@ afterAll(async () => {
 /** Stores a group as the admin screens do, as Ada (the admin). */
 const makeGroup = (g: GroupSpec) => storeGroup(sync, g);
 
-async function historyRow(callSid: string): Promise<Record<string, unknown>> {
-  let found: Record<string, unknown> | null = null;
-  await eventually(
-    async () => {
-      const items = (await history.getItems({ order: 'desc', pageSize: 10 })).items;
-      const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
-      found = row ? (row.data as Record<string, unknown>) : null;
-      return found !== null;
-    },
-    8000,
-    'the history row',
-  );
-  // The row is the call record both backends write.
-  expect(callRecord.check(found)).toMatchObject({ ok: true, value: found });
-  return found!;
-}
+const historyRow = (callSid: string) => historyRowIn(history, callSid);
 
 const invited = (p: Person, mark: number, timeoutMs = 10_000): Promise<Frame> =>
   p.next((f) => f.type === 'invite', mark, timeoutMs);

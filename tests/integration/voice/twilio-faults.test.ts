@@ -17,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callRecord } from '../../../src/contracts/records/call';
 import { createTwilioClient, type TwilioClient } from '../../../server/twilio/client';
 import { twilioConfigFromEnv, type TwilioConfig } from '../../../server/twilio/config';
 import type { GroupSpec } from '../../support/ring-groups';
@@ -27,6 +26,7 @@ import {
   answerTo,
   closeLegs,
   dial,
+  historyRowIn,
   person as personAt,
   routingTexts,
   storeGroupOnTwilio,
@@ -61,21 +61,8 @@ const person = (email: string) => personAt(server.url, email);
 const makeGroup = (g: GroupSpec) => storeGroupOnTwilio(server.url, 'ada@example.com', g);
 
 /** The history row of `callSid`, read over Sync's websocket (which the hook leaves alone). */
-async function historyRow(callSid: string, timeoutMs = 8000): Promise<Record<string, unknown>> {
-  let found: Record<string, unknown> | null = null;
-  await eventually(
-    async () => {
-      const items = (await history.getItems({ order: 'desc', pageSize: 20 })).items;
-      const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
-      found = row ? (row.data as Record<string, unknown>) : null;
-      return found !== null;
-    },
-    timeoutMs,
-    `the history row of ${callSid}`,
-  );
-  expect(callRecord.check(found)).toMatchObject({ ok: true });
-  return found!;
-}
+const historyRow = (callSid: string, timeoutMs?: number) =>
+  historyRowIn(history, callSid, timeoutMs);
 
 /**
  * Until neither Ann nor Cat is "on a call" in Sync: the server clears it once a call ends, trying
