@@ -17,9 +17,13 @@ import {
 import { FRAME_SAMPLES, type Tone } from './audio';
 import { forwarded } from './bridge';
 import { audioReader, CLOCK_RATE, OPUS_FRAME, OpusBusy, type Codec } from './codec';
+import { guardDtlsRetransmits } from './dtls-retransmits';
 import { opusSource, pcmuSource } from './sounds';
 
 export { bridge } from './bridge';
+
+// Every leg's DTLS handshake survives retransmitted flights (a busy machine's stalls).
+guardDtlsRetransmits();
 
 export interface MediaOptions {
   /** UDP ports for ICE (VOICE_RTP_PORTS), inclusive; werift picks any free port when absent. */
