@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SyncClient, SyncList } from 'twilio-sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTwilioClient, type TwilioClient } from '../../../server/twilio/client';
 import { twilioConfigFromEnv, type TwilioConfig } from '../../../server/twilio/config';
 import type { GroupSpec } from '../../support/ring-groups';
@@ -148,6 +148,18 @@ beforeAll(async () => {
   await makeGroup({ id: 'grp-new', number: '532', members: [ann.identity] });
   await makeGroup({ id: 'grp-vm', number: '533', members: [] });
 }, 60_000);
+
+// A failed test is told with what the server said during it (its Sync REST answers included).
+let testMark = 0;
+beforeEach(() => {
+  testMark = server.output().length;
+});
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail')
+    console.error(
+      `server output during the test:\n${server.output().slice(testMark).slice(-20_000)}`,
+    );
+});
 
 afterAll(async () => {
   syncIs('');
