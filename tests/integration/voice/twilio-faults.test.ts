@@ -85,6 +85,15 @@ async function offCalls(): Promise<void> {
 
 /** Cat calls `number`, Ann (its member) answers, Cat hangs up: Cat's call SID. */
 async function answeredCall(number: string): Promise<string> {
+  // Cat's last call's frames settled first: full runs 21 and 22 saw an "answer" with a call SID Cat
+  // had not seen arrive 47 ms into the next test, before the server had any webhook for the new
+  // call (its output), and `dial` took it for the new call's. Not yet explained (see stop 43's note).
+  for (let quiet = 0, seen = cat.frames.length, waited = 0; quiet < 1000 && waited < 5000;) {
+    await new Promise((r) => setTimeout(r, 100));
+    waited += 100;
+    quiet = cat.frames.length === seen ? quiet + 100 : 0;
+    seen = cat.frames.length;
+  }
   const annMark = ann.frames.length;
   const calling = dial(cat, number);
   const invite = await Promise.race([
