@@ -31,10 +31,6 @@ export interface GroupSpec {
 }
 
 /**
- * `server` writes the `groups` item when it rings faster than the group form allows (a quicker test):
- * the Sync service refuses such an item from a browser (server-writes.ts).
- */
-/**
  * The group form's request before it writes a new group, with a signed-in session's `cookie`
  * header: POST /api/groups/:id/objects; true when the server made the objects (Twilio mode). The
  * `prepare` of {@link storeGroup}.
@@ -54,6 +50,10 @@ export function groupObjectsWith(
   };
 }
 
+/**
+ * `server` writes the `groups` item when it rings faster than the group form allows (a quicker test):
+ * the Sync service refuses such an item from a browser (server-writes.ts).
+ */
 export async function storeGroup(
   sync: SyncClient,
   g: GroupSpec,

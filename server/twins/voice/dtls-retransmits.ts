@@ -17,7 +17,7 @@
  *   sent the client has the cookie, and browsers never renegotiate DTLS-SRTP.
  *
  * Measured with tests/bench/voice-load.ts against a server stopped for 700 ms at a time (SIGSTOP):
- * see docs/performance.md. Installed once, by wrapping `RTCDtlsTransport.start`, where werift makes
+ * see docs/call-quality.md. Installed once, by wrapping `RTCDtlsTransport.start`, where werift makes
  * each transport's DTLS socket (synchronously, before any packet can arrive).
  */
 import { DtlsClient, DtlsServer, RTCDtlsTransport } from 'werift';
