@@ -124,7 +124,12 @@ export function createTwilioBackend(
         calls.checkpoint();
       }
     };
-  const onCallChanged = createOnCallWriter({ rest, isOnCall: (id) => calls.isOnCall(id), log });
+  const onCallChanged = createOnCallWriter({
+    rest,
+    isOnCall: (id) => calls.isOnCall(id),
+    log,
+    written: (identity, written) => data.wrote(identity, written),
+  });
   const data = createRoutingData({
     rest,
     onCall: calls.isOnCall,

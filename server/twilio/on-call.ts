@@ -14,6 +14,7 @@
  * during an outage would stay "on a call", and routing would never ring them again (issue 24).
  */
 import { PRESENCE } from '../../src/contracts/objects';
+import type { JsonObject } from '../../src/contracts/record';
 import { LATER_RETRIES, laterRetryMs } from './client';
 import type { SyncRest } from './sync-rest';
 
@@ -24,6 +25,11 @@ export function createOnCallWriter(deps: {
   rest: Pick<SyncRest, 'getMapItem' | 'updateMapItemIf'>;
   isOnCall: (identity: string) => boolean;
   log: (message: string) => void;
+  /**
+   * Told each write that Sync took (the item's data as written): routing's copy of presence takes it
+   * at once rather than when Sync's webhook of it arrives (routing-data.ts, {@link RoutingData.wrote}).
+   */
+  written?: (identity: string, data: JsonObject) => void;
   /** Waits before a failed write is tried again (tests shorten it). */
   retryMs?: (attempt: number) => number;
 }): (identity: string) => void {
@@ -36,12 +42,9 @@ export function createOnCallWriter(deps: {
       const onCall = deps.isOnCall(identity);
       const item = await deps.rest.getMapItem(PRESENCE.name, identity);
       if (!item || item.data.onCall === onCall) return;
-      const done = await deps.rest.updateMapItemIf(
-        PRESENCE.name,
-        identity,
-        { ...item.data, onCall },
-        item.revision,
-      );
+      const data = { ...item.data, onCall };
+      const done = await deps.rest.updateMapItemIf(PRESENCE.name, identity, data, item.revision);
+      if (done === 'written') deps.written?.(identity, data);
       if (done !== 'changed') return;
     }
     throw new Error(`the item kept changing (${WRITE_TRIES} tries)`);

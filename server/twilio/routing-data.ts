@@ -135,6 +135,14 @@ export interface RoutingData {
   following(): boolean;
   /** A change Sync reported; nothing unless {@link followEvents} was called. */
   syncChanged(change: SyncChange): void;
+  /**
+   * This server's own write to someone's presence item, which Sync took (on-call.ts): the copy
+   * Sync's events keep takes it at once. Its event comes later (one webhook at a time, after every
+   * change before it), and until then routing read the person as still on the call they had just
+   * ended: a group call a moment after went to voicemail with them free (twilio-faults' Sync-down
+   * test in CI). Nothing when the copy does not follow events, or has no item for them.
+   */
+  wrote(identity: string, data: JsonObject): void;
 }
 
 export function createRoutingData(deps: {
@@ -353,6 +361,11 @@ export function createRoutingData(deps: {
         change.data === null ? null : { data: change.data, expiresAt },
         change.order,
       );
+    },
+    wrote(identity, data) {
+      const before = livePresence.peek(identity);
+      // No order: the write's own event, when it comes, is applied after it all the same.
+      if (live && before) livePresence.apply(identity, { ...before, data }, null);
     },
   };
 }

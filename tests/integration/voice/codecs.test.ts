@@ -4,11 +4,12 @@
  * PCMU; through the real server, the Device options ask for Opus first, two Opus people hear each
  * other (forwarded) and a PCMU-only person hears an Opus one and is heard (transcoded).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RTCPeerConnection } from 'werift';
 import type { Codec } from '../../../server/twins/voice/codec';
 import { answerLeg, offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
 import { startServer, type RunningServer } from '../../support/server';
+import { tellServerOutputOnFailure } from '../../support/server-output';
 import { shutdownClients, signIn } from '../sync/support';
 import { closeLegs, connected, hears, person as personAt, type Person } from './media-support';
 import { eventually } from './support';
@@ -25,10 +26,7 @@ beforeAll(async () => {
 }, 60_000);
 
 // A call that failed is told with what the server said meanwhile (the end of its output).
-afterEach((ctx) => {
-  if (ctx.task.result?.state === 'fail')
-    console.error(`server output, last 3000 characters:\n${server.output().slice(-3000)}`);
-});
+tellServerOutputOnFailure(() => server, 3000);
 
 afterAll(async () => {
   for (const leg of made.splice(0)) await leg.close();

@@ -109,24 +109,36 @@ export async function dial(
   const leg = await offerLeg(media);
   legs.push(leg);
   const mark = who.frames.length;
-  // The answer or hang-up of this call, not a late hang-up of a call `who` was in before (its
-  // previous call's end can reach it after this invite: seen once legs were made without STUN).
-  const earlier = new Set(who.frames.slice(0, mark).map((f) => f.payload.callsid));
+  const tempSid = `TJ-${++seq}-${Date.now()}`;
   who.send('invite', {
-    callsid: `TJ-${++seq}-${Date.now()}`,
+    callsid: tempSid,
     sdp: leg.localSdp,
     preflight: false,
     twilio: { accountsid: null, params: `To=${encodeURIComponent(to)}` },
   });
-  const frame = await who.next(
+  // The call's SID is the one its `ringing` carries (sent before its TwiML runs), or the call was
+  // refused at once (a `hangup` with the invite's own SID). Its answer or hang-up is then the one
+  // with that SID: a late frame of a call `who` was in before (its end can reach it after this
+  // invite) is never taken for this call's.
+  const earlier = new Set(who.frames.slice(0, mark).map((f) => f.payload.callsid));
+  const first = await who.next(
     (f) =>
-      (f.type === 'answer' || f.type === 'hangup') &&
-      f.payload.callsid !== undefined &&
-      !earlier.has(f.payload.callsid),
+      (f.type === 'ringing' && !earlier.has(f.payload.callsid)) ||
+      (f.type === 'hangup' && f.payload.callsid === tempSid),
     mark,
-    // A group's turns in order ring one after another before anyone answers.
-    30_000,
+    15_000,
   );
+  const frame =
+    first.type === 'hangup'
+      ? first
+      : await who.next(
+          (f) =>
+            (f.type === 'answer' || f.type === 'hangup') &&
+            f.payload.callsid === first.payload.callsid,
+          mark,
+          // A group's turns in order ring one after another before anyone answers.
+          30_000,
+        );
   if (frame.type === 'answer') {
     await leg.accept(String(frame.payload.sdp));
     leg.play(TONES.busy);

@@ -16,11 +16,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SyncClient, SyncList } from 'twilio-sync';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTwilioClient, type TwilioClient } from '../../../server/twilio/client';
 import { twilioConfigFromEnv, type TwilioConfig } from '../../../server/twilio/config';
 import type { GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
+import { tellServerOutputOnFailure } from '../../support/server-output';
 import { client, shutdownClients } from '../sync/support';
 import {
   answerTo,
@@ -85,23 +86,17 @@ async function offCalls(): Promise<void> {
 
 /** Cat calls `number`, Ann (its member) answers, Cat hangs up: Cat's call SID. */
 async function answeredCall(number: string): Promise<string> {
-  // Cat's last call's frames settled first: full runs 21 and 22 saw an "answer" with a call SID Cat
-  // had not seen arrive 47 ms into the next test, before the server had any webhook for the new
-  // call (its output), and `dial` took it for the new call's. Not yet explained (see stop 43's note).
-  for (let quiet = 0, seen = cat.frames.length, waited = 0; quiet < 1000 && waited < 5000;) {
-    await new Promise((r) => setTimeout(r, 100));
-    waited += 100;
-    quiet = cat.frames.length === seen ? quiet + 100 : 0;
-    seen = cat.frames.length;
-  }
   const annMark = ann.frames.length;
+  const catMark = cat.frames.length;
   const calling = dial(cat, number);
   const invite = await Promise.race([
     ann.next((f) => f.type === 'invite', annMark, 15_000),
-    calling.then(({ frame }) => {
-      // Answered by voicemail, or ended: routing did not reach Ann.
+    calling.then(async ({ frame }) => {
+      // Answered by voicemail, or ended: routing did not reach Ann. What it told Cat comes just
+      // after the answer (the greeting is what answers): a moment for it.
+      await new Promise((r) => setTimeout(r, 1500));
       throw new Error(
-        `Cat's call got "${frame.type}" before Ann rang; told ${JSON.stringify(routingTexts(cat))}`,
+        `Cat's call ${String(frame.payload.callsid)} got "${frame.type}" before Ann rang; told ${JSON.stringify(routingTexts(cat, catMark))}`,
       );
     }),
   ]);
@@ -159,16 +154,7 @@ beforeAll(async () => {
 }, 60_000);
 
 // A failed test is told with what the server said during it (its Sync REST answers included).
-let testMark = 0;
-beforeEach(() => {
-  testMark = server.output().length;
-});
-afterEach((ctx) => {
-  if (ctx.task.result?.state === 'fail')
-    console.error(
-      `server output during the test:\n${server.output().slice(testMark).slice(-20_000)}`,
-    );
-});
+tellServerOutputOnFailure(() => server);
 
 afterAll(async () => {
   syncIs('');

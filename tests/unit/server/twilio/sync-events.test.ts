@@ -13,6 +13,7 @@ import {
   ACCOUNT_SID,
   PUBLIC_URL,
   SERVICE_SID,
+  browserCall,
   incomingCall,
   sid,
   startTwilioApp,
@@ -196,6 +197,37 @@ describe('routing that follows Sync’s webhooks', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain(says);
     expect((await rung(WED_OPEN + 93_000)).rung).toEqual([ALICE, BOB]);
+  });
+
+  it('rings someone at once when their call ends: the copy takes the server’s own "off the call" write before its event', async () => {
+    t.clock.now = WED_OPEN + 94_000;
+    const presenceOf = (who: string) =>
+      t.api.maps.get('presence')?.get(who)?.data as { onCall?: boolean } | undefined;
+    // Cat calls Alice, who answers: the server writes her "on a call", and Sync's event of it comes.
+    const call = sid();
+    const leg = { CallSid: sid(), ParentCallSid: call, To: `client:${vid(ALICE)}` };
+    await t.post('/api/twilio/voice', browserCall(call, CAT, 'Alice'));
+    await t.post('/api/twilio/leg', { ...leg, CallStatus: 'in-progress' }, 204);
+    await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(true);
+    await event({
+      EventType: 'map_item_updated',
+      Identity: 'system',
+      MapUniqueName: 'presence',
+      ItemKey: ALICE,
+      EventId: String(++eventId),
+      ItemData: JSON.stringify({ ...available, onCall: true }),
+    });
+    expect((await rung(WED_OPEN + 95_000)).rung).toEqual([BOB]);
+    // The call ends and the server writes her free; that write's event has not come yet (Sync
+    // sends its webhooks one at a time, after every change before it).
+    await t.post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+    await t.post(
+      '/api/twilio/status',
+      { CallSid: call, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: 'Alice' },
+      204,
+    );
+    await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(false);
+    expect(await rung(WED_OPEN + 95_100)).toEqual({ rung: [ALICE, BOB], reads: 0 });
   });
 
   it('answers and ignores the events routing does not follow', async () => {
