@@ -51,7 +51,7 @@ import { ownTls } from './twins/own-tls';
 import { SERVICE_SID } from './sync/token';
 import { personOfVoiceIdentity, voiceIdentityOf } from '../src/contracts/voice-identity';
 import { registerVoiceRoutes } from './voice/routes';
-import { codecsFromEnv, testDropFromEnv } from './twins/voice/media';
+import { codecsFromEnv, testDropFromEnv } from './twins/voice/media-options';
 import { createVoiceService, type VoiceService } from './twins/voice/service';
 import { voiceSettingsFromEnv } from './voice/settings';
 import { createVoicemailStore, storedMessages } from './twins/voice/voicemail-store';
