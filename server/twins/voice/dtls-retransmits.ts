@@ -16,6 +16,13 @@
  *   handshake completed resets the session (werift's renegotiation). Dropped here: once flight 4 is
  *   sent the client has the cookie, and browsers never renegotiate DTLS-SRTP.
  *
+ * - A browser's first flight that arrives before werift starts its DTLS transport is lost: werift
+ *   starts it once its own ICE agent calls the connection done, and the browser's may call it done
+ *   first (a browser that controls ICE selects a pair as soon as a check succeeds) and send its
+ *   ClientHello at once; dropped, it comes again only after the browser's retransmission timer
+ *   (about 50 ms), on every call's setup. {@link keepEarlyRecords} keeps such records from the leg's
+ *   ICE connection and hands them to the DTLS socket when it is made.
+ *
  * Measured with tests/bench/voice-load.ts against a server stopped for 700 ms at a time (SIGSTOP):
  * see docs/call-quality.md. Installed once, by wrapping `RTCDtlsTransport.start`, where werift makes
  * each transport's DTLS socket (synchronously, before any packet can arrive).
@@ -37,6 +44,8 @@ interface Handshake {
 /** What this module reads of werift's DTLS socket (not in its typings). */
 interface Socket {
   connected: boolean;
+  /** Where the socket takes each datagram its transport hears (`udpOnMessage`). */
+  transport: { socket: { onData: (buf: Buffer) => void } };
   dtls: { flight: number };
   onHandleHandshakes: (assembled: Handshake[]) => Promise<void>;
 }
@@ -76,6 +85,30 @@ function guard(socket: Socket, side: 'client' | 'server'): void {
 let installed = false;
 
 /** Wraps werift's DTLS transports (once per process). */
+/** At most this many early records are kept (a first flight is one to a few datagrams). */
+const MAX_EARLY = 16;
+/** DTLS records heard before each transport's DTLS socket was made, and the listener keeping them. */
+const early = new WeakMap<object, { records: Buffer[]; stop: () => void }>();
+
+/** RFC 7983 §7: a datagram whose first byte is 20–63 is DTLS. */
+const isDtlsRecord = (buf: Buffer): boolean => buf.length > 0 && buf[0]! >= 20 && buf[0]! <= 63;
+
+/**
+ * From now until its DTLS socket is made, DTLS records the leg's ICE connections hear are kept and
+ * then handed to the socket (see the header). Call once the leg's transports exist (after
+ * `setLocalDescription`), before ICE can connect.
+ */
+export function keepEarlyRecords(transports: readonly RTCDtlsTransport[]): void {
+  for (const transport of transports) {
+    if (early.has(transport)) continue;
+    const records: Buffer[] = [];
+    const sub = transport.iceTransport.connection.onData.subscribe((buf: Buffer) => {
+      if (isDtlsRecord(buf) && records.length < MAX_EARLY) records.push(buf);
+    });
+    early.set(transport, { records, stop: () => sub.unSubscribe() });
+  }
+}
+
 export function guardDtlsRetransmits(): void {
   if (installed) return;
   installed = true;
@@ -84,10 +117,16 @@ export function guardDtlsRetransmits(): void {
   };
   const start = proto.start;
   proto.start = function (this: { dtls?: unknown }) {
+    // Nothing can arrive between this and the socket's own listener (made synchronously by start).
+    const kept = early.get(this);
+    early.delete(this);
+    kept?.stop();
     const started = start.call(this);
     const socket = this.dtls;
     if (socket instanceof DtlsServer) guard(socket as unknown as Socket, 'server');
     else if (socket instanceof DtlsClient) guard(socket as unknown as Socket, 'client');
+    if (kept && (socket instanceof DtlsServer || socket instanceof DtlsClient))
+      for (const buf of kept.records) (socket as unknown as Socket).transport.socket.onData(buf);
     return started;
   };
 }

@@ -17,7 +17,7 @@ import {
 import { FRAME_SAMPLES, type Tone } from './audio';
 import { forwarded } from './bridge';
 import { audioReader, CLOCK_RATE, OPUS_FRAME, OpusBusy, type Codec } from './codec';
-import { guardDtlsRetransmits } from './dtls-retransmits';
+import { guardDtlsRetransmits, keepEarlyRecords } from './dtls-retransmits';
 import { opusSource, pcmuSource } from './sounds';
 
 export { bridge } from './bridge';
@@ -414,6 +414,22 @@ function withoutStun(pc: RTCPeerConnection): void {
   for (const transport of pc.iceTransports) delete transport.connection.stunServer;
 }
 
+/**
+ * The loopback candidate (for clients on this machine that gather only loopback) gets the lowest
+ * local preference (RFC 8445 §5.1.2.1). At the same priority it came first, and a browser (which
+ * does not use loopback) checked it first, heard nothing, and checked the next one about 50 ms
+ * later: every leg's ICE took 50–60 ms instead of 4–11 (docs/performance.md).
+ */
+export function loopbackLast(sdp: string): string {
+  return sdp.replace(
+    /^(a=candidate:\S+ \d+ udp )(\d+)( 127\.0\.0\.1 )/gim,
+    (_, head: string, priority: string, tail: string) => {
+      const p = Number(priority);
+      return `${head}${Math.floor(p / 2 ** 24) * 2 ** 24 + (p % 256)}${tail}`;
+    },
+  );
+}
+
 async function gathered(pc: RTCPeerConnection, timeoutMs: number): Promise<void> {
   if (pc.iceGatheringState === 'complete') return;
   await new Promise<void>((resolve, reject) => {
@@ -450,9 +466,10 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
     leg.watchReports();
     withoutStun(pc);
     await pc.setLocalDescription(await pc.createAnswer());
+    keepEarlyRecords(pc.getTransceivers().map((t) => t.dtlsTransport));
     leg.negotiated();
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
-    leg.localSdp = pc.localDescription?.sdp ?? '';
+    leg.localSdp = loopbackLast(pc.localDescription?.sdp ?? '');
     if (!/^m=audio [1-9]/m.test(leg.localSdp))
       throw new Error('No common audio codec (Opus or PCMU)');
     return leg;
@@ -472,8 +489,9 @@ export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
     leg.watchReports();
     withoutStun(pc);
     await pc.setLocalDescription(await pc.createOffer());
+    keepEarlyRecords(pc.getTransceivers().map((t) => t.dtlsTransport));
     await gathered(pc, options.gatherTimeoutMs ?? 5000);
-    leg.localSdp = pc.localDescription?.sdp ?? '';
+    leg.localSdp = loopbackLast(pc.localDescription?.sdp ?? '');
     return leg;
   } catch (err) {
     await leg.close();
