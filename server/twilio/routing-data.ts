@@ -139,8 +139,9 @@ export interface RoutingData {
    * This server's own write to someone's presence item, which Sync took (on-call.ts): the copy
    * Sync's events keep takes it at once. Its event comes later (one webhook at a time, after every
    * change before it), and until then routing read the person as still on the call they had just
-   * ended: a group call a moment after went to voicemail with them free (twilio-faults' Sync-down
-   * test in CI). Nothing when the copy does not follow events, or has no item for them.
+   * ended, and a group call a moment after went to voicemail with them free (the likeliest cause of
+   * twilio-faults' Sync-down failures in CI). Nothing when the copy does not follow events, or has
+   * no item for them.
    */
   wrote(identity: string, data: JsonObject): void;
 }

@@ -84,7 +84,6 @@ function guard(socket: Socket, side: 'client' | 'server'): void {
 
 let installed = false;
 
-/** Wraps werift's DTLS transports (once per process). */
 /** At most this many early records are kept (a first flight is one to a few datagrams). */
 const MAX_EARLY = 16;
 /** DTLS records heard before each transport's DTLS socket was made, and the listener keeping them. */
@@ -109,6 +108,7 @@ export function keepEarlyRecords(transports: readonly RTCDtlsTransport[]): void 
   }
 }
 
+/** Wraps werift's DTLS transports (once per process). */
 export function guardDtlsRetransmits(): void {
   if (installed) return;
   installed = true;

@@ -18,10 +18,10 @@ import { FRAME_SAMPLES, type Tone } from './audio';
 import { forwarded } from './bridge';
 import { audioReader, CLOCK_RATE, OPUS_FRAME, OpusBusy, type Codec } from './codec';
 import { guardDtlsRetransmits, keepEarlyRecords } from './dtls-retransmits';
+import type { MediaOptions } from './media-options';
 import { opusSource, pcmuSource } from './sounds';
 
 export { bridge } from './bridge';
-import type { MediaOptions } from './media-options';
 export type { MediaOptions } from './media-options';
 
 // Every leg's DTLS handshake survives retransmitted flights (a busy machine's stalls).
