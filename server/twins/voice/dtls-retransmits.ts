@@ -27,7 +27,7 @@
  * see docs/call-quality.md. Installed once, by wrapping `RTCDtlsTransport.start`, where werift makes
  * each transport's DTLS socket (synchronously, before any packet can arrive).
  */
-import { DtlsClient, DtlsServer, RTCDtlsTransport } from 'werift';
+import { DtlsClient, DtlsServer, isDtls, RTCDtlsTransport } from 'werift';
 
 /** Handshake types (RFC 5246 §7.4, RFC 6347 §4.2.2). */
 const CLIENT_HELLO = 1;
@@ -89,9 +89,6 @@ const MAX_EARLY = 16;
 /** DTLS records heard before each transport's DTLS socket was made, and the listener keeping them. */
 const early = new WeakMap<object, { records: Buffer[]; stop: () => void }>();
 
-/** RFC 7983 §7: a datagram whose first byte is 20–63 is DTLS. */
-const isDtlsRecord = (buf: Buffer): boolean => buf.length > 0 && buf[0]! >= 20 && buf[0]! <= 63;
-
 /**
  * From now until its DTLS socket is made, DTLS records the leg's ICE connections hear are kept and
  * then handed to the socket (see the header). Call once the leg's transports exist (after
@@ -102,7 +99,8 @@ export function keepEarlyRecords(transports: readonly RTCDtlsTransport[]): void 
     if (early.has(transport)) continue;
     const records: Buffer[] = [];
     const sub = transport.iceTransport.connection.onData.subscribe((buf: Buffer) => {
-      if (isDtlsRecord(buf) && records.length < MAX_EARLY) records.push(buf);
+      // werift's own test (RFC 7983: first byte 20 to 63), as its DTLS adapter uses.
+      if (isDtls(buf) && records.length < MAX_EARLY) records.push(buf);
     });
     early.set(transport, { records, stop: () => sub.unSubscribe() });
   }

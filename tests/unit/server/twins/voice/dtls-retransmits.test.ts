@@ -5,6 +5,7 @@
  * guard the client failed on the second HelloVerifyRequest and the call was silent.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { isDtls } from 'werift';
 import { TONES } from '../../../../../server/twins/voice/audio';
 import {
   clientHelloCookieLength,
@@ -26,7 +27,7 @@ function doubleDtls(leg: MediaLeg): void {
     const send = connection.send.bind(connection);
     connection.send = async (data) => {
       await send(data);
-      if (data[0]! >= 20 && data[0]! <= 63) await send(data);
+      if (isDtls(data)) await send(data);
     };
   }
 }
