@@ -39,8 +39,10 @@ export function createOnCallWriter(deps: {
   const later = new Map<string, NodeJS.Timeout>();
   const write = async (identity: string): Promise<void> => {
     for (let tries = 0; tries < WRITE_TRIES; tries++) {
-      const onCall = deps.isOnCall(identity);
       const item = await deps.rest.getMapItem(PRESENCE.name, identity);
+      // The state after the read: a read that Sync kept waiting (its retries) may have outlasted
+      // the call, and "on a call" written then would stand until the next write got through.
+      const onCall = deps.isOnCall(identity);
       if (!item || item.data.onCall === onCall) return;
       const data = { ...item.data, onCall };
       const done = await deps.rest.updateMapItemIf(PRESENCE.name, identity, data, item.revision);

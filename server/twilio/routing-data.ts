@@ -139,9 +139,12 @@ export interface RoutingData {
    * This server's own write to someone's presence item, which Sync took (on-call.ts): the copy
    * Sync's events keep takes it at once. Its event comes later (one webhook at a time, after every
    * change before it), and until then routing read the person as still on the call they had just
-   * ended, and a group call a moment after went to voicemail with them free (the likeliest cause of
-   * twilio-faults' Sync-down failures in CI). Nothing when the copy does not follow events, or has
-   * no item for them.
+   * ended, and a group call a moment after went to voicemail with them free.
+   *
+   * And an "on a call" this server wrote no longer counts once it has seen that person's calls end:
+   * its "off the call" write may wait seconds while Sync refuses it (429, 5xx: retried, then tried
+   * again later), and routing read Sync's copy meanwhile (CI's twilio-faults failures: the "on a
+   * call" of a call already over landed through the retries just before the next call).
    */
   wrote(identity: string, data: JsonObject): void;
 }
@@ -200,6 +203,17 @@ export function createRoutingData(deps: {
 
   const presenceMap = () => rest.mapItems(PRESENCE.name);
 
+  /** The "on a call" this server last wrote into each person's item ({@link RoutingData.wrote}). */
+  const wroteOnCall = new Map<string, boolean>();
+  /**
+   * Someone's item as routing reads it: its "on a call" dropped when that is this server's own,
+   * written for calls it has since seen end (another server's, or one from before a restart, counts).
+   */
+  const asRead = (identity: string, item: StoredMapItem | undefined): StoredMapItem | undefined =>
+    item?.data.onCall === true && wroteOnCall.get(identity) === true && !deps.onCall(identity)
+      ? { ...item, data: { ...item.data, onCall: false } }
+      : item;
+
   // Followed from Sync's events (followEvents): every settings document's do not disturb, by person.
   let live = false;
   const presenceTtlMs = (deps.presenceTtlSeconds ?? 75) * 1000;
@@ -234,7 +248,7 @@ export function createRoutingData(deps: {
       people.map((identity) => [
         identity,
         availabilityFrom(
-          presence.get(identity),
+          asRead(identity, presence.get(identity)),
           dnd.get(identity) ?? false,
           deps.onCall(identity),
           at,
@@ -260,7 +274,12 @@ export function createRoutingData(deps: {
     return new Map(
       unique.map((identity, i) => [
         identity,
-        availabilityFrom(presence.get(identity), dnd[i] ?? false, deps.onCall(identity), at),
+        availabilityFrom(
+          asRead(identity, presence.get(identity)),
+          dnd[i] ?? false,
+          deps.onCall(identity),
+          at,
+        ),
       ]),
     );
   }
@@ -364,6 +383,7 @@ export function createRoutingData(deps: {
       );
     },
     wrote(identity, data) {
+      wroteOnCall.set(identity, data.onCall === true);
       const before = livePresence.peek(identity);
       // No order: the write's own event, when it comes, is applied after it all the same.
       if (live && before) livePresence.apply(identity, { ...before, data }, null);

@@ -95,6 +95,8 @@ async function answeredCall(number: string): Promise<string> {
       // Answered by voicemail, or ended: routing did not reach Ann. What it told Cat comes just
       // after the answer (the greeting is what answers): a moment for it.
       await new Promise((r) => setTimeout(r, 1500));
+      // Hung up, so the tests after this one do not find Cat still on a call (in voicemail).
+      cat.send('hangup', { callsid: String(frame.payload.callsid) });
       throw new Error(
         `Cat's call ${String(frame.payload.callsid)} got "${frame.type}" before Ann rang; told ${JSON.stringify(routingTexts(cat, catMark))}`,
       );

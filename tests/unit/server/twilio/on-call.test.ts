@@ -68,6 +68,32 @@ describe('the on-a-call writer', () => {
     await until(() => store.data().onCall === false);
   });
 
+  it('writes the state as it is once the item is read: a read Sync kept waiting may outlast the call', async () => {
+    const store = presenceStore();
+    const written: unknown[] = [];
+    let onCall = true;
+    const changed = createOnCallWriter({
+      rest: {
+        ...store.rest,
+        // The read answered only after the call ended (Sync refused it twice, say).
+        async getMapItem() {
+          const item = await store.rest.getMapItem();
+          onCall = false;
+          return item;
+        },
+        updateMapItemIf(map: string, key: string, next: Record<string, unknown>, rev: string) {
+          written.push(next.onCall);
+          return store.rest.updateMapItemIf(map, key, next, rev);
+        },
+      },
+      isOnCall: () => onCall,
+      log: () => {},
+    });
+    changed('ann@example.com');
+    await until(() => store.data().onCall === false);
+    expect(written).toEqual([false]);
+  });
+
   it('gives up after its tries, and says so', async () => {
     const { store, logged, changed } = writer(1, 1000);
     changed('ann@example.com');

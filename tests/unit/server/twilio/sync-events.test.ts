@@ -230,6 +230,41 @@ describe('routing that follows Sync’s webhooks', () => {
     expect(await rung(WED_OPEN + 95_100)).toEqual({ rung: [ALICE, BOB], reads: 0 });
   });
 
+  it('rings someone whose call ended while Sync refuses the "off the call" write: this server’s own "on a call" stops counting', async () => {
+    t.clock.now = WED_OPEN + 96_000;
+    const presenceOf = (who: string) =>
+      t.api.maps.get('presence')?.get(who)?.data as { onCall?: boolean } | undefined;
+    const call = sid();
+    const leg = { CallSid: sid(), ParentCallSid: call, To: `client:${vid(ALICE)}` };
+    await t.post('/api/twilio/voice', browserCall(call, CAT, 'Alice'));
+    await t.post('/api/twilio/leg', { ...leg, CallStatus: 'in-progress' }, 204);
+    await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(true);
+    await event({
+      EventType: 'map_item_updated',
+      Identity: 'system',
+      MapUniqueName: 'presence',
+      ItemKey: ALICE,
+      EventId: String(++eventId),
+      ItemData: JSON.stringify({ ...available, onCall: true }),
+    });
+    expect((await rung(WED_OPEN + 97_000)).rung).toEqual([BOB]);
+    // Sync refuses everything: the call ends, and the server's "off the call" cannot be written.
+    t.api.failWith(503);
+    try {
+      await t.post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+      await t.post(
+        '/api/twilio/status',
+        { CallSid: call, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: 'Alice' },
+        204,
+      );
+      // Sync (and the copy its events keep) still say she is on a call; this server knows better.
+      expect(presenceOf(ALICE)?.onCall).toBe(true);
+      expect((await rung(WED_OPEN + 97_100)).rung).toEqual([ALICE, BOB]);
+    } finally {
+      t.api.failWith(null);
+    }
+  });
+
   it('answers and ignores the events routing does not follow', async () => {
     const other = await event({
       EventType: 'map_item_updated',
