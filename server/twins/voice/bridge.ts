@@ -5,6 +5,7 @@
  */
 import { RtpHeader, RtpPacket } from 'werift';
 import { CLOCK_RATE, OPUS_FRAME, OpusBusy, transcoder, type Codec } from './codec';
+import { fastForward } from './fast-path';
 import type { MediaLeg } from './media';
 
 /**
@@ -20,7 +21,10 @@ export function bridge(a: MediaLeg, b: MediaLeg): () => void {
   const ba = relay(b, a);
   const offA = a.onRtp(ab.send);
   const offB = b.onRtp(ba.send);
+  // Between legs of one codec, packets skip werift's pipeline while nothing else listens.
+  const fast = a.codec === b.codec ? [fastForward(a, b, ab.send), fastForward(b, a, ba.send)] : [];
   return () => {
+    for (const undo of fast) undo();
     offA();
     offB();
     ab.close();

@@ -7,22 +7,19 @@
  * and a PCMU leg by transcoding (codec.ts). What the server plays arrives as μ-law or a tone and is
  * sent in the leg's own codec (sounds.ts keeps the Opus encoding of what repeats).
  */
-import {
-  MediaStreamTrack,
-  RTCPeerConnection,
-  RTCRtpCodecParameters,
-  RtpHeader,
-  RtpPacket,
-} from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
 import { FRAME_SAMPLES, type Tone } from './audio';
 import { forwarded } from './bridge';
 import { audioReader, CLOCK_RATE, OPUS_FRAME, OpusBusy, type Codec } from './codec';
 import { guardDtlsRetransmits, keepEarlyRecords } from './dtls-retransmits';
+import { wireOf, type FastLeg, type Opened, type Wire } from './fast-path';
 import type { MediaOptions } from './media-options';
+import { gathered, loopbackLast, peerConnection, withoutStun } from './peer';
 import { opusSource, pcmuSource } from './sounds';
 
 export { bridge } from './bridge';
 export type { MediaOptions } from './media-options';
+export { loopbackLast } from './peer';
 
 // Every leg's DTLS handshake survives retransmitted flights (a busy machine's stalls).
 guardDtlsRetransmits();
@@ -35,25 +32,6 @@ interface Player {
 const FRAME_MS = 20;
 /** Frames a late player sends at once before it skips the rest (a stall of the event loop). */
 const MAX_CATCH_UP = 3;
-const CODEC_PARAMETERS: Readonly<Record<Codec, () => RTCRtpCodecParameters>> = {
-  // As browsers offer it: two channels in SDP (RFC 7587), mono audio; Chrome's payload type.
-  opus: () =>
-    new RTCRtpCodecParameters({
-      mimeType: 'audio/opus',
-      clockRate: 48_000,
-      channels: 2,
-      payloadType: 111,
-      parameters: 'minptime=10;useinbandfec=1',
-    }),
-  pcmu: () =>
-    new RTCRtpCodecParameters({
-      mimeType: 'audio/PCMU',
-      clockRate: 8000,
-      channels: 1,
-      payloadType: 0,
-    }),
-};
-
 const codecOfMime = (mimeType: string): Codec | null =>
   /\/opus$/i.test(mimeType) ? 'opus' : /\/pcmu$/i.test(mimeType) ? 'pcmu' : null;
 
@@ -75,13 +53,15 @@ export interface LegTotals {
  * A browser's audio, ended at the server. Made either by answering the browser's offer (the caller's
  * leg: {@link answerLeg}) or by offering to it (the callee's leg: {@link offerLeg} then `accept`).
  */
-export class MediaLeg {
+export class MediaLeg implements FastLeg {
   /** This side's SDP (an answer or an offer), with its candidates. */
   localSdp = '';
   state: LegState = 'new';
   /** RTP packets received, for tests and stats. */
   packetsIn = 0;
   packetsOut = 0;
+  /** Of {@link packetsIn}, how many the bridge's fast path took (fast-path.ts). */
+  fastPackets = 0;
   /** Bridged packets the test hook dropped instead of sending. */
   packetsDropped = 0;
   /** Of the packets sent to the browser, how many it says it lost (its latest RTCP report). */
@@ -331,6 +311,66 @@ export class MediaLeg {
     stopped?.();
   }
 
+  /** @internal The leg's transport for the bridge's fast path (fast-path.ts), once it is up. */
+  wire(): Wire | null {
+    if (this.fastWire === undefined && this.state === 'connected') this.fastWire = wireOf(this.pc);
+    return this.state === 'closed' ? null : (this.fastWire ?? null);
+  }
+
+  /** Read once connected; null when this leg cannot take the fast path (not AES-GCM, say). */
+  private fastWire: Wire | null | undefined = undefined;
+  /** What the fast path adds to a forwarded packet's sequence and time; null: worked out anew. */
+  private fastOffsets: { seq: number; ts: number } | null = null;
+
+  /** @internal */
+  onlyListener(listener: unknown): boolean {
+    return this.listeners.size === 1 && this.listeners.has(listener as never);
+  }
+
+  /** @internal */
+  fastReady(): boolean {
+    return this.state === 'connected' && this.dropPercent === 0 && this.wire() !== null;
+  }
+
+  /** @internal */
+  countIn(): void {
+    this.packetsIn++;
+    this.fastPackets++;
+  }
+
+  /**
+   * @internal A packet from a bridged leg of this codec through the fast path: its sequence and
+   * time continue from what this leg sent before (werift's packets or the fast path's), as
+   * {@link send} does at a change of source.
+   */
+  forwardFast(packet: Opened): void {
+    const wire = this.wire();
+    if (!wire) return;
+    const now = performance.now();
+    if (this.continuityDue || this.fastOffsets === null) {
+      this.continuityDue = false;
+      const last = wire.last();
+      const step =
+        this.lastSentAt === null
+          ? 1
+          : Math.max(1, Math.round(((now - this.lastSentAt) * CLOCK_RATE[this.codec]) / 1000));
+      this.fastOffsets =
+        last === null
+          ? { seq: 0, ts: 0 }
+          : { seq: (last.seq + 1 - packet.seq) & 0xffff, ts: (last.ts + step - packet.ts) >>> 0 };
+    }
+    const { seq, ts } = this.fastOffsets;
+    wire.send(
+      packet.payload,
+      this.payloadType,
+      (packet.seq + seq) & 0xffff,
+      (packet.ts + ts) >>> 0,
+      packet.marker,
+    );
+    this.lastSentAt = now;
+    this.packetsOut++;
+  }
+
   /** Tells the sender that packets now come from another source, so sequence and time run on. */
   sourceChanged(): void {
     this.continuityDue = true;
@@ -348,8 +388,10 @@ export class MediaLeg {
    */
   private send(packet: RtpPacket): void {
     const now = performance.now();
-    if (this.continuityDue) {
+    // After the fast path's packets, werift's own offsets are from before them: frozen anew.
+    if (this.continuityDue || this.fastOffsets !== null) {
       this.continuityDue = false;
+      this.fastOffsets = null;
       const step =
         this.lastSentAt === null
           ? 1
@@ -383,68 +425,6 @@ export class MediaLeg {
       // Already closed by the transport; nothing else to release.
     }
   }
-}
-
-const DEFAULT_CODECS: readonly Codec[] = ['opus', 'pcmu'];
-
-function peerConnection(options: MediaOptions): RTCPeerConnection {
-  return new RTCPeerConnection({
-    codecs: {
-      audio: (options.codecs ?? DEFAULT_CODECS).map((c) => CODEC_PARAMETERS[c]()),
-      video: [],
-    },
-    // No STUN or TURN server: the server's candidates are its own addresses ({@link withoutStun}).
-    iceServers: [],
-    iceUseIpv6: false,
-    iceUseTcp: false,
-    iceAdditionalHostAddresses: ['127.0.0.1', ...(options.hostAddresses ?? [])],
-    ...(options.portRange ? { icePortRange: options.portRange } : {}),
-  });
-}
-
-/**
- * The leg's ICE agents gather host candidates only: the server's own addresses and `hostAddresses`
- * (VOICE_PUBLIC_ADDRESSES for one behind NAT). With no STUN server configured werift still asks
- * Google's public one (`stun.l.google.com:19302`, DEFAULT_STUN_SERVER in its ice.js) on every
- * leg: a request to Google from every call, and with no network, a gathering that waited out its
- * 5 s STUN timeout for some legs when 30 started at once. Called after the transports exist and
- * before gathering starts (setLocalDescription).
- */
-function withoutStun(pc: RTCPeerConnection): void {
-  for (const transport of pc.iceTransports) delete transport.connection.stunServer;
-}
-
-/**
- * The loopback candidate (for clients on this machine that gather only loopback) gets the lowest
- * local preference (RFC 8445 §5.1.2.1). At the same priority it came first, and a browser (which
- * does not use loopback) checked it first, heard nothing, and checked the next one about 50 ms
- * later: every leg's ICE took 50–60 ms instead of 4–11 (docs/performance.md).
- */
-export function loopbackLast(sdp: string): string {
-  return sdp.replace(
-    /^(a=candidate:\S+ \d+ udp )(\d+)( 127\.0\.0\.1 )/gim,
-    (_, head: string, priority: string, tail: string) => {
-      const p = Number(priority);
-      return `${head}${Math.floor(p / 2 ** 24) * 2 ** 24 + (p % 256)}${tail}`;
-    },
-  );
-}
-
-async function gathered(pc: RTCPeerConnection, timeoutMs: number): Promise<void> {
-  if (pc.iceGatheringState === 'complete') return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      sub.unSubscribe();
-      reject(new Error('ICE candidate gathering timed out'));
-    }, timeoutMs);
-    const sub = pc.iceGatheringStateChange.subscribe((state) => {
-      if (state === 'complete') {
-        clearTimeout(timer);
-        sub.unSubscribe();
-        resolve();
-      }
-    });
-  });
 }
 
 /** A leg that answers the browser's offer (a caller). Its `localSdp` is the answer to send back. */
