@@ -231,8 +231,14 @@ export function createRoutingData(deps: {
     now,
   );
 
-  /** From the copies Sync's events keep current: nothing is read, unless an item's ttl is in doubt. */
-  async function followed(people: string[]): Promise<Map<string, Availability>> {
+  /**
+   * From the copies Sync's events keep current: nothing is read, unless an item's ttl is in doubt,
+   * or (`absentInDoubt`: a direct call) the person has no item in the copy.
+   */
+  async function followed(
+    people: string[],
+    absentInDoubt = false,
+  ): Promise<Map<string, Availability>> {
     const [read, dnd] = await Promise.all([livePresence.get(), liveDnd.get()]);
     let presence = read;
     // An item past its ttl in the copy may have been renewed since the copy was read (a renewal
@@ -241,7 +247,12 @@ export function createRoutingData(deps: {
       const expiresAt = presence.get(identity)?.expiresAt ?? null;
       return expiresAt !== null && expiresAt <= now() && livePresence.readAt() < expiresAt;
     };
-    if (people.some(doubt))
+    // Someone just signed in whose presence event is still on its way (Sync sends them one at a
+    // time; 60 people signing in at once queued them for seconds): a direct call to them was
+    // refused as to someone offline (the voice bench's 31603 "Decline" while it set its calls up).
+    // A group call does not wait: its members who are offline are the usual case.
+    const absent = (identity: string) => absentInDoubt && !presence.has(identity);
+    if (people.some(doubt) || people.some(absent))
       presence = await livePresence.fresh(ABSENT_PATIENCE_MS).catch(() => presence);
     const at = now();
     return new Map(
@@ -257,9 +268,12 @@ export function createRoutingData(deps: {
     );
   }
 
-  async function availabilities(people: Iterable<string>): Promise<Map<string, Availability>> {
+  async function availabilities(
+    people: Iterable<string>,
+    direct = false,
+  ): Promise<Map<string, Availability>> {
     const unique = [...new Set(people)];
-    if (live) return followed(unique);
+    if (live) return followed(unique, direct);
     const [read, dnd] = await Promise.all([
       presenceCache.read('all', presenceMap),
       Promise.all(unique.map(doNotDisturb)),
@@ -348,7 +362,7 @@ export function createRoutingData(deps: {
       return null;
     },
     async availability(identity) {
-      return (await availabilities([identity])).get(identity) ?? 'offline';
+      return (await availabilities([identity], true)).get(identity) ?? 'offline';
     },
     guidance: (id) =>
       guidanceCache.get(

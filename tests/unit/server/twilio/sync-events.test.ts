@@ -138,6 +138,22 @@ describe('routing that follows Sync’s webhooks', () => {
     expect(await rung(WED_OPEN + 91_000)).toEqual({ rung: [ALICE, BOB], reads: 0 });
   });
 
+  it('reads presence again before refusing a direct call to someone the copy has no item for (their event still on its way)', async () => {
+    // Bob's item goes and comes back at once: the copy has the removal, Sync has him again, and
+    // the event of his return has not come yet.
+    await presence(BOB, 'map_item_removed');
+    try {
+      expect((await rung(WED_OPEN + 91_500)).rung).toEqual([ALICE]);
+      t.clock.now = WED_OPEN + 91_600;
+      const before = t.api.requests.length;
+      const res = await t.webhook('/api/twilio/voice', browserCall(sid(), CAT, 'Bob'));
+      expect(readable(await res.text())).toContain(`<Identity>${vid(BOB)}</Identity>`);
+      expect(syncReads(before)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await presence(BOB, 'map_item_added', available);
+    }
+  });
+
   it('refuses an unsigned or wrongly signed event (403) and changes nothing', async () => {
     const off = {
       EventType: 'map_item_removed',
