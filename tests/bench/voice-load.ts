@@ -6,9 +6,14 @@
  * PCMU; all legs paced by one clock) and measures what it receives: packets lost (sequence gaps,
  * RFC 3550 extended) and interarrival jitter (RFC 3550, in ms).
  *
+ * Beside the calls, two pairs of its own legs connected directly send the same tones: what each
+ * packet's arrival varies on that path (RFC 3550's D, unsmoothed) is the baseline for what the
+ * relay adds.
+ *
  * argv: baseUrl pairs prefix. Messages: sends {type:'up'} once every call is connected and audio
  * flows both ways; on {type:'measure'} resets the counters; on {type:'report'} answers
- * {type:'report', legs:[{received, expected, jitterMs}]}; on {type:'stop'} hangs up and exits.
+ * {type:'report', legs:[{received, expected, jitterMs, deviations}], direct:[the same]}; on
+ * {type:'stop'} hangs up and exits.
  */
 import { RtpHeader, RtpPacket } from 'werift';
 import WebSocket from 'ws';
@@ -99,7 +104,10 @@ class Receiver {
   private lastSeq = -1;
   private jitter = 0;
   private transit: number | null = null;
+  /** Each packet's |D| (RFC 3550 §6.4.1: its transit less the one before's), in ms, unsmoothed. */
+  private deviations: number[] = [];
   reset(): void {
+    this.deviations = [];
     this.received = 0;
     this.base = -1;
     this.maxExt = -1;
@@ -120,12 +128,18 @@ class Receiver {
     if (this.transit !== null) {
       const d = Math.abs(transit - this.transit);
       this.jitter += (d - this.jitter) / 16;
+      this.deviations.push(Math.round((d / this.perMs()) * 10) / 10);
     }
     this.transit = transit;
   }
   stats() {
     const expected = this.base < 0 ? 0 : this.maxExt - this.base + 1;
-    return { received: this.received, expected, jitterMs: this.jitter / this.perMs() };
+    return {
+      received: this.received,
+      expected,
+      jitterMs: this.jitter / this.perMs(),
+      deviations: this.deviations,
+    };
   }
 }
 
@@ -226,9 +240,28 @@ async function call(i: number): Promise<[Leg, Leg, Signal, string]> {
   return [caller, callee, a.signal, callsid];
 }
 
+/**
+ * Two of this process's own legs connected to each other directly, sending the same tones: the
+ * baseline of what the relay adds to each packet's arrival (the same process, clock and load).
+ */
+async function directPair(): Promise<[Leg, Leg]> {
+  const x = await offerLeg();
+  const y = await answerLeg(x.localSdp);
+  await x.accept(y.localSdp);
+  const legs: [Leg, Leg] = [listen(x), listen(y)];
+  sendTone(x, 440);
+  sendTone(y, 660);
+  return legs;
+}
+
+/** Direct pairs beside the calls (each process), for the baseline. */
+const DIRECT_PAIRS = 2;
+
 async function main(): Promise<void> {
   const calls: [Leg, Leg, Signal, string][] = [];
   for (let i = 0; i < pairs; i++) calls.push(await call(i));
+  const direct: Leg[] = [];
+  for (let i = 0; i < DIRECT_PAIRS; i++) direct.push(...(await directPair()));
   const legs = calls.flatMap(([x, y]) => [x, y]);
   // Up once every leg hears the other side.
   const deadline = Date.now() + 20000;
@@ -241,10 +274,15 @@ async function main(): Promise<void> {
     );
   process.send!({ type: 'up', silent: silent.length });
   process.on('message', (m: { type: string }) => {
-    if (m.type === 'measure') for (const l of legs) l.receiver.reset();
+    if (m.type === 'measure') for (const l of [...legs, ...direct]) l.receiver.reset();
     if (m.type === 'report')
-      process.send!({ type: 'report', legs: legs.map((l) => l.receiver.stats()) });
+      process.send!({
+        type: 'report',
+        legs: legs.map((l) => l.receiver.stats()),
+        direct: direct.map((l) => l.receiver.stats()),
+      });
     if (m.type === 'stop') {
+      for (const l of direct) void l.media.close();
       for (const [x, y, signal, callsid] of calls) {
         signal.send('hangup', { callsid });
         void x.media.close();

@@ -401,6 +401,8 @@ interface LegStats {
   received: number;
   expected: number;
   jitterMs: number;
+  /** Each packet's |D| in ms (RFC 3550 §6.4.1, unsmoothed). */
+  deviations: number[];
 }
 
 /** What the Voice SDK's per-second samples said of one call: its codec and MOS estimates. */
@@ -475,6 +477,8 @@ interface LoadStep {
   serverCpu: number;
   loadCpu: number;
   silent: number;
+  /** p95 of every packet's |D| (ms) through the server, and on the generator's direct pairs. */
+  arrivalP95: { through: number; direct: number };
 }
 
 /** (b) `calls` simultaneous bridged calls from lightweight clients (voice-load.ts), measured for LOAD_SECONDS. */
@@ -499,7 +503,7 @@ async function loadStep(url: string, pid: number, calls: number): Promise<LoadSt
       children.reduce((sum, c, k) => sum + cpuSeconds(c.pid!) - loadBefore[k]!, 0) / LOAD_SECONDS;
     const reports = await Promise.all(
       children.map((c) => {
-        const r = message<{ legs: LegStats[] }>(c, 'report');
+        const r = message<{ legs: LegStats[]; direct: LegStats[] }>(c, 'report');
         c.send({ type: 'report' });
         return r;
       }),
@@ -508,6 +512,7 @@ async function loadStep(url: string, pid: number, calls: number): Promise<LoadSt
     const received = legs.reduce((n, l) => n + l.received, 0);
     const expected = legs.reduce((n, l) => n + l.expected, 0);
     const jitters = legs.map((l) => l.jitterMs);
+    const pooled = (of: LegStats[]) => of.flatMap((l) => l.deviations);
     return {
       calls,
       lossPct: expected === 0 ? 100 : Math.max(0, (1 - received / expected) * 100),
@@ -516,6 +521,10 @@ async function loadStep(url: string, pid: number, calls: number): Promise<LoadSt
       serverCpu,
       loadCpu,
       silent: up.reduce((n, u) => n + u.silent, 0),
+      arrivalP95: {
+        through: percentile(pooled(legs), 95),
+        direct: percentile(pooled(reports.flatMap((r) => r.direct)), 95),
+      },
     };
   } finally {
     for (const c of children) if (c.connected) c.send({ type: 'stop' });
@@ -704,6 +713,8 @@ export async function benchVoice(): Promise<string> {
       }
     }
     const carried = steps.filter(withinLimits).reduce((n, s) => Math.max(n, s.calls), 0);
+    /** The step the relay's added arrival variation is judged at: 50 calls (the capacity target), or the largest below. */
+    const judged = steps.filter((st) => st.calls <= 50).at(-1) ?? null;
 
     const p50 = median(pickUps);
     const p95 = percentile(pickUps, 95);
@@ -763,14 +774,19 @@ export async function benchVoice(): Promise<string> {
       '',
       `Capacity: simultaneous calls between lightweight clients (tests/bench/voice-load.ts in ${LOAD_PROCS} processes: raw signalling sockets and werift peer connections, each side sending a tone at 50 packets/s in the codec its leg negotiated, Opus unless the server runs with SWITCHBOARD_VOICE_CODECS=pcmu), ${LOAD_SECONDS} s measured per step after 2 s settling. Loss from RTP sequence gaps and jitter as RFC 3550 at every receiving leg. The generator runs on the same two cores as the server, so its CPU is listed: each step's figure is a floor of what the server alone could carry.`,
       '',
-      '| calls | loss | jitter p95 / max (ms) | server CPU (cores) | generator CPU (cores) | within limits |',
-      '| --- | --- | --- | --- | --- | --- |',
+      '| calls | loss | jitter p95 / max (ms) | arrival variation p95, through / direct (ms) | server CPU (cores) | generator CPU (cores) | within limits |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
       ...steps.map(
         (st) =>
-          `| ${st.calls} | ${fmt(st.lossPct, 2)}% | ${fmt(st.jitterP95, 1)} / ${fmt(st.jitterMax, 1)} | ${fmt(st.serverCpu, 2)} | ${fmt(st.loadCpu, 2)} | ${withinLimits(st) ? 'yes' : st.silent ? `no (${st.silent} legs silent)` : 'no'} |`,
+          `| ${st.calls} | ${fmt(st.lossPct, 2)}% | ${fmt(st.jitterP95, 1)} / ${fmt(st.jitterMax, 1)} | ${fmt(st.arrivalP95.through, 1)} / ${fmt(st.arrivalP95.direct, 1)} | ${fmt(st.serverCpu, 2)} | ${fmt(st.loadCpu, 2)} | ${withinLimits(st) ? 'yes' : st.silent ? `no (${st.silent} legs silent)` : 'no'} |`,
       ),
       '',
       `- Target: at least 50 simultaneous calls with under 1% loss and jitter p95 under 20 ms: ${carried >= 50 ? 'met' : 'NOT met'} (largest step within the limits: ${carried || 'none'}).${loadError ? ` NOT MEASURED: ${loadError}` : ''}`,
+      `- Arrival variation: every packet's |D| (RFC 3550 §6.4.1: its transit time less the previous packet's, unsmoothed), pooled over the step's receiving legs, through the server and on ${2 * LOAD_PROCS} pairs of the generator's own legs connected directly beside the calls (same processes, clock and load). ${
+        judged
+          ? `Target: the relay adds at most 2 ms at p95, judged at the ${judged.calls}-call step: ${fmt(judged.arrivalP95.through - judged.arrivalP95.direct, 1)} ms, ${judged.arrivalP95.through - judged.arrivalP95.direct <= 2 ? 'met' : 'NOT met'}.`
+          : 'NOT MEASURED: no step of 50 calls or fewer.'
+      }`,
       '',
       `(c) Audio latency: a 1 kHz tone switched on in the sending page (WebAudio in place of the microphone) until the receiving page's analyser hears it (level > 0.1, polled every millisecond), ${throughServer.length} bursts${lost ? ` (${lost} lost)` : ''}. Ann's page sends each burst at once through her call to Bob, bridged by the server, and through a bare \`RTCPeerConnection\` connected directly to one in Bob's page; Bob's page hears both. What the server adds is each burst's difference between the two, on the same pages and processes. Both paths include the browser's jitter buffer and the detector. For reference, the same bursts between two bare \`RTCPeerConnection\`s in one page (interleaved; the baseline of this section before 2026-11-28).`,
       '',
