@@ -51,7 +51,7 @@ import { ownTls } from './twins/own-tls';
 import { SERVICE_SID } from './sync/token';
 import { personOfVoiceIdentity, voiceIdentityOf } from '../src/contracts/voice-identity';
 import { registerVoiceRoutes } from './voice/routes';
-import { codecsFromEnv, testDropFromEnv } from './twins/voice/media-options';
+import { codecsFromEnv, fastPathFromEnv, testDropFromEnv } from './twins/voice/media-options';
 import { createVoiceService, type VoiceService } from './twins/voice/service';
 import { voiceSettingsFromEnv } from './voice/settings';
 import { createVoicemailStore, storedMessages } from './twins/voice/voicemail-store';
@@ -214,6 +214,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   // The codecs every leg offers or accepts (SWITCHBOARD_VOICE_CODECS): Opus, then PCMU.
   const codecs = codecsFromEnv(process.env);
   if (codecs) log(`voice: legs speak ${codecs.join(', ')} (SWITCHBOARD_VOICE_CODECS)`);
+  const fastPath = fastPathFromEnv(process.env);
+  if (!fastPath) log('voice: the bridge forwards through werift only (SWITCHBOARD_VOICE_FAST_PATH=0)');
   history.open();
   const holds = createParkedCalls(sync.internal);
   holds.clear();
@@ -250,6 +252,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       ...(config.voiceRtpPorts ? { portRange: config.voiceRtpPorts } : {}),
       ...(testDrop ? { testDrop } : {}),
       ...(codecs ? { codecs } : {}),
+      ...(fastPath ? {} : { fastPath }),
     },
   });
   auth.onSessionEnded(({ sessionRef, identity, lastOne }) => {

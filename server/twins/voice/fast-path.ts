@@ -144,19 +144,20 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
   const dtls = sender?.dtlsTransport;
   const local = dtls?.srtp?.localContext;
   const remote = dtls?.srtp?.remoteContext;
-  const pair = dtls?.iceTransport?.connection?.nominated;
+  const connection = dtls?.iceTransport?.connection;
+  const pair = connection?.nominated;
   const udp = pair?.protocol.transport;
   // Packets may arrive on any of the leg's sockets (the browser's choice of pair), as werift reads
   // them; they are sent from the nominated pair's, as werift sends them.
-  const sockets = (dtls?.iceTransport?.connection?.protocols ?? []).flatMap((p) =>
+  const sockets = (connection?.protocols ?? []).flatMap((p) =>
     p.transport && typeof p.transport.onData === 'function' ? [p.transport] : [],
   );
-  if (!sender || !dtls || !local || !remote || !pair || !udp || sockets.length === 0) return null;
+  if (!sender || !dtls || !local || !remote || !connection || !pair || !udp || sockets.length === 0)
+    return null;
   if (local.profile !== ProtectionProfileAeadAes128Gcm) return null;
   if (remote.profile !== ProtectionProfileAeadAes128Gcm) return null;
   if (typeof udp.onData !== 'function' || typeof udp.socket?.send !== 'function') return null;
   if (typeof local.getSrtpSsrcState !== 'function') return null;
-  const [address, port] = pair.remoteAddr;
   return {
     intercept(take) {
       const undo = sockets.map((socket) => {
@@ -209,7 +210,10 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
       }
     },
     send(payload, payloadType, seq, ts, marker) {
-      if (udp.closed) return;
+      // The pair in use now (the browser may nominate another one during the call), as werift sends.
+      const now = connection.nominated;
+      const out = now?.protocol.transport;
+      if (!now || !out || out.closed) return;
       const header = Buffer.alloc(HEADER_BYTES);
       header[0] = 0x80;
       header[1] = (marker ? 0x80 : 0) | payloadType;
@@ -227,7 +231,7 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
       const sealed = cipher.update(payload);
       cipher.final();
       const packet = Buffer.concat([header, sealed, cipher.getAuthTag()]);
-      udp.socket.send(packet, port, address);
+      out.socket.send(packet, now.remoteAddr[1], now.remoteAddr[0]);
       sender.sequenceNumber = seq;
       sender.timestamp = ts;
       sender.packetCount = (sender.packetCount + 1) >>> 0;
@@ -239,8 +243,8 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
       sender.octetCount += payload.length;
       dtls.packetsSent++;
       dtls.bytesSent += packet.length;
-      pair.packetsSent++;
-      pair.bytesSent += packet.length;
+      now.packetsSent++;
+      now.bytesSent += packet.length;
     },
     last() {
       return sender.sequenceNumber === undefined || sender.timestamp === undefined

@@ -15,6 +15,13 @@ export interface MediaOptions {
   testDrop?: TestDrop;
   /** The codecs a leg offers or accepts, most wanted first (SWITCHBOARD_VOICE_CODECS); Opus, then PCMU. */
   codecs?: readonly Codec[];
+  /** False: bridged packets always take werift's path, not the fast path (SWITCHBOARD_VOICE_FAST_PATH=0). */
+  fastPath?: boolean;
+}
+
+/** SWITCHBOARD_VOICE_FAST_PATH: `0` turns the bridge's fast path off (fast-path.ts); on otherwise. */
+export function fastPathFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return env.SWITCHBOARD_VOICE_FAST_PATH !== '0';
 }
 
 /**

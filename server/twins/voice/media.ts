@@ -313,10 +313,13 @@ export class MediaLeg implements FastLeg {
 
   /** @internal The leg's transport for the bridge's fast path (fast-path.ts), once it is up. */
   wire(): Wire | null {
-    if (this.fastWire === undefined && this.state === 'connected') this.fastWire = wireOf(this.pc);
+    if (this.fastWire === undefined && this.state === 'connected')
+      this.fastWire = this.fastPathAllowed ? wireOf(this.pc) : null;
     return this.state === 'closed' ? null : (this.fastWire ?? null);
   }
 
+  /** @internal False when the server runs with SWITCHBOARD_VOICE_FAST_PATH=0. */
+  fastPathAllowed = true;
   /** Read once connected; null when this leg cannot take the fast path (not AES-GCM, say). */
   private fastWire: Wire | null | undefined = undefined;
   /** What the fast path adds to a forwarded packet's sequence and time; null: worked out anew. */
@@ -431,6 +434,7 @@ export class MediaLeg implements FastLeg {
 export async function answerLeg(offerSdp: string, options: MediaOptions = {}): Promise<MediaLeg> {
   const pc = peerConnection(options);
   const leg = new MediaLeg(pc);
+  leg.fastPathAllowed = options.fastPath !== false;
   if (options.testDrop?.leg === 'caller') leg.dropForTest(options.testDrop.percent);
   try {
     await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
@@ -463,6 +467,7 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
 export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
   const pc = peerConnection(options);
   const leg = new MediaLeg(pc);
+  leg.fastPathAllowed = options.fastPath !== false;
   if (options.testDrop?.leg === 'callee') leg.dropForTest(options.testDrop.percent);
   try {
     pc.addTransceiver(leg.sendTrack, { direction: 'sendrecv' });

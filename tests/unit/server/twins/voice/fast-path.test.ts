@@ -24,9 +24,9 @@ afterEach(async () => {
 const keep = (leg: MediaLeg) => (legs.push(leg), leg);
 
 /** A browser (`outside`) and the server's leg for it (`inside`), connected. */
-async function pair(): Promise<{ outside: MediaLeg; inside: MediaLeg }> {
+async function pair(fastPath = true): Promise<{ outside: MediaLeg; inside: MediaLeg }> {
   const outside = keep(await offerLeg());
-  const inside = keep(await answerLeg(outside.localSdp));
+  const inside = keep(await answerLeg(outside.localSdp, { fastPath }));
   await outside.accept(inside.localSdp);
   await expect
     .poll(() => [outside.state, inside.state], { timeout: 10_000 })
@@ -110,4 +110,16 @@ describe('the bridge’s fast path', () => {
     expect(breaks(atCallee.seqs)).toBe(0);
     expect(breaks(atCaller.seqs)).toBe(0);
   }, 30_000);
+
+  it('stays on werift’s path when the server runs with SWITCHBOARD_VOICE_FAST_PATH=0', async () => {
+    const caller = await pair(false);
+    const callee = await pair(false);
+    const atCallee = received(callee.outside);
+    const stop = bridge(caller.inside, callee.inside);
+    caller.outside.play(TONES.busy);
+    await expect.poll(() => atCallee.sounding(), { timeout: 5000 }).toBeGreaterThan(20);
+    expect(caller.inside.fastPackets).toBe(0);
+    expect(breaks(atCallee.seqs)).toBe(0);
+    stop();
+  }, 20_000);
 });
