@@ -215,7 +215,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const codecs = codecsFromEnv(process.env);
   if (codecs) log(`voice: legs speak ${codecs.join(', ')} (SWITCHBOARD_VOICE_CODECS)`);
   const fastPath = fastPathFromEnv(process.env);
-  if (!fastPath) log('voice: the bridge forwards through werift only (SWITCHBOARD_VOICE_FAST_PATH=0)');
+  if (!fastPath)
+    log('voice: the bridge forwards through werift only (SWITCHBOARD_VOICE_FAST_PATH=0)');
   history.open();
   const holds = createParkedCalls(sync.internal);
   holds.clear();
