@@ -86,6 +86,32 @@ async function rung(at: number): Promise<{ rung: string[]; reads: number }> {
 
 const available = { status: 'available', onCall: false };
 
+/** Alice's "on a call" in the stand-in's presence map (what the server last wrote there). */
+const presenceOf = (who: string) =>
+  t.api.maps.get('presence')?.get(who)?.data as { onCall?: boolean } | undefined;
+
+/**
+ * At `at`, Cat calls Alice, who answers: the server writes her "on a call", and Sync's event of it
+ * comes. The call's SID and Alice's leg, to end them.
+ */
+async function aliceOnCall(at: number) {
+  t.clock.now = at;
+  const call = sid();
+  const leg = { CallSid: sid(), ParentCallSid: call, To: `client:${vid(ALICE)}` };
+  await t.post('/api/twilio/voice', browserCall(call, CAT, 'Alice'));
+  await t.post('/api/twilio/leg', { ...leg, CallStatus: 'in-progress' }, 204);
+  await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(true);
+  await event({
+    EventType: 'map_item_updated',
+    Identity: 'system',
+    MapUniqueName: 'presence',
+    ItemKey: ALICE,
+    EventId: String(++eventId),
+    ItemData: JSON.stringify({ ...available, onCall: true }),
+  });
+  return { call, leg };
+}
+
 describe('routing that follows Sync’s webhooks', () => {
   beforeAll(async () => {
     t = await startTwilioApp({
@@ -216,23 +242,7 @@ describe('routing that follows Sync’s webhooks', () => {
   });
 
   it('rings someone at once when their call ends: the copy takes the server’s own "off the call" write before its event', async () => {
-    t.clock.now = WED_OPEN + 94_000;
-    const presenceOf = (who: string) =>
-      t.api.maps.get('presence')?.get(who)?.data as { onCall?: boolean } | undefined;
-    // Cat calls Alice, who answers: the server writes her "on a call", and Sync's event of it comes.
-    const call = sid();
-    const leg = { CallSid: sid(), ParentCallSid: call, To: `client:${vid(ALICE)}` };
-    await t.post('/api/twilio/voice', browserCall(call, CAT, 'Alice'));
-    await t.post('/api/twilio/leg', { ...leg, CallStatus: 'in-progress' }, 204);
-    await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(true);
-    await event({
-      EventType: 'map_item_updated',
-      Identity: 'system',
-      MapUniqueName: 'presence',
-      ItemKey: ALICE,
-      EventId: String(++eventId),
-      ItemData: JSON.stringify({ ...available, onCall: true }),
-    });
+    const { call, leg } = await aliceOnCall(WED_OPEN + 94_000);
     expect((await rung(WED_OPEN + 95_000)).rung).toEqual([BOB]);
     // The call ends and the server writes her free; that write's event has not come yet (Sync
     // sends its webhooks one at a time, after every change before it).
@@ -247,22 +257,7 @@ describe('routing that follows Sync’s webhooks', () => {
   });
 
   it('rings someone whose call ended while Sync refuses the "off the call" write: this server’s own "on a call" stops counting', async () => {
-    t.clock.now = WED_OPEN + 96_000;
-    const presenceOf = (who: string) =>
-      t.api.maps.get('presence')?.get(who)?.data as { onCall?: boolean } | undefined;
-    const call = sid();
-    const leg = { CallSid: sid(), ParentCallSid: call, To: `client:${vid(ALICE)}` };
-    await t.post('/api/twilio/voice', browserCall(call, CAT, 'Alice'));
-    await t.post('/api/twilio/leg', { ...leg, CallStatus: 'in-progress' }, 204);
-    await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(true);
-    await event({
-      EventType: 'map_item_updated',
-      Identity: 'system',
-      MapUniqueName: 'presence',
-      ItemKey: ALICE,
-      EventId: String(++eventId),
-      ItemData: JSON.stringify({ ...available, onCall: true }),
-    });
+    const { call, leg } = await aliceOnCall(WED_OPEN + 96_000);
     expect((await rung(WED_OPEN + 97_000)).rung).toEqual([BOB]);
     // Sync refuses everything: the call ends, and the server's "off the call" cannot be written.
     t.api.failWith(503);

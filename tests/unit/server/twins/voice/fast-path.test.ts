@@ -42,7 +42,15 @@ function received(leg: MediaLeg) {
   leg.onAudio((pcm) => {
     if (pcm.some((v) => Math.abs(v) > 64)) sounding++;
   });
-  return { seqs, sounding: () => sounding };
+  return {
+    seqs,
+    sounding: () => sounding,
+    /** Waits until `n` more packets have come. */
+    async more(n: number) {
+      const from = seqs.length;
+      await expect.poll(() => seqs.length - from, { timeout: 5000 }).toBeGreaterThan(n);
+    },
+  };
 }
 
 /** Steps between consecutive sequence numbers other than 1 (a gap or a jump in the stream). */
@@ -91,21 +99,14 @@ describe('the bridge’s fast path', () => {
     // Something else listens to the caller (a recorder): its packets take werift's path again.
     const fastBefore = caller.inside.fastPackets;
     const off = caller.inside.onAudio(() => {});
-    const seenBefore = atCallee.seqs.length;
-    await expect
-      .poll(() => atCallee.seqs.length - seenBefore, { timeout: 5000 })
-      .toBeGreaterThan(20);
+    await atCallee.more(20);
     expect(caller.inside.fastPackets - fastBefore).toBeLessThan(3);
     off();
-    const seenAgain = atCallee.seqs.length;
-    await expect
-      .poll(() => atCallee.seqs.length - seenAgain, { timeout: 5000 })
-      .toBeGreaterThan(20);
+    await atCallee.more(20);
     expect(caller.inside.fastPackets - fastBefore).toBeGreaterThan(10);
     stop();
     callee.inside.play(TONES.busy);
-    const seenLast = atCallee.seqs.length;
-    await expect.poll(() => atCallee.seqs.length - seenLast, { timeout: 5000 }).toBeGreaterThan(10);
+    await atCallee.more(10);
     // One stream from the callee's point of view: no gap, no jump, at any change.
     expect(breaks(atCallee.seqs)).toBe(0);
     expect(breaks(atCaller.seqs)).toBe(0);
