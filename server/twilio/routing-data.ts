@@ -213,6 +213,14 @@ export function createRoutingData(deps: {
     item?.data.onCall === true && wroteOnCall.get(identity) === true && !deps.onCall(identity)
       ? { ...item, data: { ...item.data, onCall: false } }
       : item;
+  /** Someone's availability at `at`, from their item (as routing reads it) and do not disturb. */
+  const availabilityAt = (
+    identity: string,
+    item: StoredMapItem | undefined,
+    doNotDisturb: boolean,
+    at: number,
+  ): Availability =>
+    availabilityFrom(asRead(identity, item), doNotDisturb, deps.onCall(identity), at);
 
   // Followed from Sync's events (followEvents): every settings document's do not disturb, by person.
   let live = false;
@@ -258,12 +266,7 @@ export function createRoutingData(deps: {
     return new Map(
       people.map((identity) => [
         identity,
-        availabilityFrom(
-          asRead(identity, presence.get(identity)),
-          dnd.get(identity) ?? false,
-          deps.onCall(identity),
-          at,
-        ),
+        availabilityAt(identity, presence.get(identity), dnd.get(identity) ?? false, at),
       ]),
     );
   }
@@ -288,12 +291,7 @@ export function createRoutingData(deps: {
     return new Map(
       unique.map((identity, i) => [
         identity,
-        availabilityFrom(
-          asRead(identity, presence.get(identity)),
-          dnd[i] ?? false,
-          deps.onCall(identity),
-          at,
-        ),
+        availabilityAt(identity, presence.get(identity), dnd[i] ?? false, at),
       ]),
     );
   }

@@ -99,7 +99,10 @@ export interface Opened {
 
 /** One leg's transport as the fast path uses it. */
 export interface Wire {
-  /** Sees every datagram the leg's sockets receive first; `take` returns true for one it handled. */
+  /**
+   * From now on `take` sees every datagram the leg's sockets receive first, and returns true for
+   * one it handled (the latest taker only); the returned function stops it.
+   */
   intercept(take: (data: Buffer) => boolean): () => void;
   /** A browser's SRTP packet decrypted, or null when werift's path is to take it. */
   open(packet: Buffer): Opened | null;
@@ -158,19 +161,20 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
   if (remote.profile !== ProtectionProfileAeadAes128Gcm) return null;
   if (typeof udp.onData !== 'function' || typeof udp.socket?.send !== 'function') return null;
   if (typeof local.getSrtpSsrcState !== 'function') return null;
+  // Each socket is wrapped once, for the leg's life (the leg keeps its wire); a bridge sets and
+  // clears the taker, so bridges made and undone in any order leave no stale wrapper behind.
+  let taker: ((data: Buffer) => boolean) | null = null;
+  for (const socket of sockets) {
+    const werift = socket.onData;
+    socket.onData = (data, addr) => {
+      if (!taker?.(data)) werift(data, addr);
+    };
+  }
   return {
     intercept(take) {
-      const undo = sockets.map((socket) => {
-        const werift = socket.onData;
-        socket.onData = (data, addr) => {
-          if (!take(data)) werift(data, addr);
-        };
-        return () => {
-          socket.onData = werift;
-        };
-      });
+      taker = take;
       return () => {
-        for (const u of undo) u();
+        if (taker === take) taker = null;
       };
     },
     open(packet) {
@@ -182,7 +186,7 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
       // A new SSRC (the first packets): werift's path makes its state.
       if (!state) return null;
       const seq = packet.readUInt16BE(2);
-      const before = { ...state };
+      const { rolloverCounter, lastSequenceNumber, rolloverHasProcessed } = state;
       remote.updateRolloverCount(seq, state);
       try {
         const decipher = createDecipheriv(
@@ -205,7 +209,7 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
         };
       } catch {
         // Not authentic: as werift does, dropped (its path says so in its log), state kept.
-        Object.assign(state, before);
+        Object.assign(state, { rolloverCounter, lastSequenceNumber, rolloverHasProcessed });
         return null;
       }
     },

@@ -7,7 +7,7 @@ import type { Codec } from './codec';
 export interface MediaOptions {
   /** UDP ports for ICE (VOICE_RTP_PORTS), inclusive; werift picks any free port when absent. */
   portRange?: [number, number];
-  /** Addresses to offer besides the machine's interfaces (loopback is always offered, last: loopbackLast in media.ts). */
+  /** Addresses to offer besides the machine's interfaces (loopback is always offered, last: loopbackLast in peer.ts). */
   hostAddresses?: readonly string[];
   /** How long to wait for candidate gathering before giving up on a leg. */
   gatherTimeoutMs?: number;

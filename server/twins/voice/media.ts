@@ -87,7 +87,11 @@ export class MediaLeg implements FastLeg {
   private timestamp = Math.floor(Math.random() * 0xffffffff);
   private readonly ssrc = Math.floor(Math.random() * 0xffffffff);
 
-  constructor(private readonly pc: RTCPeerConnection) {
+  constructor(
+    private readonly pc: RTCPeerConnection,
+    /** False when the server runs with SWITCHBOARD_VOICE_FAST_PATH=0. */
+    private readonly fastPathAllowed = true,
+  ) {
     pc.onTrack.subscribe((remote) => {
       remote.onReceiveRtp.subscribe((packet) => {
         this.packetsIn++;
@@ -318,8 +322,6 @@ export class MediaLeg implements FastLeg {
     return this.state === 'closed' ? null : (this.fastWire ?? null);
   }
 
-  /** @internal False when the server runs with SWITCHBOARD_VOICE_FAST_PATH=0. */
-  fastPathAllowed = true;
   /** Read once connected; null when this leg cannot take the fast path (not AES-GCM, say). */
   private fastWire: Wire | null | undefined = undefined;
   /** What the fast path adds to a forwarded packet's sequence and time; null: worked out anew. */
@@ -353,10 +355,7 @@ export class MediaLeg implements FastLeg {
     if (this.continuityDue || this.fastOffsets === null) {
       this.continuityDue = false;
       const last = wire.last();
-      const step =
-        this.lastSentAt === null
-          ? 1
-          : Math.max(1, Math.round(((now - this.lastSentAt) * CLOCK_RATE[this.codec]) / 1000));
+      const step = this.stepSince(now);
       this.fastOffsets =
         last === null
           ? { seq: 0, ts: 0 }
@@ -383,6 +382,16 @@ export class MediaLeg implements FastLeg {
   private lastSentAt: number | null = null;
 
   /**
+   * The timestamp step at a change of source: the time since the leg's last packet, in its clock
+   * (at least 1; 1 before any packet).
+   */
+  private stepSince(now: number): number {
+    return this.lastSentAt === null
+      ? 1
+      : Math.max(1, Math.round(((now - this.lastSentAt) * CLOCK_RATE[this.codec]) / 1000));
+  }
+
+  /**
    * Every packet to the browser goes out here. The first packet of a new source (a sound, then the
    * other leg's audio) continues the stream's sequence and its timeline by the time that has
    * passed since the last packet: werift's own step at a switch is 1 sample, so the browser saw a
@@ -395,10 +404,7 @@ export class MediaLeg implements FastLeg {
     if (this.continuityDue || this.fastOffsets !== null) {
       this.continuityDue = false;
       this.fastOffsets = null;
-      const step =
-        this.lastSentAt === null
-          ? 1
-          : Math.max(1, Math.round(((now - this.lastSentAt) * CLOCK_RATE[this.codec]) / 1000));
+      const step = this.stepSince(now);
       this.pc.getSenders()[0]?.replaceRTP(new RtpHeader(), true, step);
     }
     this.lastSentAt = now;
@@ -433,8 +439,7 @@ export class MediaLeg implements FastLeg {
 /** A leg that answers the browser's offer (a caller). Its `localSdp` is the answer to send back. */
 export async function answerLeg(offerSdp: string, options: MediaOptions = {}): Promise<MediaLeg> {
   const pc = peerConnection(options);
-  const leg = new MediaLeg(pc);
-  leg.fastPathAllowed = options.fastPath !== false;
+  const leg = new MediaLeg(pc, options.fastPath !== false);
   if (options.testDrop?.leg === 'caller') leg.dropForTest(options.testDrop.percent);
   try {
     await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
@@ -466,8 +471,7 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
 /** A leg that offers to a browser (a callee). Send `localSdp`, then `accept` its answer. */
 export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
   const pc = peerConnection(options);
-  const leg = new MediaLeg(pc);
-  leg.fastPathAllowed = options.fastPath !== false;
+  const leg = new MediaLeg(pc, options.fastPath !== false);
   if (options.testDrop?.leg === 'callee') leg.dropForTest(options.testDrop.percent);
   try {
     pc.addTransceiver(leg.sendTrack, { direction: 'sendrecv' });
