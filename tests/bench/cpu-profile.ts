@@ -1,6 +1,9 @@
 /**
- * Preload for `BENCH_SYNC_CPU_PROF=<dir> npm run bench sync`: Node refuses --cpu-prof in NODE_OPTIONS, so this
- * starts the V8 profiler through the inspector and writes <dir>/server-<pid>.cpuprofile when the process exits.
+ * Preload for `BENCH_SYNC_CPU_PROF=<dir> npm run bench sync` and `BENCH_VOICE_CPU_PROF=<dir> npm run
+ * bench voice`: Node refuses --cpu-prof in NODE_OPTIONS, so this starts the V8 profiler through the
+ * inspector and writes <dir>/server-<pid>.cpuprofile when the process exits. With
+ * SWITCHBOARD_CPU_PROF_WINDOW=1 it profiles only between two SIGUSR2s (the bench's measured window)
+ * and writes <dir>/window-<pid>-<n>.cpuprofile at the second.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -12,15 +15,21 @@ if (dir) {
   session.connect();
   session.post('Profiler.enable');
   session.post('Profiler.setSamplingInterval', { interval: 200 });
-  session.post('Profiler.start');
-  process.on('exit', () => {
+  const write = (name: string) =>
     // An in-thread inspector session answers synchronously, so this runs before the process is gone.
     session.post('Profiler.stop', (err, result) => {
-      if (!err)
-        writeFileSync(
-          join(dir, `server-${process.pid}.cpuprofile`),
-          JSON.stringify(result.profile),
-        );
+      if (!err) writeFileSync(join(dir, name), JSON.stringify(result.profile));
     });
-  });
+  if (process.env.SWITCHBOARD_CPU_PROF_WINDOW === '1') {
+    let windows = 0;
+    let on = false;
+    process.on('SIGUSR2', () => {
+      on = !on;
+      if (on) session.post('Profiler.start');
+      else write(`window-${process.pid}-${++windows}.cpuprofile`);
+    });
+  } else {
+    session.post('Profiler.start');
+    process.on('exit', () => write(`server-${process.pid}.cpuprofile`));
+  }
 }

@@ -31,6 +31,8 @@ const STEPS = (process.env.BENCH_VOICE_STEPS ?? '10,20,30,40,50,60,70').split(',
 const LOAD_PROCS = 2;
 const LOAD_SECONDS = Number(process.env.BENCH_VOICE_LOAD_SECONDS ?? 10);
 const MOS_SECONDS = Number(process.env.BENCH_VOICE_MOS_SECONDS ?? 8);
+/** BENCH_VOICE_CPU_PROF=<dir>: the server's CPU profile of (b)'s bridged calls is written there. */
+const PROFILE = process.env.BENCH_VOICE_CPU_PROF;
 
 /** Wall-clock ms in a page (same machine, so pages compare). */
 const NOW = 'performance.timeOrigin + performance.now()';
@@ -541,11 +543,13 @@ export async function benchVoice(): Promise<string> {
     env: {
       SWITCHBOARD_VOICE_RING_SECONDS: '30',
       SWITCHBOARD_TEST_WEBHOOK_TIMES: '1',
-      // BENCH_VOICE_CPU_PROF=<dir> writes the server's CPU profile there (cpu-profile.ts).
-      ...(process.env.BENCH_VOICE_CPU_PROF
+      // BENCH_VOICE_CPU_PROF=<dir> writes the server's CPU profile of (b)'s measured window of
+      // bridged calls there (cpu-profile.ts).
+      ...(PROFILE
         ? {
             NODE_OPTIONS: `--import tsx --import ${resolve(import.meta.dirname, 'cpu-profile.ts')}`,
-            SWITCHBOARD_CPU_PROF_DIR: process.env.BENCH_VOICE_CPU_PROF,
+            SWITCHBOARD_CPU_PROF_DIR: PROFILE,
+            SWITCHBOARD_CPU_PROF_WINDOW: '1',
           }
         : {}),
     },
@@ -667,7 +671,9 @@ export async function benchVoice(): Promise<string> {
     await new Promise((r) => setTimeout(r, 1000));
     const pages = pairs.flat().map((p) => p.page);
     const sentBefore = await Promise.all(pages.map(sentSoFar));
+    if (PROFILE) process.kill(pid, 'SIGUSR2');
     const busy = await cpuOver(pid, CPU_SECONDS);
+    if (PROFILE) process.kill(pid, 'SIGUSR2');
     const sentAfter = await Promise.all(pages.map(sentSoFar));
     const perCall = Math.max(0, busy - idle) / CALLS / CPU_SECONDS;
     // What the server relayed in that time: every packet the pages sent it, sent on to the other leg.

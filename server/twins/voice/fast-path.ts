@@ -62,6 +62,20 @@ interface DtlsTransport {
   bytesSent: number;
   packetsSent: number;
 }
+/** werift's receive statistics for one SSRC (the receiver reports' source), as it adds a packet. */
+interface StreamStatistics {
+  add(
+    packet: {
+      header: { sequenceNumber: number; timestamp: number; serializeSize: number };
+      payload: Buffer;
+    },
+    now?: number,
+  ): void;
+}
+/** werift's RTCRtpReceiver, its statistics per remote SSRC. */
+interface Receiver {
+  remoteStreams: Record<number, StreamStatistics | undefined>;
+}
 /** werift's RTCRtpSender, the fields its sender reports and continuity read. */
 interface Sender {
   ssrc: number;
@@ -131,9 +145,9 @@ export function headerLength(packet: Buffer, end: number): number {
   return length <= end ? length : -1;
 }
 
-/** RFC 7714 §8.1: the IV, (00 00 ‖ SSRC ‖ ROC ‖ SEQ) XOR the session salt. */
-function iv(salt: Buffer, ssrc: number, roc: number, seq: number): Buffer {
-  const out = Buffer.alloc(12);
+/** RFC 7714 §8.1: the IV, (00 00 ‖ SSRC ‖ ROC ‖ SEQ) XOR the session salt, written into `out`. */
+function iv(out: Buffer, salt: Buffer, ssrc: number, roc: number, seq: number): Buffer {
+  out.fill(0, 0, 2);
   out.writeUInt32BE(ssrc >>> 0, 2);
   out.writeUInt32BE(roc >>> 0, 6);
   out.writeUInt16BE(seq, 10);
@@ -144,6 +158,7 @@ function iv(salt: Buffer, ssrc: number, roc: number, seq: number): Buffer {
 /** The leg's wire, or null when werift's internals are not as expected or not ready (no SRTP yet). */
 export function wireOf(pc: RTCPeerConnection): Wire | null {
   const sender = pc.getSenders()[0] as unknown as Sender | undefined;
+  const receiver = pc.getReceivers()[0] as unknown as Receiver | undefined;
   const dtls = sender?.dtlsTransport;
   const local = dtls?.srtp?.localContext;
   const remote = dtls?.srtp?.remoteContext;
@@ -155,8 +170,9 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
   const sockets = (connection?.protocols ?? []).flatMap((p) =>
     p.transport && typeof p.transport.onData === 'function' ? [p.transport] : [],
   );
-  if (!sender || !dtls || !local || !remote || !connection || !pair || !udp || sockets.length === 0)
+  if (!sender || !receiver || !dtls || !local || !remote || !connection || !pair || !udp)
     return null;
+  if (sockets.length === 0) return null;
   if (local.profile !== ProtectionProfileAeadAes128Gcm) return null;
   if (remote.profile !== ProtectionProfileAeadAes128Gcm) return null;
   if (typeof udp.onData !== 'function' || typeof udp.socket?.send !== 'function') return null;
@@ -164,6 +180,9 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
   // Each socket is wrapped once, for the leg's life (the leg keeps its wire); a bridge sets and
   // clears the taker, so bridges made and undone in any order leave no stale wrapper behind.
   let taker: ((data: Buffer) => boolean) | null = null;
+  // createCipheriv copies the IV, so one buffer each way serves every packet.
+  const openIv = Buffer.alloc(12);
+  const sendIv = Buffer.alloc(12);
   for (const socket of sockets) {
     const werift = socket.onData;
     socket.onData = (data, addr) => {
@@ -183,8 +202,9 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
       if (headerEnd < 0 || packet[0]! & 0x20) return null;
       const ssrc = packet.readUInt32BE(8);
       const state = remote.srtpSSRCStates[ssrc];
-      // A new SSRC (the first packets): werift's path makes its state.
-      if (!state) return null;
+      const stats = receiver.remoteStreams[ssrc];
+      // A new SSRC (the first packets): werift's path makes its state and statistics.
+      if (!state || !stats) return null;
       const seq = packet.readUInt16BE(2);
       const { rolloverCounter, lastSequenceNumber, rolloverHasProcessed } = state;
       remote.updateRolloverCount(seq, state);
@@ -192,7 +212,7 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
         const decipher = createDecipheriv(
           'aes-128-gcm',
           remote.cipher.srtpSessionKey,
-          iv(remote.cipher.srtpSessionSalt, ssrc, state.rolloverCounter, seq),
+          iv(openIv, remote.cipher.srtpSessionSalt, ssrc, state.rolloverCounter, seq),
         );
         decipher.setAAD(packet.subarray(0, headerEnd));
         decipher.setAuthTag(packet.subarray(end));
@@ -200,10 +220,17 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
         decipher.final();
         dtls.packetsReceived++;
         dtls.bytesReceived += packet.length;
+        const ts = packet.readUInt32BE(4);
+        // werift's receive statistics move on as on its path: the leg's receiver reports (loss,
+        // highest sequence, jitter: RFC 3550 §6.4.1) describe every packet, not those before.
+        stats.add({
+          header: { sequenceNumber: seq, timestamp: ts, serializeSize: headerEnd },
+          payload,
+        });
         return {
           payloadType: packet[1]! & 0x7f,
           seq,
-          ts: packet.readUInt32BE(4),
+          ts,
           marker: (packet[1]! & 0x80) !== 0,
           payload,
         };
@@ -218,7 +245,9 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
       const now = connection.nominated;
       const out = now?.protocol.transport;
       if (!now || !out || out.closed) return;
-      const header = Buffer.alloc(HEADER_BYTES);
+      // One buffer for the packet: header, sealed payload, tag.
+      const packet = Buffer.allocUnsafe(HEADER_BYTES + payload.length + TAG_BYTES);
+      const header = packet.subarray(0, HEADER_BYTES);
       header[0] = 0x80;
       header[1] = (marker ? 0x80 : 0) | payloadType;
       header.writeUInt16BE(seq, 2);
@@ -229,12 +258,12 @@ export function wireOf(pc: RTCPeerConnection): Wire | null {
       const cipher = createCipheriv(
         'aes-128-gcm',
         local.cipher.srtpSessionKey,
-        iv(local.cipher.srtpSessionSalt, sender.ssrc, state.rolloverCounter, seq),
+        iv(sendIv, local.cipher.srtpSessionSalt, sender.ssrc, state.rolloverCounter, seq),
       );
       cipher.setAAD(header);
-      const sealed = cipher.update(payload);
+      cipher.update(payload).copy(packet, HEADER_BYTES);
       cipher.final();
-      const packet = Buffer.concat([header, sealed, cipher.getAuthTag()]);
+      cipher.getAuthTag().copy(packet, HEADER_BYTES + payload.length);
       out.socket.send(packet, now.remoteAddr[1], now.remoteAddr[0]);
       sender.sequenceNumber = seq;
       sender.timestamp = ts;

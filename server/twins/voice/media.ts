@@ -15,6 +15,7 @@ import { guardDtlsRetransmits, keepEarlyRecords } from './dtls-retransmits';
 import { wireOf, type FastLeg, type Opened, type Wire } from './fast-path';
 import type { MediaOptions } from './media-options';
 import { gathered, loopbackLast, peerConnection, withoutStun } from './peer';
+import { reportOnSchedule } from './rtcp';
 import { opusSource, pcmuSource } from './sounds';
 
 export { bridge } from './bridge';
@@ -453,6 +454,7 @@ export async function answerLeg(offerSdp: string, options: MediaOptions = {}): P
     transceiver.dtlsTransport.role = 'server';
     await transceiver.sender.replaceTrack(leg.sendTrack);
     leg.watchReports();
+    reportOnSchedule(pc);
     withoutStun(pc);
     await pc.setLocalDescription(await pc.createAnswer());
     keepEarlyRecords(pc.getTransceivers().map((t) => t.dtlsTransport));
@@ -476,6 +478,7 @@ export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
   try {
     pc.addTransceiver(leg.sendTrack, { direction: 'sendrecv' });
     leg.watchReports();
+    reportOnSchedule(pc);
     withoutStun(pc);
     await pc.setLocalDescription(await pc.createOffer());
     keepEarlyRecords(pc.getTransceivers().map((t) => t.dtlsTransport));
