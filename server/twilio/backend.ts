@@ -7,6 +7,7 @@
  */
 import type twilio from 'twilio';
 import { API } from '../../src/contracts/api';
+import { PRESENCE } from '../../src/contracts/objects';
 import type { Announcements } from '../guidance/announcements';
 import type { Router } from '../platform/http/router';
 import type { User } from '../identity/users';
@@ -37,6 +38,7 @@ import { createTeller } from './tell';
 import { summaryFetcher } from './relay';
 import { createTwilioCallQuality, type TwilioCallQuality } from './quality';
 import { pathOf } from '../../src/contracts/api-route';
+import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 import type { Role } from '../../src/contracts/roles';
 
 /** What the page must reach besides its own origin on Twilio (Sync, Voice signalling, Insights). */
@@ -127,9 +129,38 @@ export function createTwilioBackend(
   const onCallChanged = createOnCallWriter({
     rest,
     isOnCall: (id) => calls.isOnCall(id),
+    // Twilio's Calls resource lists every call in progress, whichever server follows it
+    // (https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources: `To`,
+    // `From` and `Status` filters): placed by them, or to them. A leg whose end was reported here
+    // does not count, should the list not have caught up with its status callback yet.
+    async hasLiveCall(identity) {
+      const address = `client:${voiceIdentityOf(identity)}`;
+      const [to, from] = await Promise.all([
+        client.calls.list({ to: address, status: 'in-progress', limit: 20 }),
+        client.calls.list({ from: address, status: 'in-progress', limit: 20 }),
+      ]);
+      return [...to, ...from].some((call) => !calls.hasEnded(call.sid));
+    },
     log,
     written: (identity, written) => data.wrote(identity, written),
   });
+  /**
+   * At start, everyone whose presence says "On a call" is looked at again (on-call.ts: off unless
+   * Twilio lists a call of theirs in progress). A server that stopped during a call knows nothing of
+   * it now: if Twilio carries it on, its end is reported here as a leg this server never knew
+   * (calls.ts `legEnded`), and if the call ended with the server (the twins die with it), nothing
+   * would be reported at all, and the flag would stand until they sign out.
+   */
+  const reconcileOnCall = async (): Promise<void> => {
+    try {
+      for (const [identity, item] of await rest.mapItems(PRESENCE.name))
+        if (item.data.onCall === true) onCallChanged(identity);
+    } catch (err) {
+      log(
+        `twilio: presence not read at start (${err instanceof Error ? err.message : String(err)}): "on a call" left as it is until each person's next call ends`,
+      );
+    }
+  };
   const data = createRoutingData({
     rest,
     onCall: calls.isOnCall,
@@ -280,6 +311,7 @@ export function createTwilioBackend(
       );
       void acl.reconcile();
       retention.start();
+      void reconcileOnCall();
     },
     async close() {
       clearInterval(sweep);

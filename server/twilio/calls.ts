@@ -84,8 +84,15 @@ export interface CallLog {
   get(callSid: string): CallState | undefined;
   /** A leg answered or ended: who is on a call. */
   legAnswered(identity: string, legSid: string): void;
-  legEnded(legSid: string): void;
+  /**
+   * A leg ended. `identity`, when the leg was a colleague's (the webhook's client address): one this
+   * server did not know (it started before a restart, or another server carried it) still has their
+   * "On a call" looked at again, since it may be this leg's (on-call.ts decides with Twilio).
+   */
+  legEnded(legSid: string, identity?: string | null): void;
   isOnCall: (identity: string) => boolean;
+  /** Whether Twilio reported leg `legSid` over to this server (in the last six hours). */
+  hasEnded(legSid: string): boolean;
   /** Notes that `identity` is on call `callSid` as `sid` (their browser's id for it). */
   party(sid: string, callSid: string, identity: string): void;
   /** Who was on a call as `sid`, for an hour after. */
@@ -126,9 +133,15 @@ export function createCallLog(
   const legs = new Map<string, { identity: string; at: number }>();
   const busy = new Map<string, number>();
   const parties = new Map<string, Party>();
-  const legEnded = (legSid: string): void => {
+  /** Legs reported over, and when. */
+  const ended = new Map<string, number>();
+  const legEnded = (legSid: string, identity?: string | null): void => {
+    ended.set(legSid, now());
     const leg = legs.get(legSid);
-    if (!leg) return;
+    if (!leg) {
+      if (identity && !busy.has(identity)) onBusyChanged(identity);
+      return;
+    }
     legs.delete(legSid);
     const left = (busy.get(leg.identity) ?? 1) - 1;
     if (left <= 0) {
@@ -178,6 +191,7 @@ export function createCallLog(
     },
     legEnded,
     isOnCall: (identity) => busy.has(identity),
+    hasEnded: (legSid) => ended.has(legSid),
     party(sid, callSid, identity) {
       if (!parties.has(sid)) parties.set(sid, { callSid, identity, at: now() });
     },
@@ -196,6 +210,7 @@ export function createCallLog(
           unkeep(sid);
         }
       for (const [sid, leg] of legs) if (leg.at < cutoff) legEnded(sid);
+      for (const [sid, at] of ended) if (at < cutoff) ended.delete(sid);
     },
     size: () => calls.size,
     checkpoint() {

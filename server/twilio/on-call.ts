@@ -12,6 +12,13 @@
  * A write that fails (Sync down, after the client's own retries) is tried again later, as a history
  * row is ({@link laterRetryMs}), with the state as it is then: left as it was, a person whose call ended
  * during an outage would stay "on a call", and routing would never ring them again (issue 24).
+ *
+ * "Off the call" is decided with Twilio, not with this server alone: the item says "on a call" and
+ * this server knows no call of theirs, so it asks Twilio's Calls resource for a call of theirs in
+ * progress (any server's, behind a load balancer; Twilio's list is the one record of every call) and
+ * clears the flag only when there is none. So a leg this server never knew (it restarted during the
+ * call, and its memory of who was on what went with it) clears the flag when Twilio reports that leg
+ * over (calls.ts, `legEnded` with the leg's person), and another server's call keeps it.
  */
 import { PRESENCE } from '../../src/contracts/objects';
 import type { JsonObject } from '../../src/contracts/record';
@@ -24,6 +31,12 @@ const WRITE_TRIES = 5;
 export function createOnCallWriter(deps: {
   rest: Pick<SyncRest, 'getMapItem' | 'updateMapItemIf'>;
   isOnCall: (identity: string) => boolean;
+  /**
+   * Whether Twilio lists a call of theirs in progress, whichever server carries it (backend.ts: the
+   * Calls resource, `Status=in-progress`, `To` and `From` their client address). Without it, this
+   * server's own calls decide alone.
+   */
+  hasLiveCall?: (identity: string) => Promise<boolean>;
   log: (message: string) => void;
   /**
    * Told each write that Sync took (the item's data as written): routing's copy of presence takes it
@@ -44,6 +57,9 @@ export function createOnCallWriter(deps: {
       // the call, and "on a call" written then would stand until the next write got through.
       const onCall = deps.isOnCall(identity);
       if (!item || item.data.onCall === onCall) return;
+      // Off, by this server's account: unless Twilio has a call of theirs that another server (or
+      // this one before a restart) carries.
+      if (!onCall && deps.hasLiveCall && (await deps.hasLiveCall(identity))) return;
       const data = { ...item.data, onCall };
       const done = await deps.rest.updateMapItemIf(PRESENCE.name, identity, data, item.revision);
       if (done === 'written') deps.written?.(identity, data);

@@ -110,7 +110,7 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
         control?.answered(parentSid, legSid, identity);
       }
     } else if (FINAL_STATUSES.includes(status)) {
-      calls.legEnded(legSid);
+      calls.legEnded(legSid, identity);
       control?.ended(legSid);
     } else if (status === '') throw missing('CallStatus');
     sendNothing(ctx.res);
@@ -154,7 +154,8 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
       sendNothing(ctx.res);
       return;
     }
-    calls.legEnded(callSid);
+    // The call's own leg: a colleague's when they placed it from their browser.
+    calls.legEnded(callSid, clientIdentity(params.From ?? ''));
     // A leg of a call that goes on (moved by a hold, park or transfer), or a pick-up's leg: the
     // call's one row is written when its last leg ends (control.ts).
     if (control?.ended(callSid)) {

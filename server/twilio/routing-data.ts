@@ -15,7 +15,7 @@ import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
 import { scheduleFromData } from '../../src/domain/schedule';
 import type { JsonObject } from '../../src/contracts/record';
-import { TtlCache } from './cache';
+import { settleWithin, TtlCache } from './cache';
 import { LiveCopy } from './live-copy';
 import type { StoredMapItem, SyncRest } from './sync-rest';
 import {
@@ -259,9 +259,20 @@ export function createRoutingData(deps: {
     // time; 60 people signing in at once queued them for seconds): a direct call to them was
     // refused as to someone offline (the voice bench's 31603 "Decline" while it set its calls up).
     // A group call does not wait: its members who are offline are the usual case.
-    const absent = (identity: string) => absentInDoubt && !presence.has(identity);
-    if (people.some(doubt) || people.some(absent))
+    const absent = people.filter((identity) => absentInDoubt && !presence.has(identity));
+    if (people.some(doubt))
       presence = await livePresence.fresh(ABSENT_PATIENCE_MS).catch(() => presence);
+    // Their own item, read now: the whole map again could be a read begun before they signed in
+    // (a refresh under way is shared), and with hundreds of people a slow one.
+    if (absent.length > 0) {
+      const read = await settleWithin(
+        Promise.all(absent.map((identity) => rest.getMapItem(PRESENCE.name, identity))),
+        ABSENT_PATIENCE_MS,
+        () => [],
+      ).catch(() => []);
+      const found = read.flatMap((item, i) => (item ? [[absent[i]!, item] as const] : []));
+      if (found.length > 0) presence = new Map([...presence, ...found]);
+    }
     const at = now();
     return new Map(
       people.map((identity) => [

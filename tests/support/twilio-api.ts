@@ -67,6 +67,8 @@ export interface TwilioApiStandIn {
   callStatuses: Map<string, string>;
   /** The conferences `GET Conferences` lists (a test sets them as the calls would have made them). */
   conferences: { sid: string; friendly_name: string; status: string }[];
+  /** The calls `GET Calls` lists, filtered by `To`, `From` and `Status` (a test sets them). */
+  calls: { sid: string; to: string; from: string; status: string }[];
   /** Participants changed (`POST Conferences/{CF}/Participants/{CA}`), in order. */
   participants: { conferenceSid: string; callSid: string; form: Record<string, string> }[];
   setMapItem(map: string, key: string, data: Json, ttlSeconds?: number): void;
@@ -116,6 +118,7 @@ export async function startTwilioApi(options: {
   const placed: TwilioApiStandIn['placed'] = [];
   const callStatuses = new Map<string, string>();
   const conferences: TwilioApiStandIn['conferences'] = [];
+  const calls: TwilioApiStandIn['calls'] = [];
   const participants: TwilioApiStandIn['participants'] = [];
   /** By `${kind}:${name}`, then identity. */
   const permissions = new Map<string, Map<string, Permission>>();
@@ -256,6 +259,23 @@ export async function startTwilioApi(options: {
         to: form.To,
         from: form.From,
         status: 'queued',
+      });
+    }
+    if (url.pathname === `${voice}/Calls.json` && req.method === 'GET') {
+      const wanted = (name: string, value: string) => {
+        const given = url.searchParams.get(name);
+        return given === null || given === value;
+      };
+      return send(res, 200, {
+        calls: calls.filter(
+          (c) => wanted('To', c.to) && wanted('From', c.from) && wanted('Status', c.status),
+        ),
+        page: 0,
+        page_size: 50,
+        first_page_uri: `${voice}/Calls.json`,
+        next_page_uri: null,
+        previous_page_uri: null,
+        uri: `${voice}/Calls.json`,
       });
     }
     if (url.pathname === `${voice}/Conferences.json` && req.method === 'GET') {
@@ -551,6 +571,7 @@ export async function startTwilioApi(options: {
     placed,
     callStatuses,
     conferences,
+    calls,
     participants,
     get aclEnabled() {
       return state.aclEnabled;

@@ -295,4 +295,25 @@ describe('Twilio mode when Sync is busy or down, on the twins', () => {
     const row = await historyRow(callSid, 30_000);
     expect((row.routing as { text: string }[]).map((s) => s.text)).toContain(UNREAD);
   }, 60_000);
+
+  it('a server restarted during a call: at start, the "on a call" it wrote is cleared when Twilio lists no call of theirs', async () => {
+    ann = await person('ann@example.com');
+    /** Presence read over Sync, through a client of the server running now. */
+    const reader = async () => (await client(server.url, 'cat@example.com')).map('presence');
+    let presence = await reader();
+    const annIs = async () =>
+      (await presence.get(ann.identity)).data as { status?: string; onCall?: boolean };
+    const annMark = ann.frames.length;
+    const calling = dial(cat, '531');
+    await answerTo(ann, await ann.next((f) => f.type === 'invite', annMark, 15_000));
+    expect((await calling).frame.type).toBe('answer');
+    await eventually(async () => (await annIs()).onCall === true, 15_000, 'Ann on a call');
+    // The server stops with the call up; the twins go with it, so no end of it is ever reported (on
+    // Twilio the call would go on, and its end come to a server that knows nothing of it).
+    await restart();
+    presence = await reader();
+    await eventually(async () => (await annIs()).onCall === false, 15_000, 'Ann off the call');
+    // Only the flag: her status and the item (its ttl) as they were.
+    expect(await annIs()).toEqual({ status: 'available', onCall: false });
+  }, 60_000);
 });

@@ -108,6 +108,42 @@ describe('on a call, in presence', () => {
     await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: false });
     await expect.poll(() => presence(ALICE)).toEqual({ status: 'available', onCall: false });
   });
+
+  it('stays while Twilio lists another call of theirs (another server’s), and a leg this server never knew clears it when it ends', async () => {
+    const presence = (who: string) => t.api.maps.get('presence')?.get(who)?.data;
+    const { call, bobLeg } = await aliceCallsBob();
+    await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: true });
+    // Bob is on a second call too, which another server follows (its webhooks go there).
+    const elsewhere = `CA${'e'.repeat(32)}`;
+    t.api.calls.push({
+      sid: elsewhere,
+      to: `client:${vid(BOB)}`,
+      from: '+15550100',
+      status: 'in-progress',
+    });
+    await post(
+      '/api/twilio/leg',
+      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
+      204,
+    );
+    await callEnded(call, ALICE, 'Bob', 'completed');
+    await expect.poll(() => presence(ALICE)).toEqual({ status: 'available', onCall: false });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(presence(BOB)).toEqual({ status: 'available', onCall: true });
+    // That call ends; its leg's end is reported here (the other server went away, say).
+    t.api.calls.splice(0);
+    await post(
+      '/api/twilio/leg',
+      {
+        CallSid: elsewhere,
+        ParentCallSid: `CA${'f'.repeat(32)}`,
+        To: `client:${vid(BOB)}`,
+        CallStatus: 'completed',
+      },
+      204,
+    );
+    await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: false });
+  });
 });
 
 describe('hold on Twilio', () => {

@@ -30,6 +30,27 @@ describe('CallLog', () => {
     expect(log.isOnCall('a')).toBe(false);
   });
 
+  it('a leg it never knew that ends has its person looked at again; its own legs as before', () => {
+    const looked: string[] = [];
+    const log = createCallLog(
+      () => 0,
+      (identity) => looked.push(identity),
+    );
+    // Before a restart, say: Ann's leg is not in this log.
+    log.legEnded('CA9', 'ann');
+    expect(looked).toEqual(['ann']);
+    // An outside caller's leg (no colleague), and a leg of someone still on another call here.
+    log.legEnded('CA8', null);
+    log.legAnswered('bob', 'CA1');
+    log.legEnded('CA7', 'bob');
+    expect(looked).toEqual(['ann', 'bob']);
+    log.legEnded('CA1', 'bob');
+    expect(looked).toEqual(['ann', 'bob', 'bob']);
+    expect(log.isOnCall('bob')).toBe(false);
+    // Each end is remembered (Twilio's list of calls in progress may not have caught up yet).
+    expect(['CA9', 'CA1', 'CA2'].map((sid) => log.hasEnded(sid))).toEqual([true, true, false]);
+  });
+
   it('keeps a call 30 minutes after its row is written, six hours at most otherwise', () => {
     let now = 0;
     const log = createCallLog(() => now);

@@ -94,6 +94,43 @@ describe('the on-a-call writer', () => {
     expect(written).toEqual([false]);
   });
 
+  it('keeps "on a call" while Twilio lists a call of theirs this server does not follow, and clears it once there is none', async () => {
+    const store = presenceStore();
+    let live = true;
+    const asked: string[] = [];
+    const changed = createOnCallWriter({
+      rest: store.rest,
+      // This server knows no call of Ann's (another server carries it, or it restarted).
+      isOnCall: () => false,
+      hasLiveCall: (identity) => (asked.push(identity), Promise.resolve(live)),
+      log: () => {},
+    });
+    changed('ann@example.com');
+    await until(() => asked.length === 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(store.data().onCall).toBe(true);
+    // Twilio reports that call over: nothing of hers is in progress now.
+    live = false;
+    changed('ann@example.com');
+    await until(() => store.data().onCall === false);
+    expect(asked).toEqual(['ann@example.com', 'ann@example.com']);
+  });
+
+  it('does not ask Twilio when the item already says what this server knows', async () => {
+    const store = presenceStore();
+    const asked: string[] = [];
+    const changed = createOnCallWriter({
+      rest: store.rest,
+      isOnCall: () => true,
+      hasLiveCall: (identity) => (asked.push(identity), Promise.resolve(false)),
+      log: () => {},
+    });
+    changed('ann@example.com');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(store.data().onCall).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
   it('gives up after its tries, and says so', async () => {
     const { store, logged, changed } = writer(1, 1000);
     changed('ann@example.com');
