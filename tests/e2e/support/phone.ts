@@ -136,7 +136,19 @@ export async function openPhone(
         });
     });
     device.on('incoming', (call) => watchCall(call as unknown as SdkCall, 'incoming'));
-    if (register) await device.register();
+    // Bounded: a registration that never completes (once in the voice bench, its page waited 15
+    // minutes) fails here with what the Device said instead of hanging the run.
+    if (register)
+      await Promise.race([
+        device.register(),
+        new Promise((_, reject) =>
+          setTimeout(
+            () =>
+              reject(new Error(`not registered in 30 s; the Device said: ${events.join(', ')}`)),
+            30_000,
+          ),
+        ),
+      ]);
     return body.identity;
   }, options.register !== false);
   const events = () => page.evaluate(() => [...(window as unknown as PageWindow).__phone.events]);
