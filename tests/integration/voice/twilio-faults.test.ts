@@ -299,8 +299,8 @@ describe('Twilio mode when Sync is busy or down, on the twins', () => {
   it('a server restarted during a call: at start, the "on a call" it wrote is cleared when Twilio lists no call of theirs', async () => {
     ann = await person('ann@example.com');
     /** Presence read over Sync, through a client of the server running now. */
-    const reader = async () => (await client(server.url, 'cat@example.com')).map('presence');
-    let presence = await reader();
+    let reader = await client(server.url, 'cat@example.com');
+    let presence = await reader.map('presence');
     const annIs = async () =>
       (await presence.get(ann.identity)).data as { status?: string; onCall?: boolean };
     const annMark = ann.frames.length;
@@ -310,10 +310,15 @@ describe('Twilio mode when Sync is busy or down, on the twins', () => {
     await eventually(async () => (await annIs()).onCall === true, 15_000, 'Ann on a call');
     // The server stops with the call up; the twins go with it, so no end of it is ever reported (on
     // Twilio the call would go on, and its end come to a server that knows nothing of it).
+    // Its client goes first: one left reconnecting to the stopped server throws when shut down.
+    await reader.shutdown();
     await restart();
-    presence = await reader();
+    reader = await client(server.url, 'cat@example.com');
+    presence = await reader.map('presence');
     await eventually(async () => (await annIs()).onCall === false, 15_000, 'Ann off the call');
     // Only the flag: her status and the item (its ttl) as they were.
     expect(await annIs()).toEqual({ status: 'available', onCall: false });
+    // The file's first client back on the new server before it is shut down (the same reason).
+    await eventually(async () => sync.connectionState === 'connected', 30_000, 'Sync reconnected');
   }, 60_000);
 });
