@@ -319,6 +319,10 @@ describe('Twilio mode when Sync is busy or down, on the twins', () => {
     // Only the flag: her status and the item (its ttl) as they were.
     expect(await annIs()).toEqual({ status: 'available', onCall: false });
     // The file's first client back on the new server before it is shut down (the same reason).
-    await eventually(async () => sync.connectionState === 'connected', 30_000, 'Sync reconnected');
+    await eventually(
+      () => Promise.resolve(sync.connectionState === 'connected'),
+      30_000,
+      'Sync reconnected',
+    );
   }, 60_000);
 });
