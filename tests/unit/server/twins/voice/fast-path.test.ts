@@ -6,33 +6,14 @@
  * stream must run on without a gap when its source changes (a sound, then the bridge, then
  * werift's path again when something else listens), and a packet that is not authentic is dropped.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TONES } from '../../../../../server/twins/voice/audio';
+import { legPairs } from './leg-pairs';
 import { headerLength, isRtp } from '../../../../../server/twins/voice/fast-path';
-import {
-  answerLeg,
-  bridge,
-  offerLeg,
-  type MediaLeg,
-} from '../../../../../server/twins/voice/media';
-
-const legs: MediaLeg[] = [];
-afterEach(async () => {
-  for (const leg of legs.splice(0)) await leg.close();
-});
-
-const keep = (leg: MediaLeg) => (legs.push(leg), leg);
+import { bridge, type MediaLeg } from '../../../../../server/twins/voice/media';
 
 /** A browser (`outside`) and the server's leg for it (`inside`), connected. */
-async function pair(fastPath = true): Promise<{ outside: MediaLeg; inside: MediaLeg }> {
-  const outside = keep(await offerLeg());
-  const inside = keep(await answerLeg(outside.localSdp, { fastPath }));
-  await outside.accept(inside.localSdp);
-  await expect
-    .poll(() => [outside.state, inside.state], { timeout: 10_000 })
-    .toEqual(['connected', 'connected']);
-  return { outside, inside };
-}
+const pair = legPairs();
 
 /** The sequence numbers `leg` receives from now on, and how many carried sound. */
 function received(leg: MediaLeg) {

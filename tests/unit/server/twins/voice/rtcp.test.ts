@@ -4,34 +4,16 @@
  * werift's two packets a second, and report blocks that describe every packet the leg received,
  * the fast path's included. Real werift legs over loopback stand in for the browsers.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RTCPeerConnection } from 'werift';
 import { TONES } from '../../../../../server/twins/voice/audio';
-import {
-  answerLeg,
-  bridge,
-  offerLeg,
-  type MediaLeg,
-} from '../../../../../server/twins/voice/media';
+import { legPairs } from './leg-pairs';
+import { bridge, type MediaLeg } from '../../../../../server/twins/voice/media';
 import { nextDelay, reportOnSchedule } from '../../../../../server/twins/voice/rtcp';
 
-const legs: MediaLeg[] = [];
-afterEach(async () => {
-  for (const leg of legs.splice(0)) await leg.close();
-});
-const keep = (leg: MediaLeg) => (legs.push(leg), leg);
-const pcOf = (leg: MediaLeg) => (leg as unknown as { pc: RTCPeerConnection }).pc;
-
 /** A browser (`outside`) and the server's leg for it (`inside`), connected. */
-async function pair(): Promise<{ outside: MediaLeg; inside: MediaLeg }> {
-  const outside = keep(await offerLeg());
-  const inside = keep(await answerLeg(outside.localSdp));
-  await outside.accept(inside.localSdp);
-  await expect
-    .poll(() => [outside.state, inside.state], { timeout: 10_000 })
-    .toEqual(['connected', 'connected']);
-  return { outside, inside };
-}
+const pair = legPairs();
+const pcOf = (leg: MediaLeg) => (leg as unknown as { pc: RTCPeerConnection }).pc;
 
 interface Arrival {
   at: number;
