@@ -243,24 +243,19 @@ async function forwarderCpu(
   const sender = dgram.createSocket('udp4');
   const packet = Buffer.alloc(bytes, 0x80);
   const streams = Math.max(1, Math.round(pps / 50));
+  const send = () => sender.send(packet, port, '127.0.0.1');
   const timers: NodeJS.Timeout[] = [];
-  // 'bursts': every stream's packet of a 20 ms tick sent together (the floor until stop 46).
-  const phases =
-    feed === 'bursts'
-      ? [
-          setTimeout(() => {
-            const burst = () => {
-              for (let i = 0; i < streams; i++) sender.send(packet, port, '127.0.0.1');
-            };
-            timers.push(setInterval(burst, 20));
-          }, 0),
-        ]
-      : Array.from({ length: streams }, (_, k) =>
-          setTimeout(
-            () => timers.push(setInterval(() => sender.send(packet, port, '127.0.0.1'), 20)),
-            (k * 20) / streams,
-          ),
-        );
+  const phases: NodeJS.Timeout[] = [];
+  if (feed === 'bursts')
+    // Every stream's packet of a 20 ms tick sent together (the floor until stop 46).
+    timers.push(
+      setInterval(() => {
+        for (let i = 0; i < streams; i++) send();
+      }, 20),
+    );
+  else
+    for (let k = 0; k < streams; k++)
+      phases.push(setTimeout(() => timers.push(setInterval(send, 20)), (k * 20) / streams));
   await new Promise((r) => setTimeout(r, 1000));
   const used = await cpuOver(child.pid!, seconds);
   for (const t of phases) clearTimeout(t);

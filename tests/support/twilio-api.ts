@@ -261,39 +261,30 @@ export async function startTwilioApi(options: {
         status: 'queued',
       });
     }
-    if (url.pathname === `${voice}/Calls.json` && req.method === 'GET') {
-      const wanted = (name: string, value: string) => {
-        const given = url.searchParams.get(name);
-        return given === null || given === value;
-      };
-      return send(res, 200, {
-        calls: calls.filter(
+    // The Voice API's lists, each in one page, filtered by the query's parameters as Twilio does.
+    const wanted = (name: string, value: string) => {
+      const given = url.searchParams.get(name);
+      return given === null || given === value;
+    };
+    const onePage = (key: string, items: unknown[]) => {
+      const uri = url.pathname;
+      const page = { page: 0, page_size: 50, next_page_uri: null, previous_page_uri: null };
+      return send(res, 200, { [key]: items, ...page, first_page_uri: uri, uri });
+    };
+    if (url.pathname === `${voice}/Calls.json` && req.method === 'GET')
+      return onePage(
+        'calls',
+        calls.filter(
           (c) => wanted('To', c.to) && wanted('From', c.from) && wanted('Status', c.status),
         ),
-        page: 0,
-        page_size: 50,
-        first_page_uri: `${voice}/Calls.json`,
-        next_page_uri: null,
-        previous_page_uri: null,
-        uri: `${voice}/Calls.json`,
-      });
-    }
-    if (url.pathname === `${voice}/Conferences.json` && req.method === 'GET') {
-      const name = url.searchParams.get('FriendlyName');
-      const status = url.searchParams.get('Status');
-      return send(res, 200, {
-        conferences: conferences.filter(
-          (c) =>
-            (name === null || c.friendly_name === name) && (status === null || c.status === status),
+      );
+    if (url.pathname === `${voice}/Conferences.json` && req.method === 'GET')
+      return onePage(
+        'conferences',
+        conferences.filter(
+          (c) => wanted('FriendlyName', c.friendly_name) && wanted('Status', c.status),
         ),
-        page: 0,
-        page_size: 50,
-        first_page_uri: `${voice}/Conferences.json`,
-        next_page_uri: null,
-        previous_page_uri: null,
-        uri: `${voice}/Conferences.json`,
-      });
-    }
+      );
     const participant = new RegExp(
       `^${voice}/Conferences/(CF[0-9a-fA-F]{32})/Participants/(CA[0-9a-fA-F]{32})\\.json$`,
     ).exec(url.pathname);

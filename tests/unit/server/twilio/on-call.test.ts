@@ -57,6 +57,22 @@ function writer(retryMs: number, failing: number) {
   return { store, logged, changed };
 }
 
+/**
+ * A writer whose server knows Ann `onCall` or not, asking a Twilio that says `live()`; `asked`
+ * holds whom it asked about.
+ */
+function askingTwilio(onCall: boolean, live: () => boolean) {
+  const store = presenceStore();
+  const asked: string[] = [];
+  const changed = createOnCallWriter({
+    rest: store.rest,
+    isOnCall: () => onCall,
+    hasLiveCall: (identity) => (asked.push(identity), Promise.resolve(live())),
+    log: () => {},
+  });
+  return { store, asked, changed };
+}
+
 describe('the on-a-call writer', () => {
   it('a write that failed is tried again later, with the state as it is then', async () => {
     const { store, logged, changed } = writer(20, 2);
@@ -95,16 +111,9 @@ describe('the on-a-call writer', () => {
   });
 
   it('keeps "on a call" while Twilio lists a call of theirs this server does not follow, and clears it once there is none', async () => {
-    const store = presenceStore();
     let live = true;
-    const asked: string[] = [];
-    const changed = createOnCallWriter({
-      rest: store.rest,
-      // This server knows no call of Ann's (another server carries it, or it restarted).
-      isOnCall: () => false,
-      hasLiveCall: (identity) => (asked.push(identity), Promise.resolve(live)),
-      log: () => {},
-    });
+    // This server knows no call of Ann's (another server carries it, or it restarted).
+    const { store, asked, changed } = askingTwilio(false, () => live);
     changed('ann@example.com');
     await until(() => asked.length === 1);
     await new Promise((r) => setTimeout(r, 20));
@@ -117,14 +126,7 @@ describe('the on-a-call writer', () => {
   });
 
   it('does not ask Twilio when the item already says what this server knows', async () => {
-    const store = presenceStore();
-    const asked: string[] = [];
-    const changed = createOnCallWriter({
-      rest: store.rest,
-      isOnCall: () => true,
-      hasLiveCall: (identity) => (asked.push(identity), Promise.resolve(false)),
-      log: () => {},
-    });
+    const { store, asked, changed } = askingTwilio(true, () => false);
     changed('ann@example.com');
     await new Promise((r) => setTimeout(r, 20));
     expect(store.data().onCall).toBe(true);
