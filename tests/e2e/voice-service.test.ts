@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { e2eBackend, startServer, type RunningServer } from '../support/server';
 import { CALL_REASONS } from '../../src/domain/calls/reasons';
-import { listening, present } from '../integration/voice/support';
+import { listening } from '../integration/voice/support';
 import { apiSignIn } from '../model/support/app';
 import { sdkClientFor } from './support/live';
 import { fuzzSignalling } from './support/voice-fuzz';
@@ -42,10 +42,6 @@ beforeAll(async () => {
     },
   });
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
-  // Routing rings the people presence shows (Twilio cannot be asked who is registered); a bare SDK
-  // page does not write it, so it is written for them here, before their pages sign them in (this
-  // sign-in names them by their address, the pages' by their name).
-  for (const name of ['ann', 'bob', 'cat']) await present(server.url, `${name}@example.com`);
   [ann, bob, cat] = (await Promise.all(
     ['Ann', 'Bob', 'Cat'].map((name) => openPhone(browser, server.url, name)),
   )) as [Phone, Phone, Phone];

@@ -5,7 +5,9 @@
  */
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { API } from '../../../src/contracts/api';
 import { addSessionCookie, apiSignIn } from '../../model/support/app';
+import { present } from '../../integration/voice/support';
 
 const SDK = resolve(
   import.meta.dirname,
@@ -61,7 +63,10 @@ export interface Phone {
 /** Every phone opened in this test process, so a dial can mark them all. */
 const phones = new Set<Phone>();
 
-/** A signed-in page with the SDK loaded and a registered Device (unless `register` is false). */
+/**
+ * A signed-in page with the SDK loaded and a registered Device, shown available in presence (neither
+ * when `register` is false). The page is the server's origin without the app.
+ */
 export async function openPhone(
   browser: Browser,
   baseUrl: string,
@@ -69,6 +74,10 @@ export async function openPhone(
   options: { register?: boolean; context?: BrowserContext } = {},
 ): Promise<Phone> {
   const email = `${name.toLowerCase()}@example.com`;
+  // Routing rings the people presence shows (Twilio cannot be asked who is registered), and this
+  // page, not the app, writes none: written here as the app does, before the sign-in below (this
+  // one names them by their address, that one by their name).
+  if (options.register !== false) await present(baseUrl, email);
   const { cookie } = await apiSignIn(baseUrl, name, email);
   const context =
     options.context ?? (await browser.newContext({ bypassCSP: true, permissions: ['microphone'] }));
@@ -76,7 +85,13 @@ export async function openPhone(
   const page = await context.newPage();
   // Run under tsx (the benchmarks), functions handed to the page carry esbuild's `__name` helper.
   await page.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
-  await page.goto(`${baseUrl}/login`);
+  // A page of the server's origin that does not run the app: the app, signed in, starts its own
+  // phone (a second Device for the same person), and its SDK loader puts back the WebSocket it found
+  // once the SDK has loaded. Were that to land between the swap below and the SDK's script, the SDK
+  // would keep the browser's own WebSocket and dial wss:// against this plain-http server, failing
+  // every attempt (CI, stop 46: "not registered in 30 s", the Device saying 31000/31005 throughout).
+  const bare = await page.goto(`${baseUrl}${API.presenceSettings.path}`);
+  if (!bare?.ok()) throw new Error(`${name}'s page did not open: HTTP ${bare?.status() ?? '?'}`);
   // The SDK always dials wss://; this server speaks plain ws:// on http, for /signal only.
   await page.evaluate(() => {
     const Native = window.WebSocket;
