@@ -165,6 +165,7 @@ export function createTwilioBackend(
     rest,
     onCall: calls.isOnCall,
     now,
+    log,
     ...(deps.presenceTtlSeconds ? { presenceTtlSeconds: deps.presenceTtlSeconds } : {}),
   });
   const acl = createSyncAcl(createSyncAclRest(client, config.syncServiceSid), {

@@ -159,6 +159,7 @@ export function createRoutingData(deps: {
    * lapses this long after its event, unless renewed.
    */
   presenceTtlSeconds?: number;
+  log?: (message: string) => void;
 }): RoutingData {
   const now = deps.now ?? Date.now;
   const { rest } = deps;
@@ -268,8 +269,13 @@ export function createRoutingData(deps: {
       const read = await settleWithin(
         Promise.all(absent.map((identity) => rest.getMapItem(PRESENCE.name, identity))),
         ABSENT_PATIENCE_MS,
-        () => [],
-      ).catch(() => []);
+        () => {
+          deps.log?.(
+            `routing: ${absent.join(', ')} not in presence and their item could not be read within ${ABSENT_PATIENCE_MS} ms: taken as offline`,
+          );
+          return [];
+        },
+      );
       const found = read.flatMap((item, i) => (item ? [[absent[i]!, item] as const] : []));
       if (found.length > 0) presence = new Map([...presence, ...found]);
     }

@@ -85,6 +85,8 @@ export interface TwilioTestApp {
   dataDir: string;
   /** The app's clock: tests move it. */
   clock: { now: number };
+  /** What the app logged, in order. */
+  logs: string[];
   /** Signs in with Google; resolves with the session cookie. */
   signIn(email: string, name?: string): Promise<string>;
   /**
@@ -133,6 +135,7 @@ export async function startTwilioApp(
     JSON.stringify({ 'key-1': google.publicKey.export({ type: 'spki', format: 'pem' }) }),
   );
   const clock = { now: options.now ?? Date.now() };
+  const logs: string[] = [];
   const config = configFromEnv({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -145,7 +148,7 @@ export async function startTwilioApp(
   options.before?.(api);
   const app = createApp(config, {
     now: () => clock.now,
-    log: () => {},
+    log: (message: string) => logs.push(message),
     announce: () => {},
     ...(options.voice ? { voice: options.voice } : {}),
   });
@@ -164,6 +167,7 @@ export async function startTwilioApp(
     api,
     dataDir,
     clock,
+    logs,
     async signIn(email, name = email.split('@')[0]!) {
       const res = await fetch(`${url}/api/session/google`, {
         method: 'POST',

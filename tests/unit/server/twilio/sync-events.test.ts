@@ -20,6 +20,7 @@ import {
   type TwilioTestApp,
 } from './support';
 import { readable } from './twiml-support';
+import { ABSENT_PATIENCE_MS } from '../../../../server/twilio/routing-data';
 
 let t: TwilioTestApp;
 let eventId = 0;
@@ -176,6 +177,22 @@ describe('routing that follows Sync’s webhooks', () => {
       expect(readable(await res.text())).toContain(`<Identity>${vid(BOB)}</Identity>`);
       expect(syncReads(before)).toBeGreaterThanOrEqual(1);
     } finally {
+      await presence(BOB, 'map_item_added', available);
+    }
+  });
+
+  it('says so in the log when a direct callee the copy has no item for cannot be read in time, and refuses them as offline', async () => {
+    await presence(BOB, 'map_item_removed');
+    t.api.delay(ABSENT_PATIENCE_MS + 500);
+    try {
+      t.clock.now = WED_OPEN + 92_000;
+      const res = await t.webhook('/api/twilio/voice', browserCall(sid(), CAT, 'Bob'));
+      expect(readable(await res.text())).toContain('<Reject reason="rejected"/>');
+      expect(t.logs.filter((l) => l.includes('taken as offline'))).toEqual([
+        `routing: ${BOB} not in presence and their item could not be read within ${ABSENT_PATIENCE_MS} ms: taken as offline`,
+      ]);
+    } finally {
+      t.api.delay(0);
       await presence(BOB, 'map_item_added', available);
     }
   });
