@@ -21,7 +21,8 @@ import { type Tone } from '../../server/twins/voice/audio';
 import { CLOCK_RATE, OPUS_FRAME } from '../../server/twins/voice/codec';
 import { opusSource, pcmuSource, type FrameSource } from '../../server/twins/voice/sounds';
 import { answerLeg, offerLeg, type MediaLeg } from '../../server/twins/voice/media';
-import { signIn } from '../integration/sync/support';
+import { client, signIn } from '../integration/sync/support';
+import { CALLS } from '../../src/contracts/objects';
 import { present } from '../integration/voice/support';
 
 const [baseUrl = '', pairsArg = '1', prefix = 'load'] = process.argv.slice(2);
@@ -74,7 +75,7 @@ class Signal {
   }
 }
 
-async function person(name: string): Promise<{ identity: string; signal: Signal }> {
+async function person(name: string): Promise<{ identity: string; email: string; signal: Signal }> {
   const email = `${name}@example.com`;
   const cookie = await signIn(baseUrl, email);
   const res = await fetch(`${baseUrl}/api/voice/token`, { headers: { cookie } });
@@ -91,7 +92,32 @@ async function person(name: string): Promise<{ identity: string; signal: Signal 
   await signal.next((f) => f.type === 'ready');
   // Present, as a page is once its phone is registered: routing rings who presence shows.
   await present(baseUrl, email);
-  return { identity, signal };
+  return { identity, email, signal };
+}
+
+/**
+ * The reason the history row of `caller`'s latest call to `callee` gives (the signalling only says
+ * 31603 "Decline", whichever refusal it was: offline, nobody of that name, ...).
+ */
+async function rowReason(caller: string, callee: string): Promise<string> {
+  const sync = await client(baseUrl, caller);
+  try {
+    const list = await sync.list({ id: CALLS.name, mode: 'open_existing' });
+    // The row is written once the call has ended: a moment after the hangup.
+    for (let tries = 0; tries < 20; tries++) {
+      const page = await list.getItems({ pageSize: 50, order: 'desc' });
+      const row = page.items
+        .map((i) => i.data as Record<string, unknown>)
+        .find((r) => r.to === callee || r.callee === callee);
+      if (row) return JSON.stringify({ reason: row.reason, outcome: row.outcome });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    return 'none found in 10 s';
+  } catch (err) {
+    return `not read (${err instanceof Error ? err.message : String(err)})`;
+  } finally {
+    await sync.shutdown().catch(() => undefined);
+  }
 }
 
 /** RFC 3550 receive statistics for one leg (its clock: 8 or 48 kHz, as its codec). */
@@ -226,8 +252,10 @@ async function call(i: number): Promise<[Leg, Leg, Signal, string]> {
     b.signal.next((f) => f.type === 'invite'),
     a.signal
       .next((f) => f.type === 'hangup', 20_000)
-      .then((f) => {
-        throw new Error(`the call to ${b.identity} was refused: ${JSON.stringify(f.payload)}`);
+      .then(async (f) => {
+        throw new Error(
+          `the call to ${b.identity} was refused: ${JSON.stringify(f.payload)}; its history row: ${await rowReason(a.email, b.identity)}`,
+        );
       }),
   ]);
   const calleeMedia = await answerLeg(String(invite.payload.sdp));
