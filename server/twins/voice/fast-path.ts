@@ -22,71 +22,11 @@
  * it is expected, and the bridge then stays on werift's path.
  */
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import type { Socket } from 'node:dgram';
 import { ProtectionProfileAeadAes128Gcm, type RTCPeerConnection } from 'werift';
+import type { RtpReceiver, RtpSender } from './werift-internals';
 
 const TAG_BYTES = 16;
 const HEADER_BYTES = 12;
-
-interface SsrcState {
-  rolloverCounter: number;
-  lastSequenceNumber: number;
-  rolloverHasProcessed?: boolean;
-}
-/** werift's SRTP context (rtp/src/srtp/context). */
-interface SrtpContext {
-  profile: number;
-  srtpSSRCStates: Record<number, SsrcState | undefined>;
-  getSrtpSsrcState(ssrc: number): SsrcState;
-  updateRolloverCount(sequenceNumber: number, state: SsrcState): void;
-  cipher: { srtpSessionKey: Buffer; srtpSessionSalt: Buffer };
-}
-interface UdpTransport {
-  onData: (data: Buffer, addr: [string, number]) => void;
-  socket: Socket;
-  closed: boolean;
-}
-interface CandidatePair {
-  protocol: { transport?: UdpTransport };
-  remoteAddr: [string, number];
-  packetsSent: number;
-  bytesSent: number;
-}
-interface DtlsTransport {
-  srtp?: { localContext?: SrtpContext; remoteContext?: SrtpContext };
-  iceTransport?: {
-    connection?: { nominated?: CandidatePair; protocols?: { transport?: UdpTransport }[] };
-  };
-  bytesReceived: number;
-  packetsReceived: number;
-  bytesSent: number;
-  packetsSent: number;
-}
-/** werift's receive statistics for one SSRC (the receiver reports' source), as it adds a packet. */
-interface StreamStatistics {
-  add(
-    packet: {
-      header: { sequenceNumber: number; timestamp: number; serializeSize: number };
-      payload: Buffer;
-    },
-    now?: number,
-  ): void;
-}
-/** werift's RTCRtpReceiver, its statistics per remote SSRC. */
-interface Receiver {
-  remoteStreams: Record<number, StreamStatistics | undefined>;
-}
-/** werift's RTCRtpSender, the fields its sender reports and continuity read. */
-interface Sender {
-  ssrc: number;
-  sequenceNumber?: number;
-  timestamp?: number;
-  packetCount: number;
-  octetCount: number;
-  rtpTimestamp: number;
-  ntpTimestamp: bigint;
-  dtlsTransport?: DtlsTransport;
-}
 
 /** Seconds from 1900 to 1970 (NTP's epoch to Unix's). */
 const NTP_EPOCH_OFFSET = 2_208_988_800;
@@ -157,8 +97,8 @@ function iv(out: Buffer, salt: Buffer, ssrc: number, roc: number, seq: number): 
 
 /** The leg's wire, or null when werift's internals are not as expected or not ready (no SRTP yet). */
 export function wireOf(pc: RTCPeerConnection): Wire | null {
-  const sender = pc.getSenders()[0] as unknown as Sender | undefined;
-  const receiver = pc.getReceivers()[0] as unknown as Receiver | undefined;
+  const sender = pc.getSenders()[0] as unknown as RtpSender | undefined;
+  const receiver = pc.getReceivers()[0] as unknown as RtpReceiver | undefined;
   const dtls = sender?.dtlsTransport;
   const local = dtls?.srtp?.localContext;
   const remote = dtls?.srtp?.remoteContext;

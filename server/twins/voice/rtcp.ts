@@ -25,39 +25,10 @@ import {
   timestampSeconds,
   type RTCPeerConnection,
 } from 'werift';
+import type { RtpReceiver, RtpSender } from './werift-internals';
 
 /** RFC 3550 §6.2's recommended minimum interval, which Chrome uses for audio. */
 export const REPORT_INTERVAL_MS = 5000;
-
-/** werift's receive statistics for one remote SSRC (its StreamStatistics). */
-interface StreamStatistics {
-  readonly fraction_lost: number;
-  readonly packets_lost: number;
-  readonly max_seq: number;
-  readonly jitter: number;
-}
-/** The fields of werift's RTCRtpReceiver its report loop reads. */
-interface Receiver {
-  runRtcp(): Promise<void>;
-  stopped?: boolean;
-  remoteStreams: Record<string, StreamStatistics>;
-  lastSRtimestamp: Record<string, number | undefined>;
-  receiveLastSRTimestamp: Record<string, number | undefined>;
-}
-/** The fields of werift's RTCRtpSender its report loop reads and writes. */
-interface Sender {
-  runRtcp(): Promise<void>;
-  stopped?: boolean;
-  ssrc: number;
-  cname?: string;
-  ntpTimestamp: bigint;
-  rtpTimestamp: number;
-  packetCount: number;
-  octetCount: number;
-  lastSRtimestamp?: number;
-  lastSentSRTimestamp?: number;
-  dtlsTransport: { sendRtcp(packets: unknown[]): Promise<unknown> };
-}
 
 /** The next report's delay: `interval` × U[0.5, 1.5] (RFC 3550 §6.3.1). */
 export function nextDelay(interval: number, random: () => number = Math.random): number {
@@ -65,8 +36,9 @@ export function nextDelay(interval: number, random: () => number = Math.random):
 }
 
 /** The report blocks for what the receiver has heard (RFC 3550 §6.4.1; as werift computes them). */
-function reportBlocks(receiver: Receiver): RtcpReceiverInfo[] {
-  return Object.entries(receiver.remoteStreams).map(([ssrc, stream]) => {
+function reportBlocks(receiver: RtpReceiver): RtcpReceiverInfo[] {
+  return Object.entries(receiver.remoteStreams).map(([key, stream]) => {
+    const ssrc = Number(key);
     let lsr = 0;
     let dlsr = 0;
     const last = receiver.lastSRtimestamp[ssrc];
@@ -77,7 +49,7 @@ function reportBlocks(receiver: Receiver): RtcpReceiverInfo[] {
       if (delay > 0 && delay < 65536) dlsr = Math.floor(delay * 65536);
     }
     return new RtcpReceiverInfo({
-      ssrc: Number(ssrc),
+      ssrc,
       fractionLost: stream.fraction_lost,
       packetsLost: stream.packets_lost,
       highestSequence: stream.max_seq,
@@ -95,7 +67,7 @@ function reportBlocks(receiver: Receiver): RtcpReceiverInfo[] {
  * blocks only from an RR (its RTCP router hands an SR to the receiver of that SSRC alone), and each
  * packet of a compound is read on its own, so Chrome reads them from either.
  */
-export function compoundReport(sender: Sender, receiver: Receiver): unknown[] {
+export function compoundReport(sender: RtpSender, receiver: RtpReceiver): unknown[] {
   const packets: unknown[] = [];
   if (sender.packetCount > 0) {
     packets.push(
@@ -136,8 +108,8 @@ export function compoundReport(sender: Sender, receiver: Receiver): unknown[] {
 export function reportOnSchedule(pc: RTCPeerConnection, interval = REPORT_INTERVAL_MS): void {
   const transceiver = pc.getTransceivers().find((t) => t.kind === 'audio');
   if (!transceiver) return;
-  const sender = transceiver.sender as unknown as Sender;
-  const receiver = transceiver.receiver as unknown as Receiver;
+  const sender = transceiver.sender as unknown as RtpSender;
+  const receiver = transceiver.receiver as unknown as RtpReceiver;
   let started = false;
   const report = () => {
     if (sender.stopped || receiver.stopped) return;
