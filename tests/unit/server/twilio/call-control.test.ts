@@ -66,6 +66,18 @@ async function aliceCallsBob(): Promise<{ xml: string; call: string; bobLeg: str
   return { xml, call, bobLeg };
 }
 
+/** Twilio's status callback for Bob's leg `legSid` of call `parentSid`: it is over. */
+const legEnded = (legSid: string, parentSid: string) =>
+  post(
+    '/api/twilio/leg',
+    {
+      CallSid: legSid,
+      ParentCallSid: parentSid,
+      To: `client:${vid(BOB)}`,
+      CallStatus: 'completed',
+    },
+    204,
+  );
 /** Twilio's status callback for a browser's call through the app: it is over. */
 const callEnded = (callSid: string, who: string, to: string, status = 'completed') =>
   post(
@@ -85,8 +97,7 @@ const conferenceOf = (twiml: string) => /<Conference[^>]*>([^<]+)<\/Conference>/
 // next test's call (a direct call to someone on another call is refused).
 afterEach(async () => {
   for (const { call, bobLeg } of opened.splice(0)) {
-    const leg = { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}` };
-    await post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+    await legEnded(bobLeg, call);
     await callEnded(call, ALICE, 'Bob', 'completed');
   }
 });
@@ -99,11 +110,7 @@ describe('on a call, in presence', () => {
     await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: true });
     // The caller's own call counts too.
     await expect.poll(() => presence(ALICE)).toEqual({ status: 'available', onCall: true });
-    await post(
-      '/api/twilio/leg',
-      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
-      204,
-    );
+    await legEnded(bobLeg, call);
     await callEnded(call, ALICE, 'Bob', 'completed');
     await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: false });
     await expect.poll(() => presence(ALICE)).toEqual({ status: 'available', onCall: false });
@@ -121,27 +128,14 @@ describe('on a call, in presence', () => {
       from: '+15550100',
       status: 'in-progress',
     });
-    await post(
-      '/api/twilio/leg',
-      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
-      204,
-    );
+    await legEnded(bobLeg, call);
     await callEnded(call, ALICE, 'Bob', 'completed');
     await expect.poll(() => presence(ALICE)).toEqual({ status: 'available', onCall: false });
     await new Promise((r) => setTimeout(r, 100));
     expect(presence(BOB)).toEqual({ status: 'available', onCall: true });
     // That call ends; its leg's end is reported here (the other server went away, say).
     t.api.calls.splice(0);
-    await post(
-      '/api/twilio/leg',
-      {
-        CallSid: elsewhere,
-        ParentCallSid: `CA${'f'.repeat(32)}`,
-        To: `client:${vid(BOB)}`,
-        CallStatus: 'completed',
-      },
-      204,
-    );
+    await legEnded(elsewhere, `CA${'f'.repeat(32)}`);
     await expect.poll(() => presence(BOB)).toEqual({ status: 'available', onCall: false });
   });
 });
@@ -204,11 +198,7 @@ describe('hold on Twilio', () => {
     expect(t.api.participants.at(-1)?.form).toEqual({ Hold: 'false' });
 
     // One row when the last leg ends, with the trail.
-    await post(
-      '/api/twilio/leg',
-      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
-      204,
-    );
+    await legEnded(bobLeg, call);
     await callEnded(call, ALICE, 'Bob', 'completed');
     const rowsOf = () =>
       (
@@ -246,7 +236,7 @@ describe('hold on Twilio', () => {
     );
     expect((await asked).status).toBe(204);
     expect(changesOf(bobLeg)).toHaveLength(1);
-    await post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+    await legEnded(bobLeg, call);
     await callEnded(call, ALICE, 'Bob', 'completed');
   });
 });
@@ -269,11 +259,7 @@ describe('park and pick-up on Twilio', () => {
       parkedAt: WED_OPEN,
     });
     await expect.poll(() => toldTo(call)).toContainEqual({ event: 'held', by: 'Bob' });
-    await post(
-      '/api/twilio/leg',
-      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
-      204,
-    );
+    await legEnded(bobLeg, call);
 
     // Cat and Bob both dial park:<call>: the first joins, starting the conference.
     const catCall = sid();
@@ -332,11 +318,7 @@ describe('park and pick-up on Twilio', () => {
     expect(xml).toContain(
       `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">park-${call}</Conference>`,
     );
-    await post(
-      '/api/twilio/leg',
-      { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}`, CallStatus: 'completed' },
-      204,
-    );
+    await legEnded(bobLeg, call);
     await callEnded(bobCall, BOB, `park:${call}`);
     await callEnded(call, ALICE, 'Bob');
     await expect.poll(() => hasRow(call)).toBe(true);
