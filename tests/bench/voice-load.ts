@@ -23,7 +23,7 @@ import { opusSource, pcmuSource, type FrameSource } from '../../server/twins/voi
 import { answerLeg, offerLeg, type MediaLeg } from '../../server/twins/voice/media';
 import { client, signIn } from '../integration/sync/support';
 import { CALLS } from '../../src/contracts/objects';
-import { present } from '../integration/voice/support';
+import { eventually, present } from '../integration/voice/support';
 
 const [baseUrl = '', pairsArg = '1', prefix = 'load'] = process.argv.slice(2);
 const pairs = Number(pairsArg);
@@ -104,15 +104,19 @@ async function rowReason(caller: string, callee: string): Promise<string> {
   try {
     const list = await sync.list({ id: CALLS.name, mode: 'open_existing' });
     // The row is written once the call has ended: a moment after the hangup.
-    for (let tries = 0; tries < 20; tries++) {
-      const page = await list.getItems({ pageSize: 50, order: 'desc' });
-      const row = page.items
-        .map((i) => i.data as Record<string, unknown>)
-        .find((r) => r.to === callee || r.callee === callee);
-      if (row) return JSON.stringify({ reason: row.reason, outcome: row.outcome });
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    return 'none found in 10 s';
+    let row: Record<string, unknown> | undefined;
+    await eventually(
+      async () => {
+        const page = await list.getItems({ pageSize: 50, order: 'desc' });
+        row = page.items
+          .map((i) => i.data as Record<string, unknown>)
+          .find((r) => r.to === callee || r.callee === callee);
+        return row !== undefined;
+      },
+      10_000,
+      `the history row of the call to ${callee}`,
+    );
+    return JSON.stringify({ reason: row?.reason, outcome: row?.outcome });
   } catch (err) {
     return `not read (${err instanceof Error ? err.message : String(err)})`;
   } finally {
