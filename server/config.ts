@@ -6,8 +6,8 @@
 import { nonEmpty, serverConfigFromEnv, type Env, type ServerConfig } from './platform/config';
 import { signInConfigFromEnv, type SignInConfig } from './identity/config';
 import { twilioConfigFromEnv, type TwilioConfig } from './twilio/config';
-import { twilioApiFromEnv } from './sync/twilio-api/config';
-import type { TwilioApiOptions } from './sync/twilio-api/http';
+import { twilioApiFromEnv } from './twins/sync/twilio-api/config';
+import type { TwilioApiOptions } from './twins/sync/twilio-api/http';
 import { rtpPortsFromEnv } from './voice/settings';
 
 export interface AppConfig extends ServerConfig, SignInConfig {

@@ -7,7 +7,7 @@
  */
 import { ANNOUNCEMENTS, AUDIO } from '../../src/contracts/objects';
 import type { AudioFile } from '../../src/contracts/records/audio';
-import type { InternalSync } from '../sync/internal';
+import type { InternalSync } from '../twins/sync/internal';
 import type { SyncRest } from '../twilio/sync-rest';
 
 type Item = Readonly<Record<string, unknown>>;

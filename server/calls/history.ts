@@ -12,7 +12,7 @@
 import { CALLS } from '../../src/contracts/objects';
 import type { CallRecord } from '../../src/contracts/records/call';
 import type { CallQuality } from '../../src/contracts/records/call-quality';
-import type { InternalSync } from '../sync/internal';
+import type { InternalSync } from '../twins/sync/internal';
 
 const DAY_SECONDS = 24 * 60 * 60;
 /** How long a written row takes reports, and how long a report waits for its row. */

@@ -7,7 +7,7 @@
 import type * as v from 'valibot';
 import { HOLDS } from '../../src/contracts/objects';
 import type { HoldSchema } from '../../src/contracts/records/hold';
-import type { InternalSync } from '../sync/internal';
+import type { InternalSync } from '../twins/sync/internal';
 
 /** A call the voice service parked: its id (the item's key) and the hold record. */
 export type ParkedCall = { callId: string } & v.InferInput<typeof HoldSchema>;

@@ -8,7 +8,7 @@
 import { GROUPS } from '../../src/contracts/objects';
 import { groupRecord, normaliseNumber, type Group } from '../../src/contracts/records/group';
 import type { GroupNumber } from '../identity/extensions';
-import type { InternalSync } from '../sync/internal';
+import type { InternalSync } from '../twins/sync/internal';
 import type { JsonObject } from '../../src/contracts/record';
 
 /** A ring group as stored (read tolerantly), or null when there is none. */

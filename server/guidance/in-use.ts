@@ -3,8 +3,8 @@
  * id, and a call would find nothing to play. The screens say so first; this is the service's refusal
  * for any client that tries anyway.
  */
-import type { AccessPolicy } from '../sync/policy';
-import type { InternalSync } from '../sync/internal';
+import type { AccessPolicy } from '../twins/sync/policy';
+import type { InternalSync } from '../twins/sync/internal';
 import { ANNOUNCEMENTS, GROUPS } from '../../src/contracts/objects';
 import { GUIDANCE_SLOTS } from '../../src/contracts/records/group';
 

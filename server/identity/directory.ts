@@ -1,6 +1,6 @@
 import { PRESENCE, USERS } from '../../src/contracts/objects';
 import type { UserEntry } from '../../src/contracts/records/user';
-import type { InternalSync } from '../sync/internal';
+import type { InternalSync } from '../twins/sync/internal';
 import type { User, Users } from './users';
 
 const USERS_MAP = USERS.name;

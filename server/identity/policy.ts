@@ -27,7 +27,7 @@ import {
   type ObjectKind,
 } from '../../src/contracts/objects';
 import type { JsonObject } from '../../src/contracts/record';
-import type { AccessAttempt } from '../sync/policy';
+import type { AccessAttempt } from '../twins/sync/policy';
 import type { Role } from '../../src/contracts/roles';
 
 /** What one person may do to a whole object: Twilio Sync's permission flags. */

@@ -4,7 +4,7 @@
  */
 import { SETTINGS } from '../../src/contracts/objects';
 import { settingsRecord } from '../../src/contracts/records/settings';
-import type { InternalSync } from '../sync/internal';
+import type { InternalSync } from '../twins/sync/internal';
 
 /** Whether `identity` has do not disturb on (never without the embedded service). */
 export function doNotDisturb(sync: InternalSync | undefined, identity: string): boolean {

@@ -1,5 +1,5 @@
 import { API } from '../../src/contracts/api';
-import type { SyncService } from '../sync/service';
+import type { SyncService } from '../twins/sync/service';
 import { sendJson } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
 import type { Auth } from './sessions';

@@ -9,7 +9,7 @@ import { calendarFromData } from '../../src/domain/calendar';
 import { ruleFromData } from '../../src/domain/forwarding';
 import { decide, transferTurns } from '../../src/domain/routing/engine';
 import { scheduleFromData } from '../../src/domain/schedule';
-import type { InternalSync } from '../sync/internal';
+import type { InternalSync } from '../twins/sync/internal';
 import { GROUPS, groupObjectNames, PRESENCE } from '../../src/contracts/objects';
 import { presenceRecord } from '../../src/contracts/records/presence';
 import { groupRecord } from '../../src/contracts/records/group';

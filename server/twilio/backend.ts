@@ -11,7 +11,7 @@ import { PRESENCE } from '../../src/contracts/objects';
 import type { Announcements } from '../guidance/announcements';
 import type { Router } from '../platform/http/router';
 import type { User } from '../identity/users';
-import type { SyncService } from '../sync/service';
+import type { SyncService } from '../twins/sync/service';
 import { SOUND_NAMES, type VoiceBackend } from '../voice/routes';
 import { createSyncAcl, createSyncAclRest, type SyncAcl } from './acl';
 import { createCallLog, type CallLog, type LiveCallJournal } from './calls';

@@ -14,10 +14,10 @@
  * too, apart from the app's own.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createSyncService, type SyncService } from '../sync/service';
-import { syncReadDelayFromEnv } from '../sync/twilio-api/config';
-import { syncFaultsFromEnv } from '../sync/twilio-api/faults';
-import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
+import { createSyncService, type SyncService } from './sync/service';
+import { syncReadDelayFromEnv } from './sync/twilio-api/config';
+import { syncFaultsFromEnv } from './sync/twilio-api/faults';
+import { DEFAULT_TWILIO_API_MOUNT } from './sync/twilio-api/http';
 import { createTwilioClient, SwitchboardRequestClient } from '../twilio/client';
 import type { TwilioConfig } from '../twilio/config';
 import { twinFolder } from './account-env';

@@ -4,7 +4,7 @@
  * that phase measures the service rather than its clients.
  */
 import WebSocket from 'ws';
-import { decodeFrame, encodeFrame, parseJsonPayload } from '../../server/sync/framing';
+import { decodeFrame, encodeFrame, parseJsonPayload } from '../../server/twins/sync/framing';
 
 export interface RawReply {
   code: number;

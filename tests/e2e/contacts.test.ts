@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeFrame, encodeFrame } from '../../server/sync/framing';
+import { decodeFrame, encodeFrame } from '../../server/twins/sync/framing';
 import { RawTwilsock, shutdownClients, token } from '../integration/sync/support';
 import { apiSignIn } from '../model/support/app';
 import { launchChromium } from '../support/chromium';

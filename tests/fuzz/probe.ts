@@ -4,7 +4,7 @@
  * and error replies in Twilio's shape. Problems are collected (never thrown from a socket callback).
  */
 import WebSocket from 'ws';
-import { decodeFrame, encodeFrame, parseJsonPayload } from '../../server/sync/framing';
+import { decodeFrame, encodeFrame, parseJsonPayload } from '../../server/twins/sync/framing';
 
 export interface Reply {
   header: Record<string, unknown>;

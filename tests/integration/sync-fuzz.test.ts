@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeFrame } from '../../server/sync/framing';
+import { encodeFrame } from '../../server/twins/sync/framing';
 import { startServer, type RunningServer } from '../support/server';
 import {
   badWrite,

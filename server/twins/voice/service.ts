@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { loadOrCreateSecret } from '../../platform/lib/access-token';
-import { DEFAULT_TWILIO_API_MOUNT } from '../../sync/twilio-api/http';
+import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
 import { holdMusic } from './audio';
 import type { MediaOptions } from './media';
 import { SIGNAL_PATH, type VoiceState } from './model';

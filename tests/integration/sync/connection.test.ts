@@ -10,7 +10,7 @@ import {
   syncOptions,
   waitFor,
 } from './support';
-import { ACCOUNT_SID, API_KEY_SID } from '../../../server/sync/token';
+import { ACCOUNT_SID, API_KEY_SID } from '../../../server/twins/sync/token';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -1,7 +1,7 @@
 /** Bad input at the Twilsock and REST layers: well-formed error replies, an open connection, nothing stored. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../support/server';
-import { encodeFrame } from '../../../server/sync/framing';
+import { encodeFrame } from '../../../server/twins/sync/framing';
 import { client, mintWithServerSecret, RawTwilsock, shutdownClients, waitFor } from './support';
 
 const httpStatus = (f: { header: Record<string, unknown> }): number =>

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSecret } from '../../../server/platform/lib/access-token';
-import { mintAccessToken } from '../../../server/sync/token';
+import { mintAccessToken } from '../../../server/twins/sync/token';
 import { mintVoiceToken } from '../../../server/twins/voice/token';
 import { twinFolder } from '../../../server/twins/account-env';
 import { startServer, type RunningServer } from '../../support/server';

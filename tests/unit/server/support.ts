@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createApp, type App } from '../../../server/app';
 import { configFromEnv, type AppConfig } from '../../../server/config';
-import type { SyncService } from '../../../server/sync/service';
+import type { SyncService } from '../../../server/twins/sync/service';
 import { rememberSignInKeys, signInKeyHeaders } from '../../support/sign-in-keys';
 
 export interface TestApp {

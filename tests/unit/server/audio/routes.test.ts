@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { audioRecord } from '../../../../src/contracts/records/audio';
 import { audioDuration, sniffAudio } from '../../../../server/audio/sniff';
-import { createSyncService, type SyncService } from '../../../../server/sync/service';
+import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
 import { createAccessPolicy } from '../../../../server/identity/policy';
 import { mp3File, oggOpusFile, wavFile } from '../../../support/audio-fixtures';
 import { postJson, removeDir, sessionCookieOf, startApp, tempDir, type TestApp } from '../support';

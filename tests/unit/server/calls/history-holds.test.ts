@@ -8,7 +8,7 @@ import { callRecord, type CallRecord } from '../../../../src/contracts/records/c
 import { holdRecord } from '../../../../src/contracts/records/hold';
 import { createCallHistory } from '../../../../server/calls/history';
 import { createParkedCalls } from '../../../../server/calls/holds';
-import { createSyncService, type SyncService } from '../../../../server/sync/service';
+import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
 import { removeDir, tempDir } from '../support';
 
 let dir: string;

@@ -13,7 +13,7 @@ import {
 import { createCallHistory } from '../../../../server/calls/history';
 import { createCallJournal, recoverDroppedCalls } from '../../../../server/calls/journal';
 import { openAppDatabase, type AppDatabase } from '../../../../server/identity/database';
-import { createSyncService, type SyncService } from '../../../../server/sync/service';
+import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
 import { removeDir, tempDir } from '../support';
 
 let dir: string;

@@ -14,9 +14,9 @@ import {
 } from '../../../../server/guidance/pcm';
 import { refuseRemovingPlayedGuidance } from '../../../../server/guidance/in-use';
 import { createSpeech, parseVoices, SpeechError } from '../../../../server/guidance/speech';
-import type { InternalSync } from '../../../../server/sync/internal';
-import type { AccessAttempt } from '../../../../server/sync/policy';
-import { createSyncService, type SyncService } from '../../../../server/sync/service';
+import type { InternalSync } from '../../../../server/twins/sync/internal';
+import type { AccessAttempt } from '../../../../server/twins/sync/policy';
+import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
 import { createAccessPolicy } from '../../../../server/identity/policy';
 import { mp3File, wavFile } from '../../../support/audio-fixtures';
 import {

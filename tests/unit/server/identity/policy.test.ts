@@ -3,11 +3,11 @@
  * or write (objects addressed by SID resolve to their unique name), and Switchboard's rules.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../../server/sync/core';
-import { createInternalSync } from '../../../../server/sync/internal';
-import { describeAccess } from '../../../../server/sync/policy';
-import type { RestRequest } from '../../../../server/sync/rest/context';
-import { openStore } from '../../../../server/sync/store';
+import { Core } from '../../../../server/twins/sync/core';
+import { createInternalSync } from '../../../../server/twins/sync/internal';
+import { describeAccess } from '../../../../server/twins/sync/policy';
+import type { RestRequest } from '../../../../server/twins/sync/rest/context';
+import { openStore } from '../../../../server/twins/sync/store';
 import { createAccessPolicy, objectAccess, writeProblem } from '../../../../server/identity/policy';
 import { NAMED_OBJECTS, OBJECT_FAMILIES } from '../../../../src/contracts/objects';
 import { removeDir, tempDir } from '../support';

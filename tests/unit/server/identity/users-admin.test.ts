@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { userRecord } from '../../../../src/contracts/records/user';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSyncService, type SyncService } from '../../../../server/sync/service';
+import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
 import { createAccessPolicy } from '../../../../server/identity/policy';
 import {
   expectError,

@@ -1,7 +1,7 @@
 /** SWITCHBOARD_SYNC_TWILIO_API: the twin's REST API is off unless asked for, and then needs credentials. */
 import { describe, expect, it } from 'vitest';
-import { syncReadDelayFromEnv, twilioApiFromEnv } from '../../../../server/sync/twilio-api/config';
-import { SERVICE_SID } from '../../../../server/sync/token';
+import { syncReadDelayFromEnv, twilioApiFromEnv } from '../../../../../server/twins/sync/twilio-api/config';
+import { SERVICE_SID } from '../../../../../server/twins/sync/token';
 
 const ACCOUNT = 'AC0123456789abcdef0123456789abcdef';
 

@@ -8,7 +8,7 @@ import {
   decodeAccessToken,
   loadOrCreateSecret,
   signAccessToken,
-} from '../platform/lib/access-token';
+} from '../../platform/lib/access-token';
 
 export { ACCOUNT_SID, API_KEY_SID, loadOrCreateSecret };
 export const SERVICE_SID = 'IS00000000000000000000000000000000';

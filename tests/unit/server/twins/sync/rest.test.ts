@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Core } from '../../../../server/sync/core';
-import { handle } from '../../../../server/sync/rest/router';
-import type { Ctx, RestRequest } from '../../../../server/sync/rest/context';
-import { openStore, type Store } from '../../../../server/sync/store';
+import { Core } from '../../../../../server/twins/sync/core';
+import { handle } from '../../../../../server/twins/sync/rest/router';
+import type { Ctx, RestRequest } from '../../../../../server/twins/sync/rest/context';
+import { openStore, type Store } from '../../../../../server/twins/sync/store';
 
 describe('Sync REST core', () => {
   let dir: string;

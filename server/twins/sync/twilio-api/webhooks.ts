@@ -29,7 +29,7 @@
  */
 import type { Core } from '../core';
 import type { SyncEvent } from '../events';
-import { signature } from '../../twins/voice/twiml/webhook';
+import { signature } from '../../voice/twiml/webhook';
 import type { Names } from './render';
 import type { TwilioState } from './state';
 

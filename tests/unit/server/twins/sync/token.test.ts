@@ -10,7 +10,7 @@ import {
   verifyAccessToken,
   verifyWithKeys,
   type SigningKey,
-} from '../../../../server/sync/token';
+} from '../../../../../server/twins/sync/token';
 
 describe('access tokens', () => {
   const secret = Buffer.alloc(32, 7);

@@ -14,7 +14,7 @@ import { Core } from './core';
 import { createInternalSync, type InternalSync } from './internal';
 import { describeAccess, forbidden, type AccessAttempt, type AccessPolicy } from './policy';
 import { errors, SyncRestError } from './errors';
-import type { JsonObject } from '../../src/contracts/record';
+import type { JsonObject } from '../../../src/contracts/record';
 import { limits } from './limits';
 import type { RestRequest } from './rest/context';
 import { openStore } from './store';

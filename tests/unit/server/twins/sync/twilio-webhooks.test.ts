@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import twilio from 'twilio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../../server/sync/core';
-import { route } from '../../../../server/sync/rest/router';
-import type { Ctx } from '../../../../server/sync/rest/context';
-import { openStore, type Store } from '../../../../server/sync/store';
-import { createTwilioApi, type TwilioApi } from '../../../../server/sync/twilio-api/http';
-import { createTwilioClient, type TwilioClient } from '../../../../server/twilio/client';
+import { Core } from '../../../../../server/twins/sync/core';
+import { route } from '../../../../../server/twins/sync/rest/router';
+import type { Ctx } from '../../../../../server/twins/sync/rest/context';
+import { openStore, type Store } from '../../../../../server/twins/sync/store';
+import { createTwilioApi, type TwilioApi } from '../../../../../server/twins/sync/twilio-api/http';
+import { createTwilioClient, type TwilioClient } from '../../../../../server/twilio/client';
 import {
   ACCOUNT_SID,
   API_KEY,
@@ -26,7 +26,7 @@ import {
   AUTH_TOKEN,
   SERVICE_SID,
   testTwilioConfig,
-} from '../twilio/support';
+} from '../../twilio/support';
 
 const HOOK = 'https://switchboard.example.com/api/twilio/sync-events';
 

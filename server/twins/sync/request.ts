@@ -3,7 +3,7 @@
  * decoding each segment (names may contain an encoded `/`), params decoded without treating `+` as a space,
  * headers lower-cased, JSON body (ignored for GET and DELETE: the SDK sends `data_sync` with every DELETE).
  */
-import { InexactNumberError } from '../platform/lib/exact-json';
+import { InexactNumberError } from '../../platform/lib/exact-json';
 import { errors } from './errors';
 import { parseJsonPayload } from './framing';
 import type { RestRequest } from './rest/context';

@@ -5,7 +5,7 @@ import {
   type Fanout,
   type Subscriber,
   type SyncEvent,
-} from '../../../../server/sync/events';
+} from '../../../../../server/twins/sync/events';
 
 type Sent = Array<[string, Array<number | string>]>;
 

@@ -3,7 +3,7 @@
  * Lengths are UTF-8 byte counts; one message per WebSocket binary frame. Pure functions, so tests, the fuzz
  * test and the bench can build and read frames exactly as the service does.
  */
-import { parseExactJson } from '../platform/lib/exact-json';
+import { parseExactJson } from '../../platform/lib/exact-json';
 
 export type TwilsockHeader = Record<string, unknown> & { method?: unknown; id?: unknown };
 
