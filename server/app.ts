@@ -1,36 +1,30 @@
 /**
- * The composition root: every part of the server made once and wired to the others. Rules live in
- * the features (identity, groups, calls, guidance, audio, voice, twilio); this file only says which
- * part hears which (server/CONTEXT.md).
+ * The composition root: every part of the server made once and wired to the others. The app is a
+ * Twilio application in every mode: it reaches Sync and Voice through the `twilio` package, access
+ * tokens and webhooks. Where Twilio is comes from the configuration: Twilio's cloud, or Twilio's
+ * twins (server/twins/) running in this process on this port. Rules live in the features
+ * (identity, groups, calls, guidance, audio, voice, twilio); this file only says which part hears
+ * which (server/CONTEXT.md). Its configuration reads are listed in docs/architecture.md.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type twilio from 'twilio';
 import { registerAudioRoutes } from './audio/routes';
-import { embeddedMediaMaps, restMediaMaps } from './audio/stored';
-import { createCallHistory } from './calls/history';
-import { createCallJournal, recoverDroppedCalls } from './calls/journal';
+import { restMediaMaps } from './audio/stored';
+import { createCallJournal } from './calls/journal';
 import { registerCallQualityRoute } from './calls/quality';
-import { createParkedCalls } from './calls/holds';
-import {
-  eitherMessages,
-  keepVoicemailWithHistory,
-  registerVoicemailRoutes,
-} from './calls/voicemail';
+import { registerVoicemailRoutes } from './calls/voicemail';
 import type { AppConfig } from './config';
-import { TEAM } from '../src/contracts/objects';
 import { registerGroupObjectRoutes } from './groups/routes';
-import { checkGroupNumber, groupNumbers, numbersOfGroups, readGroup } from './groups/stored';
+import { numbersOfGroups } from './groups/stored';
 import { createAnnouncements, type Announcements } from './guidance/announcements';
-import { refuseRemovingPlayedGuidance } from './guidance/in-use';
 import { registerGuidanceRoutes } from './guidance/routes';
 import { createSpeech } from './guidance/speech';
 import { extraScriptOrigin } from './identity/config';
 import { openAppDatabase } from './identity/database';
-import { createDirectory, mirrorSignIns } from './identity/directory';
+import { mirrorSignIns } from './identity/directory';
 import { createGoogleVerifier } from './identity/google';
-import { createAccessPolicy, writeProblem } from './identity/policy';
-import { presenceSettingsFromEnv, presenceWithCalls } from './identity/presence';
+import { presenceSettingsFromEnv } from './identity/presence';
 import { createReturningPeople } from './identity/returning';
 import { firstAnswers, registerSessionRoutes } from './identity/session-routes';
 import { createSessionStore } from './identity/session-store';
@@ -40,39 +34,42 @@ import { registerUserRoutes } from './identity/user-routes';
 import { createUsers } from './identity/users';
 import { securityHeaders } from './platform/http/headers';
 import { requestOrigin } from './platform/http/origin';
+import { selfAddress } from './platform/http/hosts';
+import { ownTls } from './platform/http/own-tls';
 import { Router } from './platform/http/router';
 import { createHttpServer } from './platform/http/server';
 import { createStaticHandler } from './platform/http/static';
-import { createSyncService, type SyncService } from './twins/sync/service';
-import { createTwilioBackend, TWILIO_CONNECT_SOURCES } from './twilio/backend';
-import { createTwinAccount, createTwinVoiceAccount } from './twins/account';
-import { embeddedAccount } from './twins/account-env';
-import { ownTls } from './twins/own-tls';
-import { SERVICE_SID } from './twins/sync/token';
-import { personOfVoiceIdentity, voiceIdentityOf } from '../src/contracts/voice-identity';
+import {
+  createTwilioBackend,
+  TWILIO_CONNECT_SOURCES,
+  TWILIO_ENDPOINTS,
+  type BrowserEndpoints,
+} from './twilio/backend';
+import { SwitchboardRequestClient } from './twilio/client';
+import { createTwins } from './twins';
 import { registerVoiceRoutes } from './voice/routes';
-import { codecsFromEnv, fastPathFromEnv, testDropFromEnv } from './twins/voice/media-options';
-import { createVoiceService, type VoiceService } from './twins/voice/service';
 import { voiceSettingsFromEnv } from './voice/settings';
-import { createVoicemailStore, storedMessages } from './twins/voice/voicemail-store';
 
 export interface App {
   server: Server;
   /** The session layer, for later routes that need `requireUser` / `requireAdmin`. */
   auth: Auth;
   router: Router;
-  /** Announcements as callers hear them (8 kHz μ-law), for the voice service and routing. */
+  /** Announcements as callers hear them (8 kHz μ-law), for routing. */
   announcements: Announcements;
   /** Listens on config.host:config.port (or the given port); resolves with the base URL. */
   listen(port?: number): Promise<string>;
-  /** Stops accepting connections, ends open ones, closes the Sync service and the databases. */
+  /**
+   * Resolves once the Sync writes the server queued so far in the background have been tried (the
+   * `users` directory, people's permissions): tests, and shutdown.
+   */
+  settled(): Promise<void>;
+  /** Stops accepting connections, ends open ones, closes the twins and the databases. */
   close(): Promise<void>;
 }
 
 export interface AppOptions {
-  /** Replaces the embedded Sync service (tests). */
-  sync?: SyncService;
-  /** Voice service settings for tests (ring timeout, token lifetime). */
+  /** Voice settings for tests (ring timeout, token lifetime). */
   voice?: {
     ringTimeoutMs?: number;
     tokenTtlSeconds?: number;
@@ -85,7 +82,7 @@ export interface AppOptions {
   log?: (message: string) => void;
   /** Where lines for the operator go (one-time sign-in codes); defaults to stdout. */
   announce?: (line: string) => void;
-  /** On the Twilio backend: replaces the `twilio` package's HTTP client (tests). */
+  /** Replaces the `twilio` package's HTTP client (tests: a stand-in of Twilio's API). */
   twilioHttpClient?: InstanceType<typeof twilio.RequestClient>;
 }
 
@@ -94,9 +91,9 @@ const HOUR_MS = 60 * 60 * 1000;
 const JOURNAL_SEEN_MS = 10_000;
 
 /**
- * Builds the HTTP server: /api (JSON, same-origin writes, 64 KiB bodies), the embedded Sync
- * service's WebSocket on /v3/wsconnect, the voice service's on /signal, and the Vite build with
- * history fallback. Nothing listens until `listen()`.
+ * Builds the HTTP server: /api (JSON, same-origin writes, 64 KiB bodies), Twilio's webhooks, the Vite
+ * build with history fallback and, where configured, the twins' REST APIs and WebSockets. Nothing
+ * listens until `listen()`.
  */
 export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const now = options.now ?? Date.now;
@@ -106,39 +103,45 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const voiceSettings = { ...voiceSettingsFromEnv(process.env), ...options.voice };
   const db = openAppDatabase(config.dataDir);
   const sessions = createSessionStore(db);
-  // Ring groups' numbers, which no extension may be: the embedded service's, or on Twilio the groups
-  // last read from Twilio Sync (read afresh before an admin changes an extension, below).
-  const users = createUsers(db, () =>
-    twilioBackend ? numbersOfGroups(twilioBackend.data.peekGroups()) : groupNumbers(sync.internal),
-  );
+  // Ring groups' numbers, which no extension may be: the groups last read from Sync (read afresh
+  // before an admin changes an extension, identity/user-routes.ts).
+  const users = createUsers(db, () => numbersOfGroups(twilioApp.data.peekGroups()));
   const roleOf = (identity: string) => users.get(identity)?.role ?? null;
   sessions.purgeExpired(now());
-  const onTwins = config.backend.kind === 'embedded' || (config.backend.twins && !options.sync);
-  // With TLS, "Twilio" on this process is reached over this server's own certificate (own-tls.ts).
-  const own = onTwins && config.tls ? ownTls(config.tls.certFile) : null;
-  // Twilio mode on the twins: "Twilio" is this process (server/twins/account.ts).
-  const twins =
-    config.backend.kind === 'twilio' && config.backend.twins && !options.sync
-      ? createTwinAccount(config.backend, { dataDir: config.dataDir, log, ownTls: own })
-      : null;
-  // Calls are the app's Twilio Voice application (server/twilio/) on both backends. On the embedded
-  // one, "Twilio" is this process: the voice twin runs the calls, and the app's Sync writes reach
-  // the embedded Sync service through Twilio's Sync REST API (server/twins/account-env.ts).
-  const embeddedTwilio =
-    config.backend.kind === 'embedded'
-      ? embeddedAccount(
-          config.dataDir,
-          config.syncTwilioApi?.serviceSid ?? SERVICE_SID,
-          config.syncTwilioApi,
-        )
-      : null;
-  const account = config.backend.kind === 'twilio' ? config.backend : embeddedTwilio!;
-  const voiceAccount =
-    twins ?? (embeddedTwilio ? createTwinVoiceAccount(embeddedTwilio, own) : null);
-  // Calls in progress are journalled on the embedded backend (on Twilio, Twilio carries them): those a
-  // server that died left behind get their history row at the next start, dropped (below).
-  const journal = config.backend.kind === 'embedded' ? createCallJournal(db, now) : null;
-  const app = createTwilioBackend(account, {
+  const speech = createSpeech({ dataDir: config.dataDir });
+
+  // Configuration read 1: Twilio's twins in this process. "Twilio" is then this server: its REST
+  // requests, the browsers' SDKs and the twins' webhooks all reach this port (with TLS, over its own
+  // certificate, platform/http/own-tls.ts).
+  const own = config.twins && config.tls ? ownTls(config.tls.certFile) : null;
+  const twins = config.twins
+    ? createTwins({
+        account: config.twilio,
+        dataDir: config.twins.dataDir,
+        ...(options.now ? { now: options.now } : {}),
+        log,
+        ownTls: own,
+        speak: (text, language) => speech.render(text, language),
+        rtpPorts: config.voiceRtpPorts,
+      })
+    : null;
+  // Configuration read 2: where the browsers' SDKs reach Twilio from a page.
+  const endpoints = (pageOrigin: string): BrowserEndpoints => {
+    if (!twins) return TWILIO_ENDPOINTS;
+    const reached = twins.endpoints(pageOrigin);
+    return {
+      sync: reached.sync,
+      voice: {
+        chunderw: reached.voice.chunderw,
+        signallingUrl: reached.voice.signallingUrl,
+        insights: false,
+      },
+    };
+  };
+  // Configuration read 3: the calls end with this server when the voice twin runs in it, so each
+  // live call is journalled until its row is written (calls/journal.ts).
+  const journal = twins ? createCallJournal(db, now) : null;
+  const twilioApp = createTwilioBackend(config.twilio, {
     now,
     log,
     roleOf,
@@ -148,117 +151,30 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
     presenceTtlSeconds: presence.ttlSeconds,
     ...(journal ? { journal } : {}),
-    ...(options.twilioHttpClient || voiceAccount
-      ? { httpClient: options.twilioHttpClient ?? voiceAccount!.httpClient }
-      : {}),
+    httpClient:
+      options.twilioHttpClient ??
+      new SwitchboardRequestClient(
+        // The twins' REST address is known once the server listens; until then requests wait.
+        () => config.twilio.apiBaseUrl ?? twins?.restBase() ?? null,
+        undefined,
+        undefined,
+        own?.agent,
+      ),
     ...(own ? { fetch: own.fetch } : {}),
+    endpoints,
   });
-  // On Twilio, Sync is Twilio's too: no embedded Sync service.
-  const twilioBackend = config.backend.kind === 'twilio' ? app : null;
-  let sync: SyncService;
-  try {
-    const groupNumber = checkGroupNumber(
-      () => groupNumbers(sync.internal),
-      () => users.list(),
+  const directory = twilioApp.directory;
+  /** The ring groups' numbers read now, so an extension given next is none of them. */
+  const readGroupNumbers = (): Promise<void> =>
+    twilioApp.data.groupsNow().then(
+      () => undefined,
+      (err: unknown) =>
+        log(`the ring groups could not be read (${String(err)}): extensions skip the numbers last read`),
     );
-    sync =
-      options.sync ??
-      (twilioBackend && twins ? twins.wrap(twilioBackend.sync) : twilioBackend?.sync) ??
-      createSyncService({
-        dataDir: config.dataDir,
-        accessPolicy: refuseRemovingPlayedGuidance(createAccessPolicy(roleOf), () => sync.internal),
-        shapeMapItem: presenceWithCalls((identity) => app.calls.isOnCall(identity)),
-        checkWrite: (attempt, data) =>
-          groupNumber(attempt, data) ??
-          writeProblem({ kind: attempt.kind, name: attempt.name ?? '' }, data),
-        // Checked on every init/update, so a token outlives neither its session nor its person.
-        tokenLive: (identity, sessionRef) => auth.sessionLive(sessionRef, identity, now()),
-        // The app's own writes through Twilio's Sync REST API, as on Twilio (with the test hook's
-        // account too, when SWITCHBOARD_SYNC_TWILIO_API sets one).
-        twilioApi: {
-          accountSid: account.accountSid,
-          authToken: config.syncTwilioApi?.authToken ?? account.authToken,
-          apiKeys: { ...config.syncTwilioApi?.apiKeys, [account.apiKey]: account.apiSecret },
-          serviceSid: account.syncServiceSid,
-          readDelayMs: config.syncTwilioApi?.readDelayMs ?? 0,
-        },
-      });
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  const directory = twilioBackend?.directory ?? createDirectory(sync.internal, log);
-  // People from before extensions get one (the lowest free), then the directory shows everyone's.
-  users.assignMissingExtensions();
-  directory.reconcile(users.list());
-  // The team's settings are there to open for everyone (admins fill them in; on Twilio, made at start).
-  if (!twilioBackend) sync.internal?.ensureDocument(TEAM.name);
-  // (On Twilio the server's objects are made, and ACL checked, before it listens.)
-  const historyDays = voiceSettings.historyDays ?? 365;
-  const history = createCallHistory(sync.internal, historyDays);
-  // Tests only: a slow Sync REST twin (SWITCHBOARD_TEST_SYNC_DELAY_MS; twins mode logs its own).
-  if (config.syncTwilioApi?.readDelayMs)
-    log(
-      `sync: TEST HOOK: every Sync REST read is answered ${config.syncTwilioApi.readDelayMs} ms late`,
-    );
-  if (config.syncTwilioApi?.faults)
-    log(
-      `sync: TEST HOOK: Sync REST requests are refused as ${config.syncTwilioApi.faults.file} says`,
-    );
-  // Tests only: the relay loses a share of one leg's audio (SWITCHBOARD_TEST_DROP_PERCENT).
-  const testDrop = testDropFromEnv(process.env);
-  if (testDrop)
-    log(
-      `voice: TEST HOOK: the relay drops ${testDrop.percent}% of the audio sent to each ${testDrop.leg}'s leg`,
-    );
-  // The codecs every leg offers or accepts (SWITCHBOARD_VOICE_CODECS): Opus, then PCMU.
-  const codecs = codecsFromEnv(process.env);
-  if (codecs) log(`voice: legs speak ${codecs.join(', ')} (SWITCHBOARD_VOICE_CODECS)`);
-  const fastPath = fastPathFromEnv(process.env);
-  if (!fastPath)
-    log('voice: the bridge forwards through werift only (SWITCHBOARD_VOICE_FAST_PATH=0)');
-  history.open();
-  const holds = createParkedCalls(sync.internal);
-  holds.clear();
-  if (journal) recoverDroppedCalls(journal, history, log);
   const auth = createAuth(mirrorSignIns(users, directory), sessions);
-
-  const speech = createSpeech({ dataDir: config.dataDir });
-  // The audio files' descriptions and the announcements: in the embedded Sync service, or on Twilio
-  // (and the twins) in Twilio's through its REST API. The files are on this server's disk on both.
-  const maps = sync.internal ? embeddedMediaMaps(sync.internal) : restMediaMaps(app.rest);
-  const announcements = createAnnouncements({
-    maps,
-    speech,
-    dataDir: config.dataDir,
-  });
-  const voicemailStore = createVoicemailStore(config.dataDir);
-  const stopVoicemailSweep = keepVoicemailWithHistory(voicemailStore, {
-    days: historyDays,
-    now,
-    log,
-  });
-  // The voice twin: the Voice SDK's signalling and media, running the app's TwiML application
-  // (from when the server listens, below).
-  const voice: VoiceService = createVoiceService({
-    dataDir: config.dataDir,
-    now,
-    log,
-    voicemail: voicemailStore,
-    speak: (text, language) => speech.render(text, language),
-    // Its identities are Voice identities (src/contracts/voice-identity.ts), the people's own here.
-    tokenLive: (voiceIdentity, sessionRef) =>
-      auth.sessionLive(sessionRef, personOfVoiceIdentity(voiceIdentity), now()),
-    media: {
-      ...(config.voiceRtpPorts ? { portRange: config.voiceRtpPorts } : {}),
-      ...(testDrop ? { testDrop } : {}),
-      ...(codecs ? { codecs } : {}),
-      ...(fastPath ? {} : { fastPath }),
-    },
-  });
-  auth.onSessionEnded(({ sessionRef, identity, lastOne }) => {
-    sync.revokeSession?.(sessionRef);
-    voice.revokeSession(sessionRef);
+  const maps = restMediaMaps(twilioApp.rest);
+  const announcements = createAnnouncements({ maps, speech, dataDir: config.dataDir });
+  auth.onSessionEnded(({ identity, lastOne }) => {
     // Signed out everywhere: Offline now, not when the presence ttl lapses (the browser's own withdrawal
     // may arrive after its token was revoked).
     if (lastOne) directory.signedOut(identity);
@@ -280,54 +196,37 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     google,
     returning,
     userExists: (identity) => users.get(identity) !== null,
+    beforeJoining: readGroupNumbers,
   });
-  registerTokenRoutes(router, { auth, sync });
+  registerTokenRoutes(router, { auth, sync: twilioApp.sync });
   registerUserRoutes(router, {
     auth,
     users,
     directory,
-    disconnect: (identity) => {
-      sync.disconnect?.(identity);
-      voice.disconnect(voiceIdentityOf(identity));
-    },
     presence,
     returning,
-    ...(twilioBackend ? { readGroups: () => twilioBackend.data.groupsNow() } : {}),
+    readGroups: () => twilioApp.data.groupsNow(),
   });
   registerVoiceRoutes(router, {
     auth,
-    voice,
-    control: app.voice.control!,
-    ...(twilioBackend
-      ? { backend: twins ? twins.wrapVoice(twilioBackend.voice) : twilioBackend.voice }
-      : {}),
+    voice: twilioApp.voice,
     ...(voiceSettings.tokenTtlSeconds === undefined
       ? {}
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
   });
-  registerCallQualityRoute(router, { auth, voice: app.quality, history: app.quality });
+  registerCallQualityRoute(router, { auth, reports: twilioApp.quality });
   registerVoicemailRoutes(router, {
     auth,
-    // Recordings (RE…) on both backends; messages left before calls ran as the application (vm-…)
-    // are played from the store.
-    messages: eitherMessages(app.voicemail, storedMessages(voicemailStore)),
-    membersOf: async (groupId) =>
-      twilioBackend
-        ? twilioBackend.membersOf(groupId)
-        : (readGroup(sync.internal, groupId)?.members ?? []),
+    messages: twilioApp.voicemail,
+    membersOf: (groupId) => twilioApp.membersOf(groupId),
   });
   registerAudioRoutes(router, { auth, maps, dataDir: config.dataDir });
   registerGuidanceRoutes(router, { auth, speech, announcements });
   registerGroupObjectRoutes(router, {
     auth,
-    ...(twilioBackend
-      ? {
-          create: (id: string, timeZone: string) =>
-            twilioBackend.acl.createGroupObjects(id, timeZone),
-        }
-      : {}),
+    create: (id, timeZone) => twilioApp.acl.createGroupObjects(id, timeZone),
   });
-  app.register(router, {
+  twilioApp.register(router, {
     team: () => users.list(),
     announcements,
     directRingSeconds: (voiceSettings.ringTimeoutMs ?? 30_000) / 1000,
@@ -335,15 +234,12 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
 
   const server = createHttpServer({
     config,
-    headers: securityHeaders(
-      extraScriptOrigin(config),
-      twilioBackend ? TWILIO_CONNECT_SOURCES : [],
-    ),
+    // The page connects to Twilio's own endpoints, or to its own origin where the twins answer.
+    headers: securityHeaders(extraScriptOrigin(config), twins ? [] : TWILIO_CONNECT_SOURCES),
     router,
     serveStatic,
-    handleRaw: (req, res) => voice.handleRest(req, res) || (sync.handleHttp?.(req, res) ?? false),
-    upgrade: (req, socket, head) =>
-      voice.handleUpgrade(req, socket, head) || sync.handleUpgrade(req, socket, head),
+    ...(twins ? { handleRaw: twins.handleHttp } : {}),
+    upgrade: (req, socket, head) => twins?.handleUpgrade(req, socket, head) ?? false,
     now,
     log,
   });
@@ -372,10 +268,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     auth,
     router,
     announcements,
+    settled: () => directory.settled(),
     async listen(port = config.port) {
-      // Twilio: refuses to start on a Sync service without ACL, with what the operator must do.
-      // (On the twins, "Twilio" answers only once the server listens.)
-      if (!twins) await twilioBackend?.start();
       const url = await new Promise<string>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, config.host, () => {
@@ -385,15 +279,24 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           resolve(`${config.tls ? 'https' : 'http'}://${host}:${bound}`);
         });
       });
-      if (voiceAccount) {
-        try {
-          await voiceAccount.open(url);
-          voice.useApplication(voiceAccount.application());
-          await twilioBackend?.start();
-        } catch (err) {
-          await new Promise<void>((resolve) => server.close(() => resolve()));
-          throw err;
+      try {
+        if (twins) {
+          // "Twilio" reaches this server at its own address, unless a public URL was set.
+          const self = selfAddress(url);
+          if (config.twilio.publicUrl === '') config.twilio.publicUrl = self;
+          await twins.open(self, config.twilio.publicUrl);
+          config.twilio.apiBaseUrl ??= await twins.restBase();
         }
+        // Refuses to start on a Sync service without ACL, saying what the operator must do.
+        await twilioApp.start();
+        // People from before extensions get one (the lowest free that is no group's number), then
+        // the directory shows everyone's.
+        await readGroupNumbers();
+        users.assignMissingExtensions();
+        directory.reconcile(users.list());
+      } catch (err) {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw err;
       }
       return url;
     },
@@ -401,9 +304,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       closing ??= (async () => {
         clearInterval(purgeTimer);
         clearInterval(seenTimer);
-        stopVoicemailSweep();
-        // On the twins the backend's last REST writes go to this server: made before it stops.
-        if (voiceAccount) await app.close();
+        // The app's last REST writes go to the twins on this server: made before it stops.
+        await twilioApp.close();
         const closed = new Promise<void>((resolve) => {
           if (!server.listening) resolve();
           else server.close(() => resolve());
@@ -411,19 +313,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 3000);
         force.unref();
-        try {
-          await voice.close();
-        } catch (err) {
-          log(`closing the voice service failed: ${String(err)}`);
-        }
+        await twins?.close();
         await speech.close();
-        if (!twins) await twilioBackend?.close();
-        try {
-          await sync.close();
-          await twins?.close();
-        } catch (err) {
-          log(`closing the Sync service failed: ${String(err)}`);
-        }
         await closed;
         clearTimeout(force);
         db.close();
@@ -432,3 +323,4 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     },
   };
 }
+

@@ -1,42 +1,89 @@
 /**
  * The app's configuration, read from the environment once at start (docs/operations.md lists every
- * variable): the HTTP server's own (platform), sign-in (identity), call audio ports (voice) and the
- * backend (embedded, or Twilio's with its settings). Throws a readable error when a value is invalid.
+ * variable): the HTTP server's own (platform), sign-in (identity), call audio ports (voice), the
+ * Twilio account the app runs on and whether Twilio's twins run in this process. The app's code is
+ * the same whatever SWITCHBOARD_BACKEND says; only these values differ (docs/architecture.md,
+ * "Backends"). Throws a readable error when a value is invalid.
  */
 import { nonEmpty, serverConfigFromEnv, type Env, type ServerConfig } from './platform/config';
 import { signInConfigFromEnv, type SignInConfig } from './identity/config';
 import { twilioConfigFromEnv, type TwilioConfig } from './twilio/config';
-import { twilioApiFromEnv } from './twins/sync/twilio-api/config';
-import type { TwilioApiOptions } from './twins/sync/twilio-api/http';
 import { rtpPortsFromEnv } from './voice/settings';
+import { twinEnvironment, twinFolder, TWIN_PHONE_NUMBER } from './twins/account';
+
+/**
+ * SWITCHBOARD_BACKEND: `embedded` (the default: the twins in this process, no phone network),
+ * `twilio-twins` (the same, with a made-up number and data of its own: a Twilio setup rehearsed) or
+ * `twilio` (Twilio's own Sync and Voice).
+ */
+export type Backend = 'embedded' | 'twilio-twins' | 'twilio';
+const BACKENDS: readonly Backend[] = ['embedded', 'twilio-twins', 'twilio'];
 
 export interface AppConfig extends ServerConfig, SignInConfig {
   /** VOICE_RTP_PORTS: the UDP ports call audio may use ("min-max"); any free port when null. */
   voiceRtpPorts: [number, number] | null;
+  backend: Backend;
+  /** The account the app runs on: Twilio's, or the twins' made-up one (server/twins/account.ts). */
+  twilio: TwilioConfig;
   /**
-   * SWITCHBOARD_BACKEND: `embedded` (Sync and calls served here) or Twilio's Sync and Voice
-   * (server/twilio/, with its settings), or `twilio-twins`: Twilio mode against this process's twins
-   * (`twins: true`, server/twins/account.ts).
+   * Twilio's twins, running in this process on this server's port (embedded, twilio-twins), with
+   * where they keep their data; null on Twilio.
    */
-  backend: { kind: 'embedded' } | TwilioConfig;
-  /**
-   * SWITCHBOARD_SYNC_TWILIO_API (embedded backend only): the embedded Sync service also answers
-   * Twilio's Sync REST API at /twilio/sync/v1, with these credentials (server/sync/twilio-api/).
-   */
-  syncTwilioApi: TwilioApiOptions | null;
+  twins: { dataDir: string } | null;
 }
 
 export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
   const server = serverConfigFromEnv(env, cwd);
-  const twilio = twilioConfigFromEnv(env, server.dataDir);
+  const raw = (nonEmpty(env.SWITCHBOARD_BACKEND) ?? 'embedded').toLowerCase();
+  const backend = BACKENDS.find((b) => b === raw);
+  if (!backend)
+    throw new Error(
+      `SWITCHBOARD_BACKEND must be "embedded" (the default), "twilio-twins" or "twilio", got ${JSON.stringify(raw)}`,
+    );
+  const signIn = signInConfigFromEnv(env, cwd);
+  // The embedded backend's twins keep their data where the embedded services always have; the
+  // rehearsal's are apart from it.
+  const twins =
+    backend === 'twilio' ? null : { dataDir: backend === 'embedded' ? server.dataDir : twinFolder(server.dataDir) };
+  const account = twins
+    ? twinEnvironment(env, twins.dataDir, backend === 'embedded' ? [] : [TWIN_PHONE_NUMBER])
+    : env;
+  const problems: string[] = [];
+  let twilio: TwilioConfig | null = null;
+  try {
+    twilio = twilioConfigFromEnv(account, {
+      label: `SWITCHBOARD_BACKEND=${backend}`,
+      onTwins: twins !== null,
+      noNumbers: backend === 'embedded',
+    });
+  } catch (err) {
+    // Its own list of problems, joined to the sign-in's below so that all are said at once.
+    const lines = (err instanceof Error ? err.message : String(err)).split('\n  - ');
+    problems.push(...(lines.length > 1 ? lines.slice(1) : lines));
+  }
+  if (backend === 'twilio') {
+    // On the internet, people sign in with Google: a local sign-in proves only that someone can
+    // reach this machine.
+    if (signIn.google.clientId === null)
+      problems.push(
+        'GOOGLE_CLIENT_ID is not set: on Twilio people sign in with Google only (docs/operations.md, "Running on Twilio")',
+      );
+    if (signIn.passcode !== null)
+      problems.push(
+        'SWITCHBOARD_PASSCODE has no use on Twilio, where people sign in with Google only: unset it',
+      );
+  }
+  if (problems.length > 0 || twilio === null)
+    throw new Error(`SWITCHBOARD_BACKEND=${backend} cannot start:\n  - ${problems.join('\n  - ')}`);
   // Twilio reaches the webhooks at the public URL: its name is one this server answers to (on the
   // twins, unless set, the server's own address).
-  if (twilio?.publicUrl) server.publicHosts.push(new URL(twilio.publicUrl).hostname.toLowerCase());
+  if (twilio.publicUrl) server.publicHosts.push(new URL(twilio.publicUrl).hostname.toLowerCase());
   return {
     ...server,
-    ...signInConfigFromEnv(env, cwd),
+    ...signIn,
     voiceRtpPorts: rtpPortsFromEnv(nonEmpty(env.VOICE_RTP_PORTS)),
-    backend: twilio ?? { kind: 'embedded' },
-    syncTwilioApi: twilio ? null : twilioApiFromEnv(env),
+    backend,
+    twilio,
+    twins,
   };
 }

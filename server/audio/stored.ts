@@ -1,13 +1,11 @@
 /**
- * What the audio and announcement routes keep in Sync, on either backend: the `audio` map (each
- * uploaded file's description) and the `guidance` map (announcements, which may name a file). On the
- * embedded backend they are the embedded service's own writes (`sync.internal`); on Twilio, Twilio's
- * Sync REST API with the server's credentials (twilio/sync-rest.ts), as the `calls` history is.
- * The files themselves are on this server's disk on both (`<data>/audio`).
+ * What the audio and announcement routes keep in Sync: the `audio` map (each uploaded file's
+ * description) and the `guidance` map (announcements, which may name a file), through Sync's REST
+ * API with the server's credentials (twilio/sync-rest.ts), as the `calls` history is. The files
+ * themselves are on this server's disk (`<data>/audio`).
  */
 import { ANNOUNCEMENTS, AUDIO } from '../../src/contracts/objects';
 import type { AudioFile } from '../../src/contracts/records/audio';
-import type { InternalSync } from '../twins/sync/internal';
 import type { SyncRest } from '../twilio/sync-rest';
 
 type Item = Readonly<Record<string, unknown>>;
@@ -25,24 +23,7 @@ export interface MediaMaps {
   announcements(): Promise<Map<string, Item>>;
 }
 
-/** A synchronous read or write as a promise (a throw becomes its rejection). */
-const settled = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
-
-/** The embedded backend's: the embedded Sync service, in process. */
-export function embeddedMediaMaps(sync: InternalSync): MediaMaps {
-  return {
-    audio: (id) => settled(() => sync.getMapItem(AUDIO.name, id) ?? null),
-    setAudio: (id, item) => settled(() => sync.setMapItem(AUDIO.name, id, item)),
-    removeAudio: (id) =>
-      settled(() => {
-        sync.removeMapItem(AUDIO.name, id);
-      }),
-    announcement: (id) => settled(() => sync.getMapItem(ANNOUNCEMENTS.name, id) ?? null),
-    announcements: () => settled(() => sync.mapItems(ANNOUNCEMENTS.name)),
-  };
-}
-
-/** Twilio's (and the twins'): Twilio Sync through its REST API. Every call reads Sync afresh. */
+/** Sync through its REST API. Every call reads Sync afresh. */
 export function restMediaMaps(rest: SyncRest): MediaMaps {
   return {
     audio: async (id) => (await rest.getMapItem(AUDIO.name, id))?.data ?? null,

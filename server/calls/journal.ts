@@ -1,5 +1,7 @@
 /**
- * Nothing lost in a crash (embedded backend): every call in progress is journalled in app.db, as
+ * Nothing lost in a crash while the voice twin runs in this process (embedded, `twilio-twins`: its
+ * calls end with the server, and Twilio reports nothing of them afterwards): every call in
+ * progress is journalled in app.db, as
  * the history row it gets if the server dies now (outcome `dropped`, "The server restarted.", with
  * who, when it started, whether and when it was answered, its group, routing and trail so far). The
  * voice service hands each change over synchronously, before anyone hears of it, and the row is
@@ -10,7 +12,6 @@
  * leaves the call in the journal with its row already written. Recovery therefore writes a row only
  * when none with the call's id (`callSid`) is among the newest rows, so no call gets two.
  */
-import type { CallHistory } from './history';
 import { callRecord, DROPPED_REASON, type CallRecord } from '../../src/contracts/records/call';
 import type { AppDatabase } from '../identity/database';
 
@@ -80,22 +81,31 @@ function droppedAt(row: CallRecord, seenAt: number): CallRecord {
 /** How many of the newest history rows recovery looks through for a row it already wrote. */
 const SEARCHED_ROWS = 1000;
 
+/** The `calls` history as recovery reads and writes it (through Sync's REST API). */
+export interface HistoryRows {
+  /** The call ids (`callSid`) of the newest `count` rows. */
+  recentIds(count: number): Promise<string[]>;
+  /** Appends a finished call's row. */
+  record(row: CallRecord): Promise<void>;
+}
+
 /**
  * Writes the history row of every call the journal still holds (a server that died with calls in
- * progress), unless the row is already there, then forgets them. Returns how many rows it wrote.
+ * progress), unless the row is already there, then forgets them. Resolves with how many rows it
+ * wrote; a row that cannot be written stays in the journal for the next start.
  */
-export function recoverDroppedCalls(
+export async function recoverDroppedCalls(
   journal: CallJournal,
-  history: CallHistory,
+  history: HistoryRows,
   log: (message: string) => void,
-): number {
+): Promise<number> {
   const left = journal.leftOver();
   if (left.length === 0) return 0;
-  const written = new Set(history.recentIds(SEARCHED_ROWS));
+  const written = new Set(await history.recentIds(SEARCHED_ROWS));
   let count = 0;
   for (const row of left) {
     if (!written.has(row.callSid)) {
-      history.record(row);
+      await history.record(row);
       count += 1;
     }
     journal.forget(row.callSid);

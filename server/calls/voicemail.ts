@@ -1,9 +1,8 @@
 /**
- * Voicemail, whichever backend took the message: what a caller hears before the tone when the group
- * has no greeting of its own, and GET /api/voicemail/{id}, which plays a message (the history row's
- * `voicemail.id`) to the members of the group it was left for and to admins. The embedded backend
- * keeps messages on disk (server/twins/voice/voicemail-store.ts); on Twilio the id is a Recording SID and the
- * audio is Twilio's, fetched for the browser (server/twilio/media.ts).
+ * Voicemail: what a caller hears before the tone when the group has no greeting of its own, and
+ * GET /api/voicemail/{id}, which plays a message (the history row's `voicemail.id`, a Recording SID)
+ * to the members of the group it was left for and to admins. The audio is Twilio's recording,
+ * fetched for the browser (server/twilio/media.ts).
  */
 import { API } from '../../src/contracts/api';
 import type { Auth } from '../identity/sessions';
@@ -20,19 +19,11 @@ export interface VoicemailMessage {
   send(ctx: RequestContext): Promise<void>;
 }
 
-/** Where a backend keeps its messages. */
+/** Where the messages are. */
 export interface VoicemailMessages {
   /** The message with this id, or null when there is none. */
   find(id: string): Promise<VoicemailMessage | null>;
 }
-
-/** Messages kept in either place: `first`'s, else `then`'s (the embedded backend's older ones). */
-export const eitherMessages = (
-  first: VoicemailMessages,
-  then: VoicemailMessages,
-): VoicemailMessages => ({
-  find: async (id) => (await first.find(id)) ?? (await then.find(id)),
-});
 
 /**
  * GET /api/voicemail/{id}: the message's audio to admins and the members of the group it was left
@@ -57,27 +48,4 @@ export function registerVoicemailRoutes(
     if (!found || !allowed) throw new HttpError(404, 'not_found', 'No such voicemail message');
     await found.send(ctx);
   });
-}
-
-const HOUR_MS = 60 * 60 * 1000;
-
-/**
- * A voicemail message goes when its history row does: both are kept `days`. Sweeps `store` now and
- * every hour; returns what stops it.
- */
-export function keepVoicemailWithHistory(
-  store: { sweep(now: number, maxAgeMs: number): number },
-  options: { days: number; now: () => number; log: (message: string) => void },
-): () => void {
-  const sweep = (): void => {
-    try {
-      store.sweep(options.now(), options.days * 24 * HOUR_MS);
-    } catch (err) {
-      options.log(`voicemail: sweep failed: ${String(err)}`);
-    }
-  };
-  sweep();
-  const timer = setInterval(sweep, HOUR_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

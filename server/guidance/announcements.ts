@@ -7,10 +7,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaMaps } from '../audio/stored';
-import { SAMPLE_RATE } from '../twins/voice/audio';
 import { AUDIO_ID } from '../../src/contracts/records/audio';
-import { decodeWav, resample, toPcmu, WavError } from './pcm';
+import { decodeWav, resample, toPcmu, WavError } from '../platform/audio/pcm';
 import type { Speech } from './speech';
+import { SAMPLE_RATE } from '../platform/audio/g711';
 
 /** At most this many characters of text are spoken. */
 export const TEXT_MAX = 1000;

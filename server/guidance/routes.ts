@@ -9,7 +9,7 @@ import { HttpError, sendJson } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 import type { Auth } from '../identity/sessions';
 import { AnnouncementError, parseSpokenText, type Announcements } from './announcements';
-import { pcmuWav } from './pcm';
+import { pcmuWav } from '../platform/audio/pcm';
 import { SpeechError, type Speech } from './speech';
 
 export const DEFAULT_LANGUAGE = 'en-us';

@@ -12,9 +12,9 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { SAMPLE_RATE } from '../twins/voice/audio';
 import { CALLER_LANGUAGES } from './languages';
-import { decodeWav, resample, toPcmu } from './pcm';
+import { decodeWav, resample, toPcmu } from '../platform/audio/pcm';
+import { SAMPLE_RATE } from '../platform/audio/g711';
 
 /** A language eSpeak NG speaks: its voice code (`en-us`) and its name (`English (America)`). */
 export interface Language {

@@ -50,15 +50,15 @@ export function signInConfigFromEnv(env: Env, cwd = process.cwd()): SignInConfig
 
 /**
  * Local (name + email) sign-in is offered on loopback, or anywhere once a passcode guards it; never on
- * Twilio, where people sign in with Google only, except on the twins (SWITCHBOARD_BACKEND=twilio-twins),
- * where a team rehearses its Twilio setup.
+ * Twilio, where people sign in with Google only. On the twins (embedded, `twilio-twins`) it is
+ * offered: that is where a team tries Switchboard or rehearses its Twilio setup.
  */
 export function localSignInOffered(config: {
   host: string;
   passcode: string | null;
-  backend: { kind: string; twins?: boolean };
+  backend: string;
 }): boolean {
-  if (config.backend.kind === 'twilio' && config.backend.twins !== true) return false;
+  if (config.backend === 'twilio') return false;
   return config.passcode !== null || isLoopbackHost(config.host);
 }
 

@@ -1,10 +1,13 @@
+/**
+ * The `users` directory in Sync: the app database's users as the team sees them, written through
+ * Sync's REST API (the `users` map, which only the server writes). The app database stays the
+ * source of truth; writes go out in the background, in order per person, and a failure is logged
+ * (the next start's `reconcile` repairs any drift), so a slow Sync never holds up a sign-in.
+ */
 import { PRESENCE, USERS } from '../../src/contracts/objects';
 import type { UserEntry } from '../../src/contracts/records/user';
-import type { InternalSync } from '../twins/sync/internal';
+import type { SyncRest } from '../twilio/sync-rest';
 import type { User, Users } from './users';
-
-const USERS_MAP = USERS.name;
-const PRESENCE_MAP = PRESENCE.name;
 
 /** What the `users` map holds per identity: no picture URL or timestamps, only what the team sees. */
 export function directoryEntry(user: User): UserEntry {
@@ -16,75 +19,70 @@ export function directoryEntry(user: User): UserEntry {
   };
 }
 
-/**
- * Keeps the `users` Sync map equal to the app database's users. The database is the source of
- * truth: a failed mirror write is logged, not surfaced to the person signing in, and the next start
- * (`reconcile`) repairs any drift.
- */
+/** Keeps the `users` Sync map equal to the app database's users. */
 export interface Directory {
   upsert(user: User): void;
   /** Removes the user's directory entry and presence item. */
   remove(identity: string): void;
   /** Removes the presence item of someone signed out of every browser. */
   signedOut(identity: string): void;
-  /**
-   * Marks someone on a call or off it in their presence item (kept with its other fields and the
-   * presence ttl); nothing when they have no presence item (signed out).
-   */
-  onCall(identity: string, onCall: boolean, ttlSeconds: number): void;
   /** Makes the map hold exactly these users; creates the reserved maps if missing. */
   reconcile(users: readonly User[]): void;
+  /** Resolves once every write queued so far has been tried (tests, shutdown). */
+  settled(): Promise<void>;
 }
 
-export function createDirectory(
-  internal: InternalSync | undefined,
-  log: (message: string) => void,
-): Directory {
-  const guarded =
-    <A extends unknown[]>(what: string, fn: (sync: InternalSync, ...args: A) => void) =>
-    (...args: A): void => {
-      if (!internal) return;
-      try {
-        fn(internal, ...args);
-      } catch (err) {
-        log(`users directory: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    };
-
-  const same = (a: Record<string, unknown> | undefined, b: Record<string, unknown>): boolean =>
-    a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+export function createDirectory(rest: SyncRest, log: (message: string) => void): Directory {
+  /** The last write queued per key: the next waits for it, so a person's writes land in order. */
+  const queues = new Map<string, Promise<void>>();
+  const queue = (key: string, what: string, work: () => Promise<void>): void => {
+    const previous = queues.get(key) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((err: unknown) =>
+        log(
+          `users directory: ${what} failed: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      )
+      .finally(() => {
+        if (queues.get(key) === next) queues.delete(key);
+      });
+    queues.set(key, next);
+  };
 
   return {
-    upsert: guarded('upsert', (sync, user: User) => {
-      const entry = directoryEntry(user);
-      // A sign-in that changes nothing writes nothing, so subscribers see no empty update.
-      if (same(sync.getMapItem(USERS_MAP, user.identity), entry)) return;
-      sync.setMapItem(USERS_MAP, user.identity, entry);
-    }),
-    remove: guarded('remove', (sync, identity: string) => {
-      sync.removeMapItem(USERS_MAP, identity);
-      sync.removeMapItem(PRESENCE_MAP, identity);
-    }),
-    signedOut: guarded('sign-out', (sync, identity: string) => {
-      sync.removeMapItem(PRESENCE_MAP, identity);
-    }),
-    onCall: guarded('on-call', (sync, identity: string, onCall: boolean, ttlSeconds: number) => {
-      const current = sync.getMapItem(PRESENCE_MAP, identity);
-      if (!current || current.onCall === onCall) return;
-      sync.setMapItem(PRESENCE_MAP, identity, { ...current, onCall }, ttlSeconds);
-    }),
-    reconcile: guarded('reconcile', (sync, users: readonly User[]) => {
-      sync.ensureMap(USERS_MAP);
-      sync.ensureMap(PRESENCE_MAP);
-      const current = sync.mapItems(USERS_MAP);
-      const wanted = new Set(users.map((u) => u.identity));
-      for (const user of users) {
-        const entry = directoryEntry(user);
-        if (!same(current.get(user.identity), entry))
-          sync.setMapItem(USERS_MAP, user.identity, entry);
-      }
-      for (const key of current.keys()) if (!wanted.has(key)) sync.removeMapItem(USERS_MAP, key);
-    }),
+    upsert(user: User) {
+      queue(user.identity, 'upsert', () =>
+        rest.setMapItem(USERS.name, user.identity, directoryEntry(user)),
+      );
+    },
+    remove(identity) {
+      queue(identity, 'remove', async () => {
+        await rest.removeMapItem(USERS.name, identity);
+        await rest.removeMapItem(PRESENCE.name, identity);
+      });
+    },
+    signedOut(identity) {
+      queue(identity, 'sign-out', () => rest.removeMapItem(PRESENCE.name, identity));
+    },
+    reconcile(users) {
+      queue('*', 'reconcile', async () => {
+        await rest.ensureMap(USERS.name);
+        await rest.ensureMap(PRESENCE.name);
+        const current = await rest.mapItems(USERS.name);
+        const wanted = new Set(users.map((u) => u.identity));
+        for (const user of users) {
+          const entry = directoryEntry(user);
+          if (JSON.stringify(current.get(user.identity)?.data) !== JSON.stringify(entry))
+            await rest.setMapItem(USERS.name, user.identity, entry);
+        }
+        for (const key of current.keys())
+          if (!wanted.has(key)) await rest.removeMapItem(USERS.name, key);
+      });
+    },
+    async settled() {
+      while (queues.size > 0) await Promise.all([...queues.values()]);
+    },
   };
 }
 

@@ -18,16 +18,12 @@
  * document against the object's record (the embedded Sync service refuses what fails it).
  */
 import {
-  CALLS,
-  HOLDS,
   lookUpObject,
-  USERS,
   type NamedObject,
   type ObjectFamily,
   type ObjectKind,
 } from '../../src/contracts/objects';
 import type { JsonObject } from '../../src/contracts/record';
-import type { AccessAttempt } from '../twins/sync/policy';
 import type { Role } from '../../src/contracts/roles';
 
 /** What one person may do to a whole object: Twilio Sync's permission flags. */
@@ -75,43 +71,6 @@ export function objectAccess(object: ObjectRef, identity: string, role: Role | n
     case 'team':
       return READ_WRITE;
   }
-}
-
-/** Why nobody but the server writes these, as the person refused reads it. */
-const SERVER_REASONS = new Map<NamedObject | ObjectFamily, string>([
-  [USERS, 'the users directory is kept by the server; admins change roles on the Users screen'],
-  [HOLDS, 'calls are parked and picked up through the phone; the server keeps this list'],
-  [CALLS, 'call history is written by the server as calls end'],
-]);
-
-/**
- * The embedded Sync service's per-request policy: {@link objectAccess} at the grain of a request.
- * Reads need `read`; every change (an item, the object's data or ttl, creating or removing it) needs
- * `write`; an `ownItems` map's items are each person's own, and the map itself nobody's.
- */
-export function createAccessPolicy(
-  roleOf: (identity: string) => Role | null,
-): (attempt: AccessAttempt) => string | null {
-  return (attempt) => {
-    const role = roleOf(attempt.identity);
-    if (role === null) return 'you are no longer on this team';
-    const object = { kind: attempt.kind, name: attempt.name ?? '' };
-    const access = objectAccess(object, attempt.identity, role);
-    if (!access.read) return 'settings are private: only their owner reads or changes them';
-    if (attempt.op === 'read') return null;
-    const found = lookUpObject(object.name, object.kind);
-    if (!access.write) {
-      if (found?.object.writers === 'server')
-        return SERVER_REASONS.get(found.object) ?? 'only the server writes this';
-      return "only admins change ring groups, announcements, audio, hours, holidays, forwarding and the team's settings";
-    }
-    if (found?.object.writers === 'ownItems') {
-      if (attempt.target === 'object') return 'the presence map itself cannot be changed';
-      if (attempt.target === 'item' && attempt.key !== attempt.identity)
-        return 'you can only set your own presence';
-    }
-    return null;
-  };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { GoogleVerifier } from './google';
 import { passcodeMatches } from './passcode';
 import type { ReturningPeople } from './returning';
 import type { Auth, AuthContext } from './sessions';
-import type { User } from './users';
+import type { SignInProfile, User } from './users';
 import {
   FIRST_ANSWER_PATHS,
   type AppConfig as ConfigAnswer,
@@ -27,6 +27,11 @@ export interface SessionRouteDeps {
   /** Proof that a local sign-in under an existing account's email is that person (returning.ts). */
   returning: ReturningPeople;
   userExists(identity: string): boolean;
+  /**
+   * Someone new is about to join the team: the ring groups' numbers are read first, so the extension
+   * they are given is no group's number (a read that fails leaves the numbers last read).
+   */
+  beforeJoining(): Promise<void>;
   /** Null when GOOGLE_CLIENT_ID is not set. */
   google: GoogleVerifier | null;
 }
@@ -50,7 +55,7 @@ export function configAnswer(config: AppConfig): ConfigAnswer {
     googleScriptUrl: config.google.scriptUrl,
     localSignIn: localSignInOffered(config),
     passcodeRequired: config.passcode !== null,
-    backend: config.backend.kind,
+    backend: config.backend === 'embedded' ? 'embedded' : 'twilio',
   };
 }
 
@@ -144,6 +149,12 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     sendJson(res, 200, configAnswer(config));
   });
 
+  /** Signs the person in, reading the groups' numbers first when they are new to the team. */
+  const signIn = async (ctx: AuthContext, profile: SignInProfile): Promise<User> => {
+    if (!deps.userExists(profile.email)) await deps.beforeJoining();
+    return auth.signIn(ctx, profile);
+  };
+
   router.route(API.session, (ctx) => {
     sendJson(ctx.res, 200, sessionAnswer(auth, ctx));
   });
@@ -173,7 +184,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
       passcodeAttempts.recordSuccess(client);
     }
     if (deps.userExists(email)) proveReturning(ctx, email, body.code);
-    const user = auth.signIn(ctx, { email, name });
+    const user = await signIn(ctx, { email, name });
     appendSetCookie(
       ctx.res,
       deps.returning.remember(ctx.req, user.identity, ctx.now, ctx.origin.protocol === 'https'),
@@ -185,7 +196,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     const google = requireGoogle();
     const { credential } = await readBody(ctx.req, API.signInGoogle);
     const profile = await google.verifyIdToken(credential);
-    const user = auth.signIn(ctx, profile);
+    const user = await signIn(ctx, profile);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
@@ -193,7 +204,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     const google = requireGoogle();
     const { code } = await readBody(ctx.req, API.signInGoogleCode);
     const profile = await google.exchangeCode(code);
-    const user = auth.signIn(ctx, profile);
+    const user = await signIn(ctx, profile);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 
@@ -201,7 +212,7 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     const google = requireGoogle();
     const { access_token } = await readBody(ctx.req, API.signInGoogleToken);
     const profile = await google.profileFromAccessToken(access_token);
-    const user = auth.signIn(ctx, profile);
+    const user = await signIn(ctx, profile);
     sendJson(ctx.res, 200, { user: publicUser(user) });
   });
 

@@ -15,17 +15,16 @@ import type { Users } from './users';
 export interface UserRouteDeps {
   auth: Auth;
   users: Users;
+  /** The `users` directory; a removal takes the person's Sync permissions away with it. */
   directory: Directory;
-  /** Drops the removed user's live Sync sockets. */
-  disconnect: (identity: string) => void;
   presence: PresenceSettings;
   /** Issues a colleague's one-time sign-in code (returning.ts). */
   returning: ReturningPeople;
   /**
    * Reads the ring groups afresh before an extension changes, where `users` sees only the copy last
-   * read (on Twilio they are in Twilio Sync); the embedded service's are read in place.
+   * read from Sync.
    */
-  readGroups?: () => Promise<unknown>;
+  readGroups: () => Promise<unknown>;
 }
 
 function identityParam(ctx: RequestContext): string {
@@ -78,7 +77,7 @@ export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
     const extension = parseExtension(body.extension);
     // Nothing changes unless the groups' numbers are known now: an extension taken on a stale copy
     // would clash with a group made since.
-    await deps.readGroups?.().catch(() => {
+    await deps.readGroups().catch(() => {
       throw new HttpError(
         503,
         'upstream_error',
@@ -111,7 +110,6 @@ export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
     }
     const removed = deps.users.remove(identity);
     deps.directory.remove(removed.identity);
-    deps.disconnect(removed.identity);
     ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
     ctx.res.end();
   });

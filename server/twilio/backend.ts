@@ -7,17 +7,18 @@
  */
 import type twilio from 'twilio';
 import { API } from '../../src/contracts/api';
-import { PRESENCE } from '../../src/contracts/objects';
+import { CALLS, HOLDS, PRESENCE } from '../../src/contracts/objects';
 import type { Announcements } from '../guidance/announcements';
 import type { Router } from '../platform/http/router';
 import type { User } from '../identity/users';
-import type { SyncService } from '../twins/sync/service';
+import type { SyncAccess } from '../identity/token-route';
 import { SOUND_NAMES, type VoiceBackend } from '../voice/routes';
 import { createSyncAcl, createSyncAclRest, type SyncAcl } from './acl';
-import { createCallLog, type CallLog, type LiveCallJournal } from './calls';
+import { createCallLog, type CallLog } from './calls';
+import { recoverDroppedCalls, type CallJournal } from '../calls/journal';
 import { createTwilioClient } from './client';
 import type { TwilioConfig } from './config';
-import { createRestDirectory, type BackgroundDirectory } from './directory';
+import { createDirectory, type Directory } from '../identity/directory';
 import { createTwilioVoicemail, registerTwilioMedia, type TwilioVoicemail } from './media';
 import { createRoutingData, type RoutingData } from './routing-data';
 import { createRegistrationCheck } from './registration';
@@ -36,7 +37,7 @@ import { createOnCallWriter } from './on-call';
 import type { CallControl } from './control';
 import { createTeller } from './tell';
 import { summaryFetcher } from './relay';
-import { createTwilioCallQuality, type TwilioCallQuality } from './quality';
+import { createCallQuality, type CallQualityReports } from '../calls/quality';
 import { pathOf } from '../../src/contracts/api-route';
 import { voiceIdentityOf } from '../../src/contracts/voice-identity';
 import type { Role } from '../../src/contracts/roles';
@@ -44,11 +45,35 @@ import type { Role } from '../../src/contracts/roles';
 /** What the page must reach besides its own origin on Twilio (Sync, Voice signalling, Insights). */
 export const TWILIO_CONNECT_SOURCES = ['https://*.twilio.com', 'wss://*.twilio.com'];
 
+/**
+ * Where the browsers' SDKs reach Twilio from a page at some origin: Twilio's own endpoints, or
+ * (the twins in this process) the page's own origin. Configuration, not a code path: the tokens,
+ * the Device options and everything else are the same (server/app.ts chooses).
+ */
+export interface BrowserEndpoints {
+  /** The twilio-sync SDK's client options; `{}` keeps Twilio's own addresses. */
+  sync: Record<string, unknown>;
+  voice: {
+    /** The Voice SDK's `chunderw` (its signalling host), when not Twilio's own. */
+    chunderw?: string;
+    /** The signalling URL the page's SDK loader dials (src/io/voice/sdk.ts). */
+    signallingUrl: string;
+    /** Whether the SDK publishes its events to Voice Insights (Twilio's only). */
+    insights: boolean;
+  };
+}
+
+/** Twilio's own endpoints, whatever the page's origin. */
+export const TWILIO_ENDPOINTS: BrowserEndpoints = {
+  sync: {},
+  voice: { signallingUrl: TWILIO_SIGNALLING_URL, insights: true },
+};
+
 export interface TwilioBackend {
-  /** Tokens for Twilio's Sync (handed out once the person's permissions are in place); no WebSocket here. */
-  sync: SyncService;
+  /** Tokens for Twilio's Sync, handed out once the person's permissions are in place. */
+  sync: SyncAccess;
   /** The `users` directory, with each person's Sync permissions following their role. */
-  directory: BackgroundDirectory;
+  directory: Directory;
   /** Who may do what in Twilio Sync (acl.ts). */
   acl: SyncAcl;
   voice: VoiceBackend;
@@ -56,7 +81,7 @@ export interface TwilioBackend {
   data: RoutingData;
   calls: CallLog;
   /** The browsers' call quality reports, added to the calls' history rows. */
-  quality: TwilioCallQuality;
+  quality: CallQualityReports;
   /** Voicemail messages (Twilio's recordings), for GET /api/voicemail/{id}. */
   voicemail: TwilioVoicemail;
   /** A ring group's members now (who may hear its voicemail). */
@@ -99,12 +124,15 @@ export function createTwilioBackend(
     /** SWITCHBOARD_VOICE_PARK_SECONDS: how long a call stays parked before it rings back. */
     parkTimeoutMs: number;
     /**
-     * The embedded backend's journal of live calls: the voice twin dies with the server, so a call
-     * then in progress gets its row (`dropped`) at the next start. On Twilio, Twilio carries on.
+     * The journal of live calls, when the voice twin runs in this process (embedded, twilio-twins):
+     * its calls end with the server, so a call then in progress gets its row (`dropped`) at the next
+     * start (calls/journal.ts). On Twilio, Twilio carries the calls on.
      */
-    journal?: LiveCallJournal;
+    journal?: CallJournal;
     /** The ttl browsers give their presence item (SWITCHBOARD_PRESENCE_TTL, identity/presence.ts). */
     presenceTtlSeconds?: number;
+    /** Where the browsers' SDKs connect from a page at some origin ({@link TWILIO_ENDPOINTS} on Twilio). */
+    endpoints: (pageOrigin: string) => BrowserEndpoints;
   },
 ): TwilioBackend {
   const { now, log } = deps;
@@ -161,6 +189,29 @@ export function createTwilioBackend(
       );
     }
   };
+  /**
+   * At start, a parked call Twilio no longer carries (it ended while no server followed it, or the
+   * twins' calls ended with the server) leaves /hold: each `holds` item is keyed by the waiting
+   * leg's CallSid (control.ts), asked of Twilio's Calls resource.
+   */
+  const clearGoneHolds = async (): Promise<void> => {
+    try {
+      for (const key of (await rest.mapItems(HOLDS.name)).keys()) {
+        let status: string | null;
+        try {
+          status = (await client.calls(key).fetch()).status;
+        } catch (err) {
+          if (restStatus(err) !== 404) throw err;
+          status = null;
+        }
+        if (status !== 'in-progress') await rest.removeMapItem(HOLDS.name, key);
+      }
+    } catch (err) {
+      log(
+        `twilio: parked calls not checked at start (${err instanceof Error ? err.message : String(err)}): /hold may list a call that has ended until it is picked up`,
+      );
+    }
+  };
   const data = createRoutingData({
     rest,
     onCall: calls.isOnCall,
@@ -174,7 +225,7 @@ export function createTwilioBackend(
     team: deps.team,
     log,
   });
-  const users = createRestDirectory(rest, log);
+  const users = createDirectory(rest, log);
   const voicemail = createTwilioVoicemail({
     config,
     rest,
@@ -194,7 +245,7 @@ export function createTwilioBackend(
     },
   });
   // Sign-in, a role change and removal all pass here: the person's permissions follow.
-  const directory: BackgroundDirectory = {
+  const directory: Directory = {
     ...users,
     upsert(user) {
       users.upsert(user);
@@ -215,28 +266,30 @@ export function createTwilioBackend(
   const sweep = setInterval(() => calls.sweep(), 10 * 60 * 1000);
   sweep.unref();
 
-  const sync: SyncService = {
-    handleUpgrade: () => false,
-    mintToken: (identity, ttlSeconds) => mintTwilioSyncToken(config, identity, ttlSeconds),
-    accessReady: (identity) => acl.ready(identity),
-    // Twilio's defaults: the SDK connects to Twilio's own Twilsock and Sync endpoints.
-    clientOptions: () => ({}),
-    close: () => directory.settled(),
+  const sync: SyncAccess = {
+    ready: (identity) => acl.ready(identity),
+    token: (identity) => mintTwilioSyncToken(config, identity),
+    clientOptions: (pageOrigin) => deps.endpoints(pageOrigin).sync,
   };
 
   const voice: VoiceBackend = {
     // Twilio's tokens cannot be withdrawn: they live 10 minutes at most, and the SDK renews them.
     credentials: (identity, ttlSeconds, origin) => {
       const ttl = Math.min(ttlSeconds, TWILIO_TOKEN_TTL_SECONDS);
+      const { voice } = deps.endpoints(origin);
       return {
         identity,
         token: mintTwilioVoiceToken(config, identity, ttl),
         ttlSeconds: ttl,
-        device: twilioDeviceOptions(
-          (name) => `${origin}${pathOf(API.voiceSound, { file: `${name}.wav` })}`,
-          SOUND_NAMES,
-        ),
-        signalling: { url: TWILIO_SIGNALLING_URL },
+        device: {
+          ...(voice.chunderw === undefined ? {} : { chunderw: voice.chunderw }),
+          ...(voice.insights ? {} : { publishEvents: false }),
+          ...twilioDeviceOptions(
+            (name) => `${origin}${pathOf(API.voiceSound, { file: `${name}.wav` })}`,
+            SOUND_NAMES,
+          ),
+        },
+        signalling: { url: voice.signallingUrl },
       };
     },
     // Twilio cannot be asked about a Voice client's registration: judged from the page's presence.
@@ -270,7 +323,7 @@ export function createTwilioBackend(
     rest,
     data,
     calls,
-    quality: createTwilioCallQuality({ calls, rest, log }),
+    quality: createCallQuality({ calls, rest, log }),
     voicemail,
     membersOf: async (groupId) => (await data.groups()).get(groupId)?.members ?? [],
     register(appRouter, r) {
@@ -313,6 +366,25 @@ export function createTwilioBackend(
       void acl.reconcile();
       retention.start();
       void reconcileOnCall();
+      void clearGoneHolds();
+      if (deps.journal)
+        await recoverDroppedCalls(
+          deps.journal,
+          {
+            recentIds: async (count) =>
+              (await rest.listItems(CALLS.name, count, 'desc')).flatMap(({ data }) =>
+                typeof data.callSid === 'string' ? [data.callSid] : [],
+              ),
+            record: async (row) => {
+              await rest.pushListItem(CALLS.name, row, retention.rowTtlSeconds);
+            },
+          },
+          log,
+        ).catch((err: unknown) =>
+          log(
+            `calls: the calls in progress when the server stopped could not be recorded now (${err instanceof Error ? err.message : String(err)}); the next start tries again`,
+          ),
+        );
     },
     async close() {
       clearInterval(sweep);

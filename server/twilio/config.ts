@@ -1,16 +1,14 @@
 /**
- * The Twilio backend's settings (`SWITCHBOARD_BACKEND=twilio`), read from the environment and checked
- * at start: every value Twilio hands out has a known shape (an Account SID is `AC` and 32 hex
- * digits), so a value pasted into the wrong variable stops the server with a sentence naming the
- * variable and what it should look like, rather than failing on the first call.
+ * The Twilio account the app runs on, read from the environment and checked at start: Twilio's own
+ * (`SWITCHBOARD_BACKEND=twilio`) or the twins' made-up one (server/twins/account.ts, which fills in
+ * what the environment does not set). Every value Twilio hands out has a known shape (an Account SID
+ * is `AC` and 32 hex digits), so a value pasted into the wrong variable stops the server with a
+ * sentence naming the variable and what it should look like, rather than failing on the first call.
  */
-
-import { TWINS_BACKEND, twinEnvironment } from '../twins/account-env';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface TwilioConfig {
-  kind: 'twilio';
   accountSid: string;
   /** An API key (`SK…`) and its secret: they sign access tokens and authenticate REST requests. */
   apiKey: string;
@@ -20,20 +18,31 @@ export interface TwilioConfig {
   syncServiceSid: string;
   /** The TwiML app browsers call out through (their Voice grant's outgoing application). */
   twimlAppSid: string;
-  /** The account's numbers (E.164): the first is the caller ID of calls to outside numbers. */
+  /**
+   * The account's numbers (E.164): the first is the caller ID of calls to outside numbers. None on
+   * the embedded backend, whose twins have no phone network.
+   */
   phoneNumbers: string[];
   /**
    * The https origin Twilio reaches this server at, e.g. `https://phone.example.com`. Webhook
-   * signatures are computed over it; the request's Host is never trusted for that.
+   * signatures are computed over it; the request's Host is never trusted for that. On the twins,
+   * unless set, the server's own address once it listens (server/app.ts).
    */
   publicUrl: string;
-  /** Test hook (SWITCHBOARD_TWILIO_API_URL): every Twilio REST request goes here instead. */
-  apiBaseUrl: string | null;
   /**
-   * SWITCHBOARD_BACKEND=twilio-twins: "Twilio" is this process's twins (server/twins/account.ts);
-   * the public URL and REST address, unless set, are the server's own once it listens.
+   * SWITCHBOARD_TWILIO_API_URL: every Twilio REST request goes here instead of Twilio. On the twins in
+   * this process, unless set, the server's own address once it listens (server/app.ts).
    */
-  twins?: boolean;
+  apiBaseUrl: string | null;
+}
+
+export interface TwilioConfigOptions {
+  /** What a refusal names as the setting that could not start (`SWITCHBOARD_BACKEND=twilio`). */
+  label: string;
+  /** The twins in this process: no public URL needed (the server's own address is taken). */
+  onTwins: boolean;
+  /** No phone numbers needed (the embedded backend: no phone network). */
+  noNumbers: boolean;
 }
 
 const SID = (prefix: string) => new RegExp(`^${prefix}[0-9a-fA-F]{32}$`);
@@ -60,23 +69,10 @@ class Problems {
 const normalise = (number: string): string => number.trim().replace(/[\s().-]/g, '');
 
 /**
- * Reads the Twilio settings; null when the backend is the embedded one. Throws one Error listing
- * everything missing or malformed. With `twilio-twins`, every Twilio value defaults to the twins'
- * made-up account (its secrets kept in `dataDir`), and Google sign-in is not required.
+ * Reads the account's settings. Throws one Error listing everything missing or malformed, so a person
+ * fixes the environment in one go.
  */
-export function twilioConfigFromEnv(
-  given: Env,
-  dataDir: string | null = null,
-): TwilioConfig | null {
-  const backend = (value(given, 'SWITCHBOARD_BACKEND') ?? 'embedded').toLowerCase();
-  if (backend === 'embedded') return null;
-  if (backend !== 'twilio' && backend !== TWINS_BACKEND) {
-    throw new Error(
-      `SWITCHBOARD_BACKEND must be "embedded" (the default), "twilio" or "${TWINS_BACKEND}", got ${JSON.stringify(backend)}`,
-    );
-  }
-  const twins = backend === TWINS_BACKEND;
-  const env = twins ? twinEnvironment(given, dataDir) : given;
+export function twilioConfigFromEnv(env: Env, options: TwilioConfigOptions): TwilioConfig {
   const p = new Problems();
   const accountSid = p.need(env, 'TWILIO_ACCOUNT_SID', SID('AC'), 'AC followed by 32 hex digits');
   const apiKey = p.need(env, 'TWILIO_API_KEY', SID('SK'), 'an API key SID: SK and 32 hex digits');
@@ -99,7 +95,9 @@ export function twilioConfigFromEnv(
     SID('AP'),
     'a TwiML app SID: AP and 32 hex digits',
   );
-  const numbers = p.need(env, 'TWILIO_PHONE_NUMBERS', null, 'comma-separated, like +442079460000');
+  const numbers = options.noNumbers
+    ? (value(env, 'TWILIO_PHONE_NUMBERS') ?? '')
+    : p.need(env, 'TWILIO_PHONE_NUMBERS', null, 'comma-separated, like +442079460000');
   const phoneNumbers: string[] = [];
   for (const part of numbers === '' ? [] : numbers.split(',')) {
     const number = normalise(part);
@@ -110,21 +108,10 @@ export function twilioConfigFromEnv(
     else if (!phoneNumbers.includes(number)) phoneNumbers.push(number);
   }
   const publicRaw = value(env, 'SWITCHBOARD_PUBLIC_URL');
-  // On the twins, the server's own origin once it listens (twins/account.ts).
-  const publicUrl = twins && publicRaw === null ? '' : publicOrigin(p, publicRaw);
-  if (!twins && value(env, 'GOOGLE_CLIENT_ID') === null)
-    p.list.push(
-      'GOOGLE_CLIENT_ID is not set: on Twilio people sign in with Google only (docs/operations.md, "Running on Twilio")',
-    );
-  if (!twins && env.SWITCHBOARD_PASSCODE)
-    p.list.push(
-      'SWITCHBOARD_PASSCODE has no use on Twilio, where people sign in with Google only: unset it',
-    );
+  const publicUrl = options.onTwins && publicRaw === null ? '' : publicOrigin(p, publicRaw);
   const apiBaseUrl = testApiUrl(p, value(env, 'SWITCHBOARD_TWILIO_API_URL'));
-  if (p.list.length > 0)
-    throw new Error(`SWITCHBOARD_BACKEND=${backend} cannot start:\n  - ${p.list.join('\n  - ')}`);
+  if (p.list.length > 0) throw new Error(`${options.label} cannot start:\n  - ${p.list.join('\n  - ')}`);
   return {
-    kind: 'twilio',
     accountSid,
     apiKey,
     apiSecret,
@@ -134,7 +121,6 @@ export function twilioConfigFromEnv(
     phoneNumbers,
     publicUrl,
     apiBaseUrl,
-    ...(twins ? { twins: true } : {}),
   };
 }
 

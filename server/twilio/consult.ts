@@ -15,7 +15,7 @@
  *   the page is told why.
  */
 import type { RingTurn } from '../../src/domain/routing/engine';
-import { CallControlError } from '../twins/voice/model';
+import { CallControlError } from '../calls/refusals';
 import type { CallLog } from './calls';
 import type { Consult, LiveCalls, Live, Side } from './live-calls';
 import { conference, roomName, type Moves } from './moves';

@@ -25,15 +25,11 @@ import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import { transferTurns } from '../../src/domain/routing/engine';
 import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
 import { HOLDS } from '../../src/contracts/objects';
+import type { ParkedCallWrite } from '../../src/contracts/records/hold';
 import { normaliseNumber } from '../../src/contracts/records/group';
 import type { User } from '../identity/users';
-import {
-  CallControlError,
-  GONE_SENTENCE,
-  TAKEN_SENTENCE,
-  type Destination,
-} from '../twins/voice/model';
-import { resolveDestination } from '../voice/directory';
+import { CallControlError, GONE_SENTENCE, TAKEN_SENTENCE } from '../calls/refusals';
+import { resolveDestination, type Destination } from '../voice/directory';
 import type { CallLog, CallState } from './calls';
 import type { TwilioClient } from './client';
 import { createConsult } from './consult';
@@ -44,13 +40,6 @@ import type { SyncRest } from './sync-rest';
 
 export { HOLD_MUSIC } from './moves';
 
-/** A parked call as /hold lists it (the `holds` item and its key). */
-export interface ParkedOnTwilio {
-  callId: string;
-  caller: string;
-  parkedBy: string;
-  parkedAt: number;
-}
 
 export interface CallControlDeps {
   client: TwilioClient;
@@ -73,7 +62,7 @@ export interface CallControlDeps {
 
 export interface CallControl {
   hold(identity: string, callSid: string, on: boolean): Promise<void>;
-  park(identity: string, callSid: string): Promise<ParkedOnTwilio>;
+  park(identity: string, callSid: string): Promise<ParkedCallWrite>;
   transfer(identity: string, callSid: string, to: string, mode: 'blind' | 'consult'): Promise<void>;
   completeTransfer(identity: string, callSid: string): Promise<void>;
   cancelTransfer(identity: string, callSid: string): Promise<void>;

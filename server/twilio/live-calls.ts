@@ -7,7 +7,7 @@
  */
 import type { TrailStep } from '../../src/contracts/records/call';
 import type { RingTurn } from '../../src/domain/routing/engine';
-import { CallControlError } from '../twins/voice/model';
+import { CallControlError } from '../calls/refusals';
 import type { CallLog, CallState } from './calls';
 
 export interface Side {

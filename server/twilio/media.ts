@@ -18,7 +18,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Announcements } from '../guidance/announcements';
-import { pcmuWav } from '../guidance/pcm';
+import { pcmuWav } from '../platform/audio/pcm';
 import { HttpError } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
 import { TWILIO_PATHS } from '../../src/contracts/api';

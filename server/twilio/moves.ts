@@ -24,7 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { voiceIdentityOf } from '../../src/contracts/voice-identity';
-import { CallControlError } from '../twins/voice/model';
+import { CallControlError } from '../calls/refusals';
 import type { TwilioClient } from './client';
 import type { Live, Side } from './live-calls';
 import { Twiml } from './twiml-writer';

@@ -2,7 +2,13 @@ import type { User } from '../identity/users';
 import { normaliseNumber } from '../../src/contracts/records/group';
 import { EXTENSION } from '../../src/contracts/records/user';
 import type { GroupNumber } from '../identity/extensions';
-import type { Destination } from '../twins/voice/model';
+
+/** Who a dialled `To` reaches. */
+export type Destination =
+  | { kind: 'person'; identity: string; name: string }
+  /** A ring group: routed by the engine. `test`: an admin's Test this group call. */
+  | { kind: 'group'; groupId: string; name: string; test: boolean }
+  | { kind: 'unknown'; reason: string };
 
 const PHONE_NUMBER = /^\+?[0-9][0-9 ().-]{2,30}$/;
 

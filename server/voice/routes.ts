@@ -1,55 +1,46 @@
 import { API, type VoiceCredentials } from '../../src/contracts/api';
+import type { ParkedCallWrite } from '../../src/contracts/records/hold';
+import { CallControlError } from '../calls/refusals';
 import type { Auth } from '../identity/sessions';
 import { readBody } from '../platform/http/body';
 import { HttpError, sendJson } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
-import { SDK_SOUNDS, toneWav } from '../twins/voice/audio';
-import { CallControlError, SIGNAL_PATH, type ParkedCall } from '../twins/voice/model';
-import type { VoiceService } from '../twins/voice/service';
-import { pathOf } from '../../src/contracts/api-route';
-import { voiceIdentityOf } from '../../src/contracts/voice-identity';
+import { toneWav } from '../platform/audio/tones';
+import { SDK_SOUNDS } from './sounds';
 
 export interface VoiceRouteDeps {
   auth: Auth;
-  voice: VoiceService;
   /** Lifetime of a voice token; the SDK asks for a new one 10 s before it ends. */
   tokenTtlSeconds?: number;
-  /** Calls carried by another backend (Twilio's Voice): its tokens and Device options. */
-  backend?: VoiceBackend;
-  /** Hold, park and transfer: the app's, through Twilio's Voice API (server/twilio/control.ts). */
-  control: CallControls;
+  /** The account's Voice: its tokens, the registration check and the call controls. */
+  voice: VoiceBackend;
 }
 
-/** Another voice backend's answers to the token and registration questions. */
+/** Voice's answers to the token and registration questions, and the call controls. */
 export interface VoiceBackend {
   /** The whole `GET /api/voice/token` answer; `origin` is the page's. */
   credentials(identity: string, ttlSeconds: number, origin: string): VoiceCredentials;
   /** Whether the service can ring the person (the dead-phone check; server/twilio/registration.ts). */
   registered(identity: string): Promise<boolean>;
   /** Hold, park and transfer of its calls (server/twilio/control.ts). */
-  control?: CallControls;
+  control: CallControls;
 }
 
 /** Changes to a live call the page asks for, refused with a {@link CallControlError}. */
 export interface CallControls {
-  hold(identity: string, callSid: string, on: boolean): void | Promise<void>;
-  park(identity: string, callSid: string): ParkedCall | Promise<ParkedCall>;
-  transfer(
-    identity: string,
-    callSid: string,
-    to: string,
-    mode: 'blind' | 'consult',
-  ): void | Promise<void>;
-  completeTransfer(identity: string, callSid: string): void | Promise<void>;
-  cancelTransfer(identity: string, callSid: string): void | Promise<void>;
+  hold(identity: string, callSid: string, on: boolean): Promise<void>;
+  park(identity: string, callSid: string): Promise<ParkedCallWrite>;
+  transfer(identity: string, callSid: string, to: string, mode: 'blind' | 'consult'): Promise<void>;
+  completeTransfer(identity: string, callSid: string): Promise<void>;
+  cancelTransfer(identity: string, callSid: string): Promise<void>;
 }
 
 /** The SDK's sound names, in the order it asks for them. */
 export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
 
 /**
- * GET /api/voice/token: a Voice token for the signed-in person and the Device options that keep the
- * SDK on this server (signalling on /signal, sounds from /api/voice/sounds, no Insights).
+ * GET /api/voice/token: a Voice token for the signed-in person and the Device options (where the SDK
+ * signals, the sounds from /api/voice/sounds).
  * GET /api/voice/registration: `{ registered }`, whether the service can ring the signed-in person.
  * GET /api/voice/sounds/{name}.wav[?level=0..100]: the SDK's ringtone, dial and DTMF sounds, made here.
  * POST /api/voice/calls/{callSid}/hold, …/resume, …/park: hold, resume or park one of the signed-in
@@ -59,35 +50,8 @@ export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
 export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void {
   const ttl = deps.tokenTtlSeconds ?? 3600;
   router.route(API.voiceToken, (ctx) => {
-    const { user, sessionRef } = deps.auth.requireSession(ctx);
-    if (deps.backend) {
-      sendJson(ctx.res, 200, deps.backend.credentials(user.identity, ttl, ctx.origin.origin));
-      return;
-    }
-    const { host, protocol } = ctx.origin;
-    const credentials: VoiceCredentials = {
-      identity: user.identity,
-      // The Voice identity Twilio allows (letters, digits, `_`), as on Twilio (src/contracts).
-      token: deps.voice.mintToken(voiceIdentityOf(user.identity), ttl, sessionRef),
-      ttlSeconds: ttl,
-      device: {
-        chunderw: host,
-        publishEvents: false,
-        codecPreferences: ['opus', 'pcmu'],
-        maxCallSignalingTimeoutMs: 30_000,
-        enableImprovedSignalingErrorPrecision: true,
-        closeProtection: false,
-        sounds: Object.fromEntries(
-          SOUND_NAMES.map((name) => [
-            name,
-            `${ctx.origin.origin}${pathOf(API.voiceSound, { file: `${name}.wav` })}`,
-          ]),
-        ),
-      },
-      // The SDK always dials wss://; on plain http the page rewrites that to ws:// for this path only.
-      signalling: { url: `${protocol === 'https' ? 'wss' : 'ws'}://${host}${SIGNAL_PATH}` },
-    };
-    sendJson(ctx.res, 200, credentials);
+    const { user } = deps.auth.requireSession(ctx);
+    sendJson(ctx.res, 200, deps.voice.credentials(user.identity, ttl, ctx.origin.origin));
   });
 
   // Whether the service has this person's phone registered. A browser whose socket died silently
@@ -95,18 +59,14 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
   // asks here when it comes back to the foreground and registers afresh if not.
   router.route(API.voiceRegistration, async (ctx) => {
     const { user } = deps.auth.requireSession(ctx);
-    sendJson(ctx.res, 200, {
-      registered: deps.backend
-        ? await deps.backend.registered(user.identity)
-        : deps.voice.isRegistered(voiceIdentityOf(user.identity)),
-    });
+    sendJson(ctx.res, 200, { registered: await deps.voice.registered(user.identity) });
   });
 
   // Hold, resume and park: the SDK has no such primitive, so the page asks the server, which owns
   // the media legs. The session names the person; the service checks the call is theirs.
   const CALL_SID = /^[A-Za-z0-9-]{1,64}$/;
   /** Runs a call control, turning the service's refusal into the API's error answer. */
-  const calls = deps.control;
+  const calls = deps.voice.control;
   const answer = async (work: () => void | Promise<void>): Promise<void> => {
     try {
       await work();

@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import { AudioSchema } from './records/audio';
-import { HoldSchema } from './records/hold';
+import { ParkedCallSchema } from './records/hold';
 import { QualityReportSchema } from './records/call-quality';
 import { body, route, text } from './api-route';
 import { SESSION_ROUTES, UserAnswer } from './api-session';
@@ -55,9 +55,7 @@ const SignInCodeAnswer = v.object({
 export type SignInCode = v.InferOutput<typeof SignInCodeAnswer>;
 
 /** A parked call as the server reports it (the `holds` item with its key). */
-const ParkAnswer = v.object({
-  parked: v.object({ callId: v.string(), ...HoldSchema.entries }),
-});
+const ParkAnswer = v.object({ parked: ParkedCallSchema });
 
 // ── Routes ────────────────────────────────────────────────────────────────────────────────────
 

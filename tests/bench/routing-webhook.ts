@@ -213,7 +213,6 @@ async function startOnTwins(readDelayMs: number): Promise<RunningServer> {
     },
   });
   const config: TwilioConfig = {
-    kind: 'twilio',
     accountSid: ACCOUNT_SID,
     apiKey: API_KEY,
     apiSecret: API_SECRET,

@@ -17,13 +17,13 @@
  */
 import { RtpHeader, RtpPacket } from 'werift';
 import WebSocket from 'ws';
-import { type Tone } from '../../server/twins/voice/audio';
 import { CLOCK_RATE, OPUS_FRAME } from '../../server/twins/voice/codec';
 import { opusSource, pcmuSource, type FrameSource } from '../../server/twins/voice/sounds';
 import { answerLeg, offerLeg, type MediaLeg } from '../../server/twins/voice/media';
 import { client, signIn } from '../integration/sync/support';
 import { CALLS } from '../../src/contracts/objects';
 import { eventually, present } from '../integration/voice/support';
+import { type Tone } from '../../server/platform/audio/tones';
 
 const [baseUrl = '', pairsArg = '1', prefix = 'load'] = process.argv.slice(2);
 const pairs = Number(pairsArg);

@@ -22,13 +22,10 @@
  * The coverage printed is measured on the shadows; every state and transition of the chart is
  * walked here (tests/unit/machines/device.model.test.ts walks the same chart over fakes).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateValueText } from '../../src/machines/stateValue';
 import { mintVoiceToken } from '../../server/twins/voice/token';
-import { twinFolder } from '../../server/twins/account-env';
 import { startServer, type RunningServer } from '../support/server';
 import {
   deviceHarness,
@@ -125,12 +122,9 @@ let steps = 0;
 beforeAll(async () => {
   started = Date.now();
   server = await startServer();
-  // Voice tokens are signed as Twilio's are, with the account's API key secret (the embedded
-  // backend's made-up account, server/twins/account-env.ts).
-  voiceSecret = Buffer.from(
-    readFileSync(join(twinFolder(server.dataDir), 'api-secret'), 'utf8').trim(),
-    'utf8',
-  );
+  // Voice tokens are signed as Twilio's are, with the account's API key secret (the twins'
+  // made-up account, server/twins/account.ts).
+  voiceSecret = Buffer.from(server.account().apiSecret, 'utf8');
   browser = await launchChromiumForVoice();
   cal = await openVoicePerson(browser, server, 'Cal');
 });

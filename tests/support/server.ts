@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { configFromEnv } from '../../server/config';
+import type { TwilioConfig } from '../../server/twilio/config';
 import { freePort } from './ports';
 
 export interface RunningServer {
@@ -18,6 +20,13 @@ export interface RunningServer {
   /** Removes the data dir (after stop/kill). */
   cleanup: () => void;
   process: ChildProcess;
+  /** SWITCHBOARD_BACKEND as the server was started with it. */
+  backend: string;
+  /**
+   * The Twilio account the server runs on, read as it read it (on the twins, the made-up account
+   * whose secrets it keeps in its data folder): what a test signs tokens or REST requests with.
+   */
+  account(): TwilioConfig;
 }
 
 export interface StartOptions {
@@ -64,6 +73,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-test-'));
   const [node, args] = serverCommand();
+  const backend = options.env?.SWITCHBOARD_BACKEND ?? e2eBackend();
   const child = spawn(node, args, {
     cwd: root,
     env: {
@@ -72,7 +82,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       HOST: '127.0.0.1',
       PORT: String(port),
       SWITCHBOARD_DATA: dataDir,
-      SWITCHBOARD_BACKEND: e2eBackend(),
+      SWITCHBOARD_BACKEND: backend,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -118,5 +128,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     kill: () => wait('SIGKILL'),
     cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
     process: child,
+    backend,
+    account: () =>
+      configFromEnv({ ...options.env, SWITCHBOARD_BACKEND: backend, SWITCHBOARD_DATA: dataDir })
+        .twilio,
   };
 }

@@ -67,3 +67,14 @@ function localAddresses(): string[] {
     (list ?? []).map((i) => i.address.replace(/%.*$/, '')),
   );
 }
+
+/**
+ * The address a server listening at `url` reaches itself at: its own, or loopback when it listens
+ * on every address (`0.0.0.0`, `[::]`).
+ */
+export function selfAddress(url: string): string {
+  const u = new URL(url);
+  if (u.hostname === '0.0.0.0') u.hostname = '127.0.0.1';
+  if (u.hostname === '[::]') u.hostname = '[::1]';
+  return u.origin;
+}

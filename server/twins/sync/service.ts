@@ -44,6 +44,11 @@ export interface SyncService {
   disconnect?(identity: string): void;
   /** Withdraws one app session's access at once (sign-out): the sockets opened with its tokens close. */
   revokeSession?(sessionRef: string): void;
+  /**
+   * Sets the Twilio service up as its owner would in Twilio's console (its name, ACL on or off).
+   * Absent unless the service answers Twilio's REST API.
+   */
+  setUpService?(settings: { friendlyName: string; aclEnabled: boolean }): void;
 }
 
 export interface SyncServiceOptions {
@@ -306,6 +311,18 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       };
     },
     internal,
+    ...(twilioApi
+      ? {
+          setUpService({ friendlyName, aclEnabled }: { friendlyName: string; aclEnabled: boolean }) {
+            twilioApi.state.saveService({
+              ...twilioApi.state.service(),
+              friendly_name: friendlyName,
+              acl_enabled: aclEnabled ? 1 : 0,
+              date_updated: now(),
+            });
+          },
+        }
+      : {}),
     disconnect(identity) {
       for (const c of [...(byIdentity.get(identity) ?? [])])
         c.revoke('Access revoked: this person was removed from the team');

@@ -6,7 +6,8 @@
  * between an Opus leg and a PCMU leg.
  */
 import OpusScript from 'opusscript';
-import { linearToMulaw, mulawToLinear } from './audio';
+import { mulawToPcm, pcmToMulaw } from '../../platform/audio/g711';
+
 
 export type Codec = 'opus' | 'pcmu';
 
@@ -16,22 +17,6 @@ export const CLOCK_RATE: Readonly<Record<Codec, number>> = { opus: 48_000, pcmu:
 export const OPUS_FRAME = 960;
 /** 48 kHz over 8 kHz. */
 const FACTOR = 6;
-
-const MULAW_TABLE = Int16Array.from({ length: 256 }, (_, code) => mulawToLinear(code));
-
-/** μ-law bytes to 16-bit PCM at the same rate. */
-export function mulawToPcm(mulaw: Uint8Array): Int16Array {
-  const out = new Int16Array(mulaw.length);
-  for (let i = 0; i < mulaw.length; i++) out[i] = MULAW_TABLE[mulaw[i]!]!;
-  return out;
-}
-
-/** 16-bit PCM to μ-law bytes at the same rate. */
-export function pcmToMulaw(pcm: Int16Array): Buffer {
-  const out = Buffer.allocUnsafe(pcm.length);
-  for (let i = 0; i < pcm.length; i++) out[i] = linearToMulaw(pcm[i]!);
-  return out;
-}
 
 /** Root-mean-square level of PCM samples (0 for none). */
 export function rms(pcm: Int16Array): number {

@@ -8,7 +8,6 @@
  * sent in the leg's own codec (sounds.ts keeps the Opus encoding of what repeats).
  */
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
-import { FRAME_SAMPLES, type Tone } from './audio';
 import { forwarded } from './bridge';
 import { audioReader, CLOCK_RATE, OPUS_FRAME, OpusBusy, type Codec } from './codec';
 import { guardDtlsRetransmits, keepEarlyRecords } from './dtls-retransmits';
@@ -17,6 +16,8 @@ import type { MediaOptions } from './media-options';
 import { gathered, loopbackLast, peerConnection, withoutStun } from './peer';
 import { reportOnSchedule } from './rtcp';
 import { opusSource, pcmuSource } from './sounds';
+import { FRAME_SAMPLES } from '../../platform/audio/g711';
+import { type Tone } from '../../platform/audio/tones';
 
 export { bridge } from './bridge';
 export type { MediaOptions } from './media-options';

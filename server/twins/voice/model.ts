@@ -1,7 +1,6 @@
 /**
  * What the voice twin's modules share: the sockets and the state object (`VoiceState`) every module
- * is handed instead of a closure. Also the app's words about calls it reads from here for now (the
- * refusals of call controls and the pick-up sentences; server/twilio/control.ts).
+ * is handed instead of a closure.
  */
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
@@ -9,48 +8,6 @@ import type { AppMode } from './twiml/application';
 import type { VoiceServiceOptions } from './service';
 
 export const SIGNAL_PATH = '/signal';
-
-/** Who a dialled `To` reaches. */
-export type Destination =
-  | { kind: 'person'; identity: string; name: string }
-  /** A ring group: routed by the engine. `test`: an admin's Test this group call. */
-  | { kind: 'group'; groupId: string; name: string; test: boolean }
-  | { kind: 'unknown'; reason: string };
-
-/** A call waiting in the park, as /hold lists it (the `holds` map item). */
-export interface ParkedCall {
-  callId: string;
-  /** Who waits: their display name. */
-  caller: string;
-  parkedBy: string;
-  parkedAt: number;
-}
-
-/** Why a hold, resume or park was refused: an HTTP status, a stable code and a sentence. */
-export class CallControlError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code:
-      | 'no_such_call'
-      | 'not_your_call'
-      | 'not_answered'
-      | 'held_by_them'
-      | 'bad_request'
-      | 'not_found'
-      | 'unavailable'
-      | 'transfer_in_progress'
-      | 'no_transfer',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Dialled to pick up a parked call: `park:<callId>`. */
-import { PARK_PREFIX } from '../../../src/contracts/call-parameters';
-export { PARK_PREFIX };
-export const TAKEN_SENTENCE = 'A colleague already picked up this call.';
-export const GONE_SENTENCE = 'This call is no longer on hold: the caller hung up.';
 
 /** What the twin's modules share: its settings, the sockets and the application's calls. */
 export interface VoiceState {

@@ -7,8 +7,10 @@
  * long sound never stalls the event loop.
  */
 import { createHash } from 'node:crypto';
-import { FRAME_SAMPLES, PCMU_SILENCE, SAMPLE_RATE, toneFrame, type Tone } from './audio';
-import { mulawToPcm, OpusBusy, OpusEncoder, OPUS_SILENCE, Upsampler } from './codec';
+import { OpusBusy, OpusEncoder, OPUS_SILENCE, Upsampler } from './codec';
+import { FRAME_SAMPLES, PCMU_SILENCE, SAMPLE_RATE } from '../../platform/audio/g711';
+import { toneFrame, type Tone } from '../../platform/audio/tones';
+import { mulawToPcm } from '../../platform/audio/g711';
 
 /** A μ-law sound's Opus frames, encoded in order as they are first asked for. */
 export class EncodedSound {

@@ -25,7 +25,6 @@ const SERVICE_SID = 'IS0123456789abcdef0123456789abcdef';
 /** What a Twilio-mode server is configured with, its REST address moved to the twin. */
 function twilioConfig(base: string, secret = API_SECRET): TwilioConfig {
   return {
-    kind: 'twilio',
     accountSid: ACCOUNT_SID,
     apiKey: API_KEY,
     apiSecret: secret,

@@ -13,7 +13,7 @@ import { TWILIO_PATHS } from '../../../src/contracts/api';
 import { GROUPS, PRESENCE, SCHEDULES, SETTINGS } from '../../../src/contracts/objects';
 import { voiceIdentityOf } from '../../../src/contracts/voice-identity';
 import { createTwilioClient } from '../../../server/twilio/client';
-import { twilioConfigFromEnv, type TwilioConfig } from '../../../server/twilio/config';
+import type { TwilioConfig } from '../../../server/twilio/config';
 import { createSyncRest } from '../../../server/twilio/sync-rest';
 import { startServer, type RunningServer } from '../../support/server';
 import { clientWithToken, shutdownClients, signIn, token } from './support';
@@ -97,7 +97,7 @@ beforeAll(async () => {
     env: { SWITCHBOARD_BACKEND: 'twilio-twins', SWITCHBOARD_SYNC_LOG_REQUESTS: '1' },
   });
   config = {
-    ...twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, server.dataDir)!,
+    ...server.account(),
     apiBaseUrl: `${server.url}/twilio`,
   };
   // An admin's ring group (Ann and Bob, open all day), written as the server writes groups.

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTwilioClient } from '../../../server/twilio/client';
-import { twilioConfigFromEnv, type TwilioConfig } from '../../../server/twilio/config';
+import type { TwilioConfig } from '../../../server/twilio/config';
 import { mintTwilioSyncToken } from '../../../server/twilio/tokens';
-import { TWIN_ACCOUNT } from '../../../server/twins/account-env';
+import { TWIN_ACCOUNT } from '../../../server/twins/account';
 import { startServer, type RunningServer } from '../../support/server';
 import { clientWithToken, RawTwilsock, shutdownClients, signIn, token, waitFor } from './support';
 
@@ -23,7 +23,7 @@ let config: TwilioConfig;
 beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_BACKEND: 'twilio-twins' } });
   config = {
-    ...twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, server.dataDir)!,
+    ...server.account(),
     apiBaseUrl: `${server.url}/twilio`,
   };
 });
@@ -154,7 +154,7 @@ describe('the slow-Sync test hook, SWITCHBOARD_TEST_SYNC_DELAY_MS', () => {
       env: { SWITCHBOARD_BACKEND: 'twilio-twins', SWITCHBOARD_TEST_SYNC_DELAY_MS: '300' },
     });
     slowConfig = {
-      ...twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, slow.dataDir)!,
+      ...slow.account(),
       apiBaseUrl: `${slow.url}/twilio`,
     };
   });

@@ -3,7 +3,6 @@
  * peer (werift, the server's own media code playing the browser's part), so what each side hears is
  * read from the RTP it receives.
  */
-import { TONES } from '../../../server/twins/voice/audio';
 import {
   answerLeg,
   offerLeg,
@@ -16,6 +15,7 @@ import { callRecord } from '../../../src/contracts/records/call';
 import { groupObjectsWith, storeGroup, type GroupSpec } from '../../support/ring-groups';
 import { client, signIn } from '../sync/support';
 import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
+import { TONES } from '../../../server/platform/audio/tones';
 
 export type Person = RawSignal & { identity: string; cookie: string };
 

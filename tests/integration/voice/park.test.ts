@@ -10,7 +10,7 @@
 import type { SyncMap } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offerLeg, type MediaLeg } from '../../../server/twins/voice/media';
-import { GONE_SENTENCE, TAKEN_SENTENCE } from '../../../server/twins/voice/model';
+import { GONE_SENTENCE, TAKEN_SENTENCE } from '../../../server/calls/refusals';
 import { callRecord } from '../../../src/contracts/records/call';
 import { holdRecord } from '../../../src/contracts/records/hold';
 import { startServer, type RunningServer } from '../../support/server';

@@ -10,7 +10,7 @@
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
-import { decodeWav } from '../../../server/guidance/pcm';
+import { decodeWav } from '../../../server/platform/audio/pcm';
 import { holdMusic } from '../../../server/twins/voice/audio';
 import { rms } from '../../../server/twins/voice/codec';
 import { wavFile } from '../../support/audio-fixtures';

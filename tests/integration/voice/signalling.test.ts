@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSecret } from '../../../server/platform/lib/access-token';
 import { mintAccessToken } from '../../../server/twins/sync/token';
 import { mintVoiceToken } from '../../../server/twins/voice/token';
-import { twinFolder } from '../../../server/twins/account-env';
 import { startServer, type RunningServer } from '../../support/server';
 import { token as syncToken } from '../sync/support';
 import {
@@ -48,12 +47,9 @@ async function refusedWith(tokenValue: unknown, code: number): Promise<string> {
 
 describe('tokens', () => {
   it('refuses garbage, forged, expired, over-long and foreign tokens with the SDK codes, then closes', async () => {
-    // Voice tokens are signed as Twilio's are, with the account's API key secret (the embedded
-    // backend's made-up account, server/twins/account-env.ts).
-    const secret = Buffer.from(
-      loadOrCreateSecret(twinFolder(server.dataDir), 'api-secret').toString('hex'),
-      'utf8',
-    );
+    // Voice tokens are signed as Twilio's are, with the account's API key secret (the twins'
+    // made-up account, server/twins/account.ts).
+    const secret = Buffer.from(server.account().apiSecret, 'utf8');
     const now = Math.floor(Date.now() / 1000);
     await refusedWith('not-a-jwt', 31204);
     const good = (await voiceToken(server.url, 'mallory@example.com')).token;

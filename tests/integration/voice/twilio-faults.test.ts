@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { SyncClient, SyncList } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTwilioClient, type TwilioClient } from '../../../server/twilio/client';
-import { twilioConfigFromEnv, type TwilioConfig } from '../../../server/twilio/config';
+import type { TwilioConfig } from '../../../server/twilio/config';
 import type { GroupSpec } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { tellServerOutputOnFailure } from '../../support/server-output';
@@ -140,7 +140,7 @@ beforeAll(async () => {
   syncIs('');
   server = await startServer({ env });
   config = {
-    ...twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, server.dataDir)!,
+    ...server.account(),
     apiBaseUrl: `${server.url}/twilio`,
   };
   rest = createTwilioClient(config);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createApp, type App } from '../../../server/app';
 import { configFromEnv, type AppConfig } from '../../../server/config';
-import type { SyncService } from '../../../server/twins/sync/service';
+import { createTwilioClient } from '../../../server/twilio/client';
+import { createSyncRest, type SyncRest } from '../../../server/twilio/sync-rest';
 import { rememberSignInKeys, signInKeyHeaders } from '../../support/sign-in-keys';
 
 export interface TestApp {
@@ -13,40 +14,30 @@ export interface TestApp {
   url: string;
   dataDir: string;
   config: AppConfig;
+  /**
+   * Sync as the server sees it: the account's service through its REST API (the twins', in this
+   * process), for a test to read what subscribers would be sent or to write what only the server may.
+   */
+  sync: SyncRest;
+  /** Resolves once the app's background Sync writes queued so far have been tried. */
+  settled(): Promise<void>;
   /** Closes the app; the data dir stays for a restart. */
   close(): Promise<void>;
   /** Rows of a table in app.db, read through a separate read-only connection. */
   rows(table: 'users' | 'sessions'): Record<string, unknown>[];
 }
 
-/** A stand-in Sync service that records what it was asked. */
-export function fakeSync(): SyncService & { minted: string[] } {
-  const minted: string[] = [];
-  return {
-    minted,
-    handleUpgrade: () => false,
-    mintToken(identity) {
-      minted.push(identity);
-      return `token-for-${identity}`;
-    },
-    clientOptions(origin) {
-      return {
-        twilsock: { uri: `${origin.replace(/^http/, 'ws')}/v3/wsconnect` },
-        cdsUri: `${origin}/v3`,
-      };
-    },
-    close: () => Promise.resolve(),
-  };
-}
-
 export function tempDir(prefix = 'sb-unit-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** createApp on 127.0.0.1, port 0, with its own data dir (or the given one) and no dist/ by default. */
+/**
+ * createApp on 127.0.0.1, port 0, with its own data dir (or the given one) and no dist/ by default:
+ * the embedded backend, Twilio's twins in the same process.
+ */
 export async function startApp(
   env: Record<string, string> = {},
-  options: { dataDir?: string; sync?: SyncService; now?: () => number } = {},
+  options: { dataDir?: string; now?: () => number } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? tempDir();
   const config = configFromEnv({
@@ -57,7 +48,6 @@ export async function startApp(
     ...env,
   });
   const app = createApp(config, {
-    sync: options.sync ?? fakeSync(),
     log: () => {},
     ...(options.now ? { now: options.now } : {}),
   });
@@ -67,6 +57,8 @@ export async function startApp(
     url,
     dataDir,
     config,
+    sync: createSyncRest(createTwilioClient(config.twilio), config.twilio.syncServiceSid),
+    settled: () => app.settled(),
     close: () => app.close(),
     rows(table) {
       const db = new Database(join(dataDir, 'app.db'), { readonly: true });

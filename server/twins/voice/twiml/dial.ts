@@ -7,7 +7,6 @@
  * bridge with its media leg (`Fork.takeOver`), and the `<Dial>` ends `completed`.
  */
 import { randomBytes } from 'node:crypto';
-import { TONES } from '../audio';
 import { bridge, offerLeg, type MediaLeg } from '../media';
 import { sid, type Conn, type VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../signalling';
@@ -25,6 +24,7 @@ import type { RunScope } from './leg';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome } from './run';
 import type { FinalStatus } from './status';
+import { TONES } from '../../../platform/audio/tones';
 
 type ClientNoun = Extract<DialNoun, { kind: 'client' }>;
 

@@ -23,7 +23,7 @@
  * Not carried yet: `<Number>` (the twins have no phone network: `failed`), `<Record>`'s
  * `finishOnKey` (DTMF reaches the twin in-band only).
  */
-import { pcmToMulaw, rms } from '../codec';
+import { rms } from '../codec';
 import { sid, type VoiceState } from '../model';
 import { send } from '../signalling';
 import { answerCall, endAppCall, hangUpCall, type AppCall, type CallRun } from './call';
@@ -33,6 +33,7 @@ import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome, RecordOutcome } from './run';
 import { sayRefusal } from './voices';
 import { playable, spoken, VOICEMAIL_BEEP } from './sounds';
+import { pcmToMulaw } from '../../../platform/audio/g711';
 
 /** What a verb running in a leg may ask of its run: whether it is over, and to be told when it stops. */
 export interface RunScope {
@@ -173,7 +174,7 @@ export class TwinCallLeg implements CallLeg, CallRun, RunScope {
     const recordingSid = sid('RE');
     const saved = this.vs.options.voicemail.save(
       audio,
-      { groupId: '', callId: call.sid, at: this.vs.now() },
+      { callId: call.sid, at: this.vs.now() },
       recordingSid,
     );
     if (!saved) return { recording: null, digits };

@@ -10,12 +10,13 @@
  *   cannot be reached here. MP3 is refused with a sentence, and the verb is skipped, as Twilio does
  *   with a file it cannot play (error 11100-range).
  */
-import { decodeWav, resample, toPcmu } from '../../../guidance/pcm';
-import { PCMU_SILENCE, toneFrame } from '../audio';
+import { decodeWav, resample, toPcmu } from '../../../platform/audio/pcm';
 import { parseTwiml } from './parse';
 import { sayRefusal } from './voices';
 import { signature, type Params } from './webhook';
 import type { VoiceState } from '../model';
+import { PCMU_SILENCE } from '../../../platform/audio/g711';
+import { toneFrame } from '../../../platform/audio/tones';
 
 /** The beep before a recording: a quarter second at 1 kHz. */
 export const VOICEMAIL_BEEP = Buffer.concat(

@@ -14,7 +14,8 @@ import { useDial } from '../../phone/phone';
 import { useContainerSelector, useSyncMap } from '../../sync/containers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
-import { formatWaiting, holdFrom, type ParkedCall } from './hold';
+import type { ParkedCall } from '../../../contracts/records/hold';
+import { formatWaiting, holdFrom } from './hold';
 import { focusNextCall } from '../../phone/focus';
 import './hold.css';
 

@@ -1,10 +1,7 @@
 /** A parked call as /hold lists it: the `holds` map item read by its contract, with its key. */
 import type { JsonObject } from '../../../contracts/record';
-import { holdRecord, type Hold } from '../../../contracts/records/hold';
+import { holdRecord, type ParkedCall } from '../../../contracts/records/hold';
 import { formatDuration } from '../../components/duration';
-
-/** A hold and the parked call's id (the map key). */
-export type ParkedCall = Hold & { callId: string };
 
 /**
  * The hold in an item's data, or null when the data is not a hold (no caller or no time: it is

@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { audioRecord } from '../../../../src/contracts/records/audio';
 import { audioDuration, sniffAudio } from '../../../../server/audio/sniff';
-import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
-import { createAccessPolicy } from '../../../../server/identity/policy';
 import { mp3File, oggOpusFile, wavFile } from '../../../support/audio-fixtures';
 import { postJson, removeDir, sessionCookieOf, startApp, tempDir, type TestApp } from '../support';
 
@@ -47,7 +45,7 @@ describe('sniffing audio from its bytes', () => {
   });
 });
 
-const running: Array<{ t: TestApp; sync: SyncService }> = [];
+const running: Array<{ t: TestApp }> = [];
 afterEach(async () => {
   for (const { t } of running.splice(0)) {
     await t.close();
@@ -57,14 +55,9 @@ afterEach(async () => {
 
 async function start() {
   const dataDir = tempDir();
-  const sync = createSyncService({
-    dataDir,
-    sweepIntervalMs: 60_000,
-    accessPolicy: createAccessPolicy(() => 'admin'),
-    log: () => {},
-  });
-  const t = await startApp({}, { dataDir, sync });
-  running.push({ t, sync });
+  const t = await startApp({}, { dataDir });
+  running.push({ t });
+  const sync = t.sync;
   const admin = sessionCookieOf(
     await postJson(`${t.url}/api/session/local`, { name: 'Ada', email: 'ada@x.io' }),
   )!;
@@ -105,7 +98,7 @@ describe('/api/audio', () => {
       size: wav.length,
       duration: 1.5,
     });
-    const item = s.sync.internal!.getMapItem('audio', body.id);
+    const item = (await s.sync.getMapItem('audio', body.id))?.data;
     expect(item).toMatchObject({ name: 'Greeting.wav', size: wav.length });
     // The item is the audio record the server writes.
     expect(audioRecord.check(item)).toMatchObject({ ok: true, value: item });
@@ -140,7 +133,7 @@ describe('/api/audio', () => {
     expect(res.status).toBe(415);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_audio');
     expect(s.files()).toEqual([]);
-    expect(s.sync.internal!.mapItems('audio').size).toBe(0);
+    expect((await s.sync.mapItems('audio')).size).toBe(0);
   });
 
   it('refuses a file cut off before its end, and keeps nothing', async () => {
@@ -183,7 +176,7 @@ describe('/api/audio', () => {
     });
     await new Promise((r) => setTimeout(r, 300));
     expect(s.files()).toEqual([]);
-    expect(s.sync.internal!.mapItems('audio').size).toBe(0);
+    expect((await s.sync.mapItems('audio')).size).toBe(0);
   });
 
   it('refuses an agent, and a file over the size limit', async () => {
@@ -208,7 +201,7 @@ describe('/api/audio', () => {
     const { id } = (await (await s.upload(s.admin, 'hold.ogg', oggOpusFile(2))).json()) as {
       id: string;
     };
-    s.sync.internal!.setMapItem('guidance', 'g1', { name: 'Closed message', audioId: id });
+    await s.sync.setMapItem('guidance', 'g1', { name: 'Closed message', audioId: id });
     const refused = await fetch(`${s.t.url}/api/audio/${id}`, {
       method: 'DELETE',
       headers: { Cookie: s.admin },
@@ -218,7 +211,7 @@ describe('/api/audio', () => {
       'Closed message',
     );
     expect(s.files()).toEqual([`${id}.ogg`]);
-    s.sync.internal!.removeMapItem('guidance', 'g1');
+    await s.sync.removeMapItem('guidance', 'g1');
     const agent = await fetch(`${s.t.url}/api/audio/${id}`, {
       method: 'DELETE',
       headers: { Cookie: s.agent },
@@ -230,7 +223,7 @@ describe('/api/audio', () => {
     });
     expect(done.status).toBe(204);
     expect(s.files()).toEqual([]);
-    expect(s.sync.internal!.getMapItem('audio', id)).toBeUndefined();
+    expect((await s.sync.getMapItem('audio', id))?.data).toBeUndefined();
     expect(existsSync(join(s.t.dataDir, 'audio'))).toBe(true);
   });
 });

@@ -1,36 +1,47 @@
 /**
- * The journal of calls in progress (embedded backend): each change kept in app.db at once, forgotten
+ * The journal of calls in progress (the twins in this process): each change kept in app.db at once, forgotten
  * when the call's row is written, and what a server that died left behind written as `dropped` rows
  * at the next start, once each, even when the previous recovery died between writing and forgetting.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CALLS } from '../../../../src/contracts/objects';
 import {
   callRecord,
   DROPPED_REASON,
   type CallRecord,
 } from '../../../../src/contracts/records/call';
-import { createCallHistory } from '../../../../server/calls/history';
-import { createCallJournal, recoverDroppedCalls } from '../../../../server/calls/journal';
+import {
+  createCallJournal,
+  recoverDroppedCalls,
+  type HistoryRows,
+} from '../../../../server/calls/journal';
 import { openAppDatabase, type AppDatabase } from '../../../../server/identity/database';
-import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
 import { removeDir, tempDir } from '../support';
 
 let dir: string;
-let sync: SyncService;
 let db: AppDatabase;
 const clock = 10_000;
 const now = () => clock;
 beforeEach(() => {
   dir = tempDir();
-  sync = createSyncService({ dataDir: dir, log: () => {} });
   db = openAppDatabase(dir);
 });
-afterEach(async () => {
+afterEach(() => {
   db.close();
-  await sync.close();
   removeDir(dir);
 });
+
+/** The `calls` list as recovery sees it: rows in the order written. */
+function history(): HistoryRows & { rows: CallRecord[] } {
+  const rows: CallRecord[] = [];
+  return {
+    rows,
+    recentIds: (count) => Promise.resolve(rows.slice(-count).map((r) => r.callSid)),
+    record: (row) => {
+      rows.push(row);
+      return Promise.resolve();
+    },
+  };
+}
 
 const LIVE: CallRecord = {
   callSid: 'CA0123456789abcdef0123456789abcdef',
@@ -83,15 +94,14 @@ describe('the journal of calls in progress', () => {
     expect(callRecord.check(row)).toMatchObject({ ok: true });
   });
 
-  it('writes each left-over call’s history row once, then nothing is left', () => {
-    const history = createCallHistory(sync.internal, 30);
-    history.open();
+  it('writes each left-over call’s history row once, then nothing is left', async () => {
+    const calls = history();
     const journal = createCallJournal(db, now);
     journal.keep(LIVE);
     journal.keep({ ...LIVE, callSid: 'CA2', answeredAt: null, handledBy: null, trail: [] });
     const lines: string[] = [];
-    expect(recoverDroppedCalls(journal, history, (l) => lines.push(l))).toBe(2);
-    const rows = sync.internal!.listItems(CALLS.name) as CallRecord[];
+    expect(await recoverDroppedCalls(journal, calls, (l) => lines.push(l))).toBe(2);
+    const rows = calls.rows;
     expect(rows.map((r) => [r.callSid, r.outcome, r.answeredAt])).toEqual([
       [LIVE.callSid, 'dropped', 2000],
       ['CA2', 'dropped', null],
@@ -99,17 +109,17 @@ describe('the journal of calls in progress', () => {
     for (const row of rows) expect(callRecord.check(row)).toMatchObject({ ok: true, value: row });
     expect(journal.size()).toBe(0);
     expect(lines.join('\n')).toContain('2 call(s)');
-    expect(recoverDroppedCalls(journal, history, () => {})).toBe(0);
+    expect(await recoverDroppedCalls(journal, calls, () => {})).toBe(0);
   });
 
-  it('does not write a row twice when the last recovery died before forgetting the call', () => {
-    const history = createCallHistory(sync.internal, 30);
+  it('does not write a row twice when the last recovery died before forgetting the call', async () => {
+    const calls = history();
     const journal = createCallJournal(db, now);
     journal.keep(LIVE);
-    history.record(journal.leftOver()[0]!); // written, then the server died
-    history.record({ ...LIVE, callSid: 'CA-other', outcome: 'answered' });
-    expect(recoverDroppedCalls(journal, history, () => {})).toBe(0);
-    expect(sync.internal!.listItems(CALLS.name)).toHaveLength(2);
+    await calls.record(journal.leftOver()[0]!); // written, then the server died
+    await calls.record({ ...LIVE, callSid: 'CA-other', outcome: 'answered' });
+    expect(await recoverDroppedCalls(journal, calls, () => {})).toBe(0);
+    expect(calls.rows).toHaveLength(2);
     expect(journal.size()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 /** Ring groups' numbers: one number reaches one thing (no other group's, no one's extension). */
 import { describe, expect, it } from 'vitest';
-import { checkGroupNumber, groupNumberClash } from '../../../../server/groups/stored';
+import { groupNumberClash } from '../../../../server/groups/stored';
 
 const person = (name: string, extension: string | null) => ({ name, extension });
 
@@ -27,26 +27,5 @@ describe('groupNumberClash', () => {
     expect(groupNumberClash('grp-new', '201', groups, people)).toBeNull();
     expect(groupNumberClash('grp-a', '200', groups, people)).toBeNull();
     expect(groupNumberClash('grp-new', '', groups, people)).toBeNull();
-  });
-});
-
-describe('checkGroupNumber', () => {
-  const check = checkGroupNumber(
-    () => [{ id: 'grp-a', name: 'Sales', number: '200' }],
-    () => [person('Ada', '100')],
-  );
-  const groups = { kind: 'map', name: 'groups' };
-
-  it('checks the number of a groups item a browser writes, keyed by the group', () => {
-    expect(check({ ...groups, key: 'grp-b' }, { number: '200' })).toBe(
-      '200 is already the number of Sales',
-    );
-    expect(check({ ...groups, key: 'grp-a' }, { number: '200' })).toBeNull();
-  });
-
-  it('lets every other object, and a group without a number, pass', () => {
-    expect(check({ kind: 'map', name: 'contacts', key: 'c1' }, { number: '200' })).toBeNull();
-    expect(check({ kind: 'document', name: 'groups' }, { number: '200' })).toBeNull();
-    expect(check({ ...groups, key: 'grp-b' }, { name: 'No number' })).toBeNull();
   });
 });

@@ -11,13 +11,9 @@ import {
   pcmWav,
   resample,
   toPcmu,
-} from '../../../../server/guidance/pcm';
-import { refuseRemovingPlayedGuidance } from '../../../../server/guidance/in-use';
+} from '../../../../server/platform/audio/pcm';
 import { createSpeech, parseVoices, SpeechError } from '../../../../server/guidance/speech';
-import type { InternalSync } from '../../../../server/twins/sync/internal';
-import type { AccessAttempt } from '../../../../server/twins/sync/policy';
-import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
-import { createAccessPolicy } from '../../../../server/identity/policy';
+import type { SyncRest } from '../../../../server/twilio/sync-rest';
 import { mp3File, wavFile } from '../../../support/audio-fixtures';
 import {
   expectError,
@@ -155,43 +151,6 @@ describe('the speech engine', () => {
   }, 30_000);
 });
 
-describe('removing an announcement a group plays', () => {
-  const groups = new Map<string, Record<string, unknown>>([
-    ['g1', { name: 'Sales', guidance: { closed: 'gdn-1' } }],
-    ['g2', { name: 'Front desk', guidance: { hold: 'gdn-1', open: 'gdn-2' } }],
-    ['g3', { name: 'Old', guidance: 'nonsense' }],
-  ]);
-  const sync = { mapItems: (map: string) => (map === 'groups' ? groups : new Map()) };
-  const policy = refuseRemovingPlayedGuidance(
-    (a) => (a.identity === 'agent@x.io' ? 'admins only' : null),
-    () => sync as unknown as InternalSync,
-  );
-  const remove = (key: string, identity = 'ada@x.io'): AccessAttempt => ({
-    identity,
-    op: 'write',
-    kind: 'map',
-    name: 'guidance',
-    target: 'item',
-    key,
-    method: 'DELETE',
-  });
-
-  it('is refused by the service, naming the groups', () => {
-    expect(policy(remove('gdn-1'))).toBe(
-      'The announcement is played by the ring groups Front desk, Sales; choose another there first',
-    );
-    expect(policy(remove('gdn-2'))).toBe(
-      'The announcement is played by the ring group Front desk; choose another there first',
-    );
-  });
-
-  it('allows removing one nobody plays, and editing one that is played; keeps the role rules', () => {
-    expect(policy(remove('gdn-3'))).toBeNull();
-    expect(policy({ ...remove('gdn-1'), method: 'POST' })).toBeNull();
-    expect(policy(remove('gdn-3', 'agent@x.io'))).toBe('admins only');
-  });
-});
-
 const running: TestApp[] = [];
 afterEach(async () => {
   for (const t of running.splice(0)) {
@@ -202,18 +161,12 @@ afterEach(async () => {
 
 async function start(): Promise<{
   t: TestApp;
-  sync: SyncService;
+  sync: SyncRest;
   admin: string;
   agent: string;
 }> {
-  const dataDir = tempDir();
-  const sync = createSyncService({
-    dataDir,
-    sweepIntervalMs: 60_000,
-    accessPolicy: createAccessPolicy(() => 'admin'),
-    log: () => {},
-  });
-  const t = await startApp({}, { dataDir, sync });
+  const t = await startApp();
+  const sync = t.sync;
   running.push(t);
   const admin = sessionCookieOf(
     await postJson(`${t.url}/api/session/local`, { name: 'Ada', email: 'ada@x.io' }),
@@ -305,8 +258,8 @@ describe('/api/guidance', () => {
 
   it('plays a stored announcement: text rendered, or a WAV file resampled; MP3 is refused', async () => {
     const s = await start();
-    const sync = s.sync.internal!;
-    sync.setMapItem('guidance', 'gdn-text', {
+    const sync = s.sync;
+    await sync.setMapItem('guidance', 'gdn-text', {
       name: 'Closed',
       kind: 'tts',
       text: 'We are closed.',
@@ -326,7 +279,7 @@ describe('/api/guidance', () => {
         body: new Uint8Array(body),
       }).then((r) => r.json() as Promise<{ id: string }>);
     const wav = await upload('hold.wav', wavFile(1.5, 44100));
-    sync.setMapItem('guidance', 'gdn-file', { name: 'Hold', kind: 'audio', audioId: wav.id });
+    await sync.setMapItem('guidance', 'gdn-file', { name: 'Hold', kind: 'audio', audioId: wav.id });
     const file = await audio('gdn-file');
     expect(file.status).toBe(200);
     const samples = decodeWav(Buffer.from(await file.arrayBuffer())).samples;
@@ -339,7 +292,7 @@ describe('/api/guidance', () => {
     expect(Buffer.from(await part.arrayBuffer()).toString('latin1', 0, 4)).toBe('RIFF');
 
     const mp3 = await upload('song.mp3', mp3File(40));
-    sync.setMapItem('guidance', 'gdn-mp3', { name: 'Song', kind: 'audio', audioId: mp3.id });
+    await sync.setMapItem('guidance', 'gdn-mp3', { name: 'Song', kind: 'audio', audioId: mp3.id });
     expect(await expectError(await audio('gdn-mp3'))).toMatchObject({
       status: 422,
       code: 'audio_unplayable',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../../server/app';
 import { configFromEnv } from '../../../../server/config';
-import { fakeSync, removeDir, sessionCookieOf, tempDir } from '../support';
+import { removeDir, sessionCookieOf, tempDir } from '../support';
 
 /**
  * An attacker who knows only the admin's email, on a loopback server without a passcode, tries to sign in as
@@ -25,7 +25,7 @@ async function start() {
       SWITCHBOARD_DATA: dir,
       SWITCHBOARD_DIST: `${dir}/none`,
     }),
-    { sync: fakeSync(), log: () => {}, announce: (line) => announced.push(line) },
+    { log: () => {}, announce: (line) => announced.push(line) },
   );
   const url = await app.listen(0);
   running.push({ close: () => app.close(), dir });

@@ -1,13 +1,12 @@
 /**
- * Team management API and the `users` Sync map mirror, in process against a real embedded Sync
- * service (its internal view shows what every subscriber would be sent).
+ * Team management API and the `users` Sync map mirror, in process on the twins: what the server
+ * wrote is read back through Sync's REST API, as every subscriber would be sent it.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { userRecord } from '../../../../src/contracts/records/user';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSyncService, type SyncService } from '../../../../server/twins/sync/service';
-import { createAccessPolicy } from '../../../../server/identity/policy';
+import type { SyncRest } from '../../../../server/twilio/sync-rest';
 import {
   expectError,
   postJson,
@@ -20,7 +19,7 @@ import {
 
 interface Started {
   t: TestApp;
-  sync: SyncService;
+  sync: SyncRest;
 }
 
 const running: TestApp[] = [];
@@ -28,15 +27,9 @@ const dirs: string[] = [];
 
 async function start(dataDir = tempDir()): Promise<Started> {
   if (!dirs.includes(dataDir)) dirs.push(dataDir);
-  const sync = createSyncService({
-    dataDir,
-    sweepIntervalMs: 60_000,
-    accessPolicy: createAccessPolicy(() => 'admin'),
-    log: () => {},
-  });
-  const t = await startApp({}, { dataDir, sync });
+  const t = await startApp({}, { dataDir });
   running.push(t);
-  return { t, sync };
+  return { t, sync: t.sync };
 }
 
 afterEach(async () => {
@@ -65,9 +58,15 @@ function removeUser(t: TestApp, cookie: string, identity: string): Promise<Respo
   });
 }
 
-/** The `users` map, each entry checked against the record the server writes. */
-const directory = (sync: SyncService) => {
-  const entries = Object.fromEntries(sync.internal!.mapItems('users'));
+/**
+ * The `users` map once the server's writes have gone out, each entry checked against the record the
+ * server writes.
+ */
+const directory = async ({ t, sync }: Started) => {
+  await t.settled();
+  const entries = Object.fromEntries(
+    [...(await sync.mapItems('users'))].map(([key, { data }]) => [key, data]),
+  );
   for (const [key, entry] of Object.entries(entries))
     if (key !== 'mallory@example.com')
       expect(userRecord.check(entry), key).toMatchObject({ ok: true, value: entry });
@@ -87,12 +86,12 @@ async function team(): Promise<Started & { admin: string; agent: string }> {
 describe('the users map mirrors sign-ins', () => {
   it('holds every signed-in user with name, email, role and extension, and follows name changes', async () => {
     const { t, sync } = await team();
-    expect(directory(sync)).toEqual({
+    expect(await directory({ t, sync })).toEqual({
       'ada@example.com': { name: 'Ada', email: 'ada@example.com', role: 'admin', extension: '100' },
       'bob@example.com': { name: 'Bob', email: 'bob@example.com', role: 'agent', extension: '101' },
     });
     await signIn(t, 'Robert', 'bob@example.com');
-    expect(directory(sync)['bob@example.com']).toEqual({
+    expect((await directory({ t, sync }))['bob@example.com']).toEqual({
       name: 'Robert',
       email: 'bob@example.com',
       role: 'agent',
@@ -102,15 +101,16 @@ describe('the users map mirrors sign-ins', () => {
 
   it('is repaired at start: missing users added, strangers removed, presence map created', async () => {
     const first = await team();
-    first.sync.internal!.removeMapItem('users', 'bob@example.com');
-    first.sync.internal!.setMapItem('users', 'mallory@example.com', { role: 'admin' });
+    await first.t.settled();
+    await first.sync.removeMapItem('users', 'bob@example.com');
+    await first.sync.setMapItem('users', 'mallory@example.com', { role: 'admin' });
     await first.t.close();
     const again = await start(first.t.dataDir);
-    expect(Object.keys(directory(again.sync)).sort()).toEqual([
+    expect(Object.keys(await directory(again)).sort()).toEqual([
       'ada@example.com',
       'bob@example.com',
     ]);
-    expect(again.sync.internal!.mapItems('presence').size).toBe(0);
+    expect((await again.sync.mapItems('presence')).size).toBe(0);
   });
 });
 
@@ -130,12 +130,12 @@ describe('PUT /api/users/:identity/role', () => {
       },
     });
     expect(roles(t)['bob@example.com']).toBe('admin');
-    expect(directory(sync)['bob@example.com']?.role).toBe('admin');
+    expect((await directory({ t, sync }))['bob@example.com']?.role).toBe('admin');
   });
 
   it('refuses agents (403) and signed-out visitors (401), changing nothing', async () => {
     const { t, sync, agent } = await team();
-    const before = directory(sync);
+    const before = await directory({ t, sync });
     expect(
       await expectError(await setRole(t, agent, 'bob@example.com', { role: 'admin' })),
     ).toEqual({ status: 403, code: 'forbidden', message: 'Only admins may do this' });
@@ -143,7 +143,7 @@ describe('PUT /api/users/:identity/role', () => {
       (await expectError(await setRole(t, '', 'bob@example.com', { role: 'admin' }))).status,
     ).toBe(401);
     expect(roles(t)).toEqual({ 'ada@example.com': 'admin', 'bob@example.com': 'agent' });
-    expect(directory(sync)).toEqual(before);
+    expect(await directory({ t, sync })).toEqual(before);
   });
 
   it.each([
@@ -157,7 +157,7 @@ describe('PUT /api/users/:identity/role', () => {
     const err = await expectError(await setRole(t, admin, 'bob@example.com', body));
     expect(err).toEqual({ status: 400, code: 'bad_request', message });
     expect(roles(t)['bob@example.com']).toBe('agent');
-    expect(directory(sync)['bob@example.com']?.role).toBe('agent');
+    expect((await directory({ t, sync }))['bob@example.com']?.role).toBe('agent');
   });
 
   it('answers 400 for a body that is not JSON, 404 for an unknown user', async () => {
@@ -187,7 +187,7 @@ describe('PUT /api/users/:identity/role', () => {
     expect((await setRole(t, admin, 'bob@example.com', { role: 'admin' })).status).toBe(200);
     expect((await setRole(t, admin, 'ada@example.com', { role: 'agent' })).status).toBe(200);
     expect(roles(t)).toEqual({ 'ada@example.com': 'agent', 'bob@example.com': 'admin' });
-    expect(directory(sync)['ada@example.com']?.role).toBe('agent');
+    expect((await directory({ t, sync }))['ada@example.com']?.role).toBe('agent');
     // Ada's very next request is an agent's.
     const after = await setRole(t, admin, 'bob@example.com', { role: 'agent' });
     expect((await expectError(after)).status).toBe(403);
@@ -204,7 +204,7 @@ describe('PUT /api/users/:identity/role', () => {
 describe('DELETE /api/users/:identity', () => {
   it('removes the user, ends their sessions and drops them from users and presence', async () => {
     const { t, sync, admin, agent } = await team();
-    sync.internal!.setMapItem('presence', 'bob@example.com', {
+    await sync.setMapItem('presence', 'bob@example.com', {
       status: 'available',
       onCall: false,
     });
@@ -214,8 +214,8 @@ describe('DELETE /api/users/:identity', () => {
     expect(t.rows('sessions').map((r) => r.identity)).toEqual(['ada@example.com']);
     const session = await fetch(`${t.url}/api/session`, { headers: { Cookie: agent } });
     expect(session.status).toBe(401);
-    expect(Object.keys(directory(sync))).toEqual(['ada@example.com']);
-    expect(sync.internal!.mapItems('presence').size).toBe(0);
+    expect(Object.keys(await directory({ t, sync }))).toEqual(['ada@example.com']);
+    expect((await sync.mapItems('presence')).size).toBe(0);
   });
 
   it('refuses removing yourself (409), agents (403) and unknown users (404)', async () => {
@@ -228,7 +228,10 @@ describe('DELETE /api/users/:identity', () => {
     expect((await expectError(await removeUser(t, agent, 'ada@example.com'))).status).toBe(403);
     expect((await expectError(await removeUser(t, admin, 'eve@example.com'))).status).toBe(404);
     expect(roles(t)).toEqual({ 'ada@example.com': 'admin', 'bob@example.com': 'agent' });
-    expect(Object.keys(directory(sync)).sort()).toEqual(['ada@example.com', 'bob@example.com']);
+    expect(Object.keys(await directory({ t, sync })).sort()).toEqual([
+      'ada@example.com',
+      'bob@example.com',
+    ]);
   });
 
   it('answers 400 for a path that is not valid URL encoding', async () => {
@@ -256,7 +259,7 @@ describe('PUT /api/me/name', () => {
     const res = await rename(t, bob, { name: '  Bob Baker ' });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { user: { name: string } }).user.name).toBe('Bob Baker');
-    expect(directory(sync)['bob@example.com']).toMatchObject({ name: 'Bob Baker' });
+    expect((await directory({ t, sync }))['bob@example.com']).toMatchObject({ name: 'Bob Baker' });
   });
 
   it('refuses bad names and bodies with a readable error, and signed-out visitors, changing nothing', async () => {
@@ -277,7 +280,7 @@ describe('PUT /api/me/name', () => {
       expect(error.message).toMatch(message);
     }
     expect((await expectError(await rename(t, '', { name: 'Mallory' }))).status).toBe(401);
-    expect(directory(sync)['bob@example.com']).toMatchObject({ name: 'Bob' });
+    expect((await directory({ t, sync }))['bob@example.com']).toMatchObject({ name: 'Bob' });
   });
 });
 
@@ -293,15 +296,15 @@ describe('extensions', () => {
 
   it('gives each new person the lowest free extension from 100, skipping group numbers', async () => {
     const { t, sync } = await team();
-    sync.internal!.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '102' });
-    sync.internal!.setMapItem('groups', 'grp-desk', { name: 'Desk', number: '+442079460000' });
+    await sync.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '102' });
+    await sync.setMapItem('groups', 'grp-desk', { name: 'Desk', number: '+442079460000' });
     await signIn(t, 'Cy', 'cy@example.com');
     expect(extensions(t)).toEqual({
       'ada@example.com': '100',
       'bob@example.com': '101',
       'cy@example.com': '103',
     });
-    expect(directory(sync)['cy@example.com']).toMatchObject({ extension: '103' });
+    expect((await directory({ t, sync }))['cy@example.com']).toMatchObject({ extension: '103' });
   });
 
   it('lets an admin change an extension; the users map follows and the old one is free again', async () => {
@@ -309,7 +312,7 @@ describe('extensions', () => {
     const res = await setExtension(t, admin, 'bob@example.com', { extension: ' 2-50 ' });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { user: { extension: string } }).user.extension).toBe('250');
-    expect(directory(sync)['bob@example.com']).toMatchObject({ extension: '250' });
+    expect((await directory({ t, sync }))['bob@example.com']).toMatchObject({ extension: '250' });
     await signIn(t, 'Cy', 'cy@example.com');
     expect(extensions(t)['cy@example.com']).toBe('101');
     // The same extension again is not an error and changes nothing.
@@ -320,7 +323,7 @@ describe('extensions', () => {
 
   it("refuses another person's extension or a group's number (409, naming who has it)", async () => {
     const { t, sync, admin } = await team();
-    sync.internal!.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '300' });
+    await sync.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '300' });
     expect(
       await expectError(await setExtension(t, admin, 'bob@example.com', { extension: '100' })),
     ).toEqual({
@@ -369,18 +372,18 @@ describe('extensions', () => {
         .status,
     ).toBe(404);
     expect(extensions(t)).toEqual({ 'ada@example.com': '100', 'bob@example.com': '101' });
-    expect(directory(sync)['bob@example.com']).toMatchObject({ extension: '101' });
+    expect((await directory({ t, sync }))['bob@example.com']).toMatchObject({ extension: '101' });
   });
 
   it('gives people from before extensions one at startup, in the order they joined', async () => {
     const first = await team();
-    first.sync.internal!.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '100' });
+    await first.sync.setMapItem('groups', 'grp-sales', { name: 'Sales', number: '100' });
     await first.t.close();
     const db = new Database(join(first.t.dataDir, 'app.db'));
     db.prepare('UPDATE users SET extension = NULL').run();
     db.close();
     const again = await start(first.t.dataDir);
     expect(extensions(again.t)).toEqual({ 'ada@example.com': '101', 'bob@example.com': '102' });
-    expect(directory(again.sync)['ada@example.com']).toMatchObject({ extension: '101' });
+    expect((await directory(again))['ada@example.com']).toMatchObject({ extension: '101' });
   });
 });

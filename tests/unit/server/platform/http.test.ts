@@ -5,7 +5,6 @@ import { createServer } from 'node:http';
 import { createStaticHandler, scriptSafeJson } from '../../../../server/platform/http/static';
 import {
   expectError,
-  fakeSync,
   postJson,
   raw,
   removeDir,
@@ -22,7 +21,6 @@ const BIG_JS = `export const x = ${JSON.stringify('switchboard '.repeat(500))};`
 
 let t: TestApp;
 let dist: string;
-const sync = fakeSync();
 
 beforeAll(async () => {
   dist = tempDir('sb-dist-');
@@ -32,7 +30,7 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
   writeFileSync(join(dist, 'assets', 'vendor-def456.js'), BIG_JS);
   writeFileSync(join(dist, '.env'), 'SECRET=1');
-  t = await startApp({ SWITCHBOARD_DIST: dist }, { sync });
+  t = await startApp({ SWITCHBOARD_DIST: dist });
 });
 afterAll(async () => {
   await t.close();
@@ -234,7 +232,6 @@ describe('GET /api/token', () => {
       status: 401,
       code: 'unauthenticated',
     });
-    expect(sync.minted).toEqual([]);
   });
 
   it('mints a token for the signed-in identity with client options for the Host used', async () => {
@@ -247,17 +244,34 @@ describe('GET /api/token', () => {
       headers: { Cookie: cookie, Host: 'localhost:1234' },
     });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({
+    const answer = JSON.parse(res.body) as { identity: string; token: string; sync: unknown };
+    expect(answer).toEqual({
       identity: 'ada@example.com',
-      token: 'token-for-ada@example.com',
+      token: expect.any(String),
       sync: {
         twilsock: { uri: 'ws://localhost:1234/v3/wsconnect' },
-        cdsUri: 'http://localhost:1234/v3',
+        cdsUri: 'http://localhost:1234',
+      },
+    });
+    // Twilio's access token, signed with the account's API key, for its Sync service.
+    const [header, payload] = answer.token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString())) as [
+      Record<string, unknown>,
+      Record<string, unknown>,
+    ];
+    expect(header).toMatchObject({ alg: 'HS256', cty: 'twilio-fpa;v=1' });
+    expect(payload).toMatchObject({
+      iss: t.config.twilio.apiKey,
+      sub: t.config.twilio.accountSid,
+      grants: {
+        identity: 'ada@example.com',
+        data_sync: { service_sid: t.config.twilio.syncServiceSid },
       },
     });
     const bad = await raw(`${t.url}/api/token`, { headers: { Cookie: cookie, Host: 'evil/x' } });
     expect(bad.status).toBe(400);
-    expect(sync.minted).toEqual(['ada@example.com']);
   });
 });
 
@@ -270,7 +284,7 @@ describe('what a page carries in its head', () => {
     dir = tempDir('sb-dist-');
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), PAGE);
-    app = await startApp({ SWITCHBOARD_DIST: dir }, { sync: fakeSync() });
+    app = await startApp({ SWITCHBOARD_DIST: dir });
   });
   afterAll(async () => {
     await app.close();

@@ -284,14 +284,14 @@ describe('when Twilio fails', () => {
   });
 });
 
-describe('on the embedded backend', () => {
+describe('on the embedded backend (the twins in this process)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp();
   });
   afterAll(() => t.close());
 
-  it('POST /api/groups/:id/objects leaves the objects to the browser (its Sync service checks admins)', async () => {
+  it('POST /api/groups/:id/objects makes the objects and grants them, as on Twilio', async () => {
     const signIn = await fetch(`${t.url}/api/session/local`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -303,7 +303,14 @@ describe('on the embedded backend', () => {
       headers: { Cookie: cookie, 'Content-Type': 'application/json' },
       body: JSON.stringify({ timeZone: 'UTC' }),
     });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ created: false });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ created: true });
+    expect(await t.sync.document('schedule:grp-abc')).toEqual({ timeZone: 'UTC', week: {} });
+    const again = await fetch(`${t.url}/api/groups/grp-abc/objects`, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ timeZone: 'UTC' }),
+    });
+    expect(again.status).toBe(409);
   });
 });

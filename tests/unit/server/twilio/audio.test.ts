@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audioRecord } from '../../../../src/contracts/records/audio';
-import { decodeWav } from '../../../../server/guidance/pcm';
+import { decodeWav } from '../../../../server/platform/audio/pcm';
 import { mp3File, wavFile } from '../../../support/audio-fixtures';
 import { ADA, ALICE, SALES_NUMBER, seedTeam, WED_OPEN } from './fixture';
 import { incomingCall, sid, startTwilioApp, type TwilioTestApp } from './support';

@@ -1,12 +1,14 @@
 /**
- * SWITCHBOARD_BACKEND=twilio at start: every setting read, every problem named at once with what the
- * value should look like, and the embedded backend untouched when it is not asked for.
+ * The Twilio account at start: on Twilio every setting read, every problem named at once with what
+ * the value should look like; on the twins (embedded, the default, and twilio-twins) a made-up
+ * account whose values the environment may set.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../../../server/config';
 import { localSignInOffered } from '../../../../server/identity/config';
-import { twilioConfigFromEnv } from '../../../../server/twilio/config';
-import { TWIN_ACCOUNT } from '../../../../server/twins/account-env';
+import { keepAccountSecrets, TWIN_ACCOUNT } from '../../../../server/twins/account';
 import { removeDir, tempDir } from '../support';
 import { ACCOUNT_SID, APP_SID, NUMBERS, SERVICE_SID, twilioEnv } from './support';
 
@@ -15,23 +17,24 @@ const env = (over: Record<string, string | undefined> = {}) => {
   return { ...base, ...over };
 };
 
-describe('twilioConfigFromEnv', () => {
-  it('is off unless asked for, and embedded is the default', () => {
-    expect(twilioConfigFromEnv({})).toBeNull();
-    expect(twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'embedded' })).toBeNull();
-    expect(configFromEnv({}).backend).toEqual({ kind: 'embedded' });
-    expect(() => twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twillio' })).toThrow(
-      'SWITCHBOARD_BACKEND must be "embedded" (the default), "twilio" or "twilio-twins", got "twillio"',
+/** The Twilio account the configuration names. */
+const twilioConfigFromEnv = (e: Record<string, string | undefined>) => configFromEnv(e).twilio;
+
+describe('SWITCHBOARD_BACKEND=twilio', () => {
+  it('is embedded unless asked for, and names the three it may be', () => {
+    expect(configFromEnv({ SWITCHBOARD_DATA: '/nowhere' }).backend).toBe('embedded');
+    expect(configFromEnv({ SWITCHBOARD_DATA: '/nowhere' }).twins).toEqual({ dataDir: '/nowhere' });
+    expect(() => configFromEnv({ SWITCHBOARD_BACKEND: 'twillio' })).toThrow(
+      'SWITCHBOARD_BACKEND must be "embedded" (the default), "twilio-twins" or "twilio", got "twillio"',
     );
   });
 
-  it('reads every setting', () => {
-    expect(
-      twilioConfigFromEnv(
-        env({ TWILIO_PHONE_NUMBERS: '+44 20 7946 0000, +442079460001,+442079460000' }),
-      ),
-    ).toEqual({
-      kind: 'twilio',
+  it('reads every setting, and runs no twins', () => {
+    const config = configFromEnv(
+      env({ TWILIO_PHONE_NUMBERS: '+44 20 7946 0000, +442079460001,+442079460000' }),
+    );
+    expect(config.twins).toBeNull();
+    expect(config.twilio).toEqual({
       accountSid: ACCOUNT_SID,
       apiKey: 'SK0123456789abcdef0123456789abcdef',
       apiSecret: 'test-api-secret-0123456789abcdef',
@@ -47,7 +50,7 @@ describe('twilioConfigFromEnv', () => {
   it('lists every missing setting at once, saying what each looks like', () => {
     let message = '';
     try {
-      twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio' });
+      configFromEnv({ SWITCHBOARD_BACKEND: 'twilio' });
     } catch (err) {
       message = (err as Error).message;
     }
@@ -108,7 +111,7 @@ describe('twilioConfigFromEnv', () => {
 
   it('http is allowed for a loopback public URL only (a test playing Twilio)', () => {
     expect(
-      twilioConfigFromEnv(env({ SWITCHBOARD_PUBLIC_URL: 'http://127.0.0.1:8080' }))?.publicUrl,
+      twilioConfigFromEnv(env({ SWITCHBOARD_PUBLIC_URL: 'http://127.0.0.1:8080' })).publicUrl,
     ).toBe('http://127.0.0.1:8080');
   });
 });
@@ -116,41 +119,52 @@ describe('twilioConfigFromEnv', () => {
 describe('configFromEnv on Twilio', () => {
   it('answers to the public name, and offers no local sign-in even on loopback', () => {
     const config = configFromEnv(env({ PUBLIC_ORIGIN: 'https://other.example.com' }));
-    expect(config.backend.kind).toBe('twilio');
+    expect(config.backend).toBe('twilio');
     expect(config.publicHosts).toEqual(['other.example.com', 'switchboard.example.com']);
     expect(localSignInOffered(config)).toBe(false);
   });
 });
 
-describe('SWITCHBOARD_BACKEND=twilio-twins', () => {
-  it('is Twilio mode on a made-up, well-formed account, its secrets kept in the data folder', () => {
+describe("the twins' made-up account (embedded, twilio-twins)", () => {
+  it('is a well-formed account whose secrets are made once, kept when the twins start', () => {
     const dataDir = tempDir('sb-twins-config-');
     try {
-      const config = twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, dataDir)!;
-      expect(config).toMatchObject({
-        kind: 'twilio',
-        twins: true,
+      const read = () =>
+        configFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins', SWITCHBOARD_DATA: dataDir });
+      const config = read();
+      expect(config.twins).toEqual({ dataDir: join(dataDir, 'twilio-twins') });
+      expect(config.twilio).toMatchObject({
         accountSid: TWIN_ACCOUNT.TWILIO_ACCOUNT_SID,
         apiKey: TWIN_ACCOUNT.TWILIO_API_KEY,
         syncServiceSid: TWIN_ACCOUNT.TWILIO_SYNC_SERVICE_SID,
         twimlAppSid: TWIN_ACCOUNT.TWILIO_TWIML_APP_SID,
         phoneNumbers: ['+15005550006'],
-        // The server's own address once it listens (server/twins/account.ts).
+        // The server's own address once it listens (server/app.ts).
         publicUrl: '',
         apiBaseUrl: null,
       });
-      expect(config.apiSecret).toMatch(/^[0-9a-f]{64}$/);
-      expect(config.authToken).toMatch(/^[0-9a-f]{32}$/);
-      // Read again: the same secrets (tokens minted before a restart stay good).
-      expect(twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, dataDir)).toEqual(config);
+      expect(config.twilio.apiSecret).toMatch(/^[0-9a-f]{64}$/);
+      expect(config.twilio.authToken).toMatch(/^[0-9a-f]{32}$/);
+      // Reading the configuration writes nothing; the twins keep the secrets when they start...
+      expect(existsSync(join(dataDir, 'twilio-twins'))).toBe(false);
+      keepAccountSecrets(config.twins!.dataDir, config.twilio, {});
+      // ...and the next start reads them: tokens minted before a restart stay good.
+      expect(read().twilio).toEqual(config.twilio);
     } finally {
       removeDir(dataDir);
     }
   });
 
+  it('has no phone number on the embedded backend (its twins have no phone network)', () => {
+    const config = configFromEnv({ SWITCHBOARD_DATA: '/nowhere' });
+    expect(config.twilio.phoneNumbers).toEqual([]);
+    expect(config.twilio.accountSid).toBe(TWIN_ACCOUNT.TWILIO_ACCOUNT_SID);
+  });
+
   it('takes any Twilio value the environment sets, and checks it as on Twilio', () => {
     const config = twilioConfigFromEnv({
       SWITCHBOARD_BACKEND: 'twilio-twins',
+      SWITCHBOARD_DATA: '/nowhere',
       TWILIO_PHONE_NUMBERS: '+442079460000',
       SWITCHBOARD_PUBLIC_URL: 'http://127.0.0.1:8080',
     });
@@ -159,7 +173,7 @@ describe('SWITCHBOARD_BACKEND=twilio-twins', () => {
       publicUrl: 'http://127.0.0.1:8080',
     });
     expect(() =>
-      twilioConfigFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins', TWILIO_API_KEY: 'AK1' }),
+      configFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins', TWILIO_API_KEY: 'AK1' }),
     ).toThrow('SWITCHBOARD_BACKEND=twilio-twins cannot start:\n  - TWILIO_API_KEY must be');
   });
 

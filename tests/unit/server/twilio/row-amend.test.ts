@@ -8,7 +8,7 @@ import type { CallRecord } from '../../../../src/contracts/records/call';
 import type { CallQuality } from '../../../../src/contracts/records/call-quality';
 import { createCallLog, historyItem } from '../../../../server/twilio/calls';
 import { createRowWriter } from '../../../../server/twilio/fallback';
-import { createTwilioCallQuality } from '../../../../server/twilio/quality';
+import { createCallQuality } from '../../../../server/calls/quality';
 import type { SyncRest } from '../../../../server/twilio/sync-rest';
 
 function deferred() {
@@ -69,7 +69,7 @@ function setup() {
   const log: string[] = [];
   const deps = { rest, log: (m: string) => log.push(m), now, historyTtlSeconds: 60 };
   const writeRow = createRowWriter(deps as unknown as Parameters<typeof createRowWriter>[0]);
-  const quality = createTwilioCallQuality({ calls, rest, log: deps.log });
+  const quality = createCallQuality({ calls, rest, log: deps.log });
   return { calls, state, writeRow, quality, pushes, updates, log };
 }
 

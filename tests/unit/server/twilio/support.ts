@@ -28,7 +28,6 @@ export const CLIENT_ID = 'switchboard-test.apps.googleusercontent.com';
 /** The Twilio backend's configuration of these tests' account, `apiBaseUrl` at the stand-in given. */
 export function testTwilioConfig(apiBaseUrl: string | null): TwilioConfig {
   return {
-    kind: 'twilio',
     accountSid: ACCOUNT_SID,
     apiKey: API_KEY,
     apiSecret: API_SECRET,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../../../server/identity/users';
 import { createTwilioClient, redirectedUri } from '../../../../server/twilio/client';
-import { createRestDirectory } from '../../../../server/twilio/directory';
+import { createDirectory } from '../../../../server/identity/directory';
 import {
   createSyncRest,
   pathKey,
@@ -146,7 +146,7 @@ describe('the users directory on Twilio', () => {
 
   it('writes in the background, in order per person, and logs a failure instead of throwing', async () => {
     const logged: string[] = [];
-    const directory = createRestDirectory(rest, (m) => logged.push(m));
+    const directory = createDirectory(rest, (m) => logged.push(m));
     directory.upsert(user('dan@example.com', 'Dan'));
     directory.upsert(user('dan@example.com', 'Daniel'));
     directory.remove('dan@example.com');
@@ -162,12 +162,12 @@ describe('the users directory on Twilio', () => {
     api.failWith(500);
     directory.upsert(user('fay@example.com', 'Fay'));
     await directory.settled();
-    expect(logged).toEqual([expect.stringMatching(/^users directory on Twilio: upsert failed/)]);
+    expect(logged).toEqual([expect.stringMatching(/^users directory: upsert failed/)]);
   });
 
   it('reconcile makes the map hold exactly the team', async () => {
     api.setMapItem('users', 'gone@example.com', { name: 'Gone' });
-    const directory = createRestDirectory(rest, () => {});
+    const directory = createDirectory(rest, () => {});
     directory.reconcile([user('eve@example.com', 'Eve'), user('gus@example.com', 'Gus', 'admin')]);
     await directory.settled();
     expect([...(api.maps.get('users')?.keys() ?? [])].sort()).toEqual([

@@ -6,30 +6,18 @@
  */
 import { RtpHeader, RtpPacket } from 'werift';
 import { describe, expect, it } from 'vitest';
-import { holdMusic, linearToMulaw, TONES } from '../../../../../server/twins/voice/audio';
+import { holdMusic } from '../../../../../server/twins/voice/audio';
 import { forwarded, RtpTranscoder } from '../../../../../server/twins/voice/bridge';
-import {
-  audioReader,
-  Downsampler,
-  mulawToPcm,
-  MAX_OPEN_OPUS,
-  OpusBusy,
-  OpusDecoder,
-  OpusEncoder,
-  OPUS_FRAME,
-  OPUS_SILENCE,
-  openOpusCount,
-  pcmToMulaw,
-  rms,
-  transcoder,
-  Upsampler,
-} from '../../../../../server/twins/voice/codec';
+import { audioReader, Downsampler, MAX_OPEN_OPUS, OpusBusy, OpusDecoder, OpusEncoder, OPUS_FRAME, OPUS_SILENCE, openOpusCount, rms, transcoder, Upsampler } from '../../../../../server/twins/voice/codec';
 import {
   encodedSound,
   opusSource,
   soundCacheStats,
   toneLoop,
 } from '../../../../../server/twins/voice/sounds';
+import { linearToMulaw } from '../../../../../server/platform/audio/g711';
+import { TONES } from '../../../../../server/platform/audio/tones';
+import { mulawToPcm, pcmToMulaw } from '../../../../../server/platform/audio/g711';
 
 /** `count` samples of a sine at `hz` sampled at `rate`, peak `level` of full scale. */
 function sine(hz: number, rate: number, count: number, level = 0.3, start = 0): Int16Array {

@@ -6,12 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { isDtls } from 'werift';
-import { TONES } from '../../../../../server/twins/voice/audio';
 import {
   clientHelloCookieLength,
   freshHandshake,
 } from '../../../../../server/twins/voice/dtls-retransmits';
 import { answerLeg, offerLeg, type MediaLeg } from '../../../../../server/twins/voice/media';
+import { TONES } from '../../../../../server/platform/audio/tones';
 
 const legs: MediaLeg[] = [];
 afterEach(async () => {

@@ -7,10 +7,10 @@
  * werift's path again when something else listens), and a packet that is not authentic is dropped.
  */
 import { describe, expect, it } from 'vitest';
-import { TONES } from '../../../../../server/twins/voice/audio';
 import { legPairs } from './leg-pairs';
 import { headerLength, isRtp } from '../../../../../server/twins/voice/fast-path';
 import { bridge, type MediaLeg } from '../../../../../server/twins/voice/media';
+import { TONES } from '../../../../../server/platform/audio/tones';
 
 /** A browser (`outside`) and the server's leg for it (`inside`), connected. */
 const pair = legPairs();

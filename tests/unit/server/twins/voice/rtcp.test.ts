@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RTCPeerConnection } from 'werift';
-import { TONES } from '../../../../../server/twins/voice/audio';
 import { legPairs } from './leg-pairs';
 import { bridge, type MediaLeg } from '../../../../../server/twins/voice/media';
 import { nextDelay, reportOnSchedule } from '../../../../../server/twins/voice/rtcp';
+import { TONES } from '../../../../../server/platform/audio/tones';
 
 /** A browser (`outside`) and the server's leg for it (`inside`), connected. */
 const pair = legPairs();

@@ -1,7 +1,6 @@
 /**
- * The voicemail store on disk: a message kept under a Recording SID (the TwiML application mode's
- * `<Record>`) is found by a new store over the same folder, as after a restart, and removing it
- * deletes its files.
+ * The voice twin's recordings on disk: a message kept under a Recording SID (`<Record>`) is found
+ * by a new store over the same folder, as after a restart, and removing it deletes its files.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +19,7 @@ afterEach(() => {
 });
 
 const TWO_SECONDS = Buffer.alloc(16_000, 0xff);
-const meta = { groupId: '', callId: 'CA' + '1'.repeat(32), at: 1 };
+const meta = { callId: 'CA' + '1'.repeat(32), at: 1 };
 
 describe('the voicemail store', () => {
   it('keeps a message under a Recording SID across a restart, until it is removed', () => {
@@ -38,9 +37,9 @@ describe('the voicemail store', () => {
     expect(restarted.remove(re)).toBe(false);
   });
 
-  it("names the embedded backend's messages vm-…, and refuses any other given id", () => {
+  it('keeps messages only under a Recording SID, and finds nothing by any other id', () => {
     const store = createVoicemailStore(dataDir());
-    expect(store.save(TWO_SECONDS, meta)?.id).toMatch(/^vm-[0-9a-f]{16}$/);
+    expect(() => store.save(TWO_SECONDS, meta, 'vm-0123456789abcdef')).toThrow();
     expect(() => store.save(TWO_SECONDS, meta, '../escape')).toThrow();
     expect(store.find('../escape')).toBeNull();
     expect(store.remove('../escape')).toBe(false);

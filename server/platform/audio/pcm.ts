@@ -2,8 +2,7 @@
  * Turning any announcement's audio into what a caller's leg carries: 8 kHz mono G.711 μ-law (PCMU),
  * and back into a 16-bit WAV of exactly that audio for the browser's preview. Pure functions.
  */
-import { mulawToLinear, SAMPLE_RATE } from '../twins/voice/audio';
-import { mulawToPcm, pcmToMulaw } from '../twins/voice/codec';
+import { mulawToLinear, mulawToPcm, pcmToMulaw, SAMPLE_RATE } from './g711';
 
 /** Linear 16-bit mono samples at a sample rate. */
 export interface Pcm {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SwitchboardRequestClient } from '../../../../server/twilio/client';
-import { ownTls } from '../../../../server/twins/own-tls';
+import { ownTls } from '../../../../server/platform/http/own-tls';
 import { removeDir, tempDir } from '../support';
 
 let dir: string;
