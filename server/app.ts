@@ -15,16 +15,21 @@ import { createCallJournal } from './calls/journal';
 import { registerCallQualityRoute } from './calls/quality';
 import { registerVoicemailRoutes } from './calls/voicemail';
 import type { AppConfig } from './config';
-import { registerGroupObjectRoutes } from './groups/routes';
+import { registerGroupRoutes } from './groups/routes';
 import { numbersOfGroups } from './groups/stored';
 import { createAnnouncements, type Announcements } from './guidance/announcements';
+import { registerAnnouncementRoutes } from './guidance/announcement-routes';
 import { registerGuidanceRoutes } from './guidance/routes';
 import { createSpeech } from './guidance/speech';
 import { extraScriptOrigin } from './identity/config';
 import { openAppDatabase } from './identity/database';
 import { mirrorSignIns } from './identity/directory';
 import { createGoogleVerifier } from './identity/google';
-import { presenceSettingsFromEnv } from './identity/presence';
+import {
+  createPresenceWriter,
+  presenceSettingsFromEnv,
+  registerPresenceRoutes,
+} from './identity/presence';
 import { createReturningPeople } from './identity/returning';
 import { firstAnswers, registerSessionRoutes } from './identity/session-routes';
 import { createSessionStore } from './identity/session-store';
@@ -203,9 +208,18 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     auth,
     users,
     directory,
-    presence,
     returning,
     readGroups: () => twilioApp.data.groupsNow(),
+  });
+  registerPresenceRoutes(router, {
+    auth,
+    settings: presence,
+    writer: createPresenceWriter({
+      rest: twilioApp.rest,
+      settings: presence,
+      isOnCall: (identity) => twilioApp.calls.isOnCall(identity),
+      written: (identity, data) => twilioApp.data.wrote(identity, data),
+    }),
   });
   registerVoiceRoutes(router, {
     auth,
@@ -222,9 +236,18 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   });
   registerAudioRoutes(router, { auth, maps, dataDir: config.dataDir });
   registerGuidanceRoutes(router, { auth, speech, announcements });
-  registerGroupObjectRoutes(router, {
+  registerGroupRoutes(router, {
     auth,
-    create: (id, timeZone) => twilioApp.acl.createGroupObjects(id, timeZone),
+    rest: twilioApp.rest,
+    acl: twilioApp.acl,
+    groups: () => twilioApp.data.groupsNow(),
+    people: () => users.list(),
+    log,
+  });
+  registerAnnouncementRoutes(router, {
+    auth,
+    rest: twilioApp.rest,
+    groups: () => twilioApp.data.groupsNow(),
   });
   twilioApp.register(router, {
     team: () => users.list(),
@@ -238,7 +261,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     headers: securityHeaders(extraScriptOrigin(config), twins ? [] : TWILIO_CONNECT_SOURCES),
     router,
     serveStatic,
-    ...(twins ? { handleRaw: twins.handleHttp } : {}),
+    ...(twins ? { handleRaw: (req, res) => twins.handleHttp(req, res) } : {}),
     upgrade: (req, socket, head) => twins?.handleUpgrade(req, socket, head) ?? false,
     now,
     log,

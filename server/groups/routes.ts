@@ -1,50 +1,113 @@
+/**
+ * Ring groups as admins change them (POST, PUT and DELETE /api/groups/:id): the server checks each
+ * write against the group's record (src/contracts/records/group.ts) and the rule that one number
+ * reaches one thing (stored.ts), then writes Sync through its REST API. Browsers only read the
+ * `groups` map: Twilio Sync's permissions are per object and cannot hold a rule that reads other
+ * groups and people, so the write comes here, on every backend.
+ *
+ * - Create: the group's schedule (its hours), calendar and forwarding list are made and granted to
+ *   the team first (twilio/acl.ts), then its item: a group is only listed once its objects exist,
+ *   and a create that fails removes what it made. 201; 409 `group_exists` for an id in use,
+ *   `number_taken` for a number that is another group's or someone's extension.
+ * - Update: saved only if the stored group is still `base`, what the admin's edit started from
+ *   (compared as the browser compares it, then written with If-Match on the revision read); otherwise
+ *   the answer is what is stored now, for the editor to offer (null when the group is gone).
+ * - Delete: the item first (the group stops ringing), then its objects.
+ */
 import { API } from '../../src/contracts/api';
+import { GROUPS } from '../../src/contracts/objects';
+import type { JsonObject } from '../../src/contracts/record';
+import { groupRecord, type Group } from '../../src/contracts/records/group';
+import { scheduleRecord } from '../../src/contracts/records/schedule';
 import type { Auth } from '../identity/sessions';
+import type { User } from '../identity/users';
 import { readBody } from '../platform/http/body';
-import { badRequest, sendJson } from '../platform/http/errors';
-import type { Router } from '../platform/http/router';
+import { badRequest, HttpError, sendJson } from '../platform/http/errors';
+import type { RequestContext, Router } from '../platform/http/router';
+import type { SyncAcl } from '../twilio/acl';
+import type { SyncRest } from '../twilio/sync-rest';
+import { checkedWrite } from '../identity/policy';
+import { groupNumberClash, numbersOfGroups } from './stored';
 
-export interface GroupObjectRouteDeps {
+export interface GroupRouteDeps {
   auth: Auth;
-  /**
-   * Makes a new group's schedule, calendar and forwarding list on the server, for a backend where
-   * browsers cannot create objects (Twilio Sync with ACL, server/twilio/acl.ts). Absent on the
-   * embedded backend, whose Sync service lets admins create them.
-   */
-  create?: (groupId: string, timeZone: string) => Promise<void>;
+  rest: SyncRest;
+  acl: Pick<SyncAcl, 'createGroupObjects' | 'removeGroupObjects'>;
+  /** Every ring group as stored now (read afresh: a number taken a moment ago counts). */
+  groups: () => Promise<Map<string, Group>>;
+  /** Everyone on the team now, with their extensions. */
+  people: () => readonly User[];
+  log: (message: string) => void;
 }
 
 /** A group id as the browser makes them (`newGroupId`) and routes accept (`isValidRouteId`). */
 const GROUP_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-function validTimeZone(timeZone: string): boolean {
-  if (timeZone.length === 0 || timeZone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
+function groupId(ctx: RequestContext): string {
+  const id = ctx.params.id ?? '';
+  if (!GROUP_ID.test(id)) throw badRequest('The group id in the path is not valid');
+  return id;
 }
 
-/**
- * POST /api/groups/:id/objects (admin), body `{ timeZone }`: before an admin's browser writes a new
- * ring group, the group's own objects. On Twilio the server makes them (the schedule in that time
- * zone, with no hours) and grants them to the team: 201 `{ created: true }`, 409 `group_exists`. On
- * the embedded backend the browser creates them itself: 200 `{ created: false }`.
- */
-export function registerGroupObjectRoutes(router: Router, deps: GroupObjectRouteDeps): void {
-  router.route(API.groupObjects, async (ctx) => {
+export function registerGroupRoutes(router: Router, deps: GroupRouteDeps): void {
+  /** Refuses a number that another group has or that is someone's extension (409). */
+  async function checkNumber(id: string, group: JsonObject): Promise<void> {
+    const number = typeof group.number === 'string' ? group.number : '';
+    const groups = await deps.groups().catch(() => {
+      throw new HttpError(
+        503,
+        'upstream_error',
+        'The ring groups could not be read just now, so nothing was saved; try again in a moment',
+      );
+    });
+    const clash = groupNumberClash(id, number, numbersOfGroups(groups), deps.people());
+    if (clash) throw new HttpError(409, 'number_taken', `${clash}.`);
+  }
+
+  router.route(API.createGroup, async (ctx) => {
     deps.auth.requireAdmin(ctx);
-    const id = ctx.params.id ?? '';
-    if (!GROUP_ID.test(id)) throw badRequest('The group id in the path is not valid');
-    const { timeZone } = await readBody(ctx.req, API.groupObjects);
-    if (!validTimeZone(timeZone)) throw badRequest('Field timeZone must be an IANA time zone');
-    if (!deps.create) {
-      sendJson(ctx.res, 200, { created: false });
-      return;
+    const id = groupId(ctx);
+    const body = await readBody(ctx.req, API.createGroup);
+    const group = checkedWrite(groupRecord, body.group);
+    const schedule = checkedWrite(scheduleRecord, body.schedule);
+    await checkNumber(id, group);
+    await deps.acl.createGroupObjects(id, schedule);
+    let created: 'created' | 'exists';
+    try {
+      created = await deps.rest.createMapItem(GROUPS.name, id, group);
+    } catch (err) {
+      await deps.acl.removeGroupObjects(id);
+      throw err;
     }
-    await deps.create(id, timeZone);
-    sendJson(ctx.res, 201, { created: true });
+    if (created === 'exists') {
+      await deps.acl.removeGroupObjects(id);
+      throw new HttpError(409, 'group_exists', 'A ring group with this id exists already; try again');
+    }
+    ctx.res.writeHead(201, { 'Cache-Control': 'no-store' });
+    ctx.res.end();
+  });
+
+  router.route(API.updateGroup, async (ctx) => {
+    deps.auth.requireAdmin(ctx);
+    const id = groupId(ctx);
+    const body = await readBody(ctx.req, API.updateGroup);
+    const group = checkedWrite(groupRecord, body.group);
+    await checkNumber(id, group);
+    sendJson(ctx.res, 200, await deps.rest.replaceMapItemIf(GROUPS.name, id, body.base, group));
+  });
+
+  router.route(API.deleteGroup, async (ctx) => {
+    deps.auth.requireAdmin(ctx);
+    const id = groupId(ctx);
+    await deps.rest.removeMapItem(GROUPS.name, id);
+    const left = await deps.acl.removeGroupObjects(id);
+    if (left.length > 0)
+      throw new HttpError(
+        502,
+        'upstream_error',
+        `The group was deleted, but ${left.join(', ')} could not be removed. Try deleting again later.`,
+      );
+    ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
+    ctx.res.end();
   });
 }

@@ -1,29 +1,26 @@
 /**
  * Who may do what to the Sync objects, derived from the catalogue (src/contracts/objects.ts): each
- * object's `writers` and whether it is a group's or a person's. {@link objectAccess} says what one
- * person may do to one object (read, write, manage); both backends use it, the embedded Sync
- * service per request ({@link createAccessPolicy}) and Twilio Sync as per-object permissions
- * (server/twilio/acl.ts). The table is in docs/sync-service.md ("Who may do what"):
- * - `server` (`users`, `calls`, `holds`): read by the team, written only by the server (roles through
- *   the admin API, call history and parked calls by the voice service), so none can be forged;
- * - `admins` (`groups`, `guidance`, `audio` and each group's `schedule:*`, `calendar:*`,
- *   `forwarding:*`): read by the team, changed by admins;
- * - `ownItems` (`presence`): read by the team; each person writes only the item keyed by their own
- *   identity, and nobody changes the map itself;
+ * object's `writers`. {@link objectAccess} says what one person may do to one object (read, write,
+ * manage), granted as Sync's per-object permissions on every backend (server/twilio/acl.ts; the
+ * service's ACL on). The table is in docs/operations.md ("Who may do what"):
+ * - `server` (`users`, `calls`, `holds`, `presence`, `groups`, `guidance`): read by the team,
+ *   written only by the server: roles through the admin API, call history and parked calls from
+ *   Twilio's webhooks, and what people change under a rule per item (their own presence, a group's
+ *   number, an announcement in use) through their own `/api` routes, so none can be forged;
+ * - `admins` (`audio`, `team-settings`, each group's `schedule:*`, `calendar:*`, `forwarding:*`):
+ *   read by the team, changed by admins;
  * - `owner` (`settings:{identity}`): read and written by that person only;
  * - `team` (`contacts`, and any object the catalogue does not name): open to everyone on the team.
- * Someone no longer on the team (a token not yet expired) may do nothing at all.
+ * Nobody but the server makes or removes an object (no `manage`). Someone no longer on the team (a
+ * token not yet expired) may do nothing at all.
  *
- * What a write must hold comes from the catalogue too: {@link writeProblem} checks a client's item or
- * document against the object's record (the embedded Sync service refuses what fails it).
+ * What a write must hold comes from the catalogue too: {@link writeProblem} checks an item or a
+ * document against the object's record; a route checks a person's write with {@link checkedWrite},
+ * and a browser's own write that breaks its record is put right (server/records/).
  */
-import {
-  lookUpObject,
-  type NamedObject,
-  type ObjectFamily,
-  type ObjectKind,
-} from '../../src/contracts/objects';
-import type { JsonObject } from '../../src/contracts/record';
+import { lookUpObject, type ObjectKind } from '../../src/contracts/objects';
+import type { AnyObjectSchema, JsonObject, RecordContract } from '../../src/contracts/record';
+import { badRequest } from '../platform/http/errors';
 import type { Role } from '../../src/contracts/roles';
 
 /** What one person may do to a whole object: Twilio Sync's permission flags. */
@@ -46,12 +43,10 @@ export interface ObjectRef {
   name: string;
 }
 
-const isFamily = (object: NamedObject | ObjectFamily): object is ObjectFamily => 'prefix' in object;
 
 /**
  * What `identity` (with `role`, or null when off the team) may do to the object. `manage` (removing
- * the object) is given only where the object goes with what it belongs to: a ring group's own
- * objects, to admins; the shared objects the server made are removed by nobody.
+ * the object) is nobody's: the server makes and removes every object (a ring group's with it).
  */
 export function objectAccess(object: ObjectRef, identity: string, role: Role | null): ObjectAccess {
   if (role === null) return NO_ACCESS;
@@ -62,12 +57,8 @@ export function objectAccess(object: ObjectRef, identity: string, role: Role | n
       return found.id === identity ? READ_WRITE : NO_ACCESS;
     case 'server':
       return READ_ONLY;
-    case 'admins': {
-      const admin = role === 'admin';
-      const groupOwned = isFamily(found.object) && found.object.per === 'group';
-      return { read: true, write: admin, manage: admin && groupOwned };
-    }
-    case 'ownItems':
+    case 'admins':
+      return { read: true, write: role === 'admin', manage: false };
     case 'team':
       return READ_WRITE;
   }
@@ -81,11 +72,27 @@ export function objectAccess(object: ObjectRef, identity: string, role: Role | n
  */
 export function writeProblem(object: ObjectRef, data: JsonObject): string | null {
   const found = lookUpObject(object.name, object.kind);
-  if (!found) return null;
-  const record = found.object.record;
+  return found ? recordProblem(found.object.record, data) : null;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRecord = RecordContract<AnyObjectSchema, any>;
+
+/** Why `data` breaks `record`, naming the field and the reason; null when it passes. */
+function recordProblem(record: AnyRecord, data: unknown): string | null {
   const checked = record.check(data);
   if (checked.ok) return null;
   return checked.field === ''
     ? `Invalid ${record.name}: ${checked.reason}`
     : `Invalid ${record.name} ${checked.field}: ${checked.reason}`;
+}
+
+/**
+ * `data` as a person's write through /api stores it, once it passes `record` (as written: the
+ * defaults the record fills in are for reading); refused with 400 naming the field and the reason.
+ */
+export function checkedWrite(record: AnyRecord, data: JsonObject): JsonObject {
+  const problem = recordProblem(record, data);
+  if (problem !== null) throw badRequest(problem);
+  return data;
 }

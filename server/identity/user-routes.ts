@@ -6,7 +6,6 @@ import type { Directory } from './directory';
 import { IdentityError, invalidField, unknownUser } from './errors';
 import { parseExtension } from './extensions';
 import { parseName } from './fields';
-import type { PresenceSettings } from './presence';
 import type { ReturningPeople } from './returning';
 import { publicUser } from './session-routes';
 import type { Auth } from './sessions';
@@ -17,7 +16,6 @@ export interface UserRouteDeps {
   users: Users;
   /** The `users` directory; a removal takes the person's Sync permissions away with it. */
   directory: Directory;
-  presence: PresenceSettings;
   /** Issues a colleague's one-time sign-in code (returning.ts). */
   returning: ReturningPeople;
   /**
@@ -40,19 +38,13 @@ function identityParam(ctx: RequestContext): string {
 }
 
 /**
- * GET /api/presence/settings (signed in): the heartbeat and ttl every browser uses for its presence
- * item. PUT /api/me/name (signed in): the person's own display name, as colleagues see it.
+ * PUT /api/me/name (signed in): the person's own display name, as colleagues see it.
  * Admin-only team management: PUT /api/users/:identity/role, PUT /api/users/:identity/extension and
  * DELETE /api/users/:identity, and POST /api/users/:identity/sign-in-code (a colleague's one-time
  * sign-in code, for the admin to pass on). The database changes first, then the `users` Sync map follows, so
  * every open /users screen updates.
  */
 export function registerUserRoutes(router: Router, deps: UserRouteDeps): void {
-  router.route(API.presenceSettings, (ctx) => {
-    deps.auth.requireUser(ctx);
-    sendJson(ctx.res, 200, deps.presence);
-  });
-
   router.route(API.renameMe, async (ctx) => {
     const me = deps.auth.requireUser(ctx);
     const body = await readBody(ctx.req, API.renameMe);

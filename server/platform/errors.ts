@@ -45,6 +45,10 @@ export type ErrorCode =
   | 'bad_sign_in_code'
   | 'bad_signature'
   | 'group_exists'
+  | 'number_taken'
+  | 'announcement_in_use'
+  | 'announcement_exists'
+  | 'no_presence'
   | 'internal_error';
 
 /** What kind of refusal: the platform answers each with its HTTP status. */

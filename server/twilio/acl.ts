@@ -26,7 +26,6 @@ import {
 } from '../../src/contracts/objects';
 import type { JsonObject } from '../../src/contracts/record';
 import type { Calendar } from '../../src/contracts/records/calendar';
-import type { Schedule } from '../../src/contracts/records/schedule';
 import { NO_ACCESS, objectAccess, type ObjectAccess } from '../identity/policy';
 import { HttpError } from '../platform/http/errors';
 import type { TwilioClient } from './client';
@@ -58,9 +57,9 @@ function refOf(family: ObjectFamily, id: string): SyncObjectRef {
   return { kind: family.kind, name: family.name(id) };
 }
 
-/** What a new group's own objects hold when the server makes them (no hours, no holidays). */
-function initialData(family: ObjectFamily, timeZone: string): JsonObject | undefined {
-  if (family === SCHEDULES) return { timeZone, week: {} } satisfies Schedule;
+/** What a new group's own objects hold when the server makes them: its hours, no holidays. */
+function initialData(family: ObjectFamily, schedule: JsonObject): JsonObject | undefined {
+  if (family === SCHEDULES) return schedule;
   if (family === CALENDARS) return { holidays: [] } satisfies Calendar;
   return undefined;
 }
@@ -207,10 +206,12 @@ export interface SyncAcl {
   /** Resolves once this person holds what their role gives (granted now if needed); rejects if not. */
   ready(identity: string): Promise<void>;
   /**
-   * Makes a new ring group's schedule (with this time zone and no hours), calendar and forwarding list
-   * and grants them to the team. 409 when an object of those names exists (nothing is left made).
+   * Makes a new ring group's schedule (with these hours), calendar and forwarding list and grants them
+   * to the team. 409 when an object of those names exists (nothing is left made).
    */
-  createGroupObjects(groupId: string, timeZone: string): Promise<void>;
+  createGroupObjects(groupId: string, schedule: JsonObject): Promise<void>;
+  /** Removes a ring group's own objects (their permissions go with them); the names of those left. */
+  removeGroupObjects(groupId: string): Promise<string[]>;
   /** Resolves once the work queued so far has been tried (tests, shutdown). */
   settled(): Promise<void>;
   /** Stops retrying, then waits for what is under way. */
@@ -399,13 +400,13 @@ export function createSyncAcl(
         );
     },
 
-    async createGroupObjects(groupId, timeZone) {
+    async createGroupObjects(groupId, schedule) {
       const families: readonly ObjectFamily[] = GROUP_OBJECTS;
       const objects = families.map((family) => refOf(family, groupId));
       const made: SyncObjectRef[] = [];
       try {
         for (const [i, ref] of objects.entries()) {
-          if (!(await rest.create(ref, initialData(families[i]!, timeZone))))
+          if (!(await rest.create(ref, initialData(families[i]!, schedule))))
             throw new HttpError(
               409,
               'group_exists',
@@ -453,6 +454,18 @@ export function createSyncAcl(
           'Twilio Sync did not take the new group’s permissions; try again in a moment',
         );
       }
+    },
+
+    async removeGroupObjects(groupId) {
+      const left: string[] = [];
+      for (const family of GROUP_OBJECTS) {
+        const ref = refOf(family, groupId);
+        await rest.remove(ref).catch((e: unknown) => {
+          log(`Twilio Sync: removing ${ref.name} failed: ${message(e)}`);
+          left.push(ref.name);
+        });
+      }
+      return left;
     },
 
     settled,

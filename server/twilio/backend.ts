@@ -33,6 +33,7 @@ import {
 } from './tokens';
 import { registerTwilioWebhooks } from './webhooks';
 import { followSyncEvents, registerSyncEvents } from './sync-events';
+import { createRecordKeeper } from '../records/put-right';
 import { createOnCallWriter } from './on-call';
 import type { CallControl } from './control';
 import { createTeller } from './tell';
@@ -330,7 +331,7 @@ export function createTwilioBackend(
       // Every webhook's changes reach the journal once it is answered.
       const router = Object.create(appRouter) as Router;
       router.on = (method, path, handler) => appRouter.on(method, path, journalled(handler));
-      registerSyncEvents(router, { config, data });
+      registerSyncEvents(router, { config, data, written: createRecordKeeper({ rest, log }) });
       const media = registerTwilioMedia(router, {
         config,
         data,

@@ -1,6 +1,7 @@
 /**
  * Sync's webhooks (https://www.twilio.com/docs/sync/webhooks), which keep routing's copy of presence
- * and do not disturb current instead of a read of both for every call (routing-data.ts).
+ * and do not disturb current instead of a read of both for every call (routing-data.ts), and through
+ * which a browser's write that breaks its record is put right (server/records/put-right.ts).
  *
  * - At start (`followSyncEvents`): the Sync service's `WebhookUrl` is pointed at this server's
  *   `/api/twilio/sync-events`, with `WebhooksFromRestEnabled` on (this server's own REST writes,
@@ -54,6 +55,24 @@ function order(params: Record<string, string>, name: string): number | null {
   return Number(text);
 }
 
+/** A Sync event as its webhook posts it: its type, its parameters, and its data (null: none). */
+export interface SyncEvent {
+  type: string;
+  params: Record<string, string>;
+  data: JsonObject | null;
+}
+
+/** The event a webhook body is; throws 400 for a body that is not a Sync event of `serviceSid`. */
+export function syncEventOf(params: Record<string, string>, serviceSid: string): SyncEvent {
+  const type = params.EventType;
+  if (type === undefined || !/^[a-z_]{1,64}$/.test(type))
+    throw bad('The Sync event has no valid EventType');
+  if (params.ServiceSid !== undefined && params.ServiceSid !== serviceSid)
+    throw bad('The Sync event is for another Sync service');
+  const name = type.startsWith('document_') ? 'DocumentData' : 'ItemData';
+  return { type, params, data: params[name] === undefined ? null : jsonObject(params, name) };
+}
+
 /**
  * What a Sync event changes for routing, or null for an event routing does not follow; throws 400
  * for a body that is not a Sync event of `serviceSid`.
@@ -62,11 +81,7 @@ export function syncChangeOf(
   params: Record<string, string>,
   serviceSid: string,
 ): SyncChange | null {
-  const type = params.EventType;
-  if (type === undefined || !/^[a-z_]{1,64}$/.test(type))
-    throw bad('The Sync event has no valid EventType');
-  if (params.ServiceSid !== undefined && params.ServiceSid !== serviceSid)
-    throw bad('The Sync event is for another Sync service');
+  const { type } = syncEventOf(params, serviceSid);
   const byServer = params.Identity === 'system' && params.EndpointId === undefined;
   if (type.startsWith('map_') && params.MapUniqueName === PRESENCE.name) {
     if (type === 'map_created' || type === 'map_removed') return { kind: 'presenceMap' };
@@ -99,16 +114,25 @@ export function syncChangeOf(
   return null;
 }
 
-/** `POST /api/twilio/sync-events`: the Sync service's webhook. */
+/**
+ * `POST /api/twilio/sync-events`: the Sync service's webhook. Routing's copy takes the change at
+ * once; `written` (the record keeper) looks at the event after the answer.
+ */
 export function registerSyncEvents(
   router: Router,
-  deps: { config: TwilioConfig; data: RoutingData },
+  deps: {
+    config: TwilioConfig;
+    data: RoutingData;
+    written: (event: SyncEvent) => Promise<void>;
+  },
 ): void {
   router.on('POST', TWILIO_PATHS.syncEvents, async (ctx) => {
     const params = await readSignedForm(ctx.req, deps.config);
+    const event = syncEventOf(params, deps.config.syncServiceSid);
     const change = syncChangeOf(params, deps.config.syncServiceSid);
     if (change) deps.data.syncChanged(change);
     sendNothing(ctx.res);
+    void deps.written(event);
   });
 }
 

@@ -5,6 +5,7 @@
  * Objects are addressed by unique name, as the browser opens them. A missing object or item reads as
  * null; writing an item into a map or list that does not exist yet creates it first.
  */
+import type { SaveAnswer } from '../../src/contracts/api';
 import type { JsonObject } from '../../src/contracts/record';
 import type { TwilioClient } from './client';
 
@@ -30,7 +31,28 @@ export interface SyncRest {
     key: string,
     data: JsonObject,
     revision: string,
+    ttlSeconds?: number,
   ): Promise<'written' | 'changed' | 'gone'>;
+  /** Creates the item unless one of that key exists ('exists': Twilio's 409; nothing written). */
+  createMapItem(
+    map: string,
+    key: string,
+    data: JsonObject,
+    ttlSeconds?: number,
+  ): Promise<'created' | 'exists'>;
+  /** Gives the item `ttlSeconds` more to live, its data untouched; 'gone' when there is none. */
+  touchMapItem(map: string, key: string, ttlSeconds: number): Promise<'written' | 'gone'>;
+  /**
+   * Replaces the item with `data` only if it still holds `base` (what an edit started from, compared
+   * as the browser's editors compare it), written with If-Match on the revision read; otherwise the
+   * answer is what it holds now (null: it is gone), and nothing is written.
+   */
+  replaceMapItemIf(
+    map: string,
+    key: string,
+    base: JsonObject,
+    data: JsonObject,
+  ): Promise<SaveAnswer>;
   /** Nothing when it is already gone. */
   removeMapItem(map: string, key: string): Promise<void>;
   /** A document's data, or null when there is none. */
@@ -49,6 +71,23 @@ export interface SyncRest {
   updateListItem(list: string, index: number, data: JsonObject): Promise<void>;
   /** Nothing when it is already gone. */
   removeListItem(list: string, index: number): Promise<void>;
+  /** A list item with its revision, or null. */
+  getListItem(list: string, index: number): Promise<{ data: JsonObject; revision: string } | null>;
+  /** As {@link SyncRest.updateMapItemIf}, for a list item. */
+  updateListItemIf(
+    list: string,
+    index: number,
+    data: JsonObject,
+    revision: string,
+  ): Promise<'written' | 'changed' | 'gone'>;
+  /** A document's data with its revision, or null. */
+  getDocument(name: string): Promise<{ data: JsonObject; revision: string } | null>;
+  /** As {@link SyncRest.updateMapItemIf}, for a document's data. */
+  updateDocumentIf(
+    name: string,
+    data: JsonObject,
+    revision: string,
+  ): Promise<'written' | 'changed' | 'gone'>;
   ensureMap(name: string): Promise<void>;
   ensureList(name: string): Promise<void>;
 }
@@ -76,6 +115,26 @@ export function pathKey(key: string): string {
 const asObject = (data: unknown): JsonObject =>
   typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as JsonObject) : {};
 
+/** Reads and conditional writes before a save gives up on an item that keeps changing. */
+const REPLACE_TRIES = 5;
+
+/**
+ * A write with If-Match (https://www.twilio.com/docs/sync/api/map-item-resource, `ifMatch`):
+ * 'changed' when Twilio answers 412 (someone wrote it since; nothing written), 'gone' on 404.
+ */
+async function conditionally(
+  write: () => Promise<unknown>,
+): Promise<'written' | 'changed' | 'gone'> {
+  try {
+    await write();
+    return 'written';
+  } catch (err) {
+    if (notFound(err)) return 'gone';
+    if (restStatus(err) === 412) return 'changed';
+    throw err;
+  }
+}
+
 export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRest {
   const service = () => client.sync.v1.services(serviceSid);
   const map = (name: string) => service().syncMaps(pathKey(name));
@@ -96,7 +155,7 @@ export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRe
     }
   }
 
-  return {
+  const rest: SyncRest = {
     ensureMap,
     ensureList,
     async mapItems(name) {
@@ -125,15 +184,54 @@ export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRe
         throw err;
       }
     },
-    async updateMapItemIf(name, key, data, revision) {
+    updateMapItemIf: (name, key, data, revision, ttlSeconds) =>
+      conditionally(() =>
+        map(name)
+          .syncMapItems(pathKey(key))
+          .update({
+            data,
+            ifMatch: revision,
+            ...(ttlSeconds === undefined ? {} : { ttl: ttlSeconds }),
+          }),
+      ),
+    async createMapItem(name, key, data, ttlSeconds) {
+      const ttl = ttlSeconds === undefined ? {} : { ttl: ttlSeconds };
+      const create = () => map(name).syncMapItems.create({ key, data, ...ttl });
       try {
-        await map(name).syncMapItems(pathKey(key)).update({ data, ifMatch: revision });
+        await create();
+        return 'created';
+      } catch (err) {
+        if (conflict(err)) return 'exists';
+        if (!notFound(err)) throw err;
+      }
+      await ensureMap(name);
+      try {
+        await create();
+        return 'created';
+      } catch (err) {
+        if (conflict(err)) return 'exists';
+        throw err;
+      }
+    },
+    async touchMapItem(name, key, ttlSeconds) {
+      try {
+        await map(name).syncMapItems(pathKey(key)).update({ ttl: ttlSeconds });
         return 'written';
       } catch (err) {
         if (notFound(err)) return 'gone';
-        if (restStatus(err) === 412) return 'changed';
         throw err;
       }
+    },
+    async replaceMapItemIf(name, key, base, data) {
+      for (let tries = 0; tries < REPLACE_TRIES; tries++) {
+        const current = await rest.getMapItem(name, key);
+        if (!current) return { ok: false, current: null };
+        if (JSON.stringify(current.data) !== JSON.stringify(base))
+          return { ok: false, current: current.data };
+        const done = await rest.updateMapItemIf(name, key, data, current.revision);
+        if (done === 'written') return { ok: true };
+      }
+      throw new Error(`${name}/${key} kept changing while it was being saved`);
     },
     async setMapItem(name, key, data, ttlSeconds) {
       const ttl = ttlSeconds === undefined ? {} : { ttl: ttlSeconds };
@@ -211,8 +309,31 @@ export function createSyncRest(client: TwilioClient, serviceSid: string): SyncRe
         if (!notFound(err)) throw err;
       }
     },
+    async getListItem(name, index) {
+      try {
+        const item = await list(name).syncListItems(index).fetch();
+        return { data: asObject(item.data), revision: item.revision };
+      } catch (err) {
+        if (notFound(err)) return null;
+        throw err;
+      }
+    },
+    updateListItemIf: (name, index, data, revision) =>
+      conditionally(() => list(name).syncListItems(index).update({ data, ifMatch: revision })),
+    async getDocument(name) {
+      try {
+        const doc = await service().documents(pathKey(name)).fetch();
+        return { data: asObject(doc.data), revision: doc.revision };
+      } catch (err) {
+        if (notFound(err)) return null;
+        throw err;
+      }
+    },
+    updateDocumentIf: (name, data, revision) =>
+      conditionally(() => service().documents(pathKey(name)).update({ data, ifMatch: revision })),
     async updateListItem(name, index, data) {
       await list(name).syncListItems(index).update({ data });
     },
   };
+  return rest;
 }

@@ -1,10 +1,10 @@
 /**
  * This browser's presence for the signed-in person: reads the server's heartbeat and ttl, then runs
- * the presence machine on the `presence` map whenever the map is open (a new heartbeat each time it
- * opens again, carrying the chosen status over). Signing out withdraws the item, so colleagues see
- * Offline at once; a sign-out that did not happen starts the heartbeat again. A closed browser stops
- * refreshing and its item lapses with the ttl. Nothing sends `presence.setOnCall` on the embedded
- * backend: its server puts `onCall` into every presence write from the calls it carries.
+ * the presence machine whenever the `presence` map is open (a new heartbeat each time it opens again,
+ * carrying the chosen status over). The item is the server's to write (`/api/presence`: nobody writes
+ * a colleague's), and it keeps "on a call" in it, so nothing here sends `presence.setOnCall`. Signing
+ * out withdraws the item, so colleagues see Offline at once; a sign-out that did not happen starts
+ * the heartbeat again. A closed browser stops renewing and its item lapses with the ttl.
  */
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { API, type PresenceSettings } from '../contracts/api';
@@ -47,28 +47,20 @@ export interface PresenceRunner {
 export const WITHDRAW_WAIT_MS = 3000;
 
 /**
- * Writes go through the presence map's actor, so they are checked like every other write.
- * `onCall` is the server's (it counts the person's calls: the embedded Sync service stores its own
- * value into every presence write; on Twilio the server writes it), so a write carries the value
- * the service holds at that moment rather than this tab's guess (publishPresence).
+ * The machine's writes are the presence mutators' (through the server, which writes the person's own
+ * item with its ttl and keeps their "on a call" as it holds it).
  */
-function providedMachine(map: MapActor, doNotDisturb: () => boolean) {
+function providedMachine(api: ApiClient, doNotDisturb: () => boolean) {
   return presenceMachine.provide({
     actors: {
-      publish: fromPromise<void, PublishInput>(async ({ input }) => {
-        const item = {
-          status: input.item.status,
-          // The person's own setting, for colleagues to see (written only while it is on).
-          ...(doNotDisturb() ? { doNotDisturb: true } : {}),
-        };
-        await publishPresence(map, input.identity, item, input.ttlSeconds);
-      }),
-      refresh: fromPromise<void, { identity: string; ttlSeconds: number }>(({ input }) =>
-        renewPresence(map, input.identity, input.ttlSeconds),
+      publish: fromPromise<void, PublishInput>(({ input }) =>
+        // The person's own do-not-disturb setting, for colleagues to see.
+        publishPresence(api, input.item.status, doNotDisturb()),
       ),
-      withdraw: fromPromise<void, { identity: string }>(({ input }) =>
-        withdrawPresence(map, input.identity),
+      refresh: fromPromise<void, { identity: string; ttlSeconds: number }>(() =>
+        renewPresence(api),
       ),
+      withdraw: fromPromise<void, { identity: string }>(() => withdrawPresence(api)),
     },
   });
 }
@@ -112,7 +104,7 @@ export function runPresence({
   function begin(): void {
     if (stopped || !present || settings === null || handle.actor) return;
     if (selectMapStatus(map.getSnapshot()) !== 'ready') return;
-    const actor = createActor(providedMachine(map, doNotDisturb), {
+    const actor = createActor(providedMachine(api, doNotDisturb), {
       systemId: 'presenceHeartbeat',
       input: {
         identity,

@@ -9,6 +9,7 @@
 import * as v from 'valibot';
 import { AudioSchema } from './records/audio';
 import { ParkedCallSchema } from './records/hold';
+import { PRESENCE_STATUSES } from './records/presence';
 import { QualityReportSchema } from './records/call-quality';
 import { body, route, text } from './api-route';
 import { SESSION_ROUTES, UserAnswer } from './api-session';
@@ -54,6 +55,19 @@ const SignInCodeAnswer = v.object({
 });
 export type SignInCode = v.InferOutput<typeof SignInCodeAnswer>;
 
+/** A stored item or document's data, as sent whole (its record checks it on the server). */
+const StoredData = v.record(v.string(), v.unknown(), 'The data must be a JSON object');
+
+/**
+ * A conditional save's answer: saved, or not because someone else saved first, with what is stored
+ * now (null: it is gone).
+ */
+export const SaveAnswerSchema = v.union([
+  v.object({ ok: v.literal(true) }),
+  v.object({ ok: v.literal(false), current: v.nullable(StoredData) }),
+]);
+export type SaveAnswer = v.InferOutput<typeof SaveAnswerSchema>;
+
 /** A parked call as the server reports it (the `holds` item with its key). */
 const ParkAnswer = v.object({ parked: ParkedCallSchema });
 
@@ -74,6 +88,23 @@ export const API = {
 
   // People.
   presenceSettings: route('GET', '/api/presence/settings', null, PresenceSettingsAnswer),
+  /**
+   * The signed-in person's presence item, written by the server (nobody writes another's): their
+   * status and whether colleagues see do not disturb; the server keeps "on a call" and the ttl.
+   */
+  setPresence: route(
+    'PUT',
+    '/api/presence',
+    body({
+      status: v.picklist(PRESENCE_STATUSES, 'Field status must be "available" or "away"'),
+      doNotDisturb: v.optional(v.boolean('Field doNotDisturb must be true or false')),
+    }),
+    null,
+  ),
+  /** Keeps the presence item alive another ttl, changing nothing; 404 `no_presence` once it lapsed. */
+  renewPresence: route('POST', '/api/presence/renew', null, null),
+  /** Removes the presence item: the person shows Offline at once. */
+  withdrawPresence: route('DELETE', '/api/presence', null, null),
   renameMe: route('PUT', '/api/me/name', body({ name: text('name') }), UserAnswer),
   setRole: route(
     'PUT',
@@ -124,13 +155,39 @@ export const API = {
   /** A voicemail message's audio, for the group's members and admins (both backends). */
   voicemail: route('GET', '/api/voicemail/:id', null, null),
 
-  // Admin: ring groups, announcements, audio.
-  groupObjects: route(
+  // Admin: ring groups, announcements, audio. Their records are checked on the server, and their
+  // rules (a group's number is nobody else's, an announcement a group plays stays) hold there.
+  /** A new ring group with its schedule (its hours), calendar and forwarding list; 409 when taken. */
+  createGroup: route(
     'POST',
-    '/api/groups/:id/objects',
-    body({ timeZone: text('timeZone') }),
-    v.object({ created: v.boolean() }),
+    '/api/groups/:id',
+    body({ group: StoredData, schedule: StoredData }),
+    null,
   ),
+  /** Saves a ring group only if it is still `base` (what the edit started from). */
+  updateGroup: route(
+    'PUT',
+    '/api/groups/:id',
+    body({ base: StoredData, group: StoredData }),
+    SaveAnswerSchema,
+  ),
+  /** Removes a ring group (it stops ringing), then its schedule, calendar and forwarding list. */
+  deleteGroup: route('DELETE', '/api/groups/:id', null, null),
+  createAnnouncement: route(
+    'POST',
+    '/api/announcements/:id',
+    body({ announcement: StoredData }),
+    null,
+  ),
+  /** Saves an announcement only if it is still `base`. */
+  updateAnnouncement: route(
+    'PUT',
+    '/api/announcements/:id',
+    body({ base: StoredData, announcement: StoredData }),
+    SaveAnswerSchema,
+  ),
+  /** Refused (409 `in_use`, naming the groups) while a ring group plays it. */
+  deleteAnnouncement: route('DELETE', '/api/announcements/:id', null, null),
   /** The file is the body (any type); `?name=` gives its name. */
   uploadAudio: route(
     'POST',

@@ -1,17 +1,20 @@
 /**
  * Every Sync object the app uses, defined once: its name (or the pattern of a family of names), its
- * kind, who writes it, and the record it holds. The embedded Sync service's access policy and the
- * Twilio ACL are derived from `writers`; the server's writers and every screen open objects by
- * these names; the service and the mutators check writes against `record`.
+ * kind, who writes it, and the record it holds. The Sync service's per-object permissions (ACL,
+ * server/twilio/acl.ts) are derived from `writers`; the server's writers and every screen open
+ * objects by these names; the mutators and the server's routes check writes against `record`, and
+ * the server puts right a browser's write that breaks it (server/records/).
  *
  * Everyone on the team reads every object but `settings:*` (its owner only). Writers:
  * - `server`: only the server (the app's API key), so a browser cannot forge history, parked calls
- *   or the directory;
- * - `admins`: admins only (the ring groups' objects, announcements, audio, the team's settings);
- * - `ownItems`: everyone, each only the item keyed by their own identity (no one changes the map);
+ *   or the directory; and where a write must obey a rule Sync's per-object permissions cannot hold,
+ *   people write through the server's `/api`, which checks it (a presence item only its own person's,
+ *   a ring group's number nobody else's, an announcement a group plays kept);
+ * - `admins`: admins only (each ring group's hours, holidays and forwarding, audio, the team's
+ *   settings);
  * - `owner`: the person the name is built from, who alone reads it too;
  * - `team`: anyone on the team.
- * Objects the catalogue does not name are the team's (a script's own list, say).
+ * Nobody but the server makes or removes an object.
  */
 import type { AnyObjectSchema, RecordContract } from './record';
 import { announcementRecord } from './records/announcement';
@@ -29,7 +32,7 @@ import { teamRecord } from './records/team';
 import { userRecord } from './records/user';
 
 export type ObjectKind = 'document' | 'list' | 'map' | 'stream';
-export type Writers = 'server' | 'admins' | 'ownItems' | 'owner' | 'team';
+export type Writers = 'server' | 'admins' | 'owner' | 'team';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyRecord = RecordContract<AnyObjectSchema, any>;
@@ -90,10 +93,15 @@ export const CONTACTS = named('contacts', 'map', 'team', contactRecord);
 export const CALLS = named('calls', 'list', 'server', callRecord);
 export const HOLDS = named('holds', 'map', 'server', holdRecord);
 export const USERS = named('users', 'map', 'server', userRecord);
-export const PRESENCE = named('presence', 'map', 'ownItems', presenceRecord);
-export const GROUPS = named('groups', 'map', 'admins', groupRecord);
-/** Announcements (the map keeps its first name). */
-export const ANNOUNCEMENTS = named('guidance', 'map', 'admins', announcementRecord);
+/** Written for each person by `/api/presence`: nobody writes a colleague's item. */
+export const PRESENCE = named('presence', 'map', 'server', presenceRecord);
+/** Written by admins through `/api/groups`: a group's number is nobody else's. */
+export const GROUPS = named('groups', 'map', 'server', groupRecord);
+/**
+ * Announcements (the map keeps its first name), written by admins through `/api/announcements`: one
+ * a group plays is not removed.
+ */
+export const ANNOUNCEMENTS = named('guidance', 'map', 'server', announcementRecord);
 export const AUDIO = named('audio', 'map', 'admins', audioRecord);
 /** The team's settings (its default country for phone numbers). */
 export const TEAM = named('team-settings', 'document', 'admins', teamRecord);

@@ -1,61 +1,15 @@
 /**
- * Twilio-shaped AccessTokens: HS256 JWTs with `cty: twilio-fpa;v=1`, signed with a secret the server
- * creates on first start in its data folder (mode 0600). The Sync and Voice services each add their
- * own grant and error codes on top (server/sync/token.ts, server/twins/voice/token.ts).
+ * Twilio's AccessTokens as the twins check them: HS256 JWTs with `cty: twilio-fpa;v=1`, signed with
+ * an API key's secret (https://www.twilio.com/docs/iam/access-tokens). The Sync and Voice twins each
+ * judge their own grant and answer with their own error codes (server/twins/sync/token.ts,
+ * server/twins/voice/token.ts).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-export const ACCOUNT_SID = 'AC00000000000000000000000000000000';
-export const API_KEY_SID = 'SK00000000000000000000000000000000';
-
-/** `<dataDir>/<fileName>`: 32 random bytes as hex, created once, refused when corrupt. */
-export function loadOrCreateSecret(dataDir: string, fileName = 'sync-secret'): Buffer {
-  const path = join(dataDir, fileName);
-  if (existsSync(path)) {
-    const text = readFileSync(path, 'utf8').trim();
-    if (/^[0-9a-f]{64}$/.test(text)) return Buffer.from(text, 'hex');
-    throw new Error(`${path} is corrupt: expected 64 hex characters`);
-  }
-  const secret = randomBytes(32);
-  writeFileSync(path, secret.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-  chmodSync(path, 0o600);
-  return secret;
-}
-
-const b64 = (value: object | Buffer): string =>
-  (Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value))).toString('base64url');
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 function sign(secret: Buffer, signingInput: string): Buffer {
   return createHmac('sha256', secret).update(signingInput).digest();
 }
 
-/**
- * Signs `grants` for `ttlSeconds` from `nowSeconds`. `sessionRef` (claim `sbs`) ties the token to the
- * app session that asked for it, so that it dies with that session.
- */
-export function signAccessToken(
-  secret: Buffer,
-  grants: Record<string, unknown>,
-  nowSeconds: number,
-  ttlSeconds: number,
-  sessionRef?: string,
-): string {
-  const header = { typ: 'JWT', alg: 'HS256', cty: 'twilio-fpa;v=1' };
-  const payload = {
-    jti: `${API_KEY_SID}-${nowSeconds}-${randomBytes(4).toString('hex')}`,
-    iss: API_KEY_SID,
-    sub: ACCOUNT_SID,
-    iat: nowSeconds,
-    nbf: nowSeconds,
-    exp: nowSeconds + ttlSeconds,
-    ...(sessionRef === undefined ? {} : { sbs: sessionRef }),
-    grants,
-  };
-  const input = `${b64(header)}.${b64(payload)}`;
-  return `${input}.${b64(sign(secret, input))}`;
-}
 
 export type DecodedToken =
   | {
@@ -64,7 +18,6 @@ export type DecodedToken =
       identity: string | null;
       iat: number | null;
       exp: number;
-      sessionRef: string | null;
     }
   | { ok: false; problem: 'malformed' | 'signature' | 'expired'; description: string };
 
@@ -99,7 +52,7 @@ export function decodeAccessToken(
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { ok: false, problem: 'signature', description: 'Invalid Access Token signature' };
   }
-  const { exp, nbf, iat, grants, sbs } = payload;
+  const { exp, nbf, iat, grants } = payload;
   if (typeof exp !== 'number') return malformed('Invalid Access Token: exp missing');
   if (exp <= nowSeconds)
     return {
@@ -117,7 +70,6 @@ export function decodeAccessToken(
     identity: typeof identity === 'string' && identity.length > 0 ? identity : null,
     iat: typeof iat === 'number' ? iat : null,
     exp,
-    sessionRef: typeof sbs === 'string' ? sbs : null,
   };
 }
 

@@ -27,14 +27,8 @@ export interface ConnectionHost {
   testHooks?:
     | ((conn: Connection, req: RestRequest) => { status: number; body?: unknown } | undefined)
     | undefined;
-  /** Refuses a client's request before any handler runs (policy.ts); undefined allows everything. */
-  authorize?: ((identity: string, req: RestRequest) => SyncRestError | null) | undefined;
-  /** Whether an identity may read (subscribe to) an object; undefined allows everything. */
-  mayRead?:
-    ((identity: string, kind: ObjectKind, name: string | null) => SyncRestError | null) | undefined;
-  /**
-   * Whether a token's person still has access (their app session is live); checked on every init and update.
-   * Undefined accepts every well-signed token (a service without an app around it).
-   */
-  tokenLive?: ((identity: string, sessionRef: string | null) => boolean) | undefined;
+  /** Refuses a client's request before any handler runs (the service's ACL, policy.ts). */
+  authorize(identity: string, req: RestRequest): SyncRestError | null;
+  /** Whether an identity may read (subscribe to) an object (the service's ACL). */
+  mayRead(identity: string, kind: ObjectKind, name: string | null): SyncRestError | null;
 }

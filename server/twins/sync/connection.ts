@@ -31,12 +31,10 @@ export class Connection implements Subscriber {
   /** This client's endpoint, as Sync webhooks name it (`EndpointId`: Twilio's gateways assign one). */
   readonly endpointId = randomBytes(16).toString('hex');
   /** The app session the current token belongs to (claim `sbs`). */
-  sessionRef: string | null = null;
   open = true;
   /** When the current token expires (epoch ms); from then on nothing is accepted. */
   private expiresAt = Infinity;
   /** Access was withdrawn (sign-out, removal): every later frame is refused until the socket is gone. */
-  private revoked = false;
   readonly subscriptions = new Map<string, string>();
   private readonly bucket: TokenBucket;
   /** Unreadable frames seen; only the first few are logged. */
@@ -195,7 +193,6 @@ export class Connection implements Subscriber {
       case 'message':
         if (id === undefined) return;
         if (this.identity === null) this.replyStatus(id, 401, 'UNAUTHORIZED', 'init first');
-        else if (this.revoked) this.refuseUnauthorized(id, 20101, 'Access Token revoked');
         else if (this.host.core.now() >= this.expiresAt)
           this.refuseUnauthorized(id, 20104, 'Access Token expired');
         else this.onRequest(id, header, payload);
@@ -240,7 +237,6 @@ export class Connection implements Subscriber {
       }
       this.identity = check.identity;
     }
-    this.sessionRef = check.sessionRef;
     this.armExpiry(check.exp);
     const continuationMissing = typeof header.continuation_token !== 'string';
     this.send({
@@ -289,40 +285,13 @@ export class Connection implements Subscriber {
       });
       return;
     }
-    this.sessionRef = check.sessionRef;
     this.armExpiry(check.exp);
     this.replyStatus(id, 200, 'OK');
   }
 
-  /** Signature, time window and grant (token.ts), then whether the person still has access. */
+  /** Signature, time window and grant, as Twilio checks them (token.ts). */
   private verify(token: unknown): TokenCheck {
-    const check = verifyWithKeys(this.host.keys, token, Math.floor(this.host.core.now() / 1000));
-    if (check.ok && this.host.tokenLive && !this.host.tokenLive(check.identity, check.sessionRef)) {
-      return {
-        ok: false,
-        errorCode: 20101,
-        description: 'Access Token revoked: its session has ended or its person was removed',
-      };
-    }
-    return check;
-  }
-
-  /**
-   * Withdraws access at once: a Twilsock `close` (401, which the SDK does not retry past its next init, where
-   * the token is refused) and the socket closed; nothing sent meanwhile is accepted.
-   */
-  revoke(description: string): void {
-    if (this.revoked) return;
-    this.revoked = true;
-    this.send({
-      method: 'close',
-      id: serverId(),
-      status: { code: 401, status: 'UNAUTHORIZED', description },
-    });
-    this.clearTimers();
-    this.ws.close(1000);
-    // A peer that never answers the close handshake is cut off.
-    this.timers.push(setTimeout(() => this.ws.terminate(), 2000));
+    return verifyWithKeys(this.host.keys, token, Math.floor(this.host.core.now() / 1000));
   }
 
   private armExpiry(expSeconds: number): void {
@@ -372,14 +341,12 @@ export class Connection implements Subscriber {
     const host =
       typeof h.host === 'string' && safeHost.test(h.host) ? `http://${h.host}` : this.base;
     const identity = this.identity!;
-    const check = this.host.mayRead;
-    const mayRead = check
-      ? (kind: ObjectKind, name: string | null) => check(identity, kind, name)
-      : undefined;
+    const mayRead = (kind: ObjectKind, name: string | null) =>
+      this.host.mayRead(identity, kind, name);
     const origin = { via: 'client', identity, endpointId: this.endpointId } as const;
     const run = (): RestResponse => {
       const hook = this.host.testHooks?.(this, req);
-      const refused = hook ? null : (this.host.authorize?.(identity, req) ?? null);
+      const refused = hook ? null : this.host.authorize(identity, req);
       return (
         hook ??
         (refused ? { status: refused.status, body: refused.body() } : null) ??

@@ -1,7 +1,12 @@
 /** Row → JSON descriptor mapping, in the field shapes the SDK reads (protocol notes §4). */
 import type { ObjectKind } from './errors';
 import type { ItemRow, ObjectRow } from './store';
-import { ACCOUNT_SID, SERVICE_SID } from './token';
+/**
+ * The account and service the SDK's own REST answers name (it reads neither; Twilio's REST API,
+ * twilio-api/, names the service the twin plays).
+ */
+const ACCOUNT_SID = 'AC00000000000000000000000000000000';
+const SERVICE_SID = 'IS00000000000000000000000000000000';
 
 export const sidPrefix: Record<ObjectKind, string> = {
   document: 'ET',

@@ -1,40 +1,12 @@
 /**
- * Sync AccessTokens: the shared Twilio token layout (server/platform/lib/access-token.ts) with a `data_sync` grant,
- * and Twilio's Sync error codes for bad ones.
+ * The Sync twin's check of a twilio-sync SDK token, as Twilio checks it: signed by one of the
+ * account's API keys, for one of its Sync services (server/platform/lib/access-token.ts does the
+ * JWT), with Twilio's error codes for bad ones.
  */
-import {
-  ACCOUNT_SID,
-  API_KEY_SID,
-  decodeAccessToken,
-  loadOrCreateSecret,
-  signAccessToken,
-} from '../../platform/lib/access-token';
-
-export { ACCOUNT_SID, API_KEY_SID, loadOrCreateSecret };
-export const SERVICE_SID = 'IS00000000000000000000000000000000';
-
-/**
- * `sessionRef` (claim `sbs`) ties the token to the app session that asked for it, so that the token dies with
- * that session (sign-out, removal of the person); the service refuses tokens without one when it has a gate.
- */
-export function mintAccessToken(
-  secret: Buffer,
-  identity: string,
-  nowSeconds: number,
-  ttlSeconds = 3600,
-  sessionRef?: string,
-): string {
-  return signAccessToken(
-    secret,
-    { identity, data_sync: { service_sid: SERVICE_SID } },
-    nowSeconds,
-    ttlSeconds,
-    sessionRef,
-  );
-}
+import { decodeAccessToken } from '../../platform/lib/access-token';
 
 export type TokenCheck =
-  | { ok: true; identity: string; exp: number; sessionRef: string | null }
+  | { ok: true; identity: string; exp: number }
   | { ok: false; errorCode: TokenErrorCode; description: string };
 
 /**
@@ -68,7 +40,6 @@ export function verifyAccessToken(secret: Buffer, token: unknown, nowSeconds: nu
     ok: true,
     identity: decoded.identity,
     exp: decoded.exp,
-    sessionRef: decoded.sessionRef,
   };
 }
 
@@ -78,11 +49,6 @@ export interface SigningKey {
   accountSid: string;
   /** The service SIDs a token's `data_sync.service_sid` may name ('default' names the first). */
   serviceSids: readonly string[];
-}
-
-/** The service's own key (the tokens this server mints for the embedded backend). */
-export function ownSigningKey(secret: Buffer): [string, SigningKey] {
-  return [API_KEY_SID, { secret, accountSid: ACCOUNT_SID, serviceSids: [SERVICE_SID] }];
 }
 
 function claims(token: unknown): { header: unknown; payload: unknown } | null {

@@ -14,8 +14,6 @@ export interface VoiceState {
   readonly options: VoiceServiceOptions;
   readonly now: () => number;
   readonly log: (message: string) => void;
-  /** Signs tokens before an application is in use (none are taken then). */
-  readonly secret: Buffer;
   /** What a held or waiting caller hears by default. */
   readonly music: Buffer;
   /** Inbound frames per second per socket, and burst. */
@@ -30,7 +28,6 @@ export interface VoiceState {
 export interface Conn {
   ws: WebSocket;
   identity: string | null;
-  sessionRef: string | null;
   exp: number;
   incoming: boolean;
   outgoing: boolean;

@@ -12,15 +12,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { loadOrCreateSecret } from '../../platform/lib/access-token';
 import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
 import { holdMusic } from './audio';
 import type { MediaOptions } from './media';
 import { SIGNAL_PATH, type VoiceState } from './model';
 import { MAX_FRAME_BYTES } from './protocol';
-import { dropConn, onConnection, refuse, registeredSocketsOf, socketsOf } from './signalling';
-import { mintVoiceToken } from './token';
-import { appMode, endAllAppCalls, tokenSecret, type TwimlApplication } from './twiml/application';
+import { dropConn, onConnection } from './signalling';
+import { appMode, endAllAppCalls, type TwimlApplication } from './twiml/application';
 import type { VoicemailStore } from './voicemail-store';
 
 /** Where the `twilio` package's api.twilio.com requests arrive (`<mount>/api/…`). */
@@ -34,8 +32,6 @@ export interface VoiceServiceOptions {
   log?: (message: string) => void;
   /** Where `<Record>`ed messages are kept (the Recordings resource's media). */
   voicemail?: VoicemailStore;
-  /** Whether a token's app session is still live; checked on every `listen`. */
-  tokenLive?: (identity: string, sessionRef: string | null) => boolean;
   /** `text` spoken in `language` (lower-case BCP 47) as 8 kHz μ-law, for `<Say>` (twiml/sounds.ts). */
   speak?: (text: string, language: string) => Promise<Buffer>;
   media?: MediaOptions;
@@ -51,16 +47,9 @@ export interface VoiceServiceOptions {
 
 export interface VoiceService {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
-  /** A Voice token for `identity` (a Voice identity), signed as the application's API key signs. */
-  mintToken(identity: string, ttlSeconds?: number, sessionRef?: string): string;
-  /** Withdraws access at once: that identity's sockets get 31204 and `close`, their calls end. */
-  disconnect(identity: string): void;
-  revokeSession(sessionRef: string): void;
-  /** Whether the identity has a socket registered to take calls now (the twin's view, not the SDK's). */
-  isRegistered(identity: string): boolean;
   /**
    * From now on, calls placed by the SDK run `application`'s TwiML (its Voice URL asked as Twilio
-   * asks it) and tokens are signed by its API key.
+   * asks it) and the tokens its API key signs are taken (none before).
    */
   useApplication(application: TwimlApplication): void;
   /**
@@ -77,7 +66,6 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
     options,
     now: options.now ?? Date.now,
     log: options.log ?? ((m: string) => console.error(m)),
-    secret: loadOrCreateSecret(options.dataDir, 'voice-secret'),
     music: options.holdMusic ?? holdMusic(),
     rate: options.rate ?? { perSecond: 20, burst: 60 },
     logFrames: options.logFrames ?? process.env.SWITCHBOARD_VOICE_LOG === '1',
@@ -103,26 +91,6 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
       wss.handleUpgrade(req, socket, head, (ws) => onConnection(vs, ws));
       return true;
     },
-    mintToken(identity, ttlSeconds = 3600, sessionRef) {
-      // Running an application, the twin takes the tokens its API key signs (as Twilio does).
-      return mintVoiceToken(
-        vs.app ? tokenSecret(vs.app.application) : vs.secret,
-        identity,
-        Math.floor(vs.now() / 1000),
-        ttlSeconds,
-        sessionRef,
-      );
-    },
-    disconnect(identity) {
-      for (const conn of socketsOf(vs, identity))
-        refuse(vs, conn, 31204, 'JWT is invalid: access withdrawn');
-    },
-    revokeSession(sessionRef) {
-      for (const conn of [...vs.conns])
-        if (conn.sessionRef === sessionRef)
-          refuse(vs, conn, 31204, 'JWT is invalid: its session has ended');
-    },
-    isRegistered: (identity) => registeredSocketsOf(vs, identity).length > 0,
     handleRest(req, res) {
       const url = req.url ?? '';
       if (vs.app && url.startsWith(INSIGHTS_MOUNT + '/v1/')) {

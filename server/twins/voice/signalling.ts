@@ -119,9 +119,11 @@ function onListen(
   conn: Conn,
   msg: Extract<ClientMessage, { type: 'listen' }>,
 ): void {
-  // Twilio mode on the twins: the tokens are Twilio's, signed with the account's API key.
-  const secret = vs.app ? tokenSecret(vs.app.application) : vs.secret;
-  const check = verifyVoiceToken(secret, msg.token, Math.floor(vs.now() / 1000));
+  // The tokens are Twilio's, signed with the account's API key (none is taken before the account's
+  // TwiML app is set up).
+  const check = vs.app
+    ? verifyVoiceToken(tokenSecret(vs.app.application), msg.token, Math.floor(vs.now() / 1000))
+    : ({ ok: false, code: 31202, message: 'JWT signature validation failed' } as const);
   if (!check.ok) {
     refuse(vs, conn, check.code, check.message);
     return;
@@ -130,18 +132,7 @@ function onListen(
     refuse(vs, conn, 31204, 'JWT is invalid: a token for another identity');
     return;
   }
-  // A token the app minted for a session (the embedded backend's) lives no longer than it; Twilio's
-  // own tokens (Twilio mode on the twins) name no session and live their 10 minutes at most.
-  if (
-    (!vs.app || check.sessionRef !== null) &&
-    vs.options.tokenLive &&
-    !vs.options.tokenLive(check.identity, check.sessionRef)
-  ) {
-    refuse(vs, conn, 31204, 'JWT is invalid: its session has ended');
-    return;
-  }
   conn.identity = check.identity;
-  conn.sessionRef = check.sessionRef;
   conn.exp = check.exp;
   conn.incoming = check.incoming;
   conn.outgoing = check.outgoing;
@@ -227,7 +218,6 @@ export function onConnection(vs: VoiceState, ws: WebSocket): void {
   const conn: Conn = {
     ws,
     identity: null,
-    sessionRef: null,
     exp: 0,
     incoming: false,
     outgoing: false,

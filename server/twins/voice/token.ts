@@ -1,40 +1,19 @@
 /**
- * Voice AccessTokens: the shared Twilio token layout (server/platform/lib/access-token.ts) with a `voice`
- * grant, as twilio-node's `AccessToken` + `VoiceGrant` make them, signed with their own secret so a
- * Sync token never opens the phone and the other way round. Bad tokens get the codes the Voice SDK
+ * The voice twin's check of a Voice SDK token, as Twilio checks it: Twilio's token layout
+ * (server/platform/lib/access-token.ts) with a `voice` grant, as twilio-node's `AccessToken` +
+ * `VoiceGrant` make them, signed with the account's API key. Bad tokens get the codes the Voice SDK
  * maps (docs: protocol notes, section 6 and 10).
  */
-import { decodeAccessToken, signAccessToken } from '../../platform/lib/access-token';
+import { decodeAccessToken } from '../../platform/lib/access-token';
 
-export const APPLICATION_SID = 'AP00000000000000000000000000000000';
 /** Twilio refuses tokens that live longer than a day. */
 const MAX_TTL_SECONDS = 86_400;
-
-export function mintVoiceToken(
-  secret: Buffer,
-  identity: string,
-  nowSeconds: number,
-  ttlSeconds: number,
-  sessionRef?: string,
-): string {
-  return signAccessToken(
-    secret,
-    {
-      identity,
-      voice: { incoming: { allow: true }, outgoing: { application_sid: APPLICATION_SID } },
-    },
-    nowSeconds,
-    ttlSeconds,
-    sessionRef,
-  );
-}
 
 export type VoiceTokenCheck =
   | {
       ok: true;
       identity: string;
       exp: number;
-      sessionRef: string | null;
       incoming: boolean;
       outgoing: boolean;
     }
@@ -70,7 +49,6 @@ export function verifyVoiceToken(
     ok: true,
     identity: decoded.identity,
     exp: decoded.exp,
-    sessionRef: decoded.sessionRef,
     incoming: typeof incoming === 'object' && incoming !== null && incoming.allow === true,
     outgoing:
       typeof outgoing === 'object' &&

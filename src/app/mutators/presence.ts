@@ -1,48 +1,42 @@
 /**
- * Writes to the `presence` map, each person only their own item (the service refuses the others):
- * the item with its ttl, its renewal, and its removal on sign-out. The heartbeat that calls them is
- * the presence machine's; what a person chooses in the top bar goes to that machine.
+ * The person's own item of the `presence` map, written by the server (`/api/presence`: nobody can
+ * write a colleague's): their status with the ttl, its renewal, and its removal on sign-out. The
+ * heartbeat that calls them is the presence machine's; what a person chooses in the top bar goes to
+ * that machine.
  */
 import type { Actor } from 'xstate';
-import { presenceRecord, type PresenceWrite } from '../../contracts/records/presence';
+import { API } from '../../contracts/api';
+import type { ApiClient } from '../../io/api/client';
 import type { presenceMachine, PresenceStatus } from '../../machines/presence.machine';
-import { putItemFrom, removeItem, touchItem, type MapActor } from './core';
 
 export type PresenceActor = Actor<typeof presenceMachine>;
 
 /**
- * Writes the person's item whole, lapsing after `ttlSeconds` unless renewed. `onCall` is not this
- * tab's to say (the server's: it carries the calls), so the item is written with the value the
- * service holds at the moment of the write: a change the server makes meanwhile makes the service
- * refuse the write, and it is made again on the server's version.
+ * Writes the person's item whole, lapsing after the server's ttl unless renewed: their status, and
+ * whether colleagues see do not disturb. "On a call" is the server's (it follows the calls).
  */
 export async function publishPresence(
-  map: MapActor,
-  identity: string,
-  item: Omit<PresenceWrite, 'onCall'>,
-  ttlSeconds: number,
+  api: ApiClient,
+  status: PresenceStatus,
+  doNotDisturb: boolean,
 ): Promise<void> {
-  await putItemFrom(
-    map,
-    presenceRecord,
-    identity,
-    (current) => ({ ...item, onCall: current?.onCall === true }),
-    { ttl: ttlSeconds },
-  );
+  await api.call(API.setPresence, undefined, {
+    status,
+    ...(doNotDisturb ? { doNotDisturb: true } : {}),
+  });
 }
 
-/** Extends the item's ttl without changing it (colleagues are sent no event). */
-export async function renewPresence(
-  map: MapActor,
-  identity: string,
-  ttlSeconds: number,
-): Promise<void> {
-  await touchItem(map, identity, ttlSeconds);
+/**
+ * Extends the item's ttl without changing it (colleagues are sent no event); rejects when the item
+ * has lapsed (the machine then writes it again in full).
+ */
+export async function renewPresence(api: ApiClient): Promise<void> {
+  await api.call(API.renewPresence);
 }
 
 /** Removes the item: the person shows Offline at once. */
-export async function withdrawPresence(map: MapActor, identity: string): Promise<void> {
-  await removeItem(map, identity);
+export async function withdrawPresence(api: ApiClient): Promise<void> {
+  await api.call(API.withdrawPresence);
 }
 
 /** The status the person chose (the machine writes it at once and keeps it alive). */

@@ -2,14 +2,11 @@
  * Helpers for the Sync integration tests: sign in through the real HTTP API, fetch a token, build real SDK
  * clients, and talk raw Twilsock when a test needs to poke the service directly.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SyncClient } from 'twilio-sync';
 import WebSocket from 'ws';
 import { decodeFrame, encodeFrame, parseJsonPayload } from '../../../server/twins/sync/framing';
-import { mintAccessToken } from '../../../server/twins/sync/token';
-import Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
+import { syncTokenFor } from '../../support/access-tokens';
+import type { RunningServer } from '../../support/server';
 import { rememberSignInKeys, signInKeyHeaders } from '../../support/sign-in-keys';
 
 export interface SyncOptions {
@@ -66,51 +63,36 @@ export function syncOptions(url: string): SyncOptions {
 }
 
 /**
- * Mints a token with the server's own secret (read from its data folder), e.g. with a short ttl. The service
- * accepts only tokens of a live session of an existing person, so the identity gets a user row and a session
- * row in app.db first (as a sign-in would make them), and the token carries that session's reference.
+ * A Sync token for `identity` signed with the server's account key, as Twilio's are (e.g. with a short
+ * ttl, or already old): the twin takes any identity the account signs for.
  */
-export function mintWithServerSecret(
-  dataDir: string,
+export function accountToken(
+  server: RunningServer,
   identity: string,
   ttlSeconds: number,
   nowMs = Date.now(),
 ): string {
-  const secret = Buffer.from(readFileSync(join(dataDir, 'sync-secret'), 'utf8').trim(), 'hex');
-  return mintAccessToken(
-    secret,
-    identity,
-    Math.floor(nowMs / 1000),
-    ttlSeconds,
-    sessionRefFor(dataDir, identity),
-  );
+  return syncTokenFor(server.account(), identity, ttlSeconds, nowMs);
 }
 
-function sessionRefFor(dataDir: string, identity: string): string {
-  const db = new Database(join(dataDir, 'app.db'));
-  try {
-    db.pragma('busy_timeout = 5000');
-    const now = Date.now();
-    const live = db
-      .prepare<[string, number], { ref: string }>(
-        'SELECT ref FROM sessions WHERE identity = ? AND expires_at > ? AND ref IS NOT NULL LIMIT 1',
-      )
-      .get(identity, now);
-    if (live) return live.ref;
-    const ref = randomBytes(16).toString('hex');
-    db.transaction(() => {
-      db.prepare(
-        `INSERT OR IGNORE INTO users (identity, name, email, role, picture, created_at)
-         VALUES (?, ?, ?, 'agent', NULL, ?)`,
-      ).run(identity, identity, identity, now);
-      db.prepare(
-        'INSERT INTO sessions (id, identity, created_at, expires_at, ref) VALUES (?, ?, ?, ?, ?)',
-      ).run(randomBytes(32).toString('hex'), identity, now, now + 86_400_000, ref);
-    })();
-    return ref;
-  } finally {
-    db.close();
-  }
+/**
+ * Turns the server's Sync service's ACL off, through Twilio's REST API as an account owner would
+ * (https://www.twilio.com/docs/sync/api/service: `AclEnabled`): every token's identity may then read,
+ * write, create and remove any object. For the suites that exercise the Sync twin as Sync (its
+ * protocol, events, paging, the container machines over it); the app's own rules run with ACL on
+ * (permissions.test.ts).
+ */
+export async function aclOff(server: RunningServer): Promise<void> {
+  const account = server.account();
+  const res = await fetch(`${server.url}/twilio/sync/v1/Services/${account.syncServiceSid}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'AclEnabled=false',
+  });
+  if (!res.ok) throw new Error(`turning ACL off failed: ${res.status} ${await res.text()}`);
 }
 
 export async function waitFor<T>(

@@ -1,14 +1,17 @@
 /**
  * Announcements (the `guidance` map): create, change against what the edit started from, delete.
- * A delete is refused while a ring group plays the announcement, naming the groups (the server
- * refuses it too).
+ * These go through the server's `/api/announcements/:id`, which keeps one a ring group plays (Sync's
+ * per-object permissions cannot): a delete is refused here first while a group plays it, naming the
+ * groups, and the server refuses it too.
  */
+import { API } from '../../../contracts/api';
 import { ANNOUNCEMENTS } from '../../../contracts/objects';
 import type { JsonObject } from '../../../contracts/record';
 import type { Announcement } from '../../../contracts/records/announcement';
 import type { Group } from '../../../contracts/records/group';
 import { announcementToData, groupsUsing } from '../../../domain/announcement';
-import { putItem, removeItem, replaceItemIf, type MapActor } from '../core';
+import type { ApiClient } from '../../../io/api/client';
+import { checked } from '../core';
 import { AdminWriteError, explain, isNotFound } from './failure';
 import { asWritten, type SaveAnswer } from './written';
 
@@ -16,12 +19,13 @@ import { asWritten, type SaveAnswer } from './written';
 const ANNOUNCEMENT = asWritten(ANNOUNCEMENTS.record);
 
 export async function createAnnouncement(
-  map: MapActor,
+  api: ApiClient,
   id: string,
   announcement: Announcement,
 ): Promise<void> {
+  const data = checked(ANNOUNCEMENT, announcementToData(announcement));
   try {
-    await putItem(map, ANNOUNCEMENT, id, announcementToData(announcement));
+    await api.call(API.createAnnouncement, { id }, { announcement: data });
   } catch (error) {
     throw explain('The announcement could not be created', error);
   }
@@ -32,13 +36,14 @@ export async function createAnnouncement(
  * otherwise answers with what is stored now (null when it was deleted).
  */
 export async function updateAnnouncement(
-  map: MapActor,
+  api: ApiClient,
   id: string,
   base: JsonObject,
   announcement: Announcement,
 ): Promise<SaveAnswer> {
+  const data = checked(ANNOUNCEMENT, announcementToData(announcement));
   try {
-    return await replaceItemIf(map, ANNOUNCEMENT, id, base, announcementToData(announcement));
+    return await api.call(API.updateAnnouncement, { id }, { base, announcement: data });
   } catch (error) {
     throw explain('The announcement could not be saved', error);
   }
@@ -46,7 +51,7 @@ export async function updateAnnouncement(
 
 /** Refused while a group plays it; someone else's delete counts as done. */
 export async function deleteAnnouncement(
-  map: MapActor,
+  api: ApiClient,
   id: string,
   name: string,
   groups: ReadonlyMap<string, Group>,
@@ -58,7 +63,7 @@ export async function deleteAnnouncement(
     );
   }
   try {
-    await removeItem(map, id);
+    await api.call(API.deleteAnnouncement, { id });
   } catch (error) {
     if (!isNotFound(error)) throw explain('The announcement could not be deleted', error);
   }

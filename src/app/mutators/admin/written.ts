@@ -5,10 +5,9 @@
  * have; what is stored stays what this app wrote, so the stored data an edit started from compares
  * equal to it.
  */
-import type { AnyObjectSchema, JsonObject, RecordContract } from '../../../contracts/record';
+import type { AnyObjectSchema, RecordContract } from '../../../contracts/record';
 
-/** A conditional save's answer: saved, or not, with what is stored now (null: it is gone). */
-export type SaveAnswer = { ok: true } | { ok: false; current: JsonObject | null };
+export type { SaveAnswer } from '../../../contracts/api';
 
 export function asWritten<S extends AnyObjectSchema, V>(
   record: RecordContract<S, V>,

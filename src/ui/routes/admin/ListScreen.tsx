@@ -85,8 +85,8 @@ export function TableHead({ columns, actions }: { columns: readonly string[]; ac
 }
 
 export interface ListRemove<T> {
-  /** The mutator, given the open map. */
-  run: (map: MapActor, key: string, item: T) => Promise<void>;
+  /** The mutator (an admin's delete goes through the server's /api). */
+  run: (key: string, item: T) => Promise<void>;
   /** The delete buttons wait (for what the delete checks against). */
   disabled?: boolean;
   /** What the question says about deleting this one. */
@@ -126,7 +126,6 @@ export function ListScreen<T extends { name: string }>({
   const [deleting, setDeleting] = useState<{ key: string; item: T } | null>(null);
   const rows = byName(map.byKey);
   const headers = [...Object.keys(columns), ...(listen ? ['Listen'] : [])];
-  const { actor } = map;
   return (
     <Screen title={title}>
       <p>
@@ -175,7 +174,7 @@ export function ListScreen<T extends { name: string }>({
         <DeleteDialog
           name={deleting.item.name}
           title={deleting.item.name || deleting.key}
-          remove={actor ? () => remove.run(actor, deleting.key, deleting.item) : null}
+          remove={() => remove.run(deleting.key, deleting.item)}
           onClose={() => setDeleting(null)}
         >
           {remove.explain(deleting.key, deleting.item)}

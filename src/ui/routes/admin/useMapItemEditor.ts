@@ -1,7 +1,8 @@
 /**
  * Editing one item of a map (a ring group in `groups`, an announcement in `guidance`) through the
  * editor machine: the item is read with its revision once the map is open; a save goes through
- * the screen's mutator against the stored data the edit started from (`replaceItemIf`), and when
+ * the screen's mutator against the stored data the edit started from (the server saves it only
+ * over that: PUT /api/groups/:id, /api/announcements/:id), and when
  * another admin saved first the machine holds both versions for the person to choose; someone
  * else's save arriving through the map is followed while nothing is unsaved, kept aside otherwise.
  */
@@ -20,7 +21,7 @@ export interface MapItemEditorSpec<V> extends StoredEditorSpec<V> {
   map: MapActor | undefined;
   key: string;
   /** The mutator: writes `value` as item `key` only if its stored data is still `base`. */
-  save: (map: MapActor, key: string, base: JsonObject, value: V) => Promise<SaveAnswer>;
+  save: (key: string, base: JsonObject, value: V) => Promise<SaveAnswer>;
   /** What the item is, for messages: "group" ("The group could not be loaded", "this group"). */
   thing: string;
   /** Why there is nothing to edit: "This ring group does not exist (it may have been deleted)." */
@@ -65,7 +66,7 @@ export function useMapItemEditor<V>(spec: MapItemEditorSpec<V>): EditorActor | n
     spec,
     (open) => ({
       read: () => readItem(open.map, open.key, spec),
-      save: (base, value) => spec.save(open.map, open.key, base, value),
+      save: (base, value) => spec.save(open.key, base, value),
       failed: (error) => (error instanceof Error ? error : new Error(String(error))),
       first: `Another admin saved this ${spec.thing} first.`,
       deleted: `Another admin deleted this ${spec.thing} while you were editing it.`,

@@ -21,7 +21,7 @@ export function Component() {
       }}
       listen={(id) => pathOf(API.audioFile, { id })}
       remove={{
-        run: (_, id) => deleteAudio(api, id),
+        run: (id) => deleteAudio(api, id),
         explain: () => 'The file is removed from the server. Announcements cannot use it any more.',
       }}
       title="Audio files"

@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { createGroup, prepareGroupObjects } from '../../../../app/mutators/admin/groups';
+import { createGroup } from '../../../../app/mutators/admin/groups';
 import { newGroupId } from '../../../../domain/group';
 import {
   defaultWeeklyHours,
@@ -10,7 +10,6 @@ import {
 import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
-import { useSyncRuntime } from '../../../sync/SyncProvider';
 import { useGroups, usePeople } from '../live';
 import { useCreateForm } from '../useCreateForm';
 import type { FormState } from '../form';
@@ -28,29 +27,28 @@ const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'U
 /**
  * /admin/group/create: a new ring group, open Monday to Friday 09:00–17:00 in the admin's browser
  * time zone unless changed here. Its schedule, calendar and forwarding list are created with it (the
- * groups mutator; by the server first on Twilio); nothing typed is lost when the save is refused.
+ * server makes them first); nothing typed is lost when the save is refused.
  */
 export function Component() {
   const navigate = useNavigate();
   const api = useApiClient();
-  const runtime = useSyncRuntime();
-  const { actor: groups, status, groups: all } = useGroups();
+  const { status, groups: all } = useGroups();
   const { people } = usePeople();
   const checks = groupChecks(all, people);
   const form = useCreateForm<NewGroup, string>({
     initial: () => ({ ...emptyGroup(), hours: defaultWeeklyHours(browserZone()) }),
     validate: ({ hours, ...group }) => ({ ...checks(group), ...validateWeeklyHours(hours) }),
     fields: [...GROUP_FIELDS, ...NEW_GROUP_HOURS_FIELDS],
+    // The groups are read first: the form checks a new group's number against them.
     create:
-      runtime !== null && groups !== undefined && status === 'ready'
+      status === 'ready'
         ? async ({ hours, ...group }) => {
             const id = newGroupId();
             await createGroup(
-              { machines: runtime.machines, groups },
+              api,
               id,
               group,
               weeklySchedule(hours.timeZone, hours.days, hours.opens, hours.closes),
-              (groupId, zone) => prepareGroupObjects(api, groupId, zone),
             );
             return id;
           }

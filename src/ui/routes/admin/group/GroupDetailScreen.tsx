@@ -6,11 +6,11 @@ import { STRATEGY_LABELS } from '../../../../domain/group';
 import { PRESENCE_LABELS, presenceOf } from '../../../../domain/presence';
 import { selectMapItems, selectMapStatus } from '../../../../machines/syncMap.selectors';
 import type { MapItem } from '../../../../machines/syncPorts';
+import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import '../../../presence/presence.css';
 import { useContainerSelector, useSyncMap } from '../../../sync/containers';
-import { useSyncRuntime } from '../../../sync/SyncProvider';
 import { DeleteDialog } from '../DeleteDialog';
 import { MapState, useMapState } from '../ListScreen';
 import { useGroups, usePeople } from '../live';
@@ -30,9 +30,9 @@ const NO_ITEMS: readonly MapItem[] = [];
 export function Component() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const runtime = useSyncRuntime();
+  const api = useApiClient();
   const map = useGroups();
-  const { actor, groups } = map;
+  const { groups } = map;
   const { people } = usePeople();
   const presence = useSyncMap(PRESENCE.name, { pageSize: 100, loadAll: true });
   const presenceStatus = useContainerSelector(presence, selectMapStatus, 'opening');
@@ -132,11 +132,7 @@ export function Component() {
       {deleting && group && (
         <DeleteDialog
           name={group.name}
-          remove={
-            runtime && actor
-              ? () => deleteGroup({ machines: runtime.machines, groups: actor }, id)
-              : null
-          }
+          remove={() => deleteGroup(api, id)}
           onDeleted={() => void navigate(paths.adminGroups.build())}
           onClose={() => setDeleting(false)}
         >

@@ -7,6 +7,7 @@ import {
 } from '../../../../contracts/records/group';
 import { extensionOwners, groupToData, validateGroup } from '../../../../domain/group';
 import type { FieldErrors } from '../../../../machines/editor.machine';
+import { useApiClient } from '../../../app/actors';
 import type { MapActor } from '../../../sync/containers';
 import type { FormCodec } from '../form';
 import type { Person } from '../live';
@@ -45,12 +46,13 @@ export function useGroupEditor(
   id: string,
   validate: (group: Group) => FieldErrors,
 ) {
+  const api = useApiClient();
   return useMapItemEditor({
     map: groups,
     key: id,
     codec: GROUP_CODEC,
     validate,
-    save: updateGroup,
+    save: (key, base, group) => updateGroup(api, key, base, group),
     thing: 'group',
     missing: 'This ring group does not exist (it may have been deleted).',
   });

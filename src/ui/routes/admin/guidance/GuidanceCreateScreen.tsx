@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router-dom';
 import { createAnnouncement } from '../../../../app/mutators/admin/announcements';
 import { emptyAnnouncement, newAnnouncementId } from '../../../../domain/announcement';
+import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import { useAnnouncements } from '../live';
@@ -15,7 +16,8 @@ import './guidance.css';
  */
 export function Component() {
   const navigate = useNavigate();
-  const { actor, status } = useAnnouncements();
+  const api = useApiClient();
+  const { status } = useAnnouncements();
   const context = useAnnouncementContext();
   const onDone = () => void navigate(paths.adminGuidance.build());
   const form = useCreateForm({
@@ -23,8 +25,8 @@ export function Component() {
     validate: context.check,
     fields: ANNOUNCEMENT_FIELDS,
     create:
-      actor !== undefined && status === 'ready'
-        ? (announcement) => createAnnouncement(actor, newAnnouncementId(), announcement)
+      status === 'ready'
+        ? (announcement) => createAnnouncement(api, newAnnouncementId(), announcement)
         : null,
     savedMessage: (announcement) => `${announcement.name.trim()} was created.`,
     onCreated: onDone,

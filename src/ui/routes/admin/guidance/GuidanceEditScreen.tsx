@@ -1,6 +1,7 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { updateAnnouncement } from '../../../../app/mutators/admin/announcements';
 import { KIND_LABELS } from '../../../../domain/announcement';
+import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { EditScreen, itemScreen } from '../EditorFrame';
 import { useAnnouncements } from '../live';
@@ -24,12 +25,13 @@ export function Component() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const context = useAnnouncementContext();
+  const api = useApiClient();
   const editor = useMapItemEditor({
     map: useAnnouncements().actor,
     key: id,
     codec: ANNOUNCEMENT_CODEC,
     validate: context.check,
-    save: updateAnnouncement,
+    save: (key, base, announcement) => updateAnnouncement(api, key, base, announcement),
     thing: 'announcement',
     missing: 'This announcement does not exist (it may have been deleted).',
   });

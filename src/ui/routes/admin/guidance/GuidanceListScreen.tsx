@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { deleteAnnouncement } from '../../../../app/mutators/admin/announcements';
 import { API } from '../../../../contracts/api';
 import { groupsUsing, KIND_LABELS } from '../../../../domain/announcement';
+import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { ListScreen } from '../ListScreen';
 import { useAnnouncements, useAudioFiles, useGroups, useLanguages } from '../live';
@@ -14,6 +15,7 @@ import { pathOf } from '../../../../contracts/api-route';
  * group plays is refused, naming the groups.
  */
 export function Component() {
+  const api = useApiClient();
   const { groups, status } = useGroups();
   const { byKey: files } = useAudioFiles();
   const { languages } = useLanguages();
@@ -31,7 +33,7 @@ export function Component() {
       }}
       listen={(id) => pathOf(API.announcementAudio, { id })}
       remove={{
-        run: (map, id, a) => deleteAnnouncement(map, id, a.name, groups),
+        run: (id, a) => deleteAnnouncement(api, id, a.name, groups),
         disabled: status !== 'ready',
         explain: (id) => {
           const uses = groupsUsing(id, groups);
