@@ -19,6 +19,7 @@ import { GROUPS } from '../../src/contracts/objects';
 import type { JsonObject } from '../../src/contracts/record';
 import { groupRecord, type Group } from '../../src/contracts/records/group';
 import { scheduleRecord } from '../../src/contracts/records/schedule';
+import { isTimeZone } from '../../src/domain/wall-clock';
 import type { Auth } from '../identity/sessions';
 import type { User } from '../identity/users';
 import { readBody } from '../platform/http/body';
@@ -70,6 +71,8 @@ export function registerGroupRoutes(router: Router, deps: GroupRouteDeps): void 
     const body = await readBody(ctx.req, API.createGroup);
     const group = checkedWrite(groupRecord, body.group);
     const schedule = checkedWrite(scheduleRecord, body.schedule);
+    if (!isTimeZone(String(schedule.timeZone)))
+      throw badRequest('Field schedule.timeZone must be an IANA time zone, like Europe/London');
     await checkNumber(id, group);
     await deps.acl.createGroupObjects(id, schedule);
     let created: 'created' | 'exists';

@@ -1,6 +1,7 @@
 /**
- * The container machines and bridges driven by the real twilio-sync SDK against the real embedded
- * service. After each step, the machine's view must equal what a fresh SDK client reads.
+ * The container machines and bridges driven by the real twilio-sync SDK against the real server's
+ * Sync twin, its ACL off. After each step, the machine's view must equal what a fresh SDK client
+ * reads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, type Actor, type AnyStateMachine } from 'xstate';
@@ -14,7 +15,7 @@ import {
   type SyncRuntime,
 } from '../../../src/io/sync/client';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients, signIn, token, waitFor } from '../sync/support';
+import { aclOff, client, shutdownClients, signIn, token, waitFor } from '../sync/support';
 
 let server: RunningServer;
 let runtime: SyncRuntime;
@@ -44,6 +45,7 @@ async function until<T extends AnyStateMachine>(
 
 beforeAll(async () => {
   server = await startServer();
+  await aclOff(server);
   const cookie = await signIn(server.url, 'machine@example.com');
   runtime = startSyncRuntime({
     fetchCredentials: async () => {

@@ -1,5 +1,6 @@
 /**
- * Model-based tests of the syncList and syncMap machines against the real embedded service.
+ * Model-based tests of the syncList and syncMap machines against the real server's Sync twin (its
+ * ACL off: modelSupport.ts).
  *
  * The model below names what a person or a second client can do to a container (open it when it
  * is free, already filled beyond one page, or missing; write locally or remotely; lose the socket;

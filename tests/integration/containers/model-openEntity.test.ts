@@ -1,5 +1,5 @@
 /**
- * Model-based test of openEntity against the real embedded service: @xstate/graph walks every
+ * Model-based test of openEntity against the real server's Sync twin: @xstate/graph walks every
  * simple path of the machine per opening mode (open outcomes: found, 404; create outcomes: created,
  * 409, 400), and each path is realised with the real twilio-sync SDK. Client B makes the service
  * answer as the path says, just before each call of client A: it creates the object (open finds

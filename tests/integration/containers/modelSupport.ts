@@ -1,11 +1,12 @@
 /**
- * Shared pieces of the container model tests against the real service: a server with test hooks,
+ * Shared pieces of the container model tests against the real service: a server with test hooks
+ * and its Sync twin's ACL off (the machines are tested over Sync as such, not the app's grants),
  * SDK clients, reading what the service holds with a fresh client, and dropping a client's socket.
  */
 import type { SyncClient } from 'twilio-sync';
 import { startSyncRuntime, type SyncRuntime } from '../../../src/io/sync/client';
 import { startServer, type RunningServer } from '../../support/server';
-import { RawTwilsock, client, signIn, token, waitFor } from '../sync/support';
+import { RawTwilsock, aclOff, client, signIn, token, waitFor } from '../sync/support';
 
 export interface World {
   server: RunningServer;
@@ -23,6 +24,7 @@ export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-
 
 export async function startWorld(): Promise<World> {
   const server = await startServer({ env: { SWITCHBOARD_SYNC_TEST_HOOKS: '1' } });
+  await aclOff(server);
   const cookie = await signIn(server.url, 'model-a@example.com');
   const first = await token(server.url, cookie);
   const runtime = startSyncRuntime({

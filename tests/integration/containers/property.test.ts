@@ -1,5 +1,5 @@
 /**
- * Property test against the real embedded service: random interleavings of local writes through
+ * Property test against the real server's Sync twin: random interleavings of local writes through
  * client A's container machine, remote writes by client B's SDK, duplicated and stale pushed
  * events sent straight to A's actor (exactly as the bridge shaped them when they first arrived),
  * and dropped sockets (the service's test hook) always end, once things settle, with A's machine

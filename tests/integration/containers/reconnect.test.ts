@@ -8,13 +8,14 @@ import { askList } from '../../../src/machines/syncAsk';
 import { selectListItems, selectListOffline } from '../../../src/machines/syncList.selectors';
 import { startSyncRuntime, type SyncRuntime } from '../../../src/io/sync/client';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients, signIn, token, waitFor } from '../sync/support';
+import { aclOff, client, shutdownClients, signIn, token, waitFor } from '../sync/support';
 
 let server: RunningServer;
 let runtime: SyncRuntime;
 
 beforeAll(async () => {
   server = await startServer();
+  await aclOff(server);
   const cookie = await signIn(server.url, 'reconnect@example.com');
   const t = await token(server.url, cookie);
   runtime = startSyncRuntime({
@@ -48,6 +49,8 @@ describe('connection loss', () => {
     expect(runtime.client.getSnapshot().hasTag('offline')).toBe(true);
 
     server = await startServer({ port, dataDir });
+    // The app turns the service's ACL on at every start.
+    await aclOff(server);
     const other = await (await client(server.url, 'writer@example.com')).list('reconnect-calls');
     await other.push({ n: 2 });
     await waitFor(() => !selectListOffline(actor.getSnapshot()), 60_000, 'online again');

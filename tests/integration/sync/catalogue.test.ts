@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients, waitFor } from './support';
+import { aclOff, client, shutdownClients, waitFor } from './support';
 
 interface SyncErrorLike {
   message: string;
@@ -29,6 +29,7 @@ describe('error catalogue and open modes', () => {
 
   beforeAll(async () => {
     server = await startServer({ env: { SWITCHBOARD_SYNC_LOG_REQUESTS: '1' } });
+    await aclOff(server);
     alice = await client(server.url, 'alice@example.com');
     bob = await client(server.url, 'bob@example.com');
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
 import { humanMessage, toSyncFailure } from '../../../src/contracts/sync-errors';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients } from './support';
+import { aclOff, client, shutdownClients } from './support';
 
 interface SyncErrorLike {
   message: string;
@@ -43,6 +43,7 @@ describe('answers as the Twilio cloud does', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    await aclOff(server);
     alice = await client(server.url, 'alice@example.com');
   });
   afterAll(async () => {

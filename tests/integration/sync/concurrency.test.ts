@@ -1,13 +1,14 @@
 /** Ten SDK clients mutate one map item concurrently: 412 retries lose no update. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients } from './support';
+import { aclOff, client, shutdownClients } from './support';
 
 describe('concurrent mutate()', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
     server = await startServer({ env: { SWITCHBOARD_SYNC_LOG_REQUESTS: '1' } });
+    await aclOff(server);
   });
   afterAll(async () => {
     await shutdownClients();

@@ -1,37 +1,48 @@
 /** Connection life: a dropped socket heals by replay, token updates, token expiry, and bad tokens. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
+import { signToken } from '../../support/access-tokens';
 import { startServer, type RunningServer } from '../../support/server';
 import {
+  accountToken,
+  aclOff,
   clientWithToken,
-  mintWithServerSecret,
   RawTwilsock,
   shutdownClients,
   syncOptions,
   waitFor,
 } from './support';
-import { ACCOUNT_SID, API_KEY_SID } from '../../../server/twins/sync/token';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function unsignedToken(payload: object, secret = 'not-the-server-secret'): string {
+function unsignedToken(payload: object, secret = 'not-the-account-key-secret'): string {
   const b64 = (o: object): string => Buffer.from(JSON.stringify(o)).toString('base64url');
   const input = `${b64({ typ: 'JWT', alg: 'HS256', cty: 'twilio-fpa;v=1' })}.${b64(payload)}`;
   return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
 }
 
-/** The issuer and subject of the server's own tokens (its API key and account). */
-const OWN_KEY = { iss: API_KEY_SID, sub: ACCOUNT_SID };
+/** An API key the account does not have (Twilio answers its tokens 20103). */
+const UNKNOWN_KEY = {
+  accountSid: 'AC' + 'f'.repeat(32),
+  apiKey: 'SK' + 'e'.repeat(32),
+  apiSecret: 'a-made-up-api-key-secret',
+};
 
 describe('connection', () => {
   let server: RunningServer;
   const tokenFor = (identity: string, ttl = 600, nowMs = Date.now()): string =>
-    mintWithServerSecret(server.dataDir, identity, ttl, nowMs);
+    accountToken(server, identity, ttl, nowMs);
+  /** The issuer and subject of the account's tokens (its API key and the account). */
+  const accountKey = (): { iss: string; sub: string } => ({
+    iss: server.account().apiKey,
+    sub: server.account().accountSid,
+  });
   const sdk = (identity: string, ttl = 600): ReturnType<typeof clientWithToken> =>
     clientWithToken(tokenFor(identity, ttl), syncOptions(server.url));
 
   beforeAll(async () => {
     server = await startServer({ env: { SWITCHBOARD_SYNC_TEST_HOOKS: '1' } });
+    await aclOff(server);
   });
   afterAll(async () => {
     await shutdownClients();
@@ -86,6 +97,7 @@ describe('connection', () => {
     const dave = sdk('dave');
     await dave.document('token-doc');
     const bad = unsignedToken({
+      ...accountKey(),
       exp: Math.floor(Date.now() / 1000) + 600,
       grants: { identity: 'dave', data_sync: {} },
     });
@@ -134,8 +146,17 @@ describe('connection', () => {
       ['malformed', 'not-a-jwt', 20101],
       [
         'bad signature',
-        unsignedToken({ ...OWN_KEY, exp: now + 600, grants: { identity: 'x', data_sync: {} } }),
+        unsignedToken({
+          ...accountKey(),
+          exp: now + 600,
+          grants: { identity: 'x', data_sync: {} },
+        }),
         20107,
+      ],
+      [
+        'signed by a key the account does not have',
+        signToken(UNKNOWN_KEY, { identity: 'x', data_sync: {} }, now, 600),
+        20103,
       ],
       ['expired', tokenFor('gina', 60, Date.now() - 120_000), 20104],
     ];
@@ -155,24 +176,21 @@ describe('connection', () => {
     }
   });
 
-  it('denies a token without a data_sync grant with 20106', async () => {
+  it('denies a token without a data_sync grant, or for another service, with 20106', async () => {
     const raw = await RawTwilsock.open(server.url);
-    const secret = (await import('node:fs'))
-      .readFileSync(`${server.dataDir}/sync-secret`, 'utf8')
-      .trim();
-    const jwt = unsignedToken(
-      { ...OWN_KEY, exp: Math.floor(Date.now() / 1000) + 600, grants: { identity: 'h' } },
-      '',
-    );
-    // Sign with the real secret: only the grant is wrong.
-    const [h, p] = jwt.split('.');
-    const signed = `${h}.${p}.${createHmac('sha256', Buffer.from(secret, 'hex')).update(`${h}.${p}`).digest('base64url')}`;
-    const reply = await raw.init(signed);
-    expect(reply.header.status).toMatchObject({
-      code: 401,
-      status: 'UNAUTHORIZED',
-      errorCode: 20106,
-    });
+    const now = Math.floor(Date.now() / 1000);
+    // Signed with the account's key: only the grant is wrong.
+    for (const grants of [
+      { identity: 'h' },
+      { identity: 'h', data_sync: { service_sid: 'IS' + '0'.repeat(32) } },
+    ]) {
+      const reply = await raw.init(signToken(server.account(), grants, now, 600));
+      expect(reply.header.status, JSON.stringify(grants)).toMatchObject({
+        code: 401,
+        status: 'UNAUTHORIZED',
+        errorCode: 20106,
+      });
+    }
     raw.close();
   });
 

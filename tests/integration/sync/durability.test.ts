@@ -2,8 +2,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../support/server';
 import {
+  accountToken,
+  aclOff,
   clientWithToken,
-  mintWithServerSecret,
   shutdownClients,
   syncOptions,
   waitFor,
@@ -22,10 +23,11 @@ describe('durability across kill -9', () => {
 
   it('keeps every acknowledged write and lets the clients carry on', async () => {
     server = await startServer();
+    await aclOff(server);
     const first = server;
     const opts = syncOptions(first.url);
-    const writer = clientWithToken(mintWithServerSecret(first.dataDir, 'writer', 3600), opts);
-    const watcher = clientWithToken(mintWithServerSecret(first.dataDir, 'watcher', 3600), opts);
+    const writer = clientWithToken(accountToken(first, 'writer', 3600), opts);
+    const watcher = clientWithToken(accountToken(first, 'watcher', 3600), opts);
     const map = await writer.map('durable-map');
     const list = await writer.list('durable-list');
     const watched = await watcher.map('durable-map');
@@ -55,6 +57,8 @@ describe('durability across kill -9', () => {
     await first.kill();
     const ackedBeforeKill = acked.length;
     server = await startServer({ dataDir: first.dataDir, port: first.port });
+    // The app turns the service's ACL on at every start.
+    await aclOff(server);
     // The writer reconnects on its own and keeps going.
     await waitFor(
       () => acked.length >= ackedBeforeKill + 50 || undefined,
@@ -64,7 +68,7 @@ describe('durability across kill -9', () => {
     stop = true;
     await writing;
 
-    const reader = clientWithToken(mintWithServerSecret(first.dataDir, 'reader', 3600), opts);
+    const reader = clientWithToken(accountToken(first, 'reader', 3600), opts);
     const keys: string[] = [];
     let page = await (await reader.map('durable-map')).getItems({ pageSize: 100 });
     keys.push(...page.items.map((i) => i.key));

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, mintWithServerSecret, RawTwilsock, shutdownClients, waitFor } from './support';
+import { accountToken, aclOff, client, RawTwilsock, shutdownClients, waitFor } from './support';
 
 type Seen = Array<[string, Record<string, unknown>]>;
 
@@ -33,6 +33,7 @@ describe('events between two SDK clients', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    await aclOff(server);
     alice = await client(server.url, 'alice@example.com');
     bob = await client(server.url, 'bob@example.com');
   });
@@ -78,7 +79,7 @@ describe('events between two SDK clients', () => {
     const seen = record(lb, ['contextUpdated']);
     await settle();
     const raw = await RawTwilsock.open(server.url);
-    await raw.init(mintWithServerSecret(server.dataDir, 'carol@example.com', 600));
+    await raw.init(accountToken(server, 'carol@example.com', 600));
     const reply = await raw.request('POST', `/v3/Lists/${lb.sid}/Context`, {
       data: { stage: 'wrap-up' },
     });
@@ -193,7 +194,7 @@ describe('events between two SDK clients', () => {
     const seen = record(mb, ['itemAdded']);
     await settle();
     const raw = await RawTwilsock.open(server.url);
-    await raw.init(mintWithServerSecret(server.dataDir, 'dave@example.com', 600));
+    await raw.init(accountToken(server, 'dave@example.com', 600));
     const established = await raw.request('POST', '/v4/Subscriptions', {
       event_protocol_version: 4,
       action: 'establish',

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, mintWithServerSecret, RawTwilsock, shutdownClients } from './support';
+import { accountToken, aclOff, client, RawTwilsock, shutdownClients } from './support';
 
 type Page<T> = {
   items: T[];
@@ -32,6 +32,7 @@ describe('paging', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    await aclOff(server);
     writer = await client(server.url, 'writer@example.com');
     const list = await writer.list('paging-60');
     for (let i = 0; i < 60; i += 20)
@@ -110,7 +111,7 @@ describe('paging', () => {
 
   it('serves real page tokens, clamps PageSize to 100 and refuses a PageSize above 1000', async () => {
     const raw = await RawTwilsock.open(server.url);
-    await raw.init(mintWithServerSecret(server.dataDir, 'raw@example.com', 600));
+    await raw.init(accountToken(server, 'raw@example.com', 600));
     const path = '/v3/Lists/paging-500/Items';
     const first = await raw.request('GET', path, undefined, { PageSize: '500' });
     const body = first.body as {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../support/server';
 import { encodeFrame } from '../../../server/twins/sync/framing';
-import { client, mintWithServerSecret, RawTwilsock, shutdownClients, waitFor } from './support';
+import { accountToken, aclOff, client, RawTwilsock, shutdownClients, waitFor } from './support';
 
 const httpStatus = (f: { header: Record<string, unknown> }): number =>
   (f.header.http_status as { code: number }).code;
@@ -15,10 +15,12 @@ describe('bad input', () => {
   beforeAll(async () => {
     // A small frame budget, so a flood is quick to provoke.
     server = await startServer({ env: { SWITCHBOARD_SYNC_RATE: '500,1000' } });
+    await aclOff(server);
     raw = await RawTwilsock.open(server.url);
-    expect(
-      (await raw.init(mintWithServerSecret(server.dataDir, 'prober', 600))).header.status,
-    ).toEqual({ code: 200, status: 'OK' });
+    expect((await raw.init(accountToken(server, 'prober', 600))).header.status).toEqual({
+      code: 200,
+      status: 'OK',
+    });
     const created = await raw.request('POST', '/v3/Lists', { unique_name: 'probe-list' });
     listSid = (created.body as { sid: string }).sid;
     await raw.request('POST', `/v3/Lists/${listSid}/Items`, { data: { n: 1 } });
@@ -180,7 +182,7 @@ describe('bad input', () => {
 
   it('throttles a flood from one connection with 429 and recovers', async () => {
     const flooder = await RawTwilsock.open(server.url);
-    await flooder.init(mintWithServerSecret(server.dataDir, 'flooder', 600));
+    await flooder.init(accountToken(server, 'flooder', 600));
     const frame = (i: number): Buffer => encodeFrame({ method: 'ping', id: `TMflood-${i}` });
     for (let i = 0; i < 3000; i++) flooder.sendRaw(frame(i));
     await waitFor(
@@ -201,7 +203,7 @@ describe('bad input', () => {
   }, 60_000);
 
   it('limits connections per identity to 20 with a clear init error', async () => {
-    const token = mintWithServerSecret(server.dataDir, 'crowd', 600);
+    const token = accountToken(server, 'crowd', 600);
     const sockets = await Promise.all(
       Array.from({ length: 20 }, () => RawTwilsock.open(server.url)),
     );

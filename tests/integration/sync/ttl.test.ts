@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients, waitFor } from './support';
+import { aclOff, client, shutdownClients, waitFor } from './support';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -13,6 +13,7 @@ describe('ttl with the expiry sweep', () => {
 
   beforeAll(async () => {
     server = await startServer({ env: { SWITCHBOARD_SYNC_SWEEP_MS: '200' } });
+    await aclOff(server);
     alice = await client(server.url, 'alice@example.com');
     bob = await client(server.url, 'bob@example.com');
   });
@@ -95,6 +96,7 @@ describe('ttl before the sweep runs', () => {
 
   beforeAll(async () => {
     server = await startServer({ env: { SWITCHBOARD_SYNC_SWEEP_MS: '600000' } });
+    await aclOff(server);
     alice = await client(server.url, 'alice@example.com');
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The embedded Sync service as Twilio's Sync REST API (server/sync/twilio-api/), driven through the
+ * The Sync twin as Twilio's Sync REST API (server/twins/sync/twilio-api/), driven through the
  * `twilio` package itself with the server's own request client (server/twilio/client.ts), as Twilio
  * mode's server talks to it: services and the ACL flag, maps, lists, documents and their items,
  * paging, ttl, If-Match, permissions, the per-object write rate, item size and bad credentials,
@@ -14,7 +14,7 @@ import { createSyncRest } from '../../../server/twilio/sync-rest';
 import { createSyncAclRest } from '../../../server/twilio/acl';
 import { createOnCallWriter } from '../../../server/twilio/on-call';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients, waitFor } from './support';
+import { aclOff, client, shutdownClients, waitFor } from './support';
 
 const ACCOUNT_SID = 'AC0123456789abcdef0123456789abcdef';
 const AUTH_TOKEN = '0123456789abcdef0123456789abcdef';
@@ -75,9 +75,9 @@ describe('the Sync twin answers Twilio’s Sync REST API', () => {
   const service = () => twilio.sync.v1.services(SERVICE_SID);
 
   beforeAll(async () => {
+    // The twins' account, with the credentials a Twilio-mode server would be configured with.
     server = await startServer({
       env: {
-        SWITCHBOARD_SYNC_TWILIO_API: '1',
         TWILIO_ACCOUNT_SID: ACCOUNT_SID,
         TWILIO_AUTH_TOKEN: AUTH_TOKEN,
         TWILIO_API_KEY: API_KEY,
@@ -85,6 +85,8 @@ describe('the Sync twin answers Twilio’s Sync REST API', () => {
         TWILIO_SYNC_SERVICE_SID: SERVICE_SID,
       },
     });
+    // The app turns the service's ACL on at start; these cases set it themselves where it matters.
+    await aclOff(server);
     base = `${server.url}/twilio`;
     twilio = createTwilioClient(twilioConfig(base));
   }, 60_000);
@@ -96,12 +98,21 @@ describe('the Sync twin answers Twilio’s Sync REST API', () => {
 
   it('fetches the service and turns its ACL on and off', async () => {
     const s = await service().fetch();
-    expect(s).toMatchObject({ sid: SERVICE_SID, accountSid: ACCOUNT_SID, aclEnabled: false });
+    expect(s).toMatchObject({ sid: SERVICE_SID, accountSid: ACCOUNT_SID });
     expect(s.url).toBe(`https://sync.twilio.com/v1/Services/${SERVICE_SID}`);
-    expect((await service().update({ aclEnabled: true })).aclEnabled).toBe(true);
-    expect((await service().fetch()).aclEnabled).toBe(true);
+    // Whatever it was (the app turns it on at start), it flips both ways and is read back as set.
+    const was = s.aclEnabled;
+    expect(typeof was).toBe('boolean');
+    try {
+      for (const aclEnabled of [!was, was, true, false]) {
+        expect((await service().update({ aclEnabled })).aclEnabled).toBe(aclEnabled);
+        expect((await service().fetch()).aclEnabled).toBe(aclEnabled);
+      }
+    } finally {
+      await service().update({ aclEnabled: was });
+    }
+    expect((await service().fetch()).aclEnabled).toBe(was);
     expect((await twilio.sync.v1.services.list()).map((x) => x.sid)).toEqual([SERVICE_SID]);
-    expect((await service().update({ aclEnabled: false })).aclEnabled).toBe(false);
     expect(await refusal(twilio.sync.v1.services('IS' + 'f'.repeat(32)).fetch())).toMatchObject({
       status: 404,
       code: 20404,

@@ -1,9 +1,10 @@
 /**
  * Routing on the twins follows Sync's webhooks (server/twilio/sync-events.ts, the Sync twin's
- * server/sync/twilio-api/webhooks.ts): the server points the service's webhook URL at itself at
- * start; a presence or do-not-disturb change a browser makes with the real twilio-sync SDK reaches
- * routing within moments, through the twin's signed webhook; and a call then reads neither presence
- * nor settings from Sync (the twin's REST requests are counted in its request log,
+ * server/twins/sync/twilio-api/webhooks.ts): the server points the service's webhook URL at itself
+ * at start; a do-not-disturb change a browser makes with the real twilio-sync SDK reaches routing
+ * within moments, through the twin's signed webhook, and so does a presence change (the server
+ * writes a person's presence item for them: PUT and DELETE /api/presence); and a call then reads
+ * neither presence nor settings from Sync (the twin's REST requests are counted in its request log,
  * SWITCHBOARD_SYNC_LOG_REQUESTS=1).
  */
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
@@ -31,12 +32,27 @@ const everyDay = Object.fromEntries(
 let server: RunningServer;
 let config: TwilioConfig;
 const browsers: Record<string, SyncClient> = {};
+const cookies: Record<string, string> = {};
 let calls = 0;
 
 /** A browser of `email`'s, signed in, with the real SDK and the token the server hands out. */
 async function browser(email: string): Promise<SyncClient> {
-  const t = await token(server.url, await signIn(server.url, email));
+  cookies[email] = await signIn(server.url, email);
+  const t = await token(server.url, cookies[email]);
   return clientWithToken(t.token, t.sync);
+}
+
+/**
+ * What `email`'s page asks of the server for its presence item, as the app's presence machine does
+ * (src/app/mutators/presence.ts): the item is the server's to write, not the browser's.
+ */
+async function presence(email: string, status: 'available' | 'away' | null): Promise<void> {
+  const res = await fetch(`${server.url}/api/presence`, {
+    method: status === null ? 'DELETE' : 'PUT',
+    headers: { cookie: cookies[email]!, 'content-type': 'application/json' },
+    ...(status === null ? {} : { body: JSON.stringify({ status }) }),
+  });
+  expect(res.status, await res.text()).toBe(204);
 }
 
 /** The twin's REST reads of presence or of someone's settings, in its log since `from`. */
@@ -115,11 +131,10 @@ beforeAll(async () => {
       uniqueName: SCHEDULES.name('grp-events'),
       data: { timeZone: 'UTC', week: everyDay },
     });
-  // Both browsers are open and heartbeating, as the app's presence machine writes the item.
+  // Both browsers are open and have published their presence, as the app's presence machine does.
   for (const who of [ANN, BOB]) {
     browsers[who] = await browser(who);
-    const map = await browsers[who].map({ id: PRESENCE.name, mode: 'open_existing' });
-    await map.set(who, { status: 'available', onCall: false }, { ttl: 75 });
+    await presence(who, 'available');
   }
 }, 120_000);
 
@@ -156,20 +171,18 @@ describe('routing on the twins follows Sync’s webhooks', () => {
     expect(afterDnd.reads).toEqual([]);
 
     // Ann picks Away: nobody is rung, and nothing is read.
-    const map = await browsers[ANN]!.map({ id: PRESENCE.name, mode: 'open_existing' });
-    await map.set(ANN, { status: 'away', onCall: false }, { ttl: 75 });
+    await presence(ANN, 'away');
     const afterAway = await rungWithin([], 2000);
     expect(afterAway).toEqual({ rung: [], reads: [] });
 
     // Both back.
-    await map.set(ANN, { status: 'available', onCall: false }, { ttl: 75 });
+    await presence(ANN, 'available');
     await settings.update({ doNotDisturb: false });
     expect(await rungWithin([ANN, BOB], 2000)).toEqual({ rung: [ANN, BOB], reads: [] });
   });
 
   it('a browser that signs out (its item removed) is not rung', async () => {
-    const map = await browsers[BOB]!.map({ id: PRESENCE.name, mode: 'open_existing' });
-    await map.remove(BOB);
+    await presence(BOB, null);
     expect(await rungWithin([ANN], 2000)).toEqual({ rung: [ANN], reads: [] });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The named mutators over container machines with fake ports: a write their contract refuses is
  * refused with the field and the reason and nothing is sent; what is sent is the checked value.
+ * Presence is written by the server for the person: its mutators ask the API.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,10 +11,14 @@ import {
   updateContact,
 } from '../../../src/app/mutators/contacts';
 import { WriteRefused } from '../../../src/app/mutators/core';
-import { publishPresence, renewPresence } from '../../../src/app/mutators/presence';
+import {
+  publishPresence,
+  renewPresence,
+  withdrawPresence,
+} from '../../../src/app/mutators/presence';
+import { apiAnswering } from '../io/api/recorded';
 import { setDoNotDisturb, setRingtoneVolume } from '../../../src/app/mutators/settings';
 import { startContainer, startMap } from '../machines/syncHarness';
-import { FakeMap } from '../machines/syncFakes';
 
 const ada = {
   name: 'Ada',
@@ -73,31 +78,25 @@ describe('settings mutators', () => {
 });
 
 describe('presence mutators', () => {
-  it('write the person’s item with its ttl, then renew the ttl alone', async () => {
-    const { actor, map } = await startMap({ existing: new FakeMap('MP-contacts', 'contacts') });
-    const presence = actor;
-    await publishPresence(presence, 'ada@x.io', { status: 'away' }, 60);
-    await renewPresence(presence, 'ada@x.io', 60);
-    expect(writes(map().calls)).toEqual([
-      { method: 'mutate', args: ['ada@x.io', expect.any(Function), { ttl: 60 }] },
-      { method: 'setItemTtl', args: ['ada@x.io', 60] },
+  it('ask the server to write the person’s own item, then to renew it, then to remove it', async () => {
+    const { api, requests } = apiAnswering(null);
+    await publishPresence(api, 'away', false);
+    await publishPresence(api, 'available', true);
+    await renewPresence(api);
+    await withdrawPresence(api);
+    expect(requests).toEqual([
+      { method: 'PUT', url: '/api/presence', body: { status: 'away' } },
+      { method: 'PUT', url: '/api/presence', body: { status: 'available', doNotDisturb: true } },
+      { method: 'POST', url: '/api/presence/renew', body: undefined },
+      { method: 'DELETE', url: '/api/presence', body: undefined },
     ]);
-    expect(map().items.get('ada@x.io')?.data).toEqual({
-      status: 'away',
-      onCall: false,
-      doNotDisturb: false,
-    });
   });
 
-  it('keep the on-call flag the service holds when the item is written (it is the server’s)', async () => {
-    const existing = new FakeMap('MP-presence', 'presence');
-    const { actor, map } = await startMap({ existing });
-    await map().set('ada@x.io', { status: 'available', onCall: true }, { ttl: 60 });
-    await publishPresence(actor, 'ada@x.io', { status: 'away' }, 60);
-    expect(map().items.get('ada@x.io')?.data).toEqual({
-      status: 'away',
-      onCall: true,
-      doNotDisturb: false,
-    });
+  it('reject a renewal of an item that lapsed, so the heartbeat writes it again', async () => {
+    const { api } = apiAnswering(() => ({
+      status: 404,
+      body: { error: { code: 'no_presence', message: 'Your presence has lapsed' } },
+    }));
+    await expect(renewPresence(api)).rejects.toMatchObject({ status: 404, code: 'no_presence' });
   });
 });

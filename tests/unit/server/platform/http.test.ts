@@ -257,7 +257,7 @@ describe('GET /api/token', () => {
     const [header, payload] = answer.token
       .split('.')
       .slice(0, 2)
-      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString())) as [
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as unknown) as [
       Record<string, unknown>,
       Record<string, unknown>,
     ];

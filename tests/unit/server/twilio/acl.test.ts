@@ -1,8 +1,8 @@
 /**
- * Who may do what in Twilio Sync: the server refuses a Sync service without ACL, makes the shared
- * objects, and grants each person per-object permissions from the same rules the embedded Sync
- * service enforces (server/identity/policy.ts), following sign-in, role changes and removal, and makes
- * a new ring group's objects for its admin. Checked on the stand-in's permission resources.
+ * Who may do what in Sync: the server refuses a Sync service without ACL, makes the shared objects,
+ * and grants each person per-object permissions from the catalogue's rules (server/identity/policy.ts),
+ * following sign-in, role changes and removal, and makes a new ring group with its objects for its
+ * admin. Checked on the stand-in's permission resources.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ObjectKind, Permission, TwilioApiStandIn } from '../../../support/twilio-api';
@@ -14,7 +14,6 @@ const BOB = 'bob@example.com';
 
 const R: Permission = { read: true, write: false, manage: false };
 const RW: Permission = { read: true, write: true, manage: false };
-const RWM: Permission = { read: true, write: true, manage: true };
 
 async function eventually(check: () => void, ms = 3000): Promise<void> {
   const until = Date.now() + ms;
@@ -102,7 +101,10 @@ describe('permissions follow the team', () => {
         api.setDocument('schedule:grp-old', { timeZone: 'UTC', week: {} });
         api.setDocument('calendar:grp-old', { holidays: [] });
         api.pushListItem('forwarding:grp-old', { when: 'always' });
-        api.setPermission('list', 'forwarding:grp-old', 'mallory@example.com', RWM);
+        api.setPermission('list', 'forwarding:grp-old', 'mallory@example.com', {
+          ...RW,
+          manage: true,
+        });
         api.setDocument('settings:mallory@example.com', {});
         api.setPermission('document', 'settings:mallory@example.com', 'mallory@example.com', RW);
       },
@@ -115,7 +117,7 @@ describe('permissions follow the team', () => {
   });
   afterAll(() => t.close());
 
-  it('an agent reads what the server and admins keep, writes contacts, presence and their own settings', () => {
+  it('an agent reads what the server and admins keep, writes contacts and their own settings', () => {
     expect(heldBy(BOB)).toEqual({
       'map:users': R,
       'list:calls': R,
@@ -128,27 +130,29 @@ describe('permissions follow the team', () => {
       'document:calendar:grp-old': R,
       'list:forwarding:grp-old': R,
       'map:contacts': RW,
-      'map:presence': RW,
+      // Written by the server for each person (/api/presence): nobody writes a colleague's.
+      'map:presence': R,
       'document:settings:bob@example.com': RW,
     });
     // Their settings document is made for them (browsers cannot create objects under ACL).
     expect(t.api.documents.has('settings:bob@example.com')).toBe(true);
   });
 
-  it('an admin also writes the admin objects, and removes only a group’s own', () => {
+  it('an admin also writes the admin objects, and removes none (the server makes and removes them)', () => {
     expect(heldBy(ADA)).toEqual({
       'map:users': R,
       'list:calls': R,
       'map:holds': R,
-      'map:groups': RW,
-      'map:guidance': RW,
+      // Written through /api/groups and /api/announcements, whose rules read other items.
+      'map:groups': R,
+      'map:guidance': R,
       'map:audio': RW,
       'document:team-settings': RW,
-      'document:schedule:grp-old': RWM,
-      'document:calendar:grp-old': RWM,
-      'list:forwarding:grp-old': RWM,
+      'document:schedule:grp-old': RW,
+      'document:calendar:grp-old': RW,
+      'list:forwarding:grp-old': RW,
       'map:contacts': RW,
-      'map:presence': RW,
+      'map:presence': R,
       'document:settings:ada@example.com': RW,
     });
   });
@@ -176,51 +180,62 @@ describe('permissions follow the team', () => {
     expect((await json('PUT', `/api/users/${BOB}/role`, ada, { role: 'admin' })).status).toBe(200);
     // The next token waits for the change.
     expect((await token(bob)).status).toBe(200);
-    expect(perms('map', 'groups')[BOB]).toEqual(RW);
-    expect(perms('document', 'schedule:grp-old')[BOB]).toEqual(RWM);
+    expect(perms('map', 'audio')[BOB]).toEqual(RW);
+    expect(perms('document', 'schedule:grp-old')[BOB]).toEqual(RW);
     expect(perms('map', 'users')[BOB]).toEqual(R);
 
     expect((await json('PUT', `/api/users/${BOB}/role`, ada, { role: 'agent' })).status).toBe(200);
     expect((await token(bob)).status).toBe(200);
-    expect(perms('map', 'groups')[BOB]).toEqual(R);
-    expect(perms('map', 'guidance')[BOB]).toEqual(R);
+    expect(perms('map', 'audio')[BOB]).toEqual(R);
     expect(perms('document', 'calendar:grp-old')[BOB]).toEqual(R);
     expect(perms('list', 'forwarding:grp-old')[BOB]).toEqual(R);
   });
 
-  it('a new ring group: its objects are made by the server and granted to the team', async () => {
-    const res = await json('POST', '/api/groups/grp-new1/objects', ada, {
+  it('a new ring group: made by the server with its objects, granted to the team', async () => {
+    const group = {
+      name: 'Sales',
+      number: '300',
+      members: [],
+      strategy: 'simultaneous',
+      ringTimeout: 20,
+    };
+    const schedule = {
       timeZone: 'Europe/London',
-    });
+      week: { mon: [{ start: '09:00', end: '17:00' }] },
+    };
+    const res = await json('POST', '/api/groups/grp-new1', ada, { group, schedule });
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ created: true });
-    expect(t.api.documents.get('schedule:grp-new1')?.data).toEqual({
-      timeZone: 'Europe/London',
-      week: {},
-    });
+    expect(t.api.documents.get('schedule:grp-new1')?.data).toEqual(schedule);
     expect(t.api.documents.get('calendar:grp-new1')?.data).toEqual({ holidays: [] });
     expect(t.api.lists.has('forwarding:grp-new1')).toBe(true);
+    expect(t.api.maps.get('groups')?.get('grp-new1')?.data).toEqual(group);
     for (const [kind, name] of [
       ['document', 'schedule:grp-new1'],
       ['document', 'calendar:grp-new1'],
       ['list', 'forwarding:grp-new1'],
     ] as const)
-      expect(perms(kind, name)).toEqual({ [ADA]: RWM, [BOB]: R });
+      expect(perms(kind, name)).toEqual({ [ADA]: RW, [BOB]: R });
 
     // The same id again is refused, and what exists is left alone.
-    const again = await json('POST', '/api/groups/grp-new1/objects', ada, { timeZone: 'UTC' });
+    const again = await json('POST', '/api/groups/grp-new1', ada, {
+      group: { ...group, number: '301' },
+      schedule: { timeZone: 'UTC', week: {} },
+    });
     expect((await expectError(again)).code).toBe('group_exists');
     expect(t.api.documents.get('schedule:grp-new1')?.data).toMatchObject({
       timeZone: 'Europe/London',
     });
     // Agents cannot; nonsense is refused before Twilio is asked.
-    expect(
-      (await json('POST', '/api/groups/grp-new2/objects', bob, { timeZone: 'UTC' })).status,
-    ).toBe(403);
+    const byAgent = await json('POST', '/api/groups/grp-new2', bob, { group, schedule });
+    expect(byAgent.status).toBe(403);
     expect(t.api.documents.has('schedule:grp-new2')).toBe(false);
-    const zone = await json('POST', '/api/groups/grp-new3/objects', ada, { timeZone: 'Mars/Base' });
+    const zone = await json('POST', '/api/groups/grp-new3', ada, {
+      group: { ...group, number: '302' },
+      schedule: { timeZone: 'Mars/Base', week: {} },
+    });
     expect((await expectError(zone)).status).toBe(400);
-    const id = await json('POST', '/api/groups/..%2Fusers/objects', ada, { timeZone: 'UTC' });
+    expect(t.api.documents.has('schedule:grp-new3')).toBe(false);
+    const id = await json('POST', '/api/groups/..%2Fusers', ada, { group, schedule });
     expect(id.status).toBe(400);
   });
 
@@ -241,7 +256,7 @@ describe('permissions follow the team', () => {
     // Their session went with them: no new token either.
     expect((await token(bob)).status).toBe(401);
     // Ada keeps hers.
-    expect(perms('map', 'groups')[ADA]).toEqual(RW);
+    expect(perms('map', 'audio')[ADA]).toEqual(RW);
   });
 });
 
@@ -260,7 +275,7 @@ describe('when Twilio fails', () => {
     expect(await expectError(refused)).toMatchObject({ status: 503, code: 'upstream_error' });
     t.api.failWith(null);
     expect((await token(ada)).status).toBe(200);
-    expect(t.api.permissionsOf('map', 'groups')[ADA]).toEqual(RW);
+    expect(t.api.permissionsOf('map', 'audio')[ADA]).toEqual(RW);
   });
 
   it('a removal that meets a failure is tried again until their access is gone', async () => {
@@ -291,26 +306,25 @@ describe('on the embedded backend (the twins in this process)', () => {
   });
   afterAll(() => t.close());
 
-  it('POST /api/groups/:id/objects makes the objects and grants them, as on Twilio', async () => {
+  it('a new ring group is made with its objects by the server, as on Twilio', async () => {
     const signIn = await fetch(`${t.url}/api/session/local`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'Ada', email: ADA }),
     });
     const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
-    const res = await fetch(`${t.url}/api/groups/grp-abc/objects`, {
-      method: 'POST',
-      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ timeZone: 'UTC' }),
-    });
-    expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ created: true });
+    const create = (number: string) =>
+      fetch(`${t.url}/api/groups/grp-abc`, {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          group: { name: 'Desk', number, members: [], strategy: 'simultaneous', ringTimeout: 20 },
+          schedule: { timeZone: 'UTC', week: {} },
+        }),
+      });
+    expect((await create('300')).status).toBe(201);
     expect(await t.sync.document('schedule:grp-abc')).toEqual({ timeZone: 'UTC', week: {} });
-    const again = await fetch(`${t.url}/api/groups/grp-abc/objects`, {
-      method: 'POST',
-      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ timeZone: 'UTC' }),
-    });
-    expect(again.status).toBe(409);
+    expect((await t.sync.getMapItem('groups', 'grp-abc'))?.data).toMatchObject({ name: 'Desk' });
+    expect((await create('301')).status).toBe(409);
   });
 });

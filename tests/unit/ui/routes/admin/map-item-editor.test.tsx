@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
 /**
  * useMapItemEditor over a `groups` map actor on in-memory objects, saving through the groups
- * mutator. What a person sees: the stored item as the form edits it, a save written against the
- * data the edit started from, field errors that send nothing, someone else's save followed while
- * nothing is unsaved and kept aside otherwise, a lost race turned into the conflict choice with
- * nothing written and the draft kept, an overwrite, and a missing or deleted item explained.
+ * mutator and the API (a stand-in of PUT /api/groups/:id that saves over the map as the server
+ * saves over Sync: only if the item still holds what the edit started from). What a person sees: the
+ * stored item as the form edits it, a save sent against the data the edit started from, field errors
+ * that send nothing, someone else's save followed while nothing is unsaved and kept aside otherwise,
+ * a lost race turned into the conflict choice with nothing written and the draft kept, an overwrite,
+ * and a missing or deleted item explained.
  */
 import { useSelector } from '@xstate/react';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
@@ -25,7 +27,8 @@ import type { EditorActor } from '../../../../../src/ui/routes/admin/EditorFrame
 import { GROUP_CODEC } from '../../../../../src/ui/routes/admin/group/group';
 import { useMapItemEditor } from '../../../../../src/ui/routes/admin/useMapItemEditor';
 import type { FakeMap } from '../../../machines/syncFakes';
-import { fakeSync, writes } from './fakeSync';
+import { fakeSync } from './fakeSync';
+import { apiAnswering, type RecordedRequest } from '../../../io/api/recorded';
 import { emptyGroup } from '../../../../../src/contracts/records/group';
 
 afterEach(cleanup);
@@ -33,13 +36,28 @@ afterEach(cleanup);
 const desk: Group = { ...emptyGroup(), name: 'Front desk', number: '200' };
 let editor: EditorActor | null = null;
 
+/** PUT /api/groups/grp-1 as the server answers it, over the fake map (Sync's stand-in here). */
+function savingOver(map: () => FakeMap) {
+  return (request: RecordedRequest) => {
+    const { base, group } = request.body as { base: object; group: object };
+    const stored = map().items.get('grp-1')?.data;
+    if (!stored) return { status: 200, body: { ok: false, current: null } };
+    if (JSON.stringify(stored) !== JSON.stringify(base))
+      return { status: 200, body: { ok: false, current: stored } };
+    map().seed('grp-1', group as Record<string, unknown>);
+    return { status: 200, body: { ok: true } };
+  };
+}
+
+let server = apiAnswering(null);
+
 function Probe({ map }: { map: MapActor }) {
   editor = useMapItemEditor({
     map,
     key: 'grp-1',
     codec: GROUP_CODEC,
     validate: (g) => (g.name.trim() === '' ? { name: 'Enter a name for the group.' } : {}),
-    save: updateGroup,
+    save: (key, base, group) => updateGroup(server.api, key, base, group),
     thing: 'group',
     missing: 'This ring group does not exist (it may have been deleted).',
   });
@@ -64,9 +82,13 @@ function Show({ editor: actor }: { editor: EditorActor }) {
 async function setup(stored: Group | null) {
   const sync = fakeSync();
   const opened = await sync.openMap('groups', stored ? { 'grp-1': groupToData(stored) } : {});
+  server = apiAnswering(savingOver(() => opened.map));
   render(<Probe map={opened.actor} />);
   return opened;
 }
+
+/** The saves sent to the server. */
+const saves = () => server.requests.filter((r) => r.method === 'PUT');
 
 const text = (id: string) => screen.getByTestId(id).textContent;
 const send = (event: Parameters<EditorActor['send']>[0]) => act(() => editor!.send(event));
@@ -93,7 +115,16 @@ describe('useMapItemEditor', () => {
     send({ type: 'editor.save' });
     await status('editing');
     await waitFor(() => expect(text('dirty')).toBe('false'));
-    expect(writes(map).map((c) => c.method)).toEqual(['mutate']);
+    expect(saves()).toEqual([
+      {
+        method: 'PUT',
+        url: '/api/groups/grp-1',
+        body: {
+          base: groupToData(desk),
+          group: groupToData({ ...desk, name: 'Reception' }),
+        },
+      },
+    ]);
     expect(map.items.get('grp-1')?.data).toEqual(groupToData({ ...desk, name: 'Reception' }));
     expect(text('error')).toBe('none');
   });
@@ -111,13 +142,13 @@ describe('useMapItemEditor', () => {
   });
 
   it('refuses invalid values next to the field and sends nothing', async () => {
-    const { map } = await setup(desk);
+    await setup(desk);
     await status('editing');
     rename(' ');
     send({ type: 'editor.save' });
     expect(text('errors')).toBe('{"name":"Enter a name for the group."}');
     await act(() => Promise.resolve());
-    expect(writes(map)).toEqual([]);
+    expect(saves()).toEqual([]);
   });
 
   it('follows someone else’s save while nothing is unsaved, and keeps it aside otherwise', async () => {
@@ -130,7 +161,7 @@ describe('useMapItemEditor', () => {
     saveElsewhere(opened, 'Lobby', true);
     await waitFor(() => expect(text('theirs')).toBe('Lobby'));
     expect(text('name')).toBe('Reception');
-    expect(writes(opened.map)).toEqual([]);
+    expect(saves()).toEqual([]);
   });
 
   it('turns a lost race into the conflict choice: theirs kept, the draft kept; overwrite writes mine', async () => {

@@ -1,12 +1,11 @@
-import { scheduleToData, weeklySchedule } from '../../../../../src/domain/schedule';
 /**
- * The admin mutators over the container machines (in-memory objects): a write the contract refuses
- * names the field and the reason and sends nothing; a group's create makes its schedule, calendar
- * and forwarding list before its item and removes what it made when a step fails; on Twilio the
- * server's objects are opened, not created; a save against stale data is declined with their
- * version; a delete removes a group's objects; announcements keep only their kind's fields.
+ * The admin mutators: a write the contract refuses names the field and the reason and sends nothing.
+ * Ring groups and announcements go through the server's API (a group with its hours in one request;
+ * a save against the data the edit started from; the server's refusals worded for the admin);
+ * forwarding rules, hours and holidays over the container machines (in-memory objects);
+ * announcements keep only their kind's fields.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createAnnouncement,
   deleteAnnouncement,
@@ -17,7 +16,6 @@ import { addRule, swapRules } from '../../../../../src/app/mutators/admin/forwar
 import {
   createGroup,
   deleteGroup,
-  prepareGroupObjects,
   updateGroup,
 } from '../../../../../src/app/mutators/admin/groups';
 import { saveCalendar, saveSchedule } from '../../../../../src/app/mutators/admin/hours';
@@ -26,9 +24,10 @@ import { WriteRefused } from '../../../../../src/app/mutators/core';
 import type { Group } from '../../../../../src/contracts/records/group';
 import { emptyAnnouncement } from '../../../../../src/domain/announcement';
 import { groupToData } from '../../../../../src/domain/group';
-import { createApiClient } from '../../../../../src/io/api/client';
-import { FakeList, serverError } from '../../../machines/syncFakes';
-import { documentWith, fakeSync, writes } from './fakeSync';
+import { scheduleToData, weeklySchedule } from '../../../../../src/domain/schedule';
+import { apiAnswering } from '../../../io/api/recorded';
+import { FakeList } from '../../../machines/syncFakes';
+import { fakeSync, writes } from './fakeSync';
 import { emptyGroup } from '../../../../../src/contracts/records/group';
 
 const desk: Group = { ...emptyGroup(), name: 'Front desk', number: '200', members: ['tom@x.io'] };
@@ -44,198 +43,137 @@ async function refusal(write: Promise<unknown>): Promise<{ field: string; reason
   }
 }
 
-/** The real API client over a fetch that answers every request with `answer` (null: 204). */
-function apiAnswering(answer: unknown) {
-  const requests: { method: string; url: string; body: unknown }[] = [];
-  const api = createApiClient({
-    fetch: (url, init) => {
-      requests.push({
-        method: init?.method ?? 'GET',
-        url: url as string,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-      });
-      return Promise.resolve(
-        answer === null
-          ? new Response(null, { status: 204 })
-          : new Response(JSON.stringify(answer), { status: 200 }),
-      );
-    },
-    onUnauthorized: () => {},
-  });
-  return { api, requests };
-}
+/** A refusal the server sends: its status, code and sentence. */
+const refused = (status: number, code: string, message: string) => () => ({
+  status,
+  body: { error: { code, message } },
+});
 
 describe('ring group mutators', () => {
-  it('refuses a group the contract refuses, naming the field and the reason, and makes nothing', async () => {
-    const sync = fakeSync();
-    const { actor: groups, map } = await sync.openMap('groups');
-    const prepare = vi.fn(() => Promise.resolve(false));
-    const write = createGroup(
-      { machines: sync.machines, groups },
-      'grp-1',
-      { ...desk, ringTimeout: 3 },
-      'Europe/London',
-      prepare,
-    );
+  it('refuses a group the contract refuses, naming the field and the reason, and sends nothing', async () => {
+    const { api, requests } = apiAnswering(null);
+    const write = createGroup(api, 'grp-1', { ...desk, ringTimeout: 3 }, 'Europe/London');
     expect(await refusal(write)).toEqual({
       field: 'ringTimeout',
       reason: 'Use a whole number of seconds from 5 to 120.',
     });
-    expect(prepare).not.toHaveBeenCalled();
-    expect(sync.documents.creates).toEqual([]);
-    expect(sync.lists.creates).toEqual([]);
-    expect(writes(map)).toEqual([]);
+    expect(requests).toEqual([]);
   });
 
-  it('creates the schedule, calendar and forwarding list, then the item', async () => {
-    const sync = fakeSync();
-    const { actor: groups, map } = await sync.openMap('groups');
-    await createGroup({ machines: sync.machines, groups }, 'grp-1', desk, 'Europe/London');
-    expect(sync.documents.creates.map((c) => [c.id, c.mode, c.data])).toEqual([
-      // A zone alone: open Monday to Friday, 09:00–17:00, in it.
-      ['schedule:grp-1', 'create_new', scheduleToData(weeklySchedule('Europe/London'))],
-      ['calendar:grp-1', 'create_new', { holidays: [] }],
-    ]);
-    expect(sync.lists.creates.map((c) => [c.id, c.mode])).toEqual([
-      ['forwarding:grp-1', 'create_new'],
-    ]);
-    expect(writes(map)).toEqual([{ method: 'set', args: ['grp-1', groupToData(desk), undefined] }]);
-  });
-
-  it('removes what it made when a step fails half way, and lists nothing', async () => {
-    const sync = fakeSync();
-    const { actor: groups, map } = await sync.openMap('groups');
-    sync.lists.createErrors.push(serverError());
-    await expect(
-      createGroup({ machines: sync.machines, groups }, 'grp-1', desk, 'UTC'),
-    ).rejects.toThrow(/^The group could not be created: /);
-    for (const name of ['schedule:grp-1', 'calendar:grp-1'])
-      expect(sync.documents.entities.get(name)?.calls.map((c) => c.method)).toEqual([
-        'removeDocument',
-      ]);
-    expect(writes(map)).toEqual([]);
-  });
-
-  it('says the names are taken when an object of the group exists already', async () => {
-    const sync = fakeSync();
-    const { actor: groups } = await sync.openMap('groups');
-    sync.documents.entities.set('calendar:grp-1', documentWith({ holidays: [] }));
-    await expect(
-      createGroup({ machines: sync.machines, groups }, 'grp-1', desk, 'UTC'),
-    ).rejects.toThrow(
-      'The group could not be created: its schedule or calendar name is already taken. Try again.',
-    );
-    // The schedule it had made is removed; the calendar it did not make is left alone.
-    expect(sync.documents.entities.get('schedule:grp-1')?.calls.map((c) => c.method)).toEqual([
-      'removeDocument',
-    ]);
-    expect(sync.documents.entities.get('calendar:grp-1')?.calls).toEqual([]);
-  });
-
-  it('on Twilio opens the objects the server made instead of creating them', async () => {
-    const sync = fakeSync();
-    const { actor: groups, map } = await sync.openMap('groups');
-    sync.documents.entities.set('schedule:grp-1', documentWith({ timeZone: 'UTC', week: {} }));
-    sync.documents.entities.set('calendar:grp-1', documentWith({ holidays: [] }));
-    sync.lists.entities.set('forwarding:grp-1', new FakeList('ES-f', 'forwarding:grp-1'));
-    const { api, requests } = apiAnswering({ created: true });
-    await createGroup({ machines: sync.machines, groups }, 'grp-1', desk, 'UTC', (id, zone) =>
-      prepareGroupObjects(api, id, zone),
-    );
+  it('asks the server for the group with its hours (a zone alone: Monday to Friday, 09:00–17:00)', async () => {
+    const { api, requests } = apiAnswering(() => ({ status: 201, body: null }));
+    await createGroup(api, 'grp-1', desk, 'Europe/London');
     expect(requests).toEqual([
-      { method: 'POST', url: '/api/groups/grp-1/objects', body: { timeZone: 'UTC' } },
+      {
+        method: 'POST',
+        url: '/api/groups/grp-1',
+        body: {
+          group: groupToData(desk),
+          schedule: scheduleToData(weeklySchedule('Europe/London')),
+        },
+      },
     ]);
-    expect(sync.documents.creates).toEqual([]);
-    expect(sync.lists.creates).toEqual([]);
-    expect(sync.documents.opens.map((o) => [o.id, o.mode])).toEqual([
-      ['schedule:grp-1', 'open_existing'],
-      ['calendar:grp-1', 'open_existing'],
-    ]);
-    expect(writes(map).map((c) => c.method)).toEqual(['set']);
   });
 
-  it('saves against the data the edit started from; a later save elsewhere declines it', async () => {
-    const sync = fakeSync();
+  it("words the server's refusal for the admin (a number taken, an id in use)", async () => {
+    const taken = apiAnswering(
+      refused(409, 'number_taken', '200 is already the extension of Ann.'),
+    );
+    await expect(createGroup(taken.api, 'grp-1', desk, 'UTC')).rejects.toThrow(
+      'The group could not be created: 200 is already the extension of Ann.',
+    );
+    const agent = apiAnswering(refused(403, 'forbidden', 'Admins only'));
+    await expect(createGroup(agent.api, 'grp-1', desk, 'UTC')).rejects.toThrow(
+      'The group could not be created: only admins can do this.',
+    );
+  });
+
+  it('saves against the data the edit started from, and passes on what the server says', async () => {
     const stored = groupToData(desk);
-    const { actor: groups, map } = await sync.openMap('groups', { 'grp-1': stored });
-    expect(await updateGroup(groups, 'grp-1', stored, { ...desk, name: 'Reception' })).toEqual({
-      ok: true,
-    });
-    expect(map.items.get('grp-1')?.data).toMatchObject({ name: 'Reception' });
-    // Another admin renamed it since this edit started.
     const theirs = { ...stored, name: 'Front office' };
-    map.seed('grp-1', theirs);
-    expect(await updateGroup(groups, 'grp-1', stored, { ...desk, name: 'Lobby' })).toEqual({
+    const { api, requests } = apiAnswering({ ok: false, current: theirs });
+    expect(await updateGroup(api, 'grp-1', stored, { ...desk, name: 'Lobby' })).toEqual({
       ok: false,
       current: theirs,
     });
-    expect(map.items.get('grp-1')?.data).toEqual(theirs);
+    expect(requests).toEqual([
+      {
+        method: 'PUT',
+        url: '/api/groups/grp-1',
+        body: { base: stored, group: groupToData({ ...desk, name: 'Lobby' }) },
+      },
+    ]);
   });
 
   it('refuses an update the contract refuses, sending nothing', async () => {
-    const sync = fakeSync();
+    const { api, requests } = apiAnswering(null);
     const stored = groupToData(desk);
-    const { actor: groups, map } = await sync.openMap('groups', { 'grp-1': stored });
-    expect(await refusal(updateGroup(groups, 'grp-1', stored, { ...desk, number: '1' }))).toEqual({
+    expect(await refusal(updateGroup(api, 'grp-1', stored, { ...desk, number: '1' }))).toEqual({
       field: 'number',
       reason: 'Use an extension of 2 to 6 digits, or a number like +442079460000.',
     });
-    expect(writes(map)).toEqual([]);
+    expect(requests).toEqual([]);
   });
 
-  it('deletes the item, then the schedule, calendar and forwarding list (gone ones count as done)', async () => {
-    const sync = fakeSync();
-    const { actor: groups, map } = await sync.openMap('groups', { 'grp-1': groupToData(desk) });
-    sync.documents.entities.set('schedule:grp-1', documentWith({ timeZone: 'UTC', week: {} }));
-    const list = new FakeList('ES-f', 'forwarding:grp-1');
-    sync.lists.entities.set('forwarding:grp-1', list);
-    await deleteGroup({ machines: sync.machines, groups }, 'grp-1');
-    expect(writes(map)).toEqual([{ method: 'remove', args: ['grp-1'] }]);
-    expect(sync.documents.entities.get('schedule:grp-1')?.calls.map((c) => c.method)).toEqual([
-      'removeDocument',
-    ]);
-    expect(list.calls.map((c) => c.method)).toContain('removeList');
+  it('deletes through the server; one deleted by someone else first counts as done', async () => {
+    const { api, requests } = apiAnswering(null);
+    await deleteGroup(api, 'grp-1');
+    expect(requests).toEqual([{ method: 'DELETE', url: '/api/groups/grp-1', body: undefined }]);
+    const gone = apiAnswering(refused(404, 'not_found', 'No such group'));
+    await expect(deleteGroup(gone.api, 'grp-1')).resolves.toBeUndefined();
+    const left = apiAnswering(
+      refused(
+        502,
+        'upstream_error',
+        'The group was deleted, but calendar:grp-1 could not be removed. Try deleting again later.',
+      ),
+    );
+    await expect(deleteGroup(left.api, 'grp-1')).rejects.toThrow(
+      'The group could not be deleted: The group was deleted, but calendar:grp-1 could not be removed. Try deleting again later.',
+    );
   });
 });
 
 describe('announcement mutators', () => {
   it('stores only the fields of its kind', async () => {
-    const sync = fakeSync();
-    const { actor, map } = await sync.openMap('guidance');
-    await createAnnouncement(actor, 'gdn-1', {
+    const { api, requests } = apiAnswering(() => ({ status: 201, body: null }));
+    await createAnnouncement(api, 'gdn-1', {
       ...emptyAnnouncement(),
       name: ' Closed ',
       text: 'We are closed.',
       audioId: 'aud-1',
     });
-    expect(map.items.get('gdn-1')?.data).toEqual({
-      name: 'Closed',
-      kind: 'tts',
-      text: 'We are closed.',
-      language: 'en-us',
-    });
+    expect(requests).toEqual([
+      {
+        method: 'POST',
+        url: '/api/announcements/gdn-1',
+        body: {
+          announcement: { name: 'Closed', kind: 'tts', text: 'We are closed.', language: 'en-us' },
+        },
+      },
+    ]);
   });
 
   it('refuses one the contract refuses, naming the field and the reason, and sends nothing', async () => {
-    const sync = fakeSync();
-    const { actor, map } = await sync.openMap('guidance', {
-      'gdn-1': { name: 'Old', kind: 'tts' },
-    });
+    const { api, requests } = apiAnswering(null);
     const bad = { ...emptyAnnouncement(), name: 'Closed', text: 'a\u202eb' };
     const reason = { field: 'text', reason: 'Remove the control characters from the text.' };
-    expect(await refusal(createAnnouncement(actor, 'gdn-2', bad))).toEqual(reason);
-    expect(await refusal(updateAnnouncement(actor, 'gdn-1', { name: 'Old' }, bad))).toEqual(reason);
-    expect(writes(map)).toEqual([]);
+    expect(await refusal(createAnnouncement(api, 'gdn-2', bad))).toEqual(reason);
+    expect(await refusal(updateAnnouncement(api, 'gdn-1', { name: 'Old' }, bad))).toEqual(reason);
+    expect(requests).toEqual([]);
   });
 
   it('refuses to delete one a group plays, naming the group, and sends nothing', async () => {
-    const sync = fakeSync();
-    const { actor, map } = await sync.openMap('guidance', { 'gdn-1': { name: 'Closed' } });
+    const { api, requests } = apiAnswering(null);
     const groups = new Map([['grp-1', { ...desk, name: 'Sales', guidance: { closed: 'gdn-1' } }]]);
-    await expect(deleteAnnouncement(actor, 'gdn-1', 'Closed', groups)).rejects.toThrow(
+    await expect(deleteAnnouncement(api, 'gdn-1', 'Closed', groups)).rejects.toThrow(
       'Closed is played by the ring group Sales (when closed). Choose another announcement there first.',
     );
-    expect(writes(map)).toEqual([]);
+    expect(requests).toEqual([]);
+    await deleteAnnouncement(api, 'gdn-2', 'Open', groups);
+    expect(requests).toEqual([
+      { method: 'DELETE', url: '/api/announcements/gdn-2', body: undefined },
+    ]);
   });
 });
 
