@@ -23,7 +23,7 @@ import { registerGuidanceRoutes } from './guidance/routes';
 import { createSpeech } from './guidance/speech';
 import { extraScriptOrigin } from './identity/config';
 import { openAppDatabase } from './identity/database';
-import { mirrorSignIns } from './identity/directory';
+import { createDirectory, mirrorSignIns, withPermissions } from './identity/directory';
 import { createGoogleVerifier } from './identity/google';
 import {
   createPresenceWriter,
@@ -44,16 +44,22 @@ import { ownTls } from './platform/http/own-tls';
 import { Router } from './platform/http/router';
 import { createHttpServer } from './platform/http/server';
 import { createStaticHandler } from './platform/http/static';
+import { createCalls } from './calls';
+import { createRecordKeeper } from './records/put-right';
+import { createRoutingData } from './routing/routing-data';
+import { followSyncEvents, registerSyncEvents } from './routing/sync-events';
+import { createSyncAcl, createSyncAclRest } from './twilio/acl';
+import { createTwilioClient, SwitchboardRequestClient } from './twilio/client';
 import {
-  createTwilioBackend,
   TWILIO_CONNECT_SOURCES,
   TWILIO_ENDPOINTS,
   type BrowserEndpoints,
-} from './twilio/backend';
-import { SwitchboardRequestClient } from './twilio/client';
+} from './twilio/endpoints';
+import { createSyncRest } from './twilio/sync-rest';
+import { mintTwilioSyncToken } from './twilio/tokens';
 import { createTwins } from './twins';
-import { registerVoiceRoutes } from './voice/routes';
-import { voiceSettingsFromEnv } from './voice/settings';
+import { registerVoiceRoutes } from './calls/voice-routes';
+import { voiceSettingsFromEnv } from './calls/settings';
 
 export interface App {
   server: Server;
@@ -110,7 +116,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const sessions = createSessionStore(db);
   // Ring groups' numbers, which no extension may be: the groups last read from Sync (read afresh
   // before an admin changes an extension, identity/user-routes.ts).
-  const users = createUsers(db, () => numbersOfGroups(twilioApp.data.peekGroups()));
+  const users = createUsers(db, () => numbersOfGroups(data.peekGroups()));
   const roleOf = (identity: string) => users.get(identity)?.role ?? null;
   sessions.purgeExpired(now());
   const speech = createSpeech({ dataDir: config.dataDir });
@@ -134,30 +140,16 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const endpoints = (pageOrigin: string): BrowserEndpoints => {
     if (!twins) return TWILIO_ENDPOINTS;
     const reached = twins.endpoints(pageOrigin);
-    return {
-      sync: reached.sync,
-      voice: {
-        chunderw: reached.voice.chunderw,
-        signallingUrl: reached.voice.signallingUrl,
-        insights: false,
-      },
-    };
+    return { sync: reached.sync, voice: { ...reached.voice, insights: false } };
   };
   // Configuration read 3: the calls end with this server when the voice twin runs in it, so each
   // live call is journalled until its row is written (calls/journal.ts).
   const journal = twins ? createCallJournal(db, now) : null;
-  const twilioApp = createTwilioBackend(config.twilio, {
-    now,
-    log,
-    roleOf,
-    team: () => users.list().map((u) => u.identity),
-    historyDays: voiceSettings.historyDays ?? 365,
-    voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
-    parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
-    presenceTtlSeconds: presence.ttlSeconds,
-    ...(journal ? { journal } : {}),
-    httpClient:
-      options.twilioHttpClient ??
+
+  // Twilio, as the account's REST API (the `twilio` package) and Sync through it.
+  const client = createTwilioClient(
+    config.twilio,
+    options.twilioHttpClient ??
       new SwitchboardRequestClient(
         // The twins' REST address is known once the server listens; until then requests wait.
         () => config.twilio.apiBaseUrl ?? twins?.restBase() ?? null,
@@ -165,19 +157,47 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         undefined,
         own?.agent,
       ),
+  );
+  const rest = createSyncRest(client, config.twilio.syncServiceSid);
+  const acl = createSyncAcl(createSyncAclRest(client, config.twilio.syncServiceSid), {
+    serviceSid: config.twilio.syncServiceSid,
+    roleOf,
+    team: () => users.list().map((u) => u.identity),
+    log,
+  });
+  // Sign-in, a role change and removal all pass through the directory: permissions follow.
+  const directory = withPermissions(createDirectory(rest, log), acl);
+  const data = createRoutingData({
+    rest,
+    onCall: (identity) => calls.log.isOnCall(identity),
+    now,
+    log,
+    presenceTtlSeconds: presence.ttlSeconds,
+  });
+  const calls = createCalls(config.twilio, {
+    client,
+    rest,
+    data,
+    now,
+    log,
+    historyDays: voiceSettings.historyDays ?? 365,
+    voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
+    parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
+    ...(journal ? { journal } : {}),
     ...(own ? { fetch: own.fetch } : {}),
     endpoints,
   });
-  const directory = twilioApp.directory;
   /** The ring groups' numbers read now, so an extension given next is none of them. */
   const readGroupNumbers = (): Promise<void> =>
-    twilioApp.data.groupsNow().then(
+    data.groupsNow().then(
       () => undefined,
       (err: unknown) =>
-        log(`the ring groups could not be read (${String(err)}): extensions skip the numbers last read`),
+        log(
+          `the ring groups could not be read (${String(err)}): extensions skip the numbers last read`,
+        ),
     );
   const auth = createAuth(mirrorSignIns(users, directory), sessions);
-  const maps = restMediaMaps(twilioApp.rest);
+  const maps = restMediaMaps(rest);
   const announcements = createAnnouncements({ maps, speech, dataDir: config.dataDir });
   auth.onSessionEnded(({ identity, lastOne }) => {
     // Signed out everywhere: Offline now, not when the presence ttl lapses (the browser's own withdrawal
@@ -203,53 +223,68 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     userExists: (identity) => users.get(identity) !== null,
     beforeJoining: readGroupNumbers,
   });
-  registerTokenRoutes(router, { auth, sync: twilioApp.sync });
+  registerTokenRoutes(router, {
+    auth,
+    sync: {
+      // The browser opens nothing before the person's permissions are in place.
+      ready: (identity) => acl.ready(identity),
+      token: (identity) => mintTwilioSyncToken(config.twilio, identity),
+      clientOptions: (pageOrigin) => endpoints(pageOrigin).sync,
+    },
+  });
   registerUserRoutes(router, {
     auth,
     users,
     directory,
     returning,
-    readGroups: () => twilioApp.data.groupsNow(),
+    readGroups: () => data.groupsNow(),
   });
   registerPresenceRoutes(router, {
     auth,
     settings: presence,
     writer: createPresenceWriter({
-      rest: twilioApp.rest,
+      rest,
       settings: presence,
-      isOnCall: (identity) => twilioApp.calls.isOnCall(identity),
-      written: (identity, data) => twilioApp.data.wrote(identity, data),
+      isOnCall: (identity) => calls.log.isOnCall(identity),
+      written: (identity, item) => data.wrote(identity, item),
     }),
   });
   registerVoiceRoutes(router, {
     auth,
-    voice: twilioApp.voice,
+    voice: calls.voice,
     ...(voiceSettings.tokenTtlSeconds === undefined
       ? {}
       : { tokenTtlSeconds: voiceSettings.tokenTtlSeconds }),
   });
-  registerCallQualityRoute(router, { auth, reports: twilioApp.quality });
+  registerCallQualityRoute(router, { auth, reports: calls.quality });
   registerVoicemailRoutes(router, {
     auth,
-    messages: twilioApp.voicemail,
-    membersOf: (groupId) => twilioApp.membersOf(groupId),
+    messages: calls.voicemail,
+    membersOf: async (groupId) => (await data.groups()).get(groupId)?.members ?? [],
   });
   registerAudioRoutes(router, { auth, maps, dataDir: config.dataDir });
   registerGuidanceRoutes(router, { auth, speech, announcements });
   registerGroupRoutes(router, {
     auth,
-    rest: twilioApp.rest,
-    acl: twilioApp.acl,
-    groups: () => twilioApp.data.groupsNow(),
+    rest,
+    acl,
+    groups: () => data.groupsNow(),
     people: () => users.list(),
     log,
   });
   registerAnnouncementRoutes(router, {
     auth,
-    rest: twilioApp.rest,
-    groups: () => twilioApp.data.groupsNow(),
+    rest,
+    groups: () => data.groupsNow(),
   });
-  twilioApp.register(router, {
+  // Sync's webhooks: routing's copy of presence follows them, and a browser's write that breaks its
+  // record is put right.
+  registerSyncEvents(router, {
+    config: config.twilio,
+    data,
+    written: createRecordKeeper({ rest, log }),
+  });
+  calls.register(router, {
     team: () => users.list(),
     announcements,
     directRingSeconds: (voiceSettings.ringTimeoutMs ?? 30_000) / 1000,
@@ -257,7 +292,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
 
   const server = createHttpServer({
     config,
-    // The page connects to Twilio's own endpoints, or to its own origin where the twins answer.
+    // The page connects to Twilio's endpoints, or to its own origin where the twins answer.
     headers: securityHeaders(extraScriptOrigin(config), twins ? [] : TWILIO_CONNECT_SOURCES),
     router,
     serveStatic,
@@ -310,8 +345,17 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
           await twins.open(self, config.twilio.publicUrl);
           config.twilio.apiBaseUrl ??= await twins.restBase();
         }
-        // Refuses to start on a Sync service without ACL, saying what the operator must do.
-        await twilioApp.start();
+        // Refuses to start on a Sync service without ACL, saying what the operator must do; makes
+        // the shared objects.
+        await acl.check();
+        // Presence and do not disturb follow Sync's webhooks; else they are read for every call.
+        await followSyncEvents({ client, config: config.twilio, data, log }).catch((err: unknown) =>
+          log(
+            `sync: pointing the Sync service's webhooks at this server failed (${err instanceof Error ? err.message : String(err)}): presence and do not disturb are read from Sync for every call, and a write that breaks its record is not put right`,
+          ),
+        );
+        void acl.reconcile();
+        await calls.start();
         // People from before extensions get one (the lowest free that is no group's number), then
         // the directory shows everyone's.
         await readGroupNumbers();
@@ -328,7 +372,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         clearInterval(purgeTimer);
         clearInterval(seenTimer);
         // The app's last REST writes go to the twins on this server: made before it stops.
-        await twilioApp.close();
+        await calls.close();
+        await directory.settled();
+        await acl.close();
+        await directory.settled();
         const closed = new Promise<void>((resolve) => {
           if (!server.listening) resolve();
           else server.close(() => resolve());
@@ -346,4 +393,3 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     },
   };
 }
-

@@ -8,7 +8,7 @@
 import { nonEmpty, serverConfigFromEnv, type Env, type ServerConfig } from './platform/config';
 import { signInConfigFromEnv, type SignInConfig } from './identity/config';
 import { twilioConfigFromEnv, type TwilioConfig } from './twilio/config';
-import { rtpPortsFromEnv } from './voice/settings';
+import { rtpPortsFromEnv } from './calls/settings';
 import { twinEnvironment, twinFolder, TWIN_PHONE_NUMBER } from './twins/account';
 
 /**
@@ -44,7 +44,9 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
   // The embedded backend's twins keep their data where the embedded services always have; the
   // rehearsal's are apart from it.
   const twins =
-    backend === 'twilio' ? null : { dataDir: backend === 'embedded' ? server.dataDir : twinFolder(server.dataDir) };
+    backend === 'twilio'
+      ? null
+      : { dataDir: backend === 'embedded' ? server.dataDir : twinFolder(server.dataDir) };
   const account = twins
     ? twinEnvironment(env, twins.dataDir, backend === 'embedded' ? [] : [TWIN_PHONE_NUMBER])
     : env;

@@ -13,8 +13,8 @@ import type { Auth } from '../identity/sessions';
 import { readBody } from '../platform/http/body';
 import { HttpError } from '../platform/http/errors';
 import type { Router } from '../platform/http/router';
-import type { CallLog } from '../twilio/calls';
-import { createRowAmender } from '../twilio/row-amend';
+import type { CallLog } from './call-log';
+import { createRowAmender } from './row-amend';
 import type { SyncRest } from '../twilio/sync-rest';
 
 /** At most this many reports a row keeps (one per person). */

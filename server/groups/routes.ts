@@ -84,7 +84,11 @@ export function registerGroupRoutes(router: Router, deps: GroupRouteDeps): void 
     }
     if (created === 'exists') {
       await deps.acl.removeGroupObjects(id);
-      throw new HttpError(409, 'group_exists', 'A ring group with this id exists already; try again');
+      throw new HttpError(
+        409,
+        'group_exists',
+        'A ring group with this id exists already; try again',
+      );
     }
     ctx.res.writeHead(201, { 'Cache-Control': 'no-store' });
     ctx.res.end();

@@ -6,6 +6,7 @@
  */
 import { PRESENCE, USERS } from '../../src/contracts/objects';
 import type { UserEntry } from '../../src/contracts/records/user';
+import type { SyncAcl } from '../twilio/acl';
 import type { SyncRest } from '../twilio/sync-rest';
 import type { User, Users } from './users';
 
@@ -40,9 +41,7 @@ export function createDirectory(rest: SyncRest, log: (message: string) => void):
     const next = previous
       .then(work)
       .catch((err: unknown) =>
-        log(
-          `users directory: ${what} failed: ${err instanceof Error ? err.message : String(err)}`,
-        ),
+        log(`users directory: ${what} failed: ${err instanceof Error ? err.message : String(err)}`),
       )
       .finally(() => {
         if (queues.get(key) === next) queues.delete(key);
@@ -97,6 +96,35 @@ export function mirrorSignIns<U extends Pick<Users, 'upsertOnSignIn'>>(
       const user = users.upsertOnSignIn(profile, now);
       directory.upsert(user);
       return user;
+    },
+  };
+}
+
+/**
+ * The directory with each person's Sync permissions following it (twilio/acl.ts): a sign-in, a role
+ * change and a removal each bring their permissions up to date, and a removed person's presence item
+ * goes again once they can no longer write it.
+ */
+export function withPermissions(
+  directory: Directory,
+  acl: Pick<SyncAcl, 'update' | 'settled'>,
+): Directory {
+  return {
+    ...directory,
+    upsert(user) {
+      directory.upsert(user);
+      void acl.update(user.identity);
+    },
+    remove(identity) {
+      directory.remove(identity);
+      // Again once their permissions are gone: a heartbeat of theirs may have landed in between (a
+      // group would ring them while their Voice token lasts).
+      void acl.update(identity).then(() => directory.signedOut(identity));
+    },
+    async settled() {
+      await directory.settled();
+      await acl.settled();
+      await directory.settled();
     },
   };
 }

@@ -43,7 +43,6 @@ export interface ObjectRef {
   name: string;
 }
 
-
 /**
  * What `identity` (with `role`, or null when off the team) may do to the object. `manage` (removing
  * the object) is nobody's: the server makes and removes every object (a ring group's with it).

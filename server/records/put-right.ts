@@ -20,7 +20,7 @@
 import { lookUpObject } from '../../src/contracts/objects';
 import type { JsonObject } from '../../src/contracts/record';
 import type { SyncRest } from '../twilio/sync-rest';
-import type { SyncEvent } from '../twilio/sync-events';
+import type { SyncEvent } from '../routing/sync-events';
 import { writeProblem } from '../identity/policy';
 
 type Rest = Pick<

@@ -110,7 +110,8 @@ export function twilioConfigFromEnv(env: Env, options: TwilioConfigOptions): Twi
   const publicRaw = value(env, 'SWITCHBOARD_PUBLIC_URL');
   const publicUrl = options.onTwins && publicRaw === null ? '' : publicOrigin(p, publicRaw);
   const apiBaseUrl = testApiUrl(p, value(env, 'SWITCHBOARD_TWILIO_API_URL'));
-  if (p.list.length > 0) throw new Error(`${options.label} cannot start:\n  - ${p.list.join('\n  - ')}`);
+  if (p.list.length > 0)
+    throw new Error(`${options.label} cannot start:\n  - ${p.list.join('\n  - ')}`);
   return {
     accountSid,
     apiKey,

@@ -59,20 +59,3 @@ export function mintTwilioVoiceToken(
   );
   return t.toJwt();
 }
-
-/**
- * The Device options for Twilio: the SDK's own edges and signalling (no `chunderw`), the sounds this
- * server makes (the page's CSP allows its own origin), and the settings the call machine relies on.
- */
-export function twilioDeviceOptions(soundUrl: (name: string) => string, sounds: readonly string[]) {
-  return {
-    codecPreferences: ['opus', 'pcmu'],
-    maxCallSignalingTimeoutMs: 30_000,
-    enableImprovedSignalingErrorPrecision: true,
-    closeProtection: false,
-    sounds: Object.fromEntries(sounds.map((name) => [name, soundUrl(name)])),
-  };
-}
-
-/** Where the Voice SDK signals by default; `wss://`, so the page leaves it alone (src/voice/sdk.ts). */
-export const TWILIO_SIGNALLING_URL = 'wss://voice-js.roaming.twilio.com/signal';

@@ -33,7 +33,8 @@ function readSecret(dir: string, file: string): string | null {
   const path = join(dir, file);
   if (!existsSync(path)) return null;
   const text = readFileSync(path, 'utf8').trim();
-  if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${path} is corrupt: expected 64 hex characters`);
+  if (!/^[0-9a-f]{64}$/.test(text))
+    throw new Error(`${path} is corrupt: expected 64 hex characters`);
   return text;
 }
 

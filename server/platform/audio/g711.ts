@@ -49,4 +49,3 @@ export function pcmToMulaw(pcm: Int16Array): Buffer {
   for (let i = 0; i < pcm.length; i++) out[i] = linearToMulaw(pcm[i]!);
   return out;
 }
-

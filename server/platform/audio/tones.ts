@@ -83,4 +83,3 @@ export function toneWav(tone: Tone, ms = tone.onMs + tone.offMs): Buffer {
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
 }
-

@@ -10,7 +10,6 @@ function sign(secret: Buffer, signingInput: string): Buffer {
   return createHmac('sha256', secret).update(signingInput).digest();
 }
 
-
 export type DecodedToken =
   | {
       ok: true;

@@ -8,7 +8,6 @@
 import OpusScript from 'opusscript';
 import { mulawToPcm, pcmToMulaw } from '../../platform/audio/g711';
 
-
 export type Codec = 'opus' | 'pcmu';
 
 /** Samples per second of each codec's RTP clock (Opus is always 48 kHz on the wire). */

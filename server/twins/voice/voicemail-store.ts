@@ -4,14 +4,7 @@
  * Recordings resource finds it after a restart as Twilio does, until it is deleted
  * ({@link VoicemailStore.remove}: the app deletes a recording with its history row).
  */
-import {
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pcmuWav } from '../../platform/audio/pcm';
 import { SAMPLE_RATE } from '../../platform/audio/g711';

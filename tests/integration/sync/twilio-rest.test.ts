@@ -12,7 +12,7 @@ import { createTwilioClient, type TwilioClient } from '../../../server/twilio/cl
 import type { TwilioConfig } from '../../../server/twilio/config';
 import { createSyncRest } from '../../../server/twilio/sync-rest';
 import { createSyncAclRest } from '../../../server/twilio/acl';
-import { createOnCallWriter } from '../../../server/twilio/on-call';
+import { createOnCallWriter } from '../../../server/calls/on-call';
 import { startServer, type RunningServer } from '../../support/server';
 import { aclOff, client, shutdownClients, waitFor } from './support';
 

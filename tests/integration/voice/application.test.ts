@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import twilio from 'twilio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TwinRequestClient } from '../../../server/twins/http-client';
+import { TwinRequestClient } from '../../support/twin-request-client';
 import { createVoiceService, type VoiceService } from '../../../server/twins/voice/service';
 import { mintVoiceToken } from '../../../server/twins/voice/token';
 import { createVoicemailStore } from '../../../server/twins/voice/voicemail-store';

@@ -16,7 +16,7 @@ import {
   validateWeeklyHours,
   weeklySchedule,
 } from '../../../src/domain/schedule';
-import { availabilityFrom } from '../../../server/twilio/routing-data';
+import { availabilityFrom } from '../../../server/routing/routing-data';
 
 describe('a new group’s hours', () => {
   it('are Monday to Friday, 09:00–17:00, in the zone given', () => {

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { callerLanguage } from '../../../../server/guidance/languages';
-import { sayVoice } from '../../../../server/twilio/twiml';
+import { sayVoice } from '../../../../server/calls/twiml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnnouncementError, parseSpokenText } from '../../../../server/guidance/announcements';
 import {

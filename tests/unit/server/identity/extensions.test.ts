@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../../../server/identity/users';
 import { lowestFreeExtension, parseExtension } from '../../../../server/identity/extensions';
-import { resolveDestination } from '../../../../server/voice/directory';
+import { resolveDestination } from '../../../../server/calls/destination';
 
 const person = (identity: string, name: string, extension: string | null): User => ({
   identity,

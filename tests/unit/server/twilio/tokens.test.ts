@@ -11,11 +11,8 @@ import {
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESENCE } from '../../../../src/contracts/objects';
-import {
-  mintTwilioSyncToken,
-  mintTwilioVoiceToken,
-  TWILIO_SIGNALLING_URL,
-} from '../../../../server/twilio/tokens';
+import { TWILIO_SIGNALLING_URL } from '../../../../server/twilio/endpoints';
+import { mintTwilioSyncToken, mintTwilioVoiceToken } from '../../../../server/twilio/tokens';
 import { expectError, postJson, raw } from '../support';
 import {
   ACCOUNT_SID,

@@ -6,7 +6,7 @@
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support';
-import { SALES_NUMBER, WED_OPEN, seedTeam } from './fixture';
+import { SALES_NUMBER, WED_OPEN, seedTeam } from '../calls/fixture';
 import {
   ACCOUNT_SID,
   AUTH_TOKEN,
@@ -17,7 +17,7 @@ import {
   startTwilioApp,
   type TwilioTestApp,
 } from './support';
-import { actions, pathOf } from './twiml-support';
+import { actions, pathOf } from '../calls/twiml-support';
 
 let t: TwilioTestApp;
 let nextPath: string;

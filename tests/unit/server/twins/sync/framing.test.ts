@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeFrame, encodeFrame, parseJsonPayload } from '../../../../../server/twins/sync/framing';
+import {
+  decodeFrame,
+  encodeFrame,
+  parseJsonPayload,
+} from '../../../../../server/twins/sync/framing';
 
 describe('Twilsock v3 framing', () => {
   it('writes the header length in UTF-8 bytes and sets payload_size', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { matches, parseQuery, QuerySyntaxError } from '../../../../../server/twins/sync/query-language';
+import {
+  matches,
+  parseQuery,
+  QuerySyntaxError,
+} from '../../../../../server/twins/sync/query-language';
 
 const items = [
   { key: 'a1', data: { status: 'ready', skills: ['en', 'fr'], load: 1, team: { name: 'north' } } },

@@ -8,7 +8,20 @@ import { RtpHeader, RtpPacket } from 'werift';
 import { describe, expect, it } from 'vitest';
 import { holdMusic } from '../../../../../server/twins/voice/audio';
 import { forwarded, RtpTranscoder } from '../../../../../server/twins/voice/bridge';
-import { audioReader, Downsampler, MAX_OPEN_OPUS, OpusBusy, OpusDecoder, OpusEncoder, OPUS_FRAME, OPUS_SILENCE, openOpusCount, rms, transcoder, Upsampler } from '../../../../../server/twins/voice/codec';
+import {
+  audioReader,
+  Downsampler,
+  MAX_OPEN_OPUS,
+  OpusBusy,
+  OpusDecoder,
+  OpusEncoder,
+  OPUS_FRAME,
+  OPUS_SILENCE,
+  openOpusCount,
+  rms,
+  transcoder,
+  Upsampler,
+} from '../../../../../server/twins/voice/codec';
 import {
   encodedSound,
   opusSource,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TwinRequestClient } from '../../../../../server/twins/http-client';
+import { TwinRequestClient } from '../../../../support/twin-request-client';
 import { VoiceRegistry, type VoiceEngine } from '../../../../../server/twins/voice/rest/resources';
 import { voiceRest } from '../../../../../server/twins/voice/rest/routes';
 

@@ -8,8 +8,8 @@ import {
   parseTwiml,
   TwimlError,
 } from '../../../../../server/twins/voice/twiml/parse';
-import { Twiml } from '../../../../../server/twilio/twiml-writer';
-import { ringClients } from '../../../../../server/twilio/twiml';
+import { Twiml } from '../../../../../server/calls/twiml-writer';
+import { ringClients } from '../../../../../server/calls/twiml';
 import { voiceIdentityOf } from '../../../../../src/contracts/voice-identity';
 
 const doc = (body: string): string =>
