@@ -14,7 +14,7 @@ import { createRelayReader } from './relay';
 import { readSignedForm } from '../twilio/signature';
 import { Twiml } from './twiml-writer';
 import { writePlan } from './twiml';
-import type { TwilioWebhookDeps } from './webhooks';
+import type { TwilioWebhookDeps } from './webhook-deps';
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { CALLS } from '../../src/contracts/objects';
 import type { CallRecord } from '../../src/contracts/records/call';

@@ -16,7 +16,7 @@ import { callSidOf, missing, sendNothing } from './fallback';
 import { createRowAmender } from './row-amend';
 import { readSignedForm } from '../twilio/signature';
 import { Twiml } from './twiml-writer';
-import type { TwilioWebhookDeps } from './webhooks';
+import type { TwilioWebhookDeps } from './webhook-deps';
 
 const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'];
 const DIAL_STATUSES = ['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled'];

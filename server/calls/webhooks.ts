@@ -28,14 +28,12 @@ import {
 } from '../../src/domain/routing/steps';
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
-import type { User } from '../identity/users';
 import { createTeamReader } from './team';
 import { resolveDestination, TEST_PREFIX } from './destination';
-import { historyItem, type CallLog, type CallState } from './call-log';
+import { historyItem, type CallState } from './call-log';
 import { registerCallProgress } from './progress';
+import type { TwilioWebhookDeps } from './webhook-deps';
 import { createCallControl, type CallControl } from './control';
-import type { TwilioClient } from '../twilio/client';
-import type { SummaryAnswer } from './relay';
 import {
   callSidOf,
   createRowWriter,
@@ -46,12 +44,8 @@ import {
   sendTwiml,
   withDeadline,
 } from './fallback';
-import type { TwilioConfig } from '../twilio/config';
-import type { TwilioMedia, TwilioVoicemail } from './media';
 import { decodeBranches, PlanTokenError, type Branches } from './plan-token';
-import type { RoutingData } from '../routing/routing-data';
 import { readSignedForm } from '../twilio/signature';
-import type { SyncRest } from '../twilio/sync-rest';
 import { Twiml } from './twiml-writer';
 import {
   dialNumber,
@@ -71,39 +65,6 @@ import { personOfClientAddress } from '../../src/contracts/voice-identity';
 const E164 = /^\+[1-9][0-9]{7,14}$/;
 const DIAL_STATUSES = ['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled'];
 export const APOLOGY = 'Sorry, we cannot take your call right now. Please try again later.';
-export interface TwilioWebhookDeps {
-  config: TwilioConfig;
-  rest: SyncRest;
-  data: RoutingData;
-  calls: CallLog;
-  media: TwilioMedia;
-  /** Where the recordings' groups are noted (who may hear them). */
-  voicemail: TwilioVoicemail;
-  /** The team (the app database): who may call out, names, direct calls. */
-  team: () => readonly User[];
-  /** Seconds a direct call to a colleague rings. */
-  directRingSeconds: number;
-  /** The ttl of a `calls` row (SWITCHBOARD_HISTORY_DAYS, retention.ts). */
-  historyTtlSeconds: number;
-  /** The longest voicemail message (SWITCHBOARD_VOICEMAIL_SECONDS). */
-  voicemailSeconds: number;
-  now: () => number;
-  log: (message: string) => void;
-  /**
-   * Tells the Voice SDK on call `callSid` something (a routing step, who answered): a user-defined
-   * message through the REST API (https://www.twilio.com/docs/voice/api/userdefinedmessage-resource),
-   * sent after the webhook's answer and in order; failures are logged.
-   */
-  tell?: (callSid: string, content: Record<string, unknown>) => void;
-  /** A browser leg's Call Summary from Voice Insights, for the row's `relay` (relay.ts). */
-  callSummary?: (callSid: string) => Promise<SummaryAnswer>;
-  /** Hold, park, pick-up and transfer through the REST API (control.ts); absent in unit tests. */
-  control?: {
-    client: TwilioClient;
-    parkTimeoutMs: number;
-  };
-}
-
 /**
  * The person a `client:` address names: Twilio posts back the token's Voice identity
  * (src/contracts/voice-identity.ts), which maps back to their email, as everything else knows them.

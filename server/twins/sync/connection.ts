@@ -12,9 +12,9 @@ import { limits } from './limits';
 import { TokenBucket } from './rate';
 import { parseRequest } from './request';
 import { handle } from './rest/router';
-import type { RestResponse } from './rest/context';
-import { verifyWithKeys, type TokenCheck } from './token';
-import type { ConnectionHost } from './connection-host';
+import type { RestRequest, RestResponse } from './rest/context';
+import type { Core } from './core';
+import { verifyWithKeys, type SigningKey, type TokenCheck } from './token';
 
 const idPrefix = 'TM' + randomBytes(2).toString('hex');
 let idCounter = 0;
@@ -445,4 +445,33 @@ function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
   return Buffer.from(data);
+}
+
+/** What a Twilsock connection needs from the service that holds it (service.ts provides it). */
+export interface ConnectionHost {
+  core: Core;
+  /** The API keys whose tokens the service takes, by SID (the issuer a token names). */
+  keys: ReadonlyMap<string, SigningKey>;
+  storageId: string;
+  /** Per-connection token bucket for inbound frames. */
+  rate: { perSecond: number; burst: number };
+  /** Returns false when the identity already has the maximum number of connections. */
+  register(conn: Connection, identity: string): boolean;
+  unregister(conn: Connection): void;
+  log(message: string, error?: unknown): void;
+  /**
+   * Runs a request, possibly batched with others into one transaction (group commit); `done` is called
+   * after the commit, in submission order.
+   */
+  submit(run: () => RestResponse, done: (res: RestResponse) => void): void;
+  /** Called after every tunnelled request (request log, tests). */
+  onRequest?:
+    ((identity: string, method: string, path: string, status: number) => void) | undefined;
+  testHooks?:
+    | ((conn: Connection, req: RestRequest) => { status: number; body?: unknown } | undefined)
+    | undefined;
+  /** Refuses a client's request before any handler runs (the service's ACL, policy.ts). */
+  authorize(identity: string, req: RestRequest): SyncRestError | null;
+  /** Whether an identity may read (subscribe to) an object (the service's ACL). */
+  mayRead(identity: string, kind: ObjectKind, name: string | null): SyncRestError | null;
 }

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { Connection } from './connection';
-import type { ConnectionHost } from './connection-host';
+import type { ConnectionHost } from './connection';
 import { RequestBatcher } from './batcher';
 import { Core } from './core';
 import { createInternalSync } from './internal';

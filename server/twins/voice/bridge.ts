@@ -60,18 +60,6 @@ function relay(from: MediaLeg, to: MediaLeg): { send: (p: RtpPacket) => void; cl
   };
 }
 
-/** A packet as `forwarded` to another leg: its payload type rewritten, the rest of its header kept. */
-export function forwarded(packet: RtpPacket, payloadType: number): RtpPacket {
-  const header = new RtpHeader({
-    payloadType,
-    sequenceNumber: packet.header.sequenceNumber,
-    timestamp: packet.header.timestamp,
-    ssrc: packet.header.ssrc,
-    marker: packet.header.marker,
-  });
-  return new RtpPacket(header, packet.payload);
-}
-
 /**
  * Transcodes one direction's packets: payloads through {@link transcoder}, timestamps moved to the
  * other codec's clock (from the first packet on), sequence numbers counted afresh.

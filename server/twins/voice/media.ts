@@ -8,7 +8,6 @@
  * sent in the leg's own codec (sounds.ts keeps the Opus encoding of what repeats).
  */
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
-import { forwarded } from './bridge';
 import { audioReader, CLOCK_RATE, OPUS_FRAME, OpusBusy, type Codec } from './codec';
 import { guardDtlsRetransmits, keepEarlyRecords } from './dtls-retransmits';
 import { wireOf, type FastLeg, type Opened, type Wire } from './fast-path';
@@ -19,7 +18,6 @@ import { opusSource, pcmuSource } from './sounds';
 import { FRAME_SAMPLES } from '../../platform/audio/g711';
 import { type Tone } from '../../platform/audio/tones';
 
-export { bridge } from './bridge';
 export type { MediaOptions } from './media-options';
 export { loopbackLast } from './peer';
 
@@ -490,4 +488,16 @@ export async function offerLeg(options: MediaOptions = {}): Promise<MediaLeg> {
     await leg.close();
     throw err;
   }
+}
+
+/** A packet as `forwarded` to another leg: its payload type rewritten, the rest of its header kept. */
+export function forwarded(packet: RtpPacket, payloadType: number): RtpPacket {
+  const header = new RtpHeader({
+    payloadType,
+    sequenceNumber: packet.header.sequenceNumber,
+    timestamp: packet.header.timestamp,
+    ssrc: packet.header.ssrc,
+    marker: packet.header.marker,
+  });
+  return new RtpPacket(header, packet.payload);
 }

@@ -1,11 +1,18 @@
 /**
  * What the voice twin's modules share: the sockets and the state object (`VoiceState`) every module
- * is handed instead of a closure.
+ * is handed instead of a closure, and the shapes of what it holds (the application, its calls, the
+ * legs a `<Dial>` rings, its conferences). Types only, below every module that uses them.
  */
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import type { AppMode } from './twiml/application';
-import type { VoiceServiceOptions } from './service';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MediaLeg } from './media';
+import type { MediaOptions } from './media-options';
+import type { LegSummaries } from './rest/insights';
+import type { TwinConference, TwinParticipant, VoiceRegistry } from './rest/resources';
+import type { FinalStatus, StatusReporter } from './twiml/status';
+import type { WebhookClient } from './twiml/webhook';
+import type { VoicemailStore } from './voicemail-store';
 
 export const SIGNAL_PATH = '/signal';
 
@@ -40,3 +47,149 @@ export interface Conn {
 }
 
 export const sid = (prefix: string): string => `${prefix}${randomBytes(16).toString('hex')}`;
+
+export interface VoiceServiceOptions {
+  dataDir: string;
+  now?: () => number;
+  log?: (message: string) => void;
+  /** Where `<Record>`ed messages are kept (the Recordings resource's media). */
+  voicemail?: VoicemailStore;
+  /** `text` spoken in `language` (lower-case BCP 47) as 8 kHz μ-law, for `<Say>` (twiml/sounds.ts). */
+  speak?: (text: string, language: string) => Promise<Buffer>;
+  media?: MediaOptions;
+  /** What `<Conference waitUrl>` and a held participant hear by default (PCMU at 8 kHz). */
+  holdMusic?: Buffer;
+  /** Server heartbeat period; the SDK reconnects after 15 s of silence. */
+  heartbeatMs?: number;
+  /** Prints every signalling frame (SWITCHBOARD_VOICE_LOG=1), SDPs shortened. */
+  logFrames?: boolean;
+  /** Inbound frames per second per socket, and burst. */
+  rate?: { perSecond: number; burst: number };
+}
+
+/** The TwiML application the SDK's token names, and the account it belongs to. */
+export interface TwimlApplication {
+  accountSid: string;
+  applicationSid: string;
+  /** The API key that signs the browsers' tokens, and its secret. */
+  apiKey: string;
+  apiSecret: string;
+  /** Twilio signs webhooks with it. */
+  authToken: string;
+  voiceUrl: string;
+  voiceFallbackUrl: string | null;
+  statusCallback: string | null;
+  /** Fetches what `<Play>` names (the app's own audio); the global fetch by default. */
+  fetch?: typeof fetch;
+}
+
+/** What the twin keeps while it runs an application's calls. */
+export interface AppMode {
+  readonly application: TwimlApplication;
+  readonly webhooks: WebhookClient;
+  /** Live calls by their CA sid and by the SDK's first id for them. */
+  readonly calls: Map<string, AppCall>;
+  /** A `<Dial>`'s legs ringing or bridged, by their CA sid, with the devices that ring. */
+  readonly forks: Map<string, Fork>;
+  /** Answered legs whose socket was lost, kept for the SDK's reconnect window, by CA sid. */
+  readonly lost: Map<string, { identity: string; timer: NodeJS.Timeout }>;
+  /** Conferences with media, by their CF sid (conference.ts). */
+  readonly rooms: Map<string, Room>;
+  /** Every call as the REST API shows it (rest/resources.ts). */
+  readonly registry: VoiceRegistry;
+  /** Answers the REST API under /2010-04-01/ (rest/routes.ts). */
+  readonly rest: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** Browser legs' media as they closed, for Voice Insights' Call Summary (rest/insights.ts). */
+  readonly summaries: LegSummaries;
+  /** Answers Voice Insights' `GET /v1/Voice/{CallSid}/Summary`. */
+  readonly insights: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+/** What a call's running TwiML is, seen from outside: a redirect stops it. */
+export interface CallRun {
+  /** Stops the verb running now and every later one (the call itself stays up). */
+  stop(): void;
+}
+
+/** A call run by the application's TwiML: a browser's call, or a dialled leg redirected. */
+export interface AppCall {
+  sid: string;
+  /** The SDK's own first id for the call (errors before it heard `sid` go there). */
+  tempSid: string;
+  conn: Conn;
+  identity: string;
+  leg: MediaLeg | null;
+  /** The fields every webhook of the call carries. */
+  fields: Record<string, string>;
+  answered: boolean;
+  ended: boolean;
+  /** Why the call ended, when it was not a plain hang-up (`<Reject>`). */
+  endStatus: FinalStatus | null;
+  hungUpByCaller: boolean;
+  startedAt: number;
+  answeredAt: number | null;
+  /** Run once when the call ends: whatever waits on it stops. */
+  readonly enders: Set<() => void>;
+  /** The TwiML run driving the call now; a redirect stops it and starts another. */
+  run: CallRun | null;
+  /** The token its SDK was given to resume it (`invite` with `reconnect`), when it was rung. */
+  reconnect?: string;
+}
+
+/**
+ * A call ringing one identity's devices: a `<Client>` of a `<Dial>` (a child of `parent`), or a call
+ * placed through the REST API (no parent).
+ */
+export interface Fork {
+  sid: string;
+  parent: AppCall | null;
+  identity: string;
+  /** The child call's `From` (the `<Dial callerId>`, else the parent's). */
+  from: string;
+  /** The token its devices' `invite` carried (they resume the call with it), and the SDP offered. */
+  reconnect: { token: string; sdp: string };
+  devices: Set<Conn>;
+  status: StatusReporter;
+  /** The device that answered, once bridged. */
+  answeredBy: Conn | null;
+  answeredAt: number | null;
+  /** Told of the fork's devices' answers, declines and hang-ups. */
+  onAnswer(conn: Conn, sdp: string): void;
+  onGone(conn: Conn, declined: boolean): void;
+  /**
+   * A redirect of the answered leg: it leaves the bridge (the parent's `<Dial>` ends `completed`)
+   * and keeps its media leg, handed over here; null when it is not bridged.
+   */
+  takeOver(): MediaLeg | null;
+  /** Stops the ringing, as `Status=canceled` asks (a `<Dial>`'s legs are hung up by `onGone`). */
+  cancel?(): void;
+}
+
+/** What a verb running in a leg may ask of its run: whether it is over, and to be told when it stops. */
+export interface RunScope {
+  readonly ended: boolean;
+  /** Calls `stop` when the run stops (a redirect, the call's end); returns the way to take it back. */
+  onStop(stop: () => void): () => void;
+}
+
+/** One participant's call in a conference, as the twin's media sees it. */
+export interface Member {
+  call: AppCall;
+  participant: TwinParticipant;
+  /** Its `waitUrl` ('' for silence) and how it is asked. */
+  waitUrl: string;
+  waitMethod: 'GET' | 'POST';
+  /** What it hears now: 'bridge', 'silence', or 'wait <url>' / 'hold <url>'. */
+  hearing: string;
+  /** Takes it out of the conference: its `<Dial>` ends. */
+  leave(): void;
+}
+
+/** A conference with media: its members and the two of them bridged, if any. */
+export interface Room {
+  conference: TwinConference;
+  members: Map<string, Member>;
+  pair: { a: Member; b: Member; unbridge: () => void } | null;
+  /** Said once per room: more than two talking. */
+  toldCrowded: boolean;
+}

@@ -14,36 +14,16 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { DEFAULT_TWILIO_API_MOUNT } from '../sync/twilio-api/http';
 import { holdMusic } from './audio';
-import type { MediaOptions } from './media';
-import { SIGNAL_PATH, type VoiceState } from './model';
+import { SIGNAL_PATH, type VoiceState, type VoiceServiceOptions } from './model';
 import { MAX_FRAME_BYTES } from './protocol';
 import { dropConn, onConnection } from './signalling';
-import { appMode, endAllAppCalls, type TwimlApplication } from './twiml/application';
-import type { VoicemailStore } from './voicemail-store';
+import { appMode, endAllAppCalls } from './twiml/application';
+import { type TwimlApplication } from './model';
 
 /** Where the `twilio` package's api.twilio.com requests arrive (`<mount>/api/…`). */
 const REST_MOUNT = `${DEFAULT_TWILIO_API_MOUNT}/api`;
 /** Where Voice Insights' requests go (`https://insights.twilio.com/v1/…`, server/twilio/client.ts). */
 const INSIGHTS_MOUNT = `${DEFAULT_TWILIO_API_MOUNT}/insights`;
-
-export interface VoiceServiceOptions {
-  dataDir: string;
-  now?: () => number;
-  log?: (message: string) => void;
-  /** Where `<Record>`ed messages are kept (the Recordings resource's media). */
-  voicemail?: VoicemailStore;
-  /** `text` spoken in `language` (lower-case BCP 47) as 8 kHz μ-law, for `<Say>` (twiml/sounds.ts). */
-  speak?: (text: string, language: string) => Promise<Buffer>;
-  media?: MediaOptions;
-  /** What `<Conference waitUrl>` and a held participant hear by default (PCMU at 8 kHz). */
-  holdMusic?: Buffer;
-  /** Server heartbeat period; the SDK reconnects after 15 s of silence. */
-  heartbeatMs?: number;
-  /** Prints every signalling frame (SWITCHBOARD_VOICE_LOG=1), SDPs shortened. */
-  logFrames?: boolean;
-  /** Inbound frames per second per socket, and burst. */
-  rate?: { perSecond: number; burst: number };
-}
 
 export interface VoiceService {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;

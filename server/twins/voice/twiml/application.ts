@@ -20,58 +20,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { answerLeg } from '../media';
-import { sid, type Conn, type VoiceState } from '../model';
+import { sid, type Conn, type VoiceState, type TwimlApplication, type AppMode } from '../model';
 import type { ClientMessage } from '../protocol';
-import { failBeforeRinging, send, sendError, unknownCall } from '../signalling';
-import { endAppCall, forget, keepSummary, untilEnded, type AppCall, type Fork } from './call';
-import type { Room } from './conference';
+import { failBeforeRinging, send, sendError, unknownCall } from '../wire';
+import { endAppCall, forget, keepSummary } from './call';
 import { appEngine } from './engine';
-import { TwinCallLeg } from './leg';
-import { runCall, type Start } from './run';
-import { statusReporter, type FinalStatus } from './status';
-import { webhookClient, type WebhookClient, type WebhookTarget } from './webhook';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { runAppCall } from './run-call';
+import { statusReporter } from './status';
+import { webhookClient } from './webhook';
 import { VoiceRegistry } from '../rest/resources';
 import { voiceRest } from '../rest/routes';
 import { insightsRest, LegSummaries } from '../rest/insights';
-
-/** The TwiML application the SDK's token names, and the account it belongs to. */
-export interface TwimlApplication {
-  accountSid: string;
-  applicationSid: string;
-  /** The API key that signs the browsers' tokens, and its secret. */
-  apiKey: string;
-  apiSecret: string;
-  /** Twilio signs webhooks with it. */
-  authToken: string;
-  voiceUrl: string;
-  voiceFallbackUrl: string | null;
-  statusCallback: string | null;
-  /** Fetches what `<Play>` names (the app's own audio); the global fetch by default. */
-  fetch?: typeof fetch;
-}
-
-/** What the twin keeps while it runs an application's calls. */
-export interface AppMode {
-  readonly application: TwimlApplication;
-  readonly webhooks: WebhookClient;
-  /** Live calls by their CA sid and by the SDK's first id for them. */
-  readonly calls: Map<string, AppCall>;
-  /** A `<Dial>`'s legs ringing or bridged, by their CA sid, with the devices that ring. */
-  readonly forks: Map<string, Fork>;
-  /** Answered legs whose socket was lost, kept for the SDK's reconnect window, by CA sid. */
-  readonly lost: Map<string, { identity: string; timer: NodeJS.Timeout }>;
-  /** Conferences with media, by their CF sid (conference.ts). */
-  readonly rooms: Map<string, Room>;
-  /** Every call as the REST API shows it (rest/resources.ts). */
-  readonly registry: VoiceRegistry;
-  /** Answers the REST API under /2010-04-01/ (rest/routes.ts). */
-  readonly rest: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
-  /** Browser legs' media as they closed, for Voice Insights' Call Summary (rest/insights.ts). */
-  readonly summaries: LegSummaries;
-  /** Answers Voice Insights' `GET /v1/Voice/{CallSid}/Summary`. */
-  readonly insights: (req: IncomingMessage, res: ServerResponse) => boolean;
-}
+import { type AppCall } from '../model';
 
 export function appMode(vs: VoiceState, application: TwimlApplication): AppMode {
   const log = vs.log;
@@ -231,67 +191,6 @@ export async function placeAppCall(
     (final, seconds) => {
       mode.registry.setStatus(listed, final);
       status.ended(final, seconds);
-    },
-  );
-}
-
-/**
- * A call's life on the twin: its TwiML is run from `start` (then from each redirect's new start,
- * startRun) until the call ends; then it is forgotten, its media leg closed and its end reported.
- */
-export async function runAppCall(
-  vs: VoiceState,
-  call: AppCall,
-  start: Start,
-  fallback: WebhookTarget | null,
-  ended: (status: FinalStatus, seconds: number) => void,
-): Promise<void> {
-  const mode = vs.app!;
-  mode.calls.set(call.sid, call);
-  mode.calls.set(call.tempSid, call);
-  startRun(vs, call, start, fallback);
-  await untilEnded(call);
-  mode.calls.delete(call.sid);
-  mode.calls.delete(call.tempSid);
-  void call.leg?.close();
-  const final: FinalStatus =
-    call.endStatus ??
-    (call.answered ? 'completed' : call.hungUpByCaller ? 'canceled' : 'completed');
-  ended(final, call.answeredAt === null ? 0 : (vs.now() - call.answeredAt) / 1000);
-}
-
-/**
- * Runs `start`'s TwiML on the call, stopping the run before it (a redirect: the verb running ends
- * at once, a `<Dial>` asks its action but its answer is not run). The call hangs up when the TwiML
- * runs out, unless another run has taken over.
- */
-export function startRun(
-  vs: VoiceState,
-  call: AppCall,
-  start: Start,
-  fallback: WebhookTarget | null = null,
-): void {
-  const mode = vs.app!;
-  call.run?.stop();
-  const leg = new TwinCallLeg(vs, call);
-  call.run = leg;
-  runCall(leg, start, {
-    webhooks: mode.webhooks,
-    callParams: () => ({ ...call.fields }),
-    fallback,
-    log: (m) => vs.log(`voice twin ${call.sid}: ${m}`),
-  }).then(
-    () => leg.hangUp(),
-    (err: unknown) => {
-      vs.log(
-        `voice twin: running ${call.sid} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      );
-      if (leg.ended) return;
-      send(vs, call.conn, 'hangup', {
-        callsid: call.sid,
-        error: { code: 31000, message: 'The call failed.' },
-      });
-      endAppCall(call);
     },
   );
 }

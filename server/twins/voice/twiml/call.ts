@@ -5,71 +5,11 @@
  * is leg.ts; their lifetime (a run, a redirect's new run, the end) is application.ts.
  */
 import type { MediaLeg } from '../media';
-import type { Conn, VoiceState } from '../model';
-import { send } from '../signalling';
+import type { Conn, VoiceState, AppCall } from '../model';
+import { send } from '../wire';
 import type { TwinCall } from '../rest/resources';
-import type { AppMode } from './application';
-import { statusReporter, type FinalStatus, type StatusReporter } from './status';
-
-/** What a call's running TwiML is, seen from outside: a redirect stops it. */
-export interface CallRun {
-  /** Stops the verb running now and every later one (the call itself stays up). */
-  stop(): void;
-}
-
-/** A call run by the application's TwiML: a browser's call, or a dialled leg redirected. */
-export interface AppCall {
-  sid: string;
-  /** The SDK's own first id for the call (errors before it heard `sid` go there). */
-  tempSid: string;
-  conn: Conn;
-  identity: string;
-  leg: MediaLeg | null;
-  /** The fields every webhook of the call carries. */
-  fields: Record<string, string>;
-  answered: boolean;
-  ended: boolean;
-  /** Why the call ended, when it was not a plain hang-up (`<Reject>`). */
-  endStatus: FinalStatus | null;
-  hungUpByCaller: boolean;
-  startedAt: number;
-  answeredAt: number | null;
-  /** Run once when the call ends: whatever waits on it stops. */
-  readonly enders: Set<() => void>;
-  /** The TwiML run driving the call now; a redirect stops it and starts another. */
-  run: CallRun | null;
-  /** The token its SDK was given to resume it (`invite` with `reconnect`), when it was rung. */
-  reconnect?: string;
-}
-
-/**
- * A call ringing one identity's devices: a `<Client>` of a `<Dial>` (a child of `parent`), or a call
- * placed through the REST API (no parent).
- */
-export interface Fork {
-  sid: string;
-  parent: AppCall | null;
-  identity: string;
-  /** The child call's `From` (the `<Dial callerId>`, else the parent's). */
-  from: string;
-  /** The token its devices' `invite` carried (they resume the call with it), and the SDP offered. */
-  reconnect: { token: string; sdp: string };
-  devices: Set<Conn>;
-  status: StatusReporter;
-  /** The device that answered, once bridged. */
-  answeredBy: Conn | null;
-  answeredAt: number | null;
-  /** Told of the fork's devices' answers, declines and hang-ups. */
-  onAnswer(conn: Conn, sdp: string): void;
-  onGone(conn: Conn, declined: boolean): void;
-  /**
-   * A redirect of the answered leg: it leaves the bridge (the parent's `<Dial>` ends `completed`)
-   * and keeps its media leg, handed over here; null when it is not bridged.
-   */
-  takeOver(): MediaLeg | null;
-  /** Stops the ringing, as `Status=canceled` asks (a `<Dial>`'s legs are hung up by `onGone`). */
-  cancel?(): void;
-}
+import { statusReporter, type StatusReporter } from './status';
+import { type AppMode } from '../model';
 
 export const app = (vs: VoiceState): AppMode => vs.app!;
 

@@ -21,39 +21,18 @@
  * Not carried: `beep` (no tone is played), `muted`, `maxParticipants`, the conference's
  * statusCallback events, recording, coaching.
  */
-import { bridge } from '../media';
-import type { VoiceState } from '../model';
+import { bridge } from '../bridge';
+import type { VoiceState, Room, Member } from '../model';
 import type { TwinConference, TwinParticipant } from '../rest/resources';
-import { app, type AppCall } from './call';
-import type { RunScope } from './leg';
+import { app } from './call';
 import type { DialNoun } from './parse';
 import type { DialOutcome } from './run';
 import { loopSound } from './sounds';
+import { type AppCall } from '../model';
+import { type RunScope } from '../model';
 
 /** Twilio's default `waitUrl` and `holdUrl`: its hold music (played as the built-in music). */
 export const TWILIO_HOLD_MUSIC = 'http://twimlets.com/holdmusic?Bucket=com.twilio.music.classical';
-
-/** One participant's call in a conference, as the twin's media sees it. */
-interface Member {
-  call: AppCall;
-  participant: TwinParticipant;
-  /** Its `waitUrl` ('' for silence) and how it is asked. */
-  waitUrl: string;
-  waitMethod: 'GET' | 'POST';
-  /** What it hears now: 'bridge', 'silence', or 'wait <url>' / 'hold <url>'. */
-  hearing: string;
-  /** Takes it out of the conference: its `<Dial>` ends. */
-  leave(): void;
-}
-
-/** A conference with media: its members and the two of them bridged, if any. */
-export interface Room {
-  conference: TwinConference;
-  members: Map<string, Member>;
-  pair: { a: Member; b: Member; unbridge: () => void } | null;
-  /** Said once per room: more than two talking. */
-  toldCrowded: boolean;
-}
 
 type ConferenceNoun = Extract<DialNoun, { kind: 'conference' }>;
 

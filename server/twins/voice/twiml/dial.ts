@@ -7,24 +7,17 @@
  * bridge with its media leg (`Fork.takeOver`), and the `<Dial>` ends `completed`.
  */
 import { randomBytes } from 'node:crypto';
-import { bridge, offerLeg, type MediaLeg } from '../media';
+import { offerLeg, type MediaLeg } from '../media';
+import { bridge } from '../bridge';
 import { sid, type Conn, type VoiceState } from '../model';
-import { registeredSocketsOf, send } from '../signalling';
-import {
-  acceptAnswer,
-  answerCall,
-  app,
-  forget,
-  keepSummary,
-  tracked,
-  type AppCall,
-  type Fork,
-} from './call';
-import type { RunScope } from './leg';
+import { registeredSocketsOf, send } from '../wire';
+import { acceptAnswer, answerCall, app, forget, keepSummary, tracked } from './call';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome } from './run';
 import type { FinalStatus } from './status';
 import { TONES } from '../../../platform/audio/tones';
+import { type AppCall, type Fork } from '../model';
+import { type RunScope } from '../model';
 
 type ClientNoun = Extract<DialNoun, { kind: 'client' }>;
 

@@ -16,14 +16,15 @@
  * Participants added through the API are not carried yet (400, said).
  */
 import type { VoiceState } from '../model';
-import { send, sendUserMessage } from '../signalling';
+import { send, sendUserMessage } from '../wire';
 import { RestError, type VoiceEngine } from '../rest/resources';
-import type { AppMode } from './application';
-import { runAppCall, startRun } from './application';
-import { answeredCall, hangUpCall, type Fork } from './call';
+import { runAppCall, startRun } from './run-call';
+import { answeredCall, hangUpCall } from './call';
 import { conferenceEngine } from './conference';
 import { placeCall } from './place';
 import type { Start } from './run';
+import { type AppMode } from '../model';
+import { type Fork } from '../model';
 
 const NOT_IN_PROGRESS = (): RestError =>
   new RestError(400, 21220, 'Call is not in-progress. Cannot redirect.');

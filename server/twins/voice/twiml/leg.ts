@@ -24,9 +24,9 @@
  * `finishOnKey` (DTMF reaches the twin in-band only).
  */
 import { rms } from '../codec';
-import { sid, type VoiceState } from '../model';
-import { send } from '../signalling';
-import { answerCall, endAppCall, hangUpCall, type AppCall, type CallRun } from './call';
+import { sid, type VoiceState, type RunScope } from '../model';
+import { send } from '../wire';
+import { answerCall, endAppCall, hangUpCall } from './call';
 import { joinConference } from './conference';
 import { dialClients } from './dial';
 import type { DialNoun } from './parse';
@@ -34,13 +34,7 @@ import type { CallLeg, DialOutcome, RecordOutcome } from './run';
 import { sayRefusal } from './voices';
 import { playable, spoken, VOICEMAIL_BEEP } from './sounds';
 import { pcmToMulaw } from '../../../platform/audio/g711';
-
-/** What a verb running in a leg may ask of its run: whether it is over, and to be told when it stops. */
-export interface RunScope {
-  readonly ended: boolean;
-  /** Calls `stop` when the run stops (a redirect, the call's end); returns the way to take it back. */
-  onStop(stop: () => void): () => void;
-}
+import { type AppCall, type CallRun } from '../model';
 
 export class TwinCallLeg implements CallLeg, CallRun, RunScope {
   private stopped = false;

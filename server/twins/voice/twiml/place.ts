@@ -13,21 +13,13 @@
 import { randomBytes } from 'node:crypto';
 import { offerLeg, type MediaLeg } from '../media';
 import type { Conn, VoiceState } from '../model';
-import { registeredSocketsOf, send } from '../signalling';
+import { registeredSocketsOf, send } from '../wire';
 import type { TwinCall } from '../rest/resources';
-import { runAppCall } from './application';
-import {
-  acceptAnswer,
-  answeredCall,
-  app,
-  endAppCall,
-  forget,
-  keepSummary,
-  tracked,
-  type Fork,
-} from './call';
+import { runAppCall } from './run-call';
+import { acceptAnswer, answeredCall, app, endAppCall, forget, keepSummary, tracked } from './call';
 import type { Callback } from './parse';
 import type { Start } from './run';
+import { type Fork } from '../model';
 
 export interface PlaceOptions {
   statusCallback: Callback | null;

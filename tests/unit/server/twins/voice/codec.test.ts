@@ -7,7 +7,8 @@
 import { RtpHeader, RtpPacket } from 'werift';
 import { describe, expect, it } from 'vitest';
 import { holdMusic } from '../../../../../server/twins/voice/audio';
-import { forwarded, RtpTranscoder } from '../../../../../server/twins/voice/bridge';
+import { RtpTranscoder } from '../../../../../server/twins/voice/bridge';
+import { forwarded } from '../../../../../server/twins/voice/media';
 import {
   audioReader,
   Downsampler,

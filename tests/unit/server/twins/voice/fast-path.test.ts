@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { legPairs } from './leg-pairs';
 import { headerLength, isRtp } from '../../../../../server/twins/voice/fast-path';
-import { bridge, type MediaLeg } from '../../../../../server/twins/voice/media';
+import { type MediaLeg } from '../../../../../server/twins/voice/media';
+import { bridge } from '../../../../../server/twins/voice/bridge';
 import { TONES } from '../../../../../server/platform/audio/tones';
 
 /** A browser (`outside`) and the server's leg for it (`inside`), connected. */

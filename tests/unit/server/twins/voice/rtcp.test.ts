@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RTCPeerConnection } from 'werift';
 import { legPairs } from './leg-pairs';
-import { bridge, type MediaLeg } from '../../../../../server/twins/voice/media';
+import { type MediaLeg } from '../../../../../server/twins/voice/media';
+import { bridge } from '../../../../../server/twins/voice/bridge';
 import { nextDelay, reportOnSchedule } from '../../../../../server/twins/voice/rtcp';
 import { TONES } from '../../../../../server/platform/audio/tones';
 
