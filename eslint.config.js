@@ -1,3 +1,4 @@
+import { dirname, relative, resolve } from 'node:path';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -106,6 +107,57 @@ const uiRules = {
   ],
 };
 
+/**
+ * The server's rooms, one way (server/CONTEXT.md): the platform imports no feature; Twilio's twins
+ * stand beside the app as outside services and import only the platform, the contracts and their
+ * own; the app's features import no twin and not the composition root (app.ts, main.ts, config.ts),
+ * which alone may make the twins. Which room a relative import reaches is worked out from the
+ * importing file's own path, so `../..` is judged where it lands.
+ */
+const ROOT = import.meta.dirname;
+const ROOT_FILES = new Set(['server/app.ts', 'server/main.ts', 'server/config.ts']);
+function serverRoom(path) {
+  if (!path.startsWith('server/')) return path.startsWith('src/contracts/') ? 'contracts' : 'src';
+  if (ROOT_FILES.has(path) || /^server\/(app|main|config)$/.test(path)) return 'root';
+  if (path.startsWith('server/platform/') || path === 'server/platform') return 'platform';
+  if (path.startsWith('server/twins/') || path === 'server/twins') return 'twins';
+  return 'app';
+}
+const MAY_IMPORT = {
+  platform: new Set(['platform', 'contracts']),
+  twins: new Set(['twins', 'platform', 'contracts']),
+  app: new Set(['app', 'platform', 'contracts', 'src']),
+  root: new Set(['root', 'app', 'twins', 'platform', 'contracts', 'src']),
+};
+const WHY = {
+  platform: 'server/platform is the framework: it imports no feature and no twin.',
+  twins:
+    "Twilio's twins are outside services: they import only server/platform, src/contracts and their own (the app is reached over HTTP, tokens and webhooks).",
+  app: 'The app imports no twin (it reaches Twilio, or the twins, through the twilio package) and not the composition root.',
+};
+const serverZones = {
+  meta: { type: 'problem', schema: [], messages: { crossing: '{{why}} ({{target}})' } },
+  create(context) {
+    const file = relative(ROOT, context.filename).split('\\').join('/');
+    if (!file.startsWith('server/')) return {};
+    const from = serverRoom(file);
+    const check = (node) => {
+      const spec = node.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = relative(ROOT, resolve(dirname(context.filename), spec)).split('\\').join('/');
+      const to = serverRoom(target);
+      if (!MAY_IMPORT[from].has(to))
+        context.report({ node, messageId: 'crossing', data: { why: WHY[from], target } });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -198,9 +250,12 @@ export default tseslint.config(
     },
   },
   {
-    // The server imports only the contracts and the domain rules from src/ (server/CONTEXT.md).
+    // The server imports only the contracts and the domain rules from src/ (server/CONTEXT.md), and
+    // its rooms one way (serverZones above).
     files: ['server/**/*.ts'],
+    plugins: { switchboard: { rules: { 'server-zones': serverZones } } },
     rules: {
+      'switchboard/server-zones': 'error',
       'no-restricted-imports': [
         'error',
         {

@@ -270,12 +270,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     acl,
     groups: () => data.groupsNow(),
     people: () => users.list(),
-    log,
+    changed: () => data.configChanged(),
   });
   registerAnnouncementRoutes(router, {
     auth,
     rest,
     groups: () => data.groupsNow(),
+    changed: () => data.configChanged(),
   });
   // Sync's webhooks: routing's copy of presence follows them, and a browser's write that breaks its
   // record is put right.

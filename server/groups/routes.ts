@@ -38,7 +38,8 @@ export interface GroupRouteDeps {
   groups: () => Promise<Map<string, Group>>;
   /** Everyone on the team now, with their extensions. */
   people: () => readonly User[];
-  log: (message: string) => void;
+  /** A group was made, changed or removed here: routing reads the groups again. */
+  changed: () => void;
 }
 
 /** A group id as the browser makes them (`newGroupId`) and routes accept (`isValidRouteId`). */
@@ -100,13 +101,16 @@ export function registerGroupRoutes(router: Router, deps: GroupRouteDeps): void 
     const body = await readBody(ctx.req, API.updateGroup);
     const group = checkedWrite(groupRecord, body.group);
     await checkNumber(id, group);
-    sendJson(ctx.res, 200, await deps.rest.replaceMapItemIf(GROUPS.name, id, body.base, group));
+    const saved = await deps.rest.replaceMapItemIf(GROUPS.name, id, body.base, group);
+    if (saved.ok) deps.changed();
+    sendJson(ctx.res, 200, saved);
   });
 
   router.route(API.deleteGroup, async (ctx) => {
     deps.auth.requireAdmin(ctx);
     const id = groupId(ctx);
     await deps.rest.removeMapItem(GROUPS.name, id);
+    deps.changed();
     const left = await deps.acl.removeGroupObjects(id);
     if (left.length > 0)
       throw new HttpError(

@@ -24,6 +24,8 @@ export interface AnnouncementRouteDeps {
   rest: SyncRest;
   /** Every ring group as stored now (read afresh: a group that chose it a moment ago counts). */
   groups: () => Promise<Map<string, Group>>;
+  /** An announcement was made, changed or removed here: routing reads them again. */
+  changed: () => void;
 }
 
 /** An announcement id as the browser makes them (`newAnnouncementId`) and routes accept. */
@@ -41,12 +43,14 @@ export function registerAnnouncementRoutes(router: Router, deps: AnnouncementRou
     const id = announcementId(ctx);
     const body = await readBody(ctx.req, API.createAnnouncement);
     const announcement = checkedWrite(announcementRecord, body.announcement);
-    if ((await deps.rest.createMapItem(ANNOUNCEMENTS.name, id, announcement)) === 'exists')
+    const created = await deps.rest.createMapItem(ANNOUNCEMENTS.name, id, announcement);
+    if (created === 'exists')
       throw new HttpError(
         409,
         'announcement_exists',
         'An announcement with this id exists already; try again',
       );
+    deps.changed();
     ctx.res.writeHead(201, { 'Cache-Control': 'no-store' });
     ctx.res.end();
   });
@@ -56,11 +60,9 @@ export function registerAnnouncementRoutes(router: Router, deps: AnnouncementRou
     const id = announcementId(ctx);
     const body = await readBody(ctx.req, API.updateAnnouncement);
     const announcement = checkedWrite(announcementRecord, body.announcement);
-    sendJson(
-      ctx.res,
-      200,
-      await deps.rest.replaceMapItemIf(ANNOUNCEMENTS.name, id, body.base, announcement),
-    );
+    const saved = await deps.rest.replaceMapItemIf(ANNOUNCEMENTS.name, id, body.base, announcement);
+    if (saved.ok) deps.changed();
+    sendJson(ctx.res, 200, saved);
   });
 
   router.route(API.deleteAnnouncement, async (ctx) => {
@@ -84,6 +86,7 @@ export function registerAnnouncementRoutes(router: Router, deps: AnnouncementRou
       );
     }
     await deps.rest.removeMapItem(ANNOUNCEMENTS.name, id);
+    deps.changed();
     ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
     ctx.res.end();
   });

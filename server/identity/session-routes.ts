@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { API } from '../../src/contracts/api';
-import type { AppConfig } from '../config';
+import type { ServerConfig } from '../platform/config';
 import { readBody } from '../platform/http/body';
 import { errorBody, sendJson, toHttpError } from '../platform/http/errors';
 import { clientAddress } from '../platform/http/origin';
 import type { RequestContext, Router } from '../platform/http/router';
 import { createAttemptLimiter } from './attempts';
-import { localSignInOffered } from './config';
+import { localSignInOffered, type SignInConfig } from './config';
 import { IdentityError, invalidField } from './errors';
 import { parseEmail, parseName } from './fields';
 import type { GoogleVerifier } from './google';
@@ -21,8 +21,15 @@ import {
   type SessionUser,
 } from '../../src/contracts/api-session';
 
+/**
+ * What sign-in reads of the configuration: where the server listens and behind what, sign-in's own
+ * settings, and the backend (local sign-in is never offered on Twilio).
+ */
+export type SessionConfig = Pick<ServerConfig, 'host' | 'trustProxy'> &
+  SignInConfig & { backend: 'embedded' | 'twilio-twins' | 'twilio' };
+
 export interface SessionRouteDeps {
-  config: AppConfig;
+  config: SessionConfig;
   auth: Auth;
   /** Proof that a local sign-in under an existing account's email is that person (returning.ts). */
   returning: ReturningPeople;
@@ -49,7 +56,7 @@ export function publicUser(user: User): SessionUser {
 }
 
 /** The body of `GET /api/config`: what the login screen may offer. */
-export function configAnswer(config: AppConfig): ConfigAnswer {
+export function configAnswer(config: SessionConfig): ConfigAnswer {
   return {
     googleClientId: config.google.clientId,
     googleScriptUrl: config.google.scriptUrl,
@@ -69,7 +76,7 @@ function sessionAnswer(auth: Auth, ctx: AuthContext): { user: SessionUser } {
  * carry (server/platform/http/static.ts): the same status and body as the routes, from the same code.
  */
 export function firstAnswers(
-  config: AppConfig,
+  config: SessionConfig,
   auth: Auth,
 ): (ctx: AuthContext) => Record<(typeof FIRST_ANSWER_PATHS)[number], FirstAnswer> {
   // The config does not change while the server runs; who is signed in is read per request.

@@ -114,4 +114,9 @@ export class TtlCache<V> {
   delete(key: string): void {
     this.entries.delete(key);
   }
+
+  /** Forgets every key (after this server wrote what they were read from). */
+  clear(): void {
+    this.entries.clear();
+  }
 }

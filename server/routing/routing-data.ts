@@ -113,6 +113,12 @@ export interface RoutingData {
   groupsNow(): Promise<Map<string, Group>>;
   /** Every ring group as last read, without reading Sync (empty before the first read). */
   peekGroups(): Map<string, Group>;
+  /**
+   * This server just changed a ring group or an announcement (groups/routes.ts,
+   * guidance/announcement-routes.ts): the copies kept of them are read again when next asked, so
+   * the next call is routed on what the admin saved rather than on a copy read a moment before.
+   */
+  configChanged(): void;
   /** The group whose number (an extension or a phone number) is `number`, or null. */
   groupByNumber(number: string): Promise<{ id: string; group: Group } | null>;
   /** The group `id`, read again once when the last read did not have it (a group made since). */
@@ -318,6 +324,11 @@ export function createRoutingData(deps: {
     // Afresh; when Sync cannot be read, calls are still routed on the copy kept.
     groupsNow: () => groupsCache.fresh('all', loadGroups),
     peekGroups: () => groupsCache.peek('all') ?? new Map<string, Group>(),
+    configChanged() {
+      groupsCache.clear();
+      setupCache.clear();
+      guidanceCache.clear();
+    },
     async groupByNumber(number) {
       const wanted = normaliseNumber(number);
       if (wanted === '') return null;

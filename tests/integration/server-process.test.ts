@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,7 +43,11 @@ describe('server/main.ts as a process', () => {
       `listening on ${s.url}`,
     ]);
     const config = await fetch(`${s.url}/api/config`);
-    expect(((await config.json()) as { backend: string }).backend).toBe('embedded');
+    // `embedded` unless the run asks for another (SWITCHBOARD_E2E_BACKEND): the page is told
+    // `twilio` for every Twilio setup, the twins' rehearsal of one too.
+    expect(((await config.json()) as { backend: string }).backend).toBe(
+      s.backend === 'embedded' ? 'embedded' : 'twilio',
+    );
   });
 
   it('keeps a session across a graceful restart and across a kill', async () => {
@@ -63,7 +68,7 @@ describe('server/main.ts as a process', () => {
     expect(((await res.json()) as { user: { role: string } }).user.role).toBe('admin');
   });
 
-  it('hands a signed-in user a Sync token and the embedded service options', async () => {
+  it('hands a signed-in user a Twilio Sync token for the account and the twins’ addresses', async () => {
     const s = await start();
     expect((await fetch(`${s.url}/api/token`)).status).toBe(401);
     const cookie = await signIn(s.url);
@@ -75,8 +80,28 @@ describe('server/main.ts as a process', () => {
       sync: { twilsock: { uri: string }; cdsUri: string };
     };
     expect(body.identity).toBe('ada@example.com');
-    expect(body.token.split('.')).toHaveLength(3);
-    expect(body.sync.twilsock.uri).toBe(`ws://127.0.0.1:${s.port}/v3/wsconnect`);
+    // A Twilio access token: signed with the account's API key, for its Sync service, ten minutes.
+    const parts = body.token.split('.');
+    expect(parts).toHaveLength(3);
+    const decode = (part: string): unknown =>
+      JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    const account = s.account();
+    expect(decode(parts[0]!)).toMatchObject({ alg: 'HS256', cty: 'twilio-fpa;v=1' });
+    const claims = decode(parts[1]!) as { iat: number; exp: number };
+    expect(claims).toMatchObject({
+      iss: account.apiKey,
+      sub: account.accountSid,
+      grants: { identity: 'ada@example.com', data_sync: { service_sid: account.syncServiceSid } },
+    });
+    expect(claims.exp - claims.iat).toBe(600);
+    expect(
+      createHmac('sha256', account.apiSecret).update(`${parts[0]}.${parts[1]}`).digest('base64url'),
+    ).toBe(parts[2]);
+    // The twins answer on the server's own port.
+    expect(body.sync).toEqual({
+      twilsock: { uri: `ws://127.0.0.1:${s.port}/v3/wsconnect` },
+      cdsUri: `http://127.0.0.1:${s.port}`,
+    });
   });
 
   it('keeps answering after a request that fails', async () => {

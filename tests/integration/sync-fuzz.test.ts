@@ -1,11 +1,11 @@
 /**
- * Fuzz test of the embedded Sync service (issue 3): thousands of malformed frames, random tunnelled requests,
- * invalid writes and random SDK calls against the real server process. Generation is seeded (FUZZ_SEED, printed)
- * so a failure reproduces; FUZZ_SCALE multiplies the counts.
+ * Fuzz test of the Sync twin (issue 3): thousands of malformed frames, random tunnelled requests,
+ * invalid writes and random SDK calls against the real server process. It exercises the twin as a
+ * Sync service, so the service's ACL is turned off (through Twilio's REST API, as an account owner
+ * would: tests/integration/sync/support.ts `aclOff`) and any identity may make and write any object.
+ * Generation is seeded (FUZZ_SEED, printed) so a failure reproduces; FUZZ_SCALE multiplies the counts.
  */
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,14 @@ import {
   type FrameSpec,
 } from '../fuzz/arbitraries';
 import { mergeCounts, Probe, type Reply } from '../fuzz/probe';
-import { clientWithToken, shutdownClients, signIn, token, type SyncOptions } from './sync/support';
+import {
+  aclOff,
+  clientWithToken,
+  shutdownClients,
+  signIn,
+  token,
+  type SyncOptions,
+} from './sync/support';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
@@ -119,7 +126,7 @@ function httpCode(r: Reply): number | undefined {
   return (r.header.http_status as { code?: number } | undefined)?.code;
 }
 
-/** HS256 over arbitrary header/payload with the server's own secret: well-signed tokens with wrong contents. */
+/** HS256 over arbitrary header/payload with the account's API key secret: well-signed tokens with wrong contents. */
 function signWith(secret: Buffer, header: unknown, payload: unknown): string {
   const b = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
   const input = `${b(header)}.${b(payload)}`;
@@ -160,6 +167,7 @@ describe(`Sync service under fuzz (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     server = await startServer();
+    await aclOff(server);
     const o = await identity('owner@example.com');
     fuzzer = await identity('fuzz@example.com');
     wsUri = fuzzer.sync.twilsock.uri;
@@ -327,13 +335,17 @@ describe(`Sync service under fuzz (seed ${SEED})`, () => {
   });
 
   it('refuses bad tokens at init (401 UNAUTHORIZED with an errorCode) and bad token updates', async () => {
-    const secret = Buffer.from(
-      readFileSync(join(server.dataDir, 'sync-secret'), 'utf8').trim(),
-      'hex',
-    );
+    // Signed with the account's API key, as Twilio's tokens are: the issuer is the key and the
+    // subject the account, so each crafted token is wrong only where it means to be.
+    const account = server.account();
+    const secret = Buffer.from(account.apiSecret, 'utf8');
+    const key = { iss: account.apiKey, sub: account.accountSid };
     const now = Math.floor(Date.now() / 1000);
     const good = { typ: 'JWT', alg: 'HS256', cty: 'twilio-fpa;v=1' };
-    const grants = { identity: 'fuzz@example.com', data_sync: { service_sid: 'IS0' } };
+    const grants = {
+      identity: 'fuzz@example.com',
+      data_sync: { service_sid: account.syncServiceSid },
+    };
     const crafted: unknown[] = [
       undefined,
       null,
@@ -345,21 +357,35 @@ describe(`Sync service under fuzz (seed ${SEED})`, () => {
       'x'.repeat(200_000),
       fuzzer.token + 'x',
       fuzzer.token.split('.').slice(0, 2).join('.') + '.',
-      signWith(Buffer.from('wrong'), good, { exp: now + 600, grants }),
-      signWith(secret, { ...good, alg: 'none' }, { exp: now + 600, grants }),
-      signWith(secret, good, { exp: now - 10, grants }),
-      signWith(secret, good, { exp: String(now + 600), grants }),
-      signWith(secret, good, { exp: now + 600 }),
-      signWith(secret, good, { exp: now + 600, grants: { identity: 'x' } }),
-      signWith(secret, good, { exp: now + 600, grants: { identity: 7, data_sync: {} } }),
-      signWith(secret, good, { exp: now + 600, grants: { identity: '', data_sync: {} } }),
-      signWith(secret, good, { exp: now + 600, nbf: now + 3600, grants }),
+      signWith(Buffer.from('wrong'), good, { ...key, exp: now + 600, grants }),
+      signWith(secret, { ...good, alg: 'none' }, { ...key, exp: now + 600, grants }),
+      signWith(secret, { ...good, cty: undefined }, { ...key, exp: now + 600, grants }),
+      signWith(secret, good, { exp: now + 600, grants }),
+      signWith(secret, good, { ...key, sub: 'AC' + '1'.repeat(32), exp: now + 600, grants }),
+      signWith(secret, good, { ...key, exp: now - 10, grants }),
+      signWith(secret, good, { ...key, exp: String(now + 600), grants }),
+      signWith(secret, good, { ...key, exp: now + 600 }),
+      signWith(secret, good, { ...key, exp: now + 600, grants: { identity: 'x' } }),
+      signWith(secret, good, {
+        ...key,
+        exp: now + 600,
+        grants: { identity: 'x', data_sync: { service_sid: 'IS' + '0'.repeat(31) + '1' } },
+      }),
+      signWith(secret, good, { ...key, exp: now + 600, grants: { identity: 7, data_sync: {} } }),
+      signWith(secret, good, { ...key, exp: now + 600, grants: { identity: '', data_sync: {} } }),
+      signWith(secret, good, { ...key, exp: now + 600, nbf: now + 3600, grants }),
       signWith(secret, good, ['not', 'an', 'object']),
       ...sample(weirdString, n(20), 7),
       ...sample(
         fc
           .tuple(fc.jsonValue({ maxDepth: 2 }), fc.jsonValue({ maxDepth: 2 }))
-          .map(([h, pl]) => signWith(secret, h, pl)),
+          .map(([h, pl]) =>
+            signWith(
+              secret,
+              h,
+              typeof pl === 'object' && pl !== null && !Array.isArray(pl) ? { ...key, ...pl } : pl,
+            ),
+          ),
         n(20),
         8,
       ),
@@ -557,7 +583,7 @@ describe(`Sync service under fuzz (seed ${SEED})`, () => {
     const internal = server
       .output()
       .split('\n')
-      .filter((l) => /^\[sync\].*(unexpected error|failed)/.test(l));
+      .filter((l) => /^\[twins: sync\].*(unexpected error|failed)/.test(l));
     expect(internal.slice(0, 5)).toEqual([]);
   });
 });

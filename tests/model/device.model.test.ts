@@ -25,7 +25,7 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateValueText } from '../../src/machines/stateValue';
-import { mintVoiceToken } from '../../server/twins/voice/token';
+import { signToken } from '../support/access-tokens';
 import { startServer, type RunningServer } from '../support/server';
 import {
   deviceHarness,
@@ -114,7 +114,6 @@ let server: RunningServer;
 let browser: Awaited<ReturnType<typeof launchChromiumForVoice>>;
 let cal: VoicePerson;
 let dee: Dee | null = null;
-let voiceSecret: Buffer;
 const coverage = new Coverage(deviceMachine);
 let started = 0;
 let steps = 0;
@@ -122,9 +121,6 @@ let steps = 0;
 beforeAll(async () => {
   started = Date.now();
   server = await startServer();
-  // Voice tokens are signed as Twilio's are, with the account's API key secret (the twins'
-  // made-up account, server/twins/account.ts).
-  voiceSecret = Buffer.from(server.account().apiSecret, 'utf8');
   browser = await launchChromiumForVoice();
   cal = await openVoicePerson(browser, server, 'Cal');
 });
@@ -142,19 +138,16 @@ afterAll(async () => {
   server?.cleanup();
 });
 
-/** The token a route answers with: the server's own, re-signed to live SHORT_TTL seconds. */
+/**
+ * The token a route answers with: the server's own grants, re-signed with the account's API key
+ * (as Twilio's tokens are; the twins' made-up account, server/twins/account.ts) to live SHORT_TTL
+ * seconds.
+ */
 function shortToken(token: string): string {
   const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as {
-    sbs?: string;
-    grants: { identity: string };
+    grants: Record<string, unknown>;
   };
-  return mintVoiceToken(
-    voiceSecret,
-    payload.grants.identity,
-    Math.floor(Date.now() / 1000),
-    SHORT_TTL,
-    payload.sbs,
-  );
+  return signToken(server.account(), payload.grants, Math.floor(Date.now() / 1000), SHORT_TTL);
 }
 
 async function openDee(): Promise<Dee> {

@@ -76,6 +76,32 @@ export class Connection implements Subscriber {
     return true;
   }
 
+  /** Read rights asked of the ACL, by object SID, at the access version they were asked at. */
+  private readonly reads = new Map<
+    string,
+    { version: number; ok: boolean; kind: ObjectKind; name: string | null }
+  >();
+
+  /**
+   * Whether this connection's identity may read the object now: an event of an object it has lost
+   * the right to read (removed from the team, a permission taken away) is not sent, though its
+   * subscription stands.
+   */
+  hears(objectSid: string): boolean {
+    if (this.identity === null) return false;
+    const version = this.host.accessVersion();
+    const known = this.reads.get(objectSid);
+    if (known?.version === version) return known.ok;
+    // The object as last known: one removed since (its removal event) is judged by its name then.
+    const row = this.host.core.store.q.objectBySid.get(objectSid);
+    const object = row ? { kind: row.kind, name: row.unique_name } : known;
+    if (!object) return true;
+    const ok = this.host.mayRead(this.identity, object.kind, object.name) === null;
+    if (this.reads.size > 1000) this.reads.clear();
+    this.reads.set(objectSid, { version, ok, ...object });
+    return ok;
+  }
+
   notify(
     payload: { event_type: string } & Record<string, unknown>,
     shared?: Map<string, Buffer>,
@@ -472,6 +498,8 @@ export interface ConnectionHost {
     | undefined;
   /** Refuses a client's request before any handler runs (the service's ACL, policy.ts). */
   authorize(identity: string, req: RestRequest): SyncRestError | null;
-  /** Whether an identity may read (subscribe to) an object (the service's ACL). */
+  /** Whether an identity may read (subscribe to, hear of) an object (the service's ACL). */
   mayRead(identity: string, kind: ObjectKind, name: string | null): SyncRestError | null;
+  /** Changes whenever who may do what changes (a permission, the ACL itself). */
+  accessVersion(): number;
 }

@@ -25,6 +25,11 @@ export type EventOrigin =
 
 export interface Subscriber {
   /**
+   * Whether the subscriber may still hear of the object (it may read it now: permissions can be
+   * taken away after a subscription is made). Absent: always.
+   */
+  hears?(objectSid: string): boolean;
+  /**
    * Sends a `twilio.sync.event` notification; `payload.event_type` is always a string. `shared` lets
    * subscribers of one event reuse each other's encoded payload.
    */
@@ -142,7 +147,8 @@ export class EventHub {
   private route(e: SyncEvent, outbox: Outbox): void {
     const set = this.subscribers.get(e.objectSid);
     if (!set) return;
-    for (const sub of set) if (sub !== e.skip) outbox.add(sub, e);
+    for (const sub of set)
+      if (sub !== e.skip && (sub.hears?.(e.objectSid) ?? true)) outbox.add(sub, e);
     if (objectRemovalEvents.has(e.eventType)) this.dropObject(e.objectSid);
   }
 }

@@ -23,6 +23,8 @@ export interface AccessAttempt {
   /** The map item key, when the write addresses one (absent for list items and objects). */
   key?: string;
   method: string;
+  /** The write sets the object's own ttl (it will remove the object when it lapses). */
+  ttl?: boolean;
 }
 
 /** Returns null to allow, or the reason shown to the client. */
@@ -70,7 +72,16 @@ export function describeAccess(
   }
   const row = core.store.q.objectBySid.get(id) ?? core.store.q.objectByName.get(kind, id);
   const name = row && row.kind === kind ? row.unique_name : id;
-  if (sub === undefined) return { identity, op, kind, name, target: 'object', method: req.method };
+  if (sub === undefined)
+    return {
+      identity,
+      op,
+      kind,
+      name,
+      target: 'object',
+      method: req.method,
+      ...(op === 'write' && body.ttl !== undefined ? { ttl: true } : {}),
+    };
   if (kind === 'map' && sub === 'Items') {
     const key = itemId ?? (typeof body.key === 'string' ? body.key : undefined);
     return {

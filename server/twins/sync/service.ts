@@ -129,6 +129,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
       const reason = attempt ? policy(attempt) : null;
       return reason ? forbidden(reason) : null;
     },
+    accessVersion: () => twilioApi.state.accessVersion(),
     mayRead(identity, kind, name) {
       const reason = policy({ identity, op: 'read', kind, name, target: 'object', method: 'GET' });
       return reason ? forbidden(reason) : null;

@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import twilio from 'twilio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signToken } from '../../support/access-tokens';
 import { TwinRequestClient } from '../../support/twin-request-client';
 import { createVoiceService, type VoiceService } from '../../../server/twins/voice/service';
-import { mintVoiceToken } from '../../../server/twins/voice/token';
 import { createVoicemailStore } from '../../../server/twins/voice/voicemail-store';
 import {
   answerAndHangUpAtOnce,
@@ -34,6 +34,7 @@ const ACCOUNT = 'AC' + 'a'.repeat(32);
 const AUTH_TOKEN = 'twin-auth-token';
 const API_KEY = 'SK' + 'b'.repeat(32);
 const API_SECRET = 'twin-api-secret';
+const APPLICATION = 'AP' + 'c'.repeat(32);
 const MUSIC = 'http://com.twilio.music.classical.s3.amazonaws.com/BusyStrings.mp3';
 
 /** The three conference forms the server sends (docs/twins-voice.md). */
@@ -97,7 +98,7 @@ async function startTwin(): Promise<{ voice: VoiceService; twin: Server; base: s
   });
   voice.useApplication({
     accountSid: ACCOUNT,
-    applicationSid: 'AP' + 'c'.repeat(32),
+    applicationSid: APPLICATION,
     apiKey: API_KEY,
     apiSecret: API_SECRET,
     authToken: AUTH_TOKEN,
@@ -131,13 +132,14 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A registered phone for `identity`, its token signed with the application's API secret. */
+/** A registered phone for `identity`, its token signed with the account's API key, as Twilio's. */
 async function phone(identity: string): Promise<Person> {
-  const token = mintVoiceToken(
-    Buffer.from(API_SECRET, 'utf8'),
-    identity,
-    Math.floor(Date.now() / 1000),
-    3600,
+  const token = signToken(
+    { accountSid: ACCOUNT, apiKey: API_KEY, apiSecret: API_SECRET },
+    {
+      identity,
+      voice: { incoming: { allow: true }, outgoing: { application_sid: APPLICATION } },
+    },
   );
   const s = await RawSignal.open(base);
   people.push(s);

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRecord, DROPPED_REASON, type CallRecord } from '../../../src/contracts/records/call';
-import { storeGroup } from '../../support/ring-groups';
+import { saveGroup } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients } from '../sync/support';
+import { client, shutdownClients, signIn } from '../sync/support';
 import {
   answerTo,
   closeLegs,
@@ -55,12 +55,16 @@ describe('a server killed with calls in progress', () => {
       ['ann', 'bob', 'cat', 'dan', 'eve'].map((n) => person(`${n}@example.com`)),
     );
     const sync = await client(server.url, 'ada@example.com');
-    await storeGroup(sync, {
-      id: 'grp-sales',
-      name: 'Sales',
-      number: '500',
-      members: [bob!.identity],
-    });
+    const cookie = await signIn(server.url, 'ada@example.com');
+    await saveGroup(
+      { baseUrl: server.url, cookie, sync },
+      {
+        id: 'grp-sales',
+        name: 'Sales',
+        number: '500',
+        members: [bob!.identity],
+      },
+    );
 
     // 1. Ann calls Sales, Bob answers and puts her on hold.
     const bobMark = bob!.frames.length;
@@ -101,7 +105,14 @@ describe('a server killed with calls in progress', () => {
     await shutdownClients();
 
     server = await startServer({ dataDir: server.dataDir, port: server.port });
-    expect(server.output()).toContain('3 call(s) in progress when the server stopped');
+    // The journal recovers the calls through Sync's REST API once the server listens, and logs
+    // this once their rows are written.
+    await eventually(
+      () =>
+        Promise.resolve(server.output().includes('3 call(s) in progress when the server stopped')),
+      15_000,
+      'the recovery of the journalled calls',
+    );
     const after = await rows(server.url);
     for (const row of after) expect(callRecord.check(row)).toMatchObject({ ok: true, value: row });
     const byId = new Map(after.map((r) => [r.callSid, r]));
@@ -147,7 +158,9 @@ describe('a server killed with calls in progress', () => {
 
     // Nothing is parked after a restart, whatever /hold said.
     const holdsAfter = await (await client(server.url, 'ada@example.com')).map('holds');
-    expect((await holdsAfter.getItems()).items).toEqual([]);
+    await expect
+      .poll(async () => (await holdsAfter.getItems()).items, { timeout: 10_000 })
+      .toEqual([]);
 
     // Another restart writes nothing more: the journal is empty.
     await server.stop();

@@ -12,7 +12,7 @@ import {
 import type { SyncList } from 'twilio-sync';
 import { expect } from 'vitest';
 import { callRecord } from '../../../src/contracts/records/call';
-import { groupObjectsWith, storeGroup, type GroupSpec } from '../../support/ring-groups';
+import { saveGroup, type GroupSpec } from '../../support/ring-groups';
 import { client, signIn } from '../sync/support';
 import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
 import { TONES } from '../../../server/platform/audio/tones';
@@ -242,8 +242,8 @@ export const routingTexts = (p: Person, from = 0): string[] =>
     .map((m) => m.text!);
 
 /**
- * Stores a group as the group form does on Twilio, as the admin `email`: the server makes its
- * objects (a browser may not create objects there), the admin's Sync client fills them.
+ * Stores a group as the group form does, as the admin `email`: the server makes its objects and
+ * item (POST /api/groups/:id), the admin's Sync client fills in holidays and forwarding.
  */
 export async function storeGroupOnTwilio(
   baseUrl: string,
@@ -252,7 +252,7 @@ export async function storeGroupOnTwilio(
 ): Promise<void> {
   const cookie = await signIn(baseUrl, email);
   const sync = await client(baseUrl, email);
-  await storeGroup(sync, g, undefined, groupObjectsWith(baseUrl, cookie));
+  await saveGroup({ baseUrl, cookie, sync }, g);
 }
 
 /**

@@ -1,7 +1,6 @@
 /** A raw signalling client for hostile tests: speaks PStream frames over a plain WebSocket. */
-import { PRESENCE } from '../../../src/contracts/objects';
 import WebSocket from 'ws';
-import { client, signIn } from '../sync/support';
+import { signIn } from '../sync/support';
 
 export interface Frame {
   type: string;
@@ -99,19 +98,59 @@ export async function voiceToken(
   return { cookie, ...body };
 }
 
+/** Each person's presence heartbeat, by server and email: one renewal timer each. */
+const heartbeats = new Map<string, ReturnType<typeof setInterval>>();
+
+async function publishPresence(baseUrl: string, cookie: string): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/presence`, {
+    method: 'PUT',
+    headers: { cookie, origin: baseUrl, 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 'available' }),
+  });
+  if (res.status !== 204) throw new Error(`presence refused: ${res.status} ${await res.text()}`);
+}
+
 /**
  * Says `email` is available in presence, as their page does once its phone is registered: routing
  * rings the people presence shows (Twilio cannot be asked whether a Voice client is registered).
+ * The server writes the item (PUT /api/presence, with `cookie` or a fresh sign-in), and it lives
+ * the server's presence ttl: like the page, a heartbeat renews it (POST /api/presence/renew, and
+ * writes it again once it lapsed) until the server stops answering or the session ends.
  */
-export async function present(baseUrl: string, email: string, ttlSeconds = 3600): Promise<void> {
-  const sync = await client(baseUrl, email);
-  try {
-    await (await sync.map(PRESENCE.name)).set(email, { status: 'available' }, { ttl: ttlSeconds });
-  } finally {
-    // The item stays until its ttl without it: a client left open per call (the fuzz test
-    // registers dozens of sockets) only holds a connection nobody reads.
-    await sync.shutdown().catch(() => undefined);
-  }
+export async function present(baseUrl: string, email: string, cookie?: string): Promise<void> {
+  const session = cookie ?? (await signIn(baseUrl, email));
+  await publishPresence(baseUrl, session);
+  const key = `${baseUrl} ${email}`;
+  const running = heartbeats.get(key);
+  if (running) clearInterval(running);
+  const settings = await fetch(`${baseUrl}/api/presence/settings`, {
+    headers: { cookie: session },
+  });
+  const { heartbeatSeconds } = (await settings.json()) as { heartbeatSeconds: number };
+  const stop = (): void => {
+    clearInterval(timer);
+    if (heartbeats.get(key) === timer) heartbeats.delete(key);
+  };
+  // A server that stays unreachable this many beats in a row is gone (its suite ended).
+  let unreachable = 0;
+  const timer = setInterval(() => {
+    void (async () => {
+      const res = await fetch(`${baseUrl}/api/presence/renew`, {
+        method: 'POST',
+        headers: { cookie: session, origin: baseUrl },
+      });
+      unreachable = 0;
+      // Lapsed: written again, as the page does. Signed out: the page stops too. Anything else
+      // (Sync busy or down) is tried again on the next beat.
+      if (res.status === 404) await publishPresence(baseUrl, session);
+      else if (res.status === 401 || res.status === 403) stop();
+    })().catch(() => {
+      if (++unreachable >= 3) stop();
+    });
+  }, heartbeatSeconds * 1000);
+  // The heartbeat never holds the test process open.
+  timer.unref();
+  heartbeats.set(key, timer);
 }
 
 /** A raw client that has sent `listen` with a valid token and registered. */
@@ -127,7 +166,7 @@ export async function listening(
   if (register) {
     s.send('register', { media: { audio: true } });
     await s.next((f) => f.type === 'ready');
-    await present(baseUrl, email);
+    await present(baseUrl, email, t.cookie);
   }
   return Object.assign(s, { identity: t.identity });
 }

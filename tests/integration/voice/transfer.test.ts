@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_PARAMETERS } from '../../../src/contracts/call-parameters';
 import { callRecord } from '../../../src/contracts/records/call';
 import { personOfClientAddress } from '../../../src/contracts/voice-identity';
-import { storeGroup } from '../../support/ring-groups';
+import { saveGroup } from '../../support/ring-groups';
 import { serverWrites } from '../../support/server-writes';
 import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients, signIn } from '../sync/support';
@@ -45,8 +45,12 @@ beforeAll(async () => {
   cat = await person('cat@example.com');
   dan = await person('dan@example.com');
   // Ann signed in first: she is the admin who sets up the ring groups.
-  const admin = await client(server.url, 'ann@example.com');
-  await storeGroup(admin, {
+  const admin = {
+    baseUrl: server.url,
+    cookie: ann.cookie,
+    sync: await client(server.url, 'ann@example.com'),
+  };
+  await saveGroup(admin, {
     id: 'support',
     name: 'Support',
     number: '700',
@@ -54,7 +58,7 @@ beforeAll(async () => {
   });
   // 2 s a turn, quicker than the group form allows: written as the server.
   const writes = await serverWrites(server.url);
-  await storeGroup(
+  await saveGroup(
     admin,
     {
       id: 'desk',
@@ -67,7 +71,7 @@ beforeAll(async () => {
     writes,
   );
   writes.close();
-  await storeGroup(admin, {
+  await saveGroup(admin, {
     id: 'solo',
     name: 'Solo',
     number: '702',

@@ -137,6 +137,16 @@ export function openTwilioState(
   });
 
   const buckets = new Map<string, TokenBucket>();
+  /** Bumped by every change to who may do what (a permission, the ACL itself). */
+  let accessVersion = 0;
+  for (const name of ['upsertPermission', 'deletePermission', 'deletePermissionsOf'] as const) {
+    const stmt = q[name] as { run: (...args: never[]) => unknown };
+    const run = stmt.run.bind(stmt);
+    stmt.run = (...args: never[]) => {
+      accessVersion++;
+      return run(...args);
+    };
+  }
 
   /** The service as last saved (read on every committed change by the webhooks: kept in memory). */
   let current = q.service.get(serviceSid)!;
@@ -159,7 +169,10 @@ export function openTwilioState(
     saveService(row: ServiceRow): void {
       q.updateService.run(row);
       current = q.service.get(serviceSid)!;
+      accessVersion++;
     },
+    /** Changes whenever who may do what changes: a connection's cached read rights are stale then. */
+    accessVersion: (): number => accessVersion,
     /**
      * Counts one write against an object; throws Twilio's 429 / 54009 once the object's rate is
      * spent (the write is not made).
@@ -191,10 +204,14 @@ export function openTwilioState(
       const obj = objectOf(attempt.kind, attempt.name);
       if (!obj) return null;
       const p = q.permission.get(obj.sid, attempt.identity);
+      // Removing the object needs `manage` ("Whether the identity can delete the Sync Map",
+      // https://www.twilio.com/docs/sync/api/sync-map-permission-resource). Twilio does not say
+      // which a ttl on the object itself needs; it removes the object when it lapses, so it is
+      // `manage` here too (docs/sync-service.md).
       const needs: keyof Access =
         attempt.op === 'read'
           ? 'read'
-          : attempt.target === 'object' && attempt.method === 'DELETE'
+          : attempt.target === 'object' && (attempt.method === 'DELETE' || attempt.ttl === true)
             ? 'manage'
             : 'write';
       return p && p[needs] === 1
