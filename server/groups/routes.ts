@@ -91,6 +91,7 @@ export function registerGroupRoutes(router: Router, deps: GroupRouteDeps): void 
         'A ring group with this id exists already; try again',
       );
     }
+    deps.changed();
     ctx.res.writeHead(201, { 'Cache-Control': 'no-store' });
     ctx.res.end();
   });
