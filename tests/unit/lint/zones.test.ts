@@ -23,6 +23,7 @@ const ZONE_RULES = new Set([
   'no-restricted-imports',
   'no-restricted-syntax',
   'no-restricted-globals',
+  'switchboard/server-zones',
 ]);
 
 /** The zone rules' messages for `code` as the file `path` (relative to the repository). */
@@ -187,5 +188,52 @@ export function Toggle({ doc }: { doc: DocumentActor }) {
 }
 export type Ask = typeof ask;`;
     expect(await findings('src/ui/x.tsx', clean)).toEqual([]);
+  });
+});
+
+describe('server rooms: platform <- twins, platform <- app <- root (switchboard/server-zones)', () => {
+  it.each([
+    ['server/platform/http/x.ts', "import { a } from '../../calls/webhooks';"],
+    ['server/platform/x.ts', "import { a } from '../twins/sync';"],
+    ['server/platform/x.ts', "export { a } from '../app';"],
+    ['server/twins/voice/x.ts', "import { a } from '../../calls/twiml';"],
+    ['server/twins/sync/x.ts', "import type { A } from '../../config';"],
+    ['server/twins/x.ts', "export * from '../identity/directory';"],
+    ['server/twins/voice/x.ts', "import { a } from '../../../src/domain/hours';"],
+    ['server/calls/x.ts', "import { a } from '../twins/voice/model';"],
+    ['server/calls/x.ts', "const t = () => import('../twins');"],
+    ['server/identity/x.ts', "import { a } from '../app';"],
+    ['server/routing/x.ts', "import type { A } from '../config';"],
+  ])('%s may not: %s', async (path, code) => {
+    expect(await findings(path, code)).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'server/platform/http/x.ts',
+      "import { a } from '../errors';\nimport { b } from '../../../src/contracts/api';",
+    ],
+    [
+      'server/twins/voice/x.ts',
+      "import { a } from '../../platform/http/body';\nimport { b } from './model';",
+    ],
+    ['server/twins/index.ts', "import { a } from './sync';\nimport { b } from './voice';"],
+    [
+      'server/calls/x.ts',
+      "import { a } from '../twilio/client';\nimport { b } from '../../src/domain/hours';",
+    ],
+    ['server/config.ts', "import { a } from './twins/account';"],
+    ['server/app.ts', "import { a } from './twins';\nimport { b } from './calls';"],
+    ['tests/x.ts', "import { a } from '../server/twins/voice/model';"],
+  ])('%s may import: %s', async (path, code) => {
+    expect(await findings(path, code)).toEqual([]);
+  });
+
+  it('names the rule broken and where the import lands', async () => {
+    expect(
+      await findings('server/calls/x.ts', "import { a } from '../twins/voice/model';"),
+    ).toEqual([
+      'The app imports no twin (it reaches Twilio, or the twins, through the twilio package) and not the composition root. (server/twins/voice/model)',
+    ]);
   });
 });

@@ -4,8 +4,8 @@ import { API } from '../../../contracts/api';
 import type { Outcome } from '../../../contracts/records/call';
 import { pathOf } from '../../../contracts/api-route';
 import type { Names } from '../../names/names';
-import { formatDuration, type Call } from './call';
-import { describeTrail, directionFor, rowParty } from './row';
+import { directionFor, formatDuration, type Call } from './call';
+import { describeTrail, rowParty } from './row';
 import { QualityMark } from './QualityMark';
 
 /** A first guess of a row's height; each row is measured as it renders (text wraps). */

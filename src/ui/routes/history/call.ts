@@ -13,7 +13,6 @@ import {
 } from '../../../contracts/records/call';
 import type { ListItem } from '../../../machines/syncPorts';
 import { formatDuration as timeText } from '../../components/duration';
-import { directionFor } from './row';
 
 export type { Direction, Outcome } from '../../../contracts/records/call';
 
@@ -93,4 +92,19 @@ export function passes(call: Call, filter: Filter, me: string | null = null): bo
 /** "4:05", "1:02:03" (the one time format, see components/duration.ts); null for an unknown duration. */
 export function formatDuration(seconds: number | null): string | null {
   return seconds === null ? null : timeText(Math.round(seconds) * 1000);
+}
+
+/** Whether the call was placed by a colleague from a browser (its `user`), as the embedded service writes every call. */
+export const placedByColleague = (call: Call) => call.user !== '' && call.from === call.user;
+
+/**
+ * The call's direction as `me` sees it: a call to a colleague (it names a callee) or to a ring group
+ * placed by a colleague is inbound to everyone but the one who placed it; other calls keep the
+ * direction they were written with.
+ */
+export function directionFor(call: Call, me: string | null): Direction | null {
+  if (call.direction === null) return null;
+  if (call.callee && !call.group) return call.callee === me ? 'inbound' : 'outbound';
+  if (call.group && placedByColleague(call)) return call.user === me ? 'outbound' : 'inbound';
+  return call.direction;
 }

@@ -5,7 +5,7 @@
  */
 import type { TrailStep } from '../../../contracts/records/call';
 import type { Names, Party } from '../../names/names';
-import type { Call, Direction } from './call';
+import { directionFor, placedByColleague, type Call } from './call';
 
 /** A call's trail, step by step, as a person reads it ("Put on hold by Ben Agent · …"). */
 export function describeTrail(trail: readonly TrailStep[], names: Names): string {
@@ -28,21 +28,6 @@ export function describeTrail(trail: readonly TrailStep[], names: Names): string
       }
     })
     .join(' · ');
-}
-
-/** Whether the call was placed by a colleague from a browser (its `user`), as the embedded service writes every call. */
-const placedByColleague = (call: Call) => call.user !== '' && call.from === call.user;
-
-/**
- * The call's direction as `me` sees it: a call to a colleague (it names a callee) or to a ring group
- * placed by a colleague is inbound to everyone but the one who placed it; other calls keep the
- * direction they were written with.
- */
-export function directionFor(call: Call, me: string | null): Direction | null {
-  if (call.direction === null) return null;
-  if (call.callee && !call.group) return call.callee === me ? 'inbound' : 'outbound';
-  if (call.group && placedByColleague(call)) return call.user === me ? 'outbound' : 'inbound';
-  return call.direction;
 }
 
 /** The address the caller called from: `client:<identity>` for a colleague, else their number. */

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { callFromData } from '../../../../../src/ui/routes/history/call';
-import {
-  describeTrail,
-  directionFor,
-  rowParty,
-  unheard,
-} from '../../../../../src/ui/routes/history/row';
+import { callFromData, directionFor } from '../../../../../src/ui/routes/history/call';
+import { describeTrail, rowParty, unheard } from '../../../../../src/ui/routes/history/row';
 import { namesFrom } from '../../../../../src/ui/names/names';
 import type { MapItem } from '../../../../../src/machines/syncPorts';
 
