@@ -7,8 +7,11 @@
  *   but server/platform/ and the composition root: app.ts, main.ts, config.ts), each way;
  * - the import circles (strongly connected sets of files) in server/ and in src/;
  * - the backend conditionals outside the twins and the platform: lines that choose what to do by
- *   which backend runs (`config.backend`, `config.twins`, a `twins` handle tested, the old
- *   `sync.internal` / `twilioBackend` / `embedded…()` forks), by file.
+ *   which backend runs. A line counts when it names the backend (`config.backend`, `config.twins`,
+ *   `callsEndHere`, a `twins` handle, the old `sync.internal` / `twilioBackend` / `embedded…()`
+ *   forks) and tests it (`?` here or opening the next line, `&&`, `||`, `===`, `!==`, `if (`).
+ *   They are told apart in server/app.ts, in the configuration readers (each
+ *   `config.ts` of server/, whose work is to read it) and in the features (everything else).
  *
  * `npm run house -- <folder>` measures another checkout (e.g. a worktree of an older commit);
  * `-- --check` exits 1 when a twin and the app import each other or a circle exists, which
@@ -29,8 +32,8 @@ export interface House {
   crossings: { twinsToApp: Edge[]; appToTwins: Edge[] };
   /** Each circle's files, sorted; in server/ and in src/. */
   circles: { server: string[][]; src: string[][] };
-  /** Backend conditionals by file: `file:line: text`. */
-  conditionals: { root: string[]; features: string[] };
+  /** Backend conditionals, each `file:line: text`. */
+  conditionals: { app: string[]; config: string[]; features: string[] };
 }
 
 const ROOT_FILES = new Set(['server/app.ts', 'server/main.ts', 'server/config.ts']);
@@ -101,8 +104,9 @@ function circlesOf(files: string[], edges: Edge[]): string[][] {
   return found;
 }
 
-const CONDITIONAL =
-  /\bconfig\.(backend|twins)\b|\bbackend\.(kind|twins)\b|\bsync\.internal\b|\btwilioBackend\b|\bembedded[A-Z]\w*\(|\bonTwins\b|\btwins\s*(\?|&&|\|\|)|if \(!?twins\)/;
+const BACKEND =
+  /\bconfig\.(backend|twins)\b|\bbackend\.(kind|twins)\b|\bsync\.internal\b|\btwilioBackend\b|\bembedded[A-Z]\w*\(|\bonTwins\b|\bbackend\s*[!=]==|\bcallsEndHere\b|\btwins\s*(\?|&&|\|\|)|if \(!?twins\)/;
+const TESTED = /\?|&&|\|\||===|!==|\bif \(/;
 const COMMENT = /^\s*(\/\/|\*|\/\*)/;
 
 export function measureHouse(root: string): House {
@@ -122,17 +126,24 @@ export function measureHouse(root: string): House {
     const set = new Set(files);
     return edges.filter((e) => set.has(e.from) && set.has(e.to));
   };
-  const conditionals: House['conditionals'] = { root: [], features: [] };
+  const conditionals: House['conditionals'] = { app: [], config: [], features: [] };
   for (const file of server) {
     const room = roomOf(file);
     if (room === 'twins' || room === 'platform') continue;
-    readFileSync(join(root, file), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        if (COMMENT.test(line) || !CONDITIONAL.test(line)) return;
-        const entry = `${file}:${i + 1}: ${line.trim()}`;
-        (room === 'root' ? conditionals.root : conditionals.features).push(entry);
-      });
+    const kind =
+      file === 'server/app.ts' ? 'app' : /(^|\/)config\.ts$/.test(file) ? 'config' : 'features';
+    const lines = readFileSync(join(root, file), 'utf8').split('\n');
+    let counted = false;
+    lines.forEach((line, i) => {
+      // A branch of the conditional just counted (`? …`, `: …` on lines of their own) is not another.
+      const continues = counted && /^\s*[?:]/.test(line);
+      counted =
+        !COMMENT.test(line) &&
+        BACKEND.test(line) &&
+        (TESTED.test(line) || (lines[i + 1] ?? '').trim().startsWith('?'));
+      if (counted && !continues) conditionals[kind].push(`${file}:${i + 1}: ${line.trim()}`);
+      counted ||= continues;
+    });
   }
   return {
     edges,
@@ -160,8 +171,9 @@ function report(root: string, check: boolean): number {
     'import circles in src/',
     house.circles.src.map((c) => c.join(', ')),
   );
-  list('backend conditionals in the composition root', house.conditionals.root);
+  list('backend conditionals in server/app.ts', house.conditionals.app);
   list('backend conditionals in the features', house.conditionals.features);
+  list('backend conditionals in the configuration readers', house.conditionals.config);
   const broken =
     house.crossings.twinsToApp.length +
     house.crossings.appToTwins.length +

@@ -16,7 +16,7 @@ import { registerCallQualityRoute } from './calls/quality';
 import { registerVoicemailRoutes } from './calls/voicemail';
 import type { AppConfig } from './config';
 import { registerGroupRoutes } from './groups/routes';
-import { numbersOfGroups } from './groups/stored';
+import { dialledGroups } from '../src/domain/group';
 import { createAnnouncements, type Announcements } from './guidance/announcements';
 import { registerAnnouncementRoutes } from './guidance/announcement-routes';
 import { registerGuidanceRoutes } from './guidance/routes';
@@ -50,11 +50,7 @@ import { createRoutingData } from './routing/routing-data';
 import { followSyncEvents, registerSyncEvents } from './routing/sync-events';
 import { createSyncAcl, createSyncAclRest } from './twilio/acl';
 import { createTwilioClient, SwitchboardRequestClient } from './twilio/client';
-import {
-  TWILIO_CONNECT_SOURCES,
-  TWILIO_ENDPOINTS,
-  type BrowserEndpoints,
-} from './twilio/endpoints';
+import { TWILIO_CLOUD, type BrowserEndpoints, type Cloud } from './twilio/cloud';
 import { createSyncRest } from './twilio/sync-rest';
 import { mintTwilioSyncToken } from './twilio/tokens';
 import { createTwins } from './twins';
@@ -116,35 +112,24 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const sessions = createSessionStore(db);
   // Ring groups' numbers, which no extension may be: the groups last read from Sync (read afresh
   // before an admin changes an extension, identity/user-routes.ts).
-  const users = createUsers(db, () => numbersOfGroups(data.peekGroups()));
+  const users = createUsers(db, () => dialledGroups(data.peekGroups()));
   const roleOf = (identity: string) => users.get(identity)?.role ?? null;
   sessions.purgeExpired(now());
   const speech = createSpeech({ dataDir: config.dataDir });
 
-  // Configuration read 1: Twilio's twins in this process. "Twilio" is then this server: its REST
-  // requests, the browsers' SDKs and the twins' webhooks all reach this port (with TLS, over its own
-  // certificate, platform/http/own-tls.ts).
-  const own = config.twins && config.tls ? ownTls(config.tls.certFile) : null;
-  const twins = config.twins
-    ? createTwins({
-        account: config.twilio,
-        dataDir: config.twins.dataDir,
+  // Configuration read 1: where Twilio is. Twilio's own cloud, or Twilio's twins in this process:
+  // "Twilio" is then this server, whose REST API, Twilsock and signalling answer on this port.
+  const cloud = config.twins
+    ? twinsInThisProcess(config, config.twins.dataDir, {
         ...(options.now ? { now: options.now } : {}),
         log,
-        ownTls: own,
         speak: (text, language) => speech.render(text, language),
-        rtpPorts: config.voiceRtpPorts,
       })
-    : null;
-  // Configuration read 2: where the browsers' SDKs reach Twilio from a page.
-  const endpoints = (pageOrigin: string): BrowserEndpoints => {
-    if (!twins) return TWILIO_ENDPOINTS;
-    const reached = twins.endpoints(pageOrigin);
-    return { sync: reached.sync, voice: { ...reached.voice, insights: false } };
-  };
-  // Configuration read 3: the calls end with this server when the voice twin runs in it, so each
+    : TWILIO_CLOUD;
+  // Configuration read 2: the calls end with this server when the voice twin runs in it, so each
   // live call is journalled until its row is written (calls/journal.ts).
-  const journal = twins ? createCallJournal(db, now) : null;
+  const journal = cloud.callsEndHere ? createCallJournal(db, now) : null;
+  const endpoints = (pageOrigin: string) => cloud.endpoints(pageOrigin);
 
   // Twilio, as the account's REST API (the `twilio` package) and Sync through it.
   const client = createTwilioClient(
@@ -152,10 +137,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     options.twilioHttpClient ??
       new SwitchboardRequestClient(
         // The twins' REST address is known once the server listens; until then requests wait.
-        () => config.twilio.apiBaseUrl ?? twins?.restBase() ?? null,
+        () => config.twilio.apiBaseUrl ?? cloud.restBase(),
         undefined,
         undefined,
-        own?.agent,
+        cloud.ownTls?.agent,
       ),
   );
   const rest = createSyncRest(client, config.twilio.syncServiceSid);
@@ -184,7 +169,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     voicemailSeconds: Math.round((voiceSettings.voicemailMaxMs ?? 120_000) / 1000),
     parkTimeoutMs: voiceSettings.parkTimeoutMs ?? 180_000,
     ...(journal ? { journal } : {}),
-    ...(own ? { fetch: own.fetch } : {}),
+    ...(cloud.ownTls ? { fetch: cloud.ownTls.fetch } : {}),
     endpoints,
   });
   /** The ring groups' numbers read now, so an extension given next is none of them. */
@@ -294,11 +279,11 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const server = createHttpServer({
     config,
     // The page connects to Twilio's endpoints, or to its own origin where the twins answer.
-    headers: securityHeaders(extraScriptOrigin(config), twins ? [] : TWILIO_CONNECT_SOURCES),
+    headers: securityHeaders(extraScriptOrigin(config), cloud.connectSources),
     router,
     serveStatic,
-    ...(twins ? { handleRaw: (req, res) => twins.handleHttp(req, res) } : {}),
-    upgrade: (req, socket, head) => twins?.handleUpgrade(req, socket, head) ?? false,
+    handleRaw: (req, res) => cloud.handleHttp(req, res),
+    upgrade: (req, socket, head) => cloud.handleUpgrade(req, socket, head),
     now,
     log,
   });
@@ -339,13 +324,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         });
       });
       try {
-        if (twins) {
-          // "Twilio" reaches this server at its own address, unless a public URL was set.
-          const self = selfAddress(url);
-          if (config.twilio.publicUrl === '') config.twilio.publicUrl = self;
-          await twins.open(self, config.twilio.publicUrl);
-          config.twilio.apiBaseUrl ??= await twins.restBase();
-        }
+        await cloud.open(url);
+        config.twilio.apiBaseUrl ??= await cloud.restBase();
         // Refuses to start on a Sync service without ACL, saying what the operator must do; makes
         // the shared objects.
         await acl.check();
@@ -384,7 +364,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 3000);
         force.unref();
-        await twins?.close();
+        await cloud.close();
         await speech.close();
         await closed;
         clearTimeout(force);
@@ -392,5 +372,48 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * Twilio's twins (server/twins) carried by this server, as the app's {@link Cloud}: the browsers'
+ * SDKs reach them at the page's own origin, the `twilio` package at `<origin>/twilio`, and the
+ * account's webhooks point at this server's own address unless SWITCHBOARD_PUBLIC_URL names another.
+ */
+function twinsInThisProcess(
+  config: AppConfig,
+  dataDir: string,
+  options: {
+    now?: () => number;
+    log: (message: string) => void;
+    speak: (text: string, language: string) => Promise<Buffer>;
+  },
+): Cloud {
+  const tls = config.tls ? ownTls(config.tls.certFile) : null;
+  const twins = createTwins({
+    ...options,
+    account: config.twilio,
+    dataDir,
+    ownTls: tls,
+    rtpPorts: config.voiceRtpPorts,
+  });
+  return {
+    endpoints(pageOrigin): BrowserEndpoints {
+      const reached = twins.endpoints(pageOrigin);
+      return { sync: reached.sync, voice: { ...reached.voice, insights: false } };
+    },
+    // The page connects to its own origin, where the twins answer.
+    connectSources: [],
+    restBase: () => twins.restBase(),
+    ownTls: tls,
+    handleHttp: (req, res) => twins.handleHttp(req, res),
+    handleUpgrade: (req, socket, head) => twins.handleUpgrade(req, socket, head),
+    async open(url) {
+      const self = selfAddress(url);
+      if (config.twilio.publicUrl === '') config.twilio.publicUrl = self;
+      await twins.open(self, config.twilio.publicUrl);
+    },
+    callsEndHere: true,
+    close: () => twins.close(),
   };
 }

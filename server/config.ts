@@ -40,7 +40,9 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
     throw new Error(
       `SWITCHBOARD_BACKEND must be "embedded" (the default), "twilio-twins" or "twilio", got ${JSON.stringify(raw)}`,
     );
-  const signIn = signInConfigFromEnv(env, cwd);
+  // On the internet, people sign in with Google: a local sign-in proves only that someone can reach
+  // this machine. On the twins it is offered (trying Switchboard, rehearsing a Twilio setup).
+  const signIn = signInConfigFromEnv(env, cwd, { googleOnly: backend === 'twilio' });
   // The embedded backend's twins keep their data where the embedded services always have; the
   // rehearsal's are apart from it.
   const twins =
@@ -63,9 +65,7 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
     const lines = (err instanceof Error ? err.message : String(err)).split('\n  - ');
     problems.push(...(lines.length > 1 ? lines.slice(1) : lines));
   }
-  if (backend === 'twilio') {
-    // On the internet, people sign in with Google: a local sign-in proves only that someone can
-    // reach this machine.
+  if (signIn.googleOnly) {
     if (signIn.google.clientId === null)
       problems.push(
         'GOOGLE_CLIENT_ID is not set: on Twilio people sign in with Google only (docs/operations.md, "Running on Twilio")',

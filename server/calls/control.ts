@@ -25,8 +25,13 @@ import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import { transferTurns } from '../../src/domain/routing/engine';
 import { CALL_PARAMETERS } from '../../src/contracts/call-parameters';
 import { HOLDS } from '../../src/contracts/objects';
-import type { ParkedCallWrite } from '../../src/contracts/records/hold';
+import type {
+  CallControl as ControlName,
+  CallControlAnswer,
+  CallControlArgs,
+} from '../../src/contracts/call-controls';
 import { normaliseNumber } from '../../src/contracts/records/group';
+import { dialledGroups } from '../../src/domain/group';
 import type { User } from '../identity/users';
 import { CallControlError, GONE_SENTENCE, TAKEN_SENTENCE } from './refusals';
 import { resolveDestination, type Destination } from './destination';
@@ -59,12 +64,21 @@ export interface CallControlDeps {
   log: (message: string) => void;
 }
 
-export interface CallControl {
-  hold(identity: string, callSid: string, on: boolean): Promise<void>;
-  park(identity: string, callSid: string): Promise<ParkedCallWrite>;
-  transfer(identity: string, callSid: string, to: string, mode: 'blind' | 'consult'): Promise<void>;
-  completeTransfer(identity: string, callSid: string): Promise<void>;
-  cancelTransfer(identity: string, callSid: string): Promise<void>;
+/**
+ * The call controls of src/contracts/call-controls.ts, each carried out for the person (`identity`)
+ * on one of their calls (`callSid` as their browser knows it) with its route's body, answering its
+ * route's answer; refused with a {@link CallControlError}.
+ */
+export type CallControls = {
+  [C in ControlName]: (
+    identity: string,
+    callSid: string,
+    ...args: CallControlArgs<C>
+  ) => Promise<CallControlAnswer<C>>;
+};
+
+/** The call controls, and what Twilio's webhooks tell the calls they move. */
+export interface CallControl extends CallControls {
   /** A `<Dial><Client>` leg answered: a new call's two sides, or who took a ring-back or transfer. */
   answered(parentSid: string, legSid: string, identity: string): void;
   /** A leg ended; true when no row is to be written for it now (its call goes on, or a pick-up's). */
@@ -258,37 +272,40 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     now,
   });
 
+  async function setHold(identity: string, callSid: string, on: boolean): Promise<void> {
+    await answerReported(callSid);
+    const { live } = own(identity, callSid);
+    return serial(live, async () => {
+      const { me, them: other } = own(identity, callSid);
+      const them = talking(live, other, 'put on hold');
+      if (on) {
+        if (live.heldBy === me.sid) return;
+        if (live.heldBy !== null) throw heldByThem('held');
+        if (live.room === null || !live.started) await moves.holdApart(live, me, them);
+        else await moves.holdParticipant(live, them, true);
+        live.heldBy = me.sid;
+        trail(live, { action: 'held', by: identity, at: now() });
+        tellHeld(them, me.name, 'held');
+        return;
+      }
+      if (live.heldBy === null) return;
+      if (live.heldBy !== me.sid)
+        throw new CallControlError(
+          409,
+          'held_by_them',
+          'The other side put this call on hold; only they can resume it.',
+        );
+      if (!live.started) await moves.rejoin(live, me);
+      else await moves.holdParticipant(live, them, false);
+      live.heldBy = null;
+      trail(live, { action: 'resumed', by: identity, at: now() });
+      tellHeld(them, me.name, 'resumed');
+    });
+  }
+
   return {
-    async hold(identity, callSid, on) {
-      await answerReported(callSid);
-      const { live } = own(identity, callSid);
-      return serial(live, async () => {
-        const { me, them: other } = own(identity, callSid);
-        const them = talking(live, other, 'put on hold');
-        if (on) {
-          if (live.heldBy === me.sid) return;
-          if (live.heldBy !== null) throw heldByThem('held');
-          if (live.room === null || !live.started) await moves.holdApart(live, me, them);
-          else await moves.holdParticipant(live, them, true);
-          live.heldBy = me.sid;
-          trail(live, { action: 'held', by: identity, at: now() });
-          tellHeld(them, me.name, 'held');
-          return;
-        }
-        if (live.heldBy === null) return;
-        if (live.heldBy !== me.sid)
-          throw new CallControlError(
-            409,
-            'held_by_them',
-            'The other side put this call on hold; only they can resume it.',
-          );
-        if (!live.started) await moves.rejoin(live, me);
-        else await moves.holdParticipant(live, them, false);
-        live.heldBy = null;
-        trail(live, { action: 'resumed', by: identity, at: now() });
-        tellHeld(them, me.name, 'resumed');
-      });
-    },
+    hold: (identity, callSid) => setHold(identity, callSid, true),
+    resume: (identity, callSid) => setHold(identity, callSid, false),
 
     async park(identity, callSid) {
       await answerReported(callSid);
@@ -321,27 +338,23 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         tellHeld(them, me.name, 'held');
         const entry = { caller: them.name, parkedBy: identity, parkedAt: at };
         await setHolds(them.sid, entry);
-        return { callId: them.sid, ...entry };
+        return { parked: { callId: them.sid, ...entry } };
       });
     },
 
-    async transfer(identity, callSid, to, mode) {
+    async transfer(identity, callSid, { to, mode }) {
       await answerReported(callSid);
       const { live, them: before } = own(identity, callSid);
       const target = to.trim();
       if (target === '')
         throw new CallControlError(400, 'bad_request', 'Say who to transfer the call to.');
-      const groups = [...(await deps.data.groups())].map(([id, g]) => ({
-        id,
-        name: g.name,
-        number: g.number,
-      }));
+      const groups = dialledGroups(await deps.data.groups());
       // A group saved a moment ago may not be in the groups as last read: asked by its number,
       // they are read again (routing-data.ts).
       const number = normaliseNumber(target);
       const fresh = number === '' ? null : await deps.data.groupByNumber(number);
       if (fresh && !groups.some((g) => g.id === fresh.id))
-        groups.push({ id: fresh.id, name: fresh.group.name, number: fresh.group.number });
+        groups.push(...dialledGroups([[fresh.id, fresh.group]]));
       const dest = resolveDestination(target, deps.team(), groups);
       if (dest.kind === 'unknown') throw new CallControlError(404, 'not_found', dest.reason);
       const plan = await transferTurnsTo(dest, identity, before?.identity ?? null);

@@ -1,7 +1,7 @@
 import type { User } from '../identity/users';
 import { normaliseNumber } from '../../src/contracts/records/group';
 import { EXTENSION } from '../../src/contracts/records/user';
-import type { GroupNumber } from '../identity/extensions';
+import type { DialledGroup } from '../../src/domain/group';
 
 /** Who a dialled `To` reaches. */
 export type Destination =
@@ -24,7 +24,7 @@ export const TEST_PREFIX = 'test:';
 export function resolveDestination(
   to: string,
   team: readonly User[],
-  groups: readonly GroupNumber[] = [],
+  groups: readonly DialledGroup[] = [],
   caller: string | null = null,
 ): Destination {
   const raw = to.trim();

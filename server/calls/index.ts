@@ -17,11 +17,12 @@ import type { Router } from '../platform/http/router';
 import type { RoutingData } from '../routing/routing-data';
 import type { TwilioClient } from '../twilio/client';
 import type { TwilioConfig } from '../twilio/config';
-import type { BrowserEndpoints } from '../twilio/endpoints';
+import type { BrowserEndpoints } from '../twilio/cloud';
 import { restStatus, type SyncRest } from '../twilio/sync-rest';
 import { mintTwilioVoiceToken, TWILIO_TOKEN_TTL_SECONDS } from '../twilio/tokens';
 import { createCallLog, type CallLog } from './call-log';
-import type { CallControl } from './control';
+import type { CallControl, CallControls } from './control';
+import { CALL_CONTROL_NAMES } from '../../src/contracts/call-controls';
 import { recoverDroppedCalls, type CallJournal } from './journal';
 import { createTwilioVoicemail, registerTwilioMedia, type TwilioVoicemail } from './media';
 import { createOnCallWriter } from './on-call';
@@ -213,19 +214,14 @@ export function createCalls(
     // Twilio cannot be asked about a Voice client's registration: judged from the page's presence.
     registered: createRegistrationCheck({ rest, now, log }),
     // Hold, park and transfer through Twilio's REST API (control.ts), once the webhooks are up.
-    control: {
-      hold: journalled((...a: Parameters<CallControl['hold']>) => controls().hold(...a)),
-      park: journalled((...a: Parameters<CallControl['park']>) => controls().park(...a)),
-      transfer: journalled((...a: Parameters<CallControl['transfer']>) =>
-        controls().transfer(...a),
-      ),
-      completeTransfer: journalled((...a: Parameters<CallControl['completeTransfer']>) =>
-        controls().completeTransfer(...a),
-      ),
-      cancelTransfer: journalled((...a: Parameters<CallControl['cancelTransfer']>) =>
-        controls().cancelTransfer(...a),
-      ),
-    },
+    control: Object.fromEntries(
+      CALL_CONTROL_NAMES.map((name) => [
+        name,
+        journalled((...a: unknown[]) =>
+          (controls()[name] as (...args: unknown[]) => Promise<unknown>)(...a),
+        ),
+      ]),
+    ) as CallControls,
   };
 
   return {

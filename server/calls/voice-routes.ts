@@ -1,5 +1,6 @@
 import { API, type VoiceCredentials } from '../../src/contracts/api';
-import type { ParkedCallWrite } from '../../src/contracts/records/hold';
+import { CALL_CONTROL_NAMES, CALL_CONTROLS } from '../../src/contracts/call-controls';
+import type { CallControls } from './control';
 import { CallControlError } from './refusals';
 import type { Auth } from '../identity/sessions';
 import { readBody } from '../platform/http/body';
@@ -22,17 +23,8 @@ export interface VoiceBackend {
   credentials(identity: string, ttlSeconds: number, origin: string): VoiceCredentials;
   /** Whether the service can ring the person (the dead-phone check; server/twilio/registration.ts). */
   registered(identity: string): Promise<boolean>;
-  /** Hold, park and transfer of its calls (server/twilio/control.ts). */
+  /** Hold, park and transfer of its calls (server/calls/control.ts). */
   control: CallControls;
-}
-
-/** Changes to a live call the page asks for, refused with a {@link CallControlError}. */
-export interface CallControls {
-  hold(identity: string, callSid: string, on: boolean): Promise<void>;
-  park(identity: string, callSid: string): Promise<ParkedCallWrite>;
-  transfer(identity: string, callSid: string, to: string, mode: 'blind' | 'consult'): Promise<void>;
-  completeTransfer(identity: string, callSid: string): Promise<void>;
-  cancelTransfer(identity: string, callSid: string): Promise<void>;
 }
 
 /** The SDK's sound names, in the order it asks for them. */
@@ -43,9 +35,9 @@ export const SOUND_NAMES = Object.keys(SDK_SOUNDS);
  * signals, the sounds from /api/voice/sounds).
  * GET /api/voice/registration: `{ registered }`, whether the service can ring the signed-in person.
  * GET /api/voice/sounds/{name}.wav[?level=0..100]: the SDK's ringtone, dial and DTMF sounds, made here.
- * POST /api/voice/calls/{callSid}/hold, …/resume, …/park: hold, resume or park one of the signed-in
- * person's own calls (`callSid` as their browser knows it); 204, or 200 with the parked call.
- * POST /api/voice/calls/{callSid}/transfer `{ to, mode }`, …/transfer/complete, …/transfer/cancel.
+ * POST /api/voice/calls/{callSid}/<control>: the call controls (src/contracts/call-controls.ts) on
+ * one of the signed-in person's own calls (`callSid` as their browser knows it): hold, resume, park
+ * (200 with the parked call), transfer `{ to, mode }`, transfer/complete, transfer/cancel; else 204.
  */
 export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void {
   const ttl = deps.tokenTtlSeconds ?? 3600;
@@ -62,66 +54,37 @@ export function registerVoiceRoutes(router: Router, deps: VoiceRouteDeps): void 
     sendJson(ctx.res, 200, { registered: await deps.voice.registered(user.identity) });
   });
 
-  // Hold, resume and park: the SDK has no such primitive, so the page asks the server, which owns
-  // the media legs. The session names the person; the service checks the call is theirs.
+  // The call controls (hold, resume, park, transfer and a consult's end): the SDK has no such
+  // primitive, so the page asks the server, which moves the call's legs. The session names the
+  // person; the controls check the call is theirs.
   const CALL_SID = /^[A-Za-z0-9-]{1,64}$/;
-  /** Runs a call control, turning the service's refusal into the API's error answer. */
-  const calls = deps.voice.control;
-  const answer = async (work: () => void | Promise<void>): Promise<void> => {
-    try {
-      await work();
-    } catch (err) {
-      if (err instanceof CallControlError) throw new HttpError(err.status, err.code, err.message);
-      throw err;
-    }
-  };
-  const control = (action: 'hold' | 'resume' | 'park') =>
-    router.route(API[action], async (ctx) => {
+  for (const name of CALL_CONTROL_NAMES) {
+    const control = CALL_CONTROLS[name];
+    // One control's function, as any of them: given what its route's body held, if it has one.
+    const carryOut = deps.voice.control[name] as (
+      identity: string,
+      callSid: string,
+      ...args: unknown[]
+    ) => Promise<unknown>;
+    router.route(control, async (ctx) => {
       const { user } = deps.auth.requireSession(ctx);
       const callSid = ctx.params.sid ?? '';
       if (!CALL_SID.test(callSid))
         throw new HttpError(400, 'bad_request', 'That is not a call id.');
+      const args =
+        control.body === null ? [] : [await readBody(ctx.req, { ...control, body: control.body })];
+      let answer: unknown;
       try {
-        if (action === 'park') {
-          sendJson(ctx.res, 200, { parked: await calls.park(user.identity, callSid) });
-          return;
-        }
-        await calls.hold(user.identity, callSid, action === 'hold');
+        answer = await carryOut(user.identity, callSid, ...args);
       } catch (err) {
         if (err instanceof CallControlError) throw new HttpError(err.status, err.code, err.message);
         throw err;
       }
+      if (control.answer !== null) return sendJson(ctx.res, 200, answer);
       ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
       ctx.res.end();
     });
-  control('hold');
-  control('resume');
-  control('park');
-
-  // Transfer: `{ to, mode: 'blind' | 'consult' }`; then, for a consult, complete or cancel.
-  router.route(API.transfer, async (ctx) => {
-    const { user } = deps.auth.requireSession(ctx);
-    const callSid = ctx.params.sid ?? '';
-    if (!CALL_SID.test(callSid)) throw new HttpError(400, 'bad_request', 'That is not a call id.');
-    const { to, mode } = await readBody(ctx.req, API.transfer);
-    await answer(() => calls.transfer(user.identity, callSid, to, mode));
-    ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
-    ctx.res.end();
-  });
-  for (const step of ['complete', 'cancel'] as const)
-    router.route(step === 'complete' ? API.completeTransfer : API.cancelTransfer, async (ctx) => {
-      const { user } = deps.auth.requireSession(ctx);
-      const callSid = ctx.params.sid ?? '';
-      if (!CALL_SID.test(callSid))
-        throw new HttpError(400, 'bad_request', 'That is not a call id.');
-      await answer(() =>
-        step === 'complete'
-          ? calls.completeTransfer(user.identity, callSid)
-          : calls.cancelTransfer(user.identity, callSid),
-      );
-      ctx.res.writeHead(204, { 'Cache-Control': 'no-store' });
-      ctx.res.end();
-    });
+  }
 
   const cache = new Map<string, Buffer>();
   router.route(API.voiceSound, (ctx) => {

@@ -20,6 +20,7 @@ import type { JsonObject } from '../../src/contracts/record';
 import { groupRecord, type Group } from '../../src/contracts/records/group';
 import { scheduleRecord } from '../../src/contracts/records/schedule';
 import { isTimeZone } from '../../src/domain/wall-clock';
+import { dialledGroups, extensionOwners, numberClash } from '../../src/domain/group';
 import type { Auth } from '../identity/sessions';
 import type { User } from '../identity/users';
 import { readBody } from '../platform/http/body';
@@ -28,7 +29,6 @@ import type { RequestContext, Router } from '../platform/http/router';
 import type { SyncAcl } from '../twilio/acl';
 import type { SyncRest } from '../twilio/sync-rest';
 import { checkedWrite } from '../identity/policy';
-import { groupNumberClash, numbersOfGroups } from './stored';
 
 export interface GroupRouteDeps {
   auth: Auth;
@@ -62,8 +62,8 @@ export function registerGroupRoutes(router: Router, deps: GroupRouteDeps): void 
         'The ring groups could not be read just now, so nothing was saved; try again in a moment',
       );
     });
-    const clash = groupNumberClash(id, number, numbersOfGroups(groups), deps.people());
-    if (clash) throw new HttpError(409, 'number_taken', `${clash}.`);
+    const clash = numberClash(id, number, dialledGroups(groups), extensionOwners(deps.people()));
+    if (clash) throw new HttpError(409, 'number_taken', clash);
   }
 
   router.route(API.createGroup, async (ctx) => {

@@ -27,15 +27,22 @@ export interface SignInConfig {
   /** SWITCHBOARD_PASSCODE: when set, local sign-in is offered on any address and requires it. */
   passcode: string | null;
   google: GoogleConfig;
+  /** People sign in with Google only (on Twilio): local sign-in is never offered. */
+  googleOnly: boolean;
 }
 
 /** SWITCHBOARD_PASSCODE, GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and the test hooks for Google's URLs. */
-export function signInConfigFromEnv(env: Env, cwd = process.cwd()): SignInConfig {
+export function signInConfigFromEnv(
+  env: Env,
+  cwd = process.cwd(),
+  options: { googleOnly: boolean } = { googleOnly: false },
+): SignInConfig {
   // The passcode is used verbatim: leading or trailing spaces may be part of it.
   const passcode = env.SWITCHBOARD_PASSCODE ? env.SWITCHBOARD_PASSCODE : null;
   const certsFile = nonEmpty(env.SWITCHBOARD_GOOGLE_CERTS_FILE);
   return {
     passcode,
+    googleOnly: options.googleOnly,
     google: {
       clientId: nonEmpty(env.GOOGLE_CLIENT_ID),
       clientSecret: nonEmpty(env.GOOGLE_CLIENT_SECRET),
@@ -56,9 +63,9 @@ export function signInConfigFromEnv(env: Env, cwd = process.cwd()): SignInConfig
 export function localSignInOffered(config: {
   host: string;
   passcode: string | null;
-  backend: string;
+  googleOnly: boolean;
 }): boolean {
-  if (config.backend === 'twilio') return false;
+  if (config.googleOnly) return false;
   return config.passcode !== null || isLoopbackHost(config.host);
 }
 

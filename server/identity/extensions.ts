@@ -2,7 +2,7 @@
  * Extensions: the short numbers colleagues dial. Every person has one (the server gives the lowest
  * free one from 100 upwards on first sign-in, and to people from before extensions at startup); an
  * admin can change it. One number reaches one thing: an extension is never another person's nor a
- * ring group's number (server/groups/stored.ts says which numbers groups have).
+ * ring group's number (src/domain/group.ts: `dialledGroups`, `numberClash`).
  */
 import { normaliseNumber } from '../../src/contracts/records/group';
 import { EXTENSION } from '../../src/contracts/records/user';
@@ -10,13 +10,6 @@ import { invalidField } from './errors';
 
 export const FIRST_EXTENSION = 100;
 const LAST_EXTENSION = 999_999;
-
-/** A number a ring group has: its id, its name and the number (normalised). */
-export interface GroupNumber {
-  id: string;
-  name: string;
-  number: string;
-}
 
 /**
  * The lowest extension from 100 upwards that is not in `taken` (other people's extensions and

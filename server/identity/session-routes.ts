@@ -23,7 +23,7 @@ import {
 
 /**
  * What sign-in reads of the configuration: where the server listens and behind what, sign-in's own
- * settings, and the backend (local sign-in is never offered on Twilio).
+ * settings (local sign-in is never offered on Twilio), and the backend the login screen is told.
  */
 export type SessionConfig = Pick<ServerConfig, 'host' | 'trustProxy'> &
   SignInConfig & { backend: 'embedded' | 'twilio-twins' | 'twilio' };
@@ -62,7 +62,7 @@ export function configAnswer(config: SessionConfig): ConfigAnswer {
     googleScriptUrl: config.google.scriptUrl,
     localSignIn: localSignInOffered(config),
     passcodeRequired: config.passcode !== null,
-    backend: config.backend === 'embedded' ? 'embedded' : 'twilio',
+    backend: config.backend,
   };
 }
 

@@ -6,7 +6,8 @@
  */
 import type { AppDatabase } from './database';
 import { extensionTaken, IdentityError, unknownUser } from './errors';
-import { lowestFreeExtension, type GroupNumber } from './extensions';
+import type { DialledGroup } from '../../src/domain/group';
+import { lowestFreeExtension } from './extensions';
 import type { Role } from '../../src/contracts/roles';
 
 export interface User {
@@ -96,7 +97,7 @@ const lastAdmin = (message: string): IdentityError =>
  */
 export function createUsers(
   db: AppDatabase,
-  groupNumbers: () => readonly GroupNumber[] = () => [],
+  groupNumbers: () => readonly DialledGroup[] = () => [],
 ): Users {
   const one = db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM users WHERE identity = ?`);
   const all = db.prepare<[], Row>(`SELECT ${COLUMNS} FROM users ORDER BY identity`);

@@ -23,7 +23,8 @@ export const ConfigAnswer = v.object({
   googleScriptUrl: v.string(),
   localSignIn: v.boolean(),
   passcodeRequired: v.boolean(),
-  backend: v.picklist(['embedded', 'twilio']),
+  /** SWITCHBOARD_BACKEND: where Twilio is (its twins in the server, or Twilio). */
+  backend: v.picklist(['embedded', 'twilio-twins', 'twilio']),
 });
 export type AppConfig = v.InferOutput<typeof ConfigAnswer>;
 

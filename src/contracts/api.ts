@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import { AudioSchema } from './records/audio';
-import { ParkedCallSchema } from './records/hold';
+import { CALL_CONTROLS } from './call-controls';
 import { PRESENCE_STATUSES } from './records/presence';
 import { QualityReportSchema } from './records/call-quality';
 import { body, route, text } from './api-route';
@@ -68,9 +68,6 @@ export const SaveAnswerSchema = v.union([
 ]);
 export type SaveAnswer = v.InferOutput<typeof SaveAnswerSchema>;
 
-/** A parked call as the server reports it (the `holds` item with its key). */
-const ParkAnswer = v.object({ parked: ParkedCallSchema });
-
 // ── Routes ────────────────────────────────────────────────────────────────────────────────────
 
 export const API = {
@@ -128,23 +125,7 @@ export const API = {
   issueSignInCode: route('POST', '/api/users/:identity/sign-in-code', null, SignInCodeAnswer),
 
   // Calls: the browser's phone asks the server to change a call it is on.
-  hold: route('POST', '/api/voice/calls/:sid/hold', null, null),
-  resume: route('POST', '/api/voice/calls/:sid/resume', null, null),
-  park: route('POST', '/api/voice/calls/:sid/park', null, ParkAnswer),
-  transfer: route(
-    'POST',
-    '/api/voice/calls/:sid/transfer',
-    body({
-      to: v.pipe(
-        v.string('Say who to transfer the call to.'),
-        v.maxLength(200, 'Say who to transfer the call to.'),
-      ),
-      mode: v.picklist(['blind', 'consult'], 'mode must be "blind" or "consult".'),
-    }),
-    null,
-  ),
-  completeTransfer: route('POST', '/api/voice/calls/:sid/transfer/complete', null, null),
-  cancelTransfer: route('POST', '/api/voice/calls/:sid/transfer/cancel', null, null),
+  ...CALL_CONTROLS,
   /**
    * How a finished call sounded to this browser (the SDK's samples summarised), for its history
    * row; only a person who was on the call may report it.

@@ -58,7 +58,7 @@ export type GroupErrors = Partial<Record<keyof Group, string>>;
  * The form's checks. `others` are the other groups (by id) for the uniqueness of the number,
  * `people` the identities on the team, so a member who was removed meanwhile is caught, and
  * `extensions` the team's extensions (extension → name): a group's number is nobody's extension.
- * The Sync service checks the number again when the group is written (server/users/extensions.ts).
+ * The server checks the number again when the group is saved (server/groups/routes.ts).
  */
 export function validateGroup(
   group: Group,
@@ -76,13 +76,9 @@ export function validateGroup(
 
   const number = normaliseNumber(group.number);
   const numberRule = rule('number', number);
+  const clash = numberClash(null, number, dialledGroups(others), extensions);
   if (numberRule) errors.number = numberRule;
-  else {
-    const taken = [...others.values()].find((g) => normaliseNumber(g.number) === number);
-    const owner = extensions.get(number);
-    if (taken) errors.number = `${number} is already the number of ${taken.name}.`;
-    else if (owner !== undefined) errors.number = `${number} is already the extension of ${owner}.`;
-  }
+  else if (clash) errors.number = clash;
 
   const gone = group.members.filter((m) => !people.has(m));
   const members = rule('members', group.members);
@@ -132,4 +128,44 @@ export function validateGroupGuidance(
       errors[slot] = 'This announcement no longer exists. Choose another, or none.';
   }
   return errors;
+}
+
+/**
+ * A ring group as colleagues dial it: its id, its name (its id when it has none) and its number,
+ * normalised. A group without a number is not dialled.
+ */
+export interface DialledGroup {
+  id: string;
+  name: string;
+  number: string;
+}
+
+/** The ring groups (by id) that can be dialled, as {@link DialledGroup}s. */
+export function dialledGroups(groups: Iterable<readonly [string, Group]>): DialledGroup[] {
+  const out: DialledGroup[] = [];
+  for (const [id, group] of groups) {
+    const number = normaliseNumber(group.number);
+    if (number !== '') out.push({ id, name: group.name || id, number });
+  }
+  return out;
+}
+
+/**
+ * One number reaches one thing: why a ring group may not have `number`, or null. Another group has
+ * it, or it is someone's extension (`extensions`: extension → name). `groupId` is the group being
+ * saved (null for a new one): its own number is not a clash.
+ */
+export function numberClash(
+  groupId: string | null,
+  number: string,
+  groups: readonly DialledGroup[],
+  extensions: ReadonlyMap<string, string>,
+): string | null {
+  const normalised = normaliseNumber(number);
+  if (normalised === '') return null;
+  const group = groups.find((g) => g.number === normalised && g.id !== groupId);
+  if (group) return `${normalised} is already the number of ${group.name}.`;
+  const owner = extensions.get(normalised);
+  if (owner !== undefined) return `${normalised} is already the extension of ${owner}.`;
+  return null;
 }

@@ -3,6 +3,7 @@
  * context and events, and the actions, guards, actors and delays the machine is set up with.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import type { CallControl, PlainCallControl, TransferRequest } from '../contracts/call-controls';
 import { endReasonForCode, type CallEndReason, type Remote, type VoiceError } from './call.types';
 
 export type CallDirection = 'outgoing' | 'incoming';
@@ -55,16 +56,12 @@ export const MAX_WARNINGS = 20;
 
 /** A call control the server carries out (the SDK has none): hold, resume, park. */
 export interface CallControlInput extends CallRef {
-  action: 'hold' | 'resume' | 'park' | 'transfer' | 'completeTransfer' | 'cancelTransfer';
+  action: CallControl;
   /** For `transfer`: who to, and how. */
   transfer?: TransferRequest;
 }
 
-/** A transfer asked for: to whom (a name, email or extension), blind or after talking to them. */
-export type TransferRequest = {
-  to: string;
-  mode: 'blind' | 'consult';
-};
+export type { TransferRequest };
 
 /** What the adapter sends, one per SDK `Call` event (`ringing`, `accept`, `cancel`, …). */
 export type CallAdapterEvent =
@@ -98,12 +95,9 @@ export type CallUserEvent =
   | { type: 'call.mute' }
   | { type: 'call.unmute' }
   | { type: 'call.digits'; digits: string }
-  | { type: 'call.hold' }
-  | { type: 'call.resume' }
-  | { type: 'call.park' }
-  | ({ type: 'call.transfer' } & TransferRequest)
-  | { type: 'call.completeTransfer' }
-  | { type: 'call.cancelTransfer' };
+  // The call controls (src/contracts/call-controls.ts), one event each: `call.hold`, `call.park`, …
+  | { type: `call.${PlainCallControl}` }
+  | ({ type: 'call.transfer' } & TransferRequest);
 
 export type CallEvent = CallAdapterEvent | CallUserEvent;
 
@@ -119,7 +113,7 @@ export const isValidDigits = (digits: string): boolean => /^[0-9*#wW]+$/.test(di
 
 /** The input of a `controlCall` that needs nothing but the call. */
 export const controlInput =
-  (action: Exclude<CallControlInput['action'], 'transfer'>) =>
+  (action: PlainCallControl) =>
   ({ context }: { context: CallContext }): CallControlInput => ({ callId: context.callId, action });
 
 /** A transition to `ended` for a call handed on (parked or transferred). */

@@ -13,6 +13,7 @@ import type {
   HoldStatus,
   TransferStatus,
 } from '../../machines/call.selectors';
+import { CALL_CONTROL_NAMES } from '../../contracts/call-controls';
 import type { Remote } from '../../machines/call.types';
 import type { CallDirection, CallUserEvent } from '../../machines/call.setup';
 
@@ -73,11 +74,8 @@ const SIMPLE_COMMANDS = [
   'call.hangUp',
   'call.mute',
   'call.unmute',
-  'call.hold',
-  'call.resume',
-  'call.park',
-  'call.completeTransfer',
-  'call.cancelTransfer',
+  // The call controls that need nothing but the call (src/contracts/call-controls.ts).
+  ...CALL_CONTROL_NAMES.filter((name) => name !== 'transfer').map((name) => `call.${name}`),
 ];
 const TRANSFER_STATUSES: readonly TransferStatus[] = [
   'idle',

@@ -53,12 +53,12 @@ async function initStatus(jwt: string): Promise<Record<string, unknown>> {
 }
 
 describe('Twilio mode on the twins', () => {
-  it('offers local sign-in and says the backend is Twilio', async () => {
+  it('offers local sign-in and says the backend is Twilio on its twins', async () => {
     const body = (await (await fetch(`${server.url}/api/config`)).json()) as Record<
       string,
       unknown
     >;
-    expect(body).toMatchObject({ backend: 'twilio', localSignIn: true });
+    expect(body).toMatchObject({ backend: 'twilio-twins', localSignIn: true });
   });
 
   it('hands out a Twilio token for the made-up account and points the SDK at the twin', async () => {

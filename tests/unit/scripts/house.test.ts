@@ -31,6 +31,16 @@ describe('the house measure on a made-up checkout', () => {
     'server/calls/dial.ts',
     "export { plan } from './plan';\nif (config.backend === 'twilio') {}\n",
   );
+  write(
+    'server/config.ts',
+    "const b = { backend: config.backend };\nconst d = config.twins\n  ? 'here'\n  : null;\n",
+  );
+  write('server/twilio/config.ts', "const m = backend.kind === 'x';\n");
+  write(
+    'server/config.ts',
+    'const b = { backend: config.backend };\nconst d = config.twins\n  ? config.twins.dataDir\n  : null;\n',
+  );
+  write('server/twilio/config.ts', "const m = backend === 'x';\n");
   write('src/a.ts', "import { b } from './b';\n");
   write('src/b.tsx', "import type { A } from './a';\n");
   const house = measureHouse(dir);
@@ -51,11 +61,15 @@ describe('the house measure on a made-up checkout', () => {
     expect(house.circles.src).toEqual([['src/a.ts', 'src/b.tsx']]);
   });
 
-  it('counts backend conditionals in code, not in comments, by room', () => {
-    expect(house.conditionals.root).toEqual(['server/app.ts:2: const on = config.twins ? 1 : 0;']);
-    expect(house.conditionals.features).toEqual([
-      "server/calls/dial.ts:2: if (config.backend === 'twilio') {}",
-    ]);
+  it('counts backend conditionals in code, not in comments or plain reads, by place', () => {
+    expect(house.conditionals).toEqual({
+      app: ['server/app.ts:2: const on = config.twins ? 1 : 0;'],
+      config: [
+        'server/config.ts:2: const d = config.twins',
+        "server/twilio/config.ts:1: const m = backend === 'x';",
+      ],
+      features: ["server/calls/dial.ts:2: if (config.backend === 'twilio') {}"],
+    });
   });
 });
 

@@ -11,7 +11,7 @@ import {
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESENCE } from '../../../../src/contracts/objects';
-import { TWILIO_SIGNALLING_URL } from '../../../../server/twilio/endpoints';
+import { TWILIO_SIGNALLING_URL } from '../../../../server/twilio/cloud';
 import { mintTwilioSyncToken, mintTwilioVoiceToken } from '../../../../server/twilio/tokens';
 import { expectError, postJson, raw } from '../support';
 import {
