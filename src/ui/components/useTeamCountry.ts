@@ -4,7 +4,7 @@ import { TEAM } from '../../contracts/objects';
 import { effectiveCountry, TEAM_DOCUMENT } from '../../app/team';
 import { isCountry, type CountryCode } from '../../domain/phone-number';
 import { selectDocumentData } from '../../machines/syncDocument.selectors';
-import { useContainerSelector, useSyncDocument } from '../sync/containers';
+import { useContainerSelector, useSyncDocument } from '../sync/useSyncContainers';
 
 const browserLanguages = (): readonly string[] =>
   typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);

@@ -3,7 +3,7 @@ import { SHARED_MAP } from '../../app/containers';
 import { CONTACTS, GROUPS, USERS } from '../../contracts/objects';
 import { selectMapItems } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../machines/syncPorts';
-import { useContainerSelector, useSyncMap } from '../sync/containers';
+import { useContainerSelector, useSyncMap } from '../sync/useSyncContainers';
 import { useTeamCountry } from '../components/useTeamCountry';
 import { namesFrom, type Names } from './names';
 

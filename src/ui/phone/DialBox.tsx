@@ -27,7 +27,7 @@ import { selectMapItems } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../machines/syncPorts';
 import { useTeamCountry } from '../components/useTeamCountry';
 import { contactFromData } from '../routes/contacts/contact';
-import { useContainerSelector, useSyncMap } from '../sync/containers';
+import { useContainerSelector, useSyncMap } from '../sync/useSyncContainers';
 import {
   dialEntries,
   resolveDial,

@@ -11,7 +11,7 @@ import {
   selectDocumentStatus,
 } from '../../machines/syncDocument.selectors';
 import { useSessionActor } from '../app/actors';
-import { useContainerSelector, useSyncDocument } from '../sync/containers';
+import { useContainerSelector, useSyncDocument } from '../sync/useSyncContainers';
 import { writeProblem } from '../sync/writeProblem';
 
 /**

@@ -17,7 +17,7 @@ import { CallCard, CallCardView } from './CallCard';
 import { CallNotifications } from './CallNotifications';
 import { DialBox } from './DialBox';
 import { DoNotDisturb } from './DoNotDisturb';
-import { usePhone } from './phone';
+import { usePhone } from './usePhone';
 import { useCallSideEffects } from './side-effects';
 import { useLeaveWarning, useLiveCall, useRingingCaller, useRingingFlash } from './attention';
 import type { CallSummary } from '../../machines/call.selectors';

@@ -11,7 +11,7 @@ import { selectListItems } from '../../machines/syncList.selectors';
 import type { ListItem } from '../../machines/syncPorts';
 import { callOf } from '../routes/history/call';
 import { CALLS_PAGE } from '../routes/history/voicemail';
-import { useContainerSelector, useSyncList } from '../sync/containers';
+import { useContainerSelector, useSyncList } from '../sync/useSyncContainers';
 
 const NO_ITEMS: readonly ListItem[] = [];
 

@@ -4,7 +4,7 @@ import { selectDocumentData } from '../../machines/syncDocument.selectors';
 import type { MirrorCommand } from '../../io/voice/mirror';
 import { SETTINGS_DOCUMENT } from '../../app/containers';
 import { SETTINGS } from '../../contracts/objects';
-import { useContainerSelector, useSyncDocument } from '../sync/containers';
+import { useContainerSelector, useSyncDocument } from '../sync/useSyncContainers';
 import {
   actionFor,
   comboOf,

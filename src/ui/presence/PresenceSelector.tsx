@@ -8,7 +8,7 @@ import { selectUser } from '../../machines/session.selectors';
 import { selectMapItem } from '../../machines/syncMap.selectors';
 import type { MapItem } from '../../machines/syncPorts';
 import { useSessionActor } from '../app/actors';
-import { useContainerSelector, useSyncMap } from '../sync/containers';
+import { useContainerSelector, useSyncMap } from '../sync/useSyncContainers';
 import './presence.css';
 import { setPresenceStatus } from '../../app/mutators/presence';
 import { usePresence } from './usePresence';

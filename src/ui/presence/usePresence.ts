@@ -1,5 +1,5 @@
 import type { PresenceHandle } from '../../app/presence';
-import { useWorkspaceSnapshot } from '../app/workspace';
+import { useWorkspaceSnapshot } from '../app/WorkspaceProvider';
 
 /** This browser's presence (the workspace runs it: src/app/presence.ts). */
 export function usePresence(): PresenceHandle {

@@ -44,7 +44,7 @@ describe('import zones: contracts <- domain <- machines <- io <- app <- ui', () 
     ['src/machines/x.ts', "import { a } from '../app/workspace';"],
     ['src/io/sync/x.ts', "import { a } from '../../app/containers';"],
     ['src/io/x.ts', "import { a } from '../ui/app/actors';"],
-    ['src/app/x.ts', "import { a } from '../ui/sync/containers';"],
+    ['src/app/x.ts', "import { a } from '../ui/sync/useSyncContainers';"],
     ['src/ui/x.ts', "import { a } from '../../server/app';"],
     ['src/main.tsx', "import { a } from '../server/app';"],
   ])('%s may not: %s', async (path, code) => {

@@ -9,7 +9,7 @@ import { Link } from 'react-router-dom';
 import type { SyncFailure } from '../../../contracts/sync-errors';
 import type { ContainerStatus } from '../../../machines/syncContainer.selectors';
 import { Screen } from '../../components/Screen';
-import type { MapActor } from '../../sync/containers';
+import type { MapActor } from '../../sync/useSyncContainers';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { DeleteButton, DeleteDialog } from './DeleteDialog';

@@ -19,7 +19,7 @@ import type { MapItem } from '../../../machines/syncPorts';
 import type { ContainerStatus } from '../../../machines/syncContainer.selectors';
 import type { SyncFailure } from '../../../contracts/sync-errors';
 import { useApiClient } from '../../app/actors';
-import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/containers';
+import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/useSyncContainers';
 
 const NO_ITEMS: readonly MapItem[] = [];
 

@@ -17,7 +17,11 @@ import {
   selectDocumentMeta,
   selectDocumentStatus,
 } from '../../../machines/syncDocument.selectors';
-import { useContainerSelector, useSyncDocument, type DocumentActor } from '../../sync/containers';
+import {
+  useContainerSelector,
+  useSyncDocument,
+  type DocumentActor,
+} from '../../sync/useSyncContainers';
 import type { EditorActor } from './EditorFrame';
 import { useStoredEditor, type Stored, type StoredEditorSpec } from './editing';
 

@@ -12,7 +12,7 @@ import type { JsonObject } from '../../../contracts/record';
 import { humanMessage, toSyncFailure } from '../../../contracts/sync-errors';
 import { fetchItem } from '../../../app/mutators/core';
 import { selectMapItem, selectMapStatus } from '../../../machines/syncMap.selectors';
-import { useContainerSelector, type MapActor } from '../../sync/containers';
+import { useContainerSelector, type MapActor } from '../../sync/useSyncContainers';
 import type { EditorActor } from './EditorFrame';
 import { useStoredEditor, type Stored, type StoredEditorSpec } from './editing';
 

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import type { MapItem } from '../../../machines/syncPorts';
-import { useDial } from '../../phone/phone';
+import { useDial } from '../../phone/usePhone';
 import { contactFromData } from './contact';
 import type { CountryCode } from '../../../domain/phone-number';
 import { CallNumber, PHONE_NOT_READY } from './CallNumber';

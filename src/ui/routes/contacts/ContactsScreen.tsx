@@ -9,7 +9,7 @@ import {
 } from '../../../machines/syncMap.selectors';
 import { useToastActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
-import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/containers';
+import { useContainerSelector, useSyncMap, type MapActor } from '../../sync/useSyncContainers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { CONTACTS } from '../../../contracts/objects';

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { Contact } from '../../../contracts/records/contact';
 import type { CountryCode } from '../../../domain/phone-number';
 import { Modal } from '../../components/Modal';
-import { useDial } from '../../phone/phone';
+import { useDial } from '../../phone/usePhone';
 import { CallNumber } from './CallNumber';
 
 /** Every number of a contact, each its own call button (a row shows the first two). */

@@ -10,12 +10,12 @@ import {
 } from '../../../machines/syncList.selectors';
 import type { ListItem } from '../../../machines/syncPorts';
 import { Screen } from '../../components/Screen';
-import { useContainerSelector, useSyncList, type ListActor } from '../../sync/containers';
+import { useContainerSelector, useSyncList, type ListActor } from '../../sync/useSyncContainers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { callOf, filterFrom, FILTERS, passes, type Filter } from './call';
 import { CallList, type RowContext } from './CallList';
-import { useDial } from '../../phone/phone';
+import { useDial } from '../../phone/usePhone';
 import './history.css';
 import { CALLS } from '../../../contracts/objects';
 import { markAllVoicemailHeard, markVoicemailHeard } from '../../../app/mutators/settings';

@@ -22,7 +22,7 @@ import {
   useSyncList,
   useSyncMap,
   type DocumentActor,
-} from '../../sync/containers';
+} from '../../sync/useSyncContainers';
 import { callOf } from './call';
 import { unheard } from './row';
 

@@ -3,7 +3,7 @@ import { SHARED_MAP } from '../../../app/containers';
 import { HOLDS } from '../../../contracts/objects';
 import { selectMapItems } from '../../../machines/syncMap.selectors';
 import type { MapItem } from '../../../machines/syncPorts';
-import { useContainerSelector, useSyncMap } from '../../sync/containers';
+import { useContainerSelector, useSyncMap } from '../../sync/useSyncContainers';
 import { holdFrom } from '../hold/hold';
 
 const NO_ITEMS: readonly MapItem[] = [];

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import '../../../styles/shell.css';
-import { WorkspaceProvider } from '../../app/workspace';
+import { WorkspaceProvider } from '../../app/WorkspaceProvider';
 import { Softphone } from '../../phone/Softphone';
 import { SyncStatusBanner } from '../../sync/SyncStatusBanner';
 import { SideNav } from './SideNav';

@@ -10,7 +10,7 @@ import { selectMapItem } from '../../../machines/syncMap.selectors';
 import { SHARED_MAP } from '../../../app/containers';
 import { USERS } from '../../../contracts/objects';
 import { userRecord } from '../../../contracts/records/user';
-import { useContainerSelector, useSyncMap } from '../../sync/containers';
+import { useContainerSelector, useSyncMap } from '../../sync/useSyncContainers';
 import { useSessionActor } from '../../app/actors';
 import { PresenceSelector } from '../../presence/PresenceSelector';
 

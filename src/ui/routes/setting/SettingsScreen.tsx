@@ -22,7 +22,7 @@ import { useApiClient, useSessionActor } from '../../app/actors';
 import { Screen } from '../../components/Screen';
 import { CallNotifications } from '../../phone/CallNotifications';
 import { DoNotDisturb } from '../../phone/DoNotDisturb';
-import { usePhone } from '../../phone/phone';
+import { usePhone } from '../../phone/usePhone';
 import {
   comboOf,
   DEFAULT_SHORTCUTS,
@@ -30,7 +30,7 @@ import {
   shortcutProblem,
   shortcutsFrom,
 } from '../../phone/shortcuts';
-import { useContainerSelector, useSyncDocument, useSyncMap } from '../../sync/containers';
+import { useContainerSelector, useSyncDocument, useSyncMap } from '../../sync/useSyncContainers';
 import { writeProblem } from '../../sync/writeProblem';
 import './settings.css';
 import type { AudioDevice } from '../../../io/voice/audio';

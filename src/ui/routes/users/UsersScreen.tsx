@@ -15,7 +15,7 @@ import { removeUser, setRole } from '../../../app/mutators/users';
 import { PRESENCE, USERS } from '../../../contracts/objects';
 import '../../presence/presence.css';
 import { PRESENCE_LABELS } from '../../../domain/presence';
-import { useContainerSelector, useSyncMap } from '../../sync/containers';
+import { useContainerSelector, useSyncMap } from '../../sync/useSyncContainers';
 import { useSyncAvailability } from '../../sync/SyncProvider';
 import { LoadFailure } from '../../sync/LoadFailure';
 import { presenceCounts, teamDirectory, type TeamMember } from './directory';
@@ -23,7 +23,7 @@ import { ExtensionField } from './ExtensionField';
 import { RemoveUserDialog } from './RemoveUserDialog';
 import { SignInCodeDialog } from './SignInCodeDialog';
 import { roleChangedMessage } from './roles';
-import { useDial } from '../../phone/phone';
+import { useDial } from '../../phone/usePhone';
 import './users.css';
 import type { Role } from '../../../contracts/roles';
 

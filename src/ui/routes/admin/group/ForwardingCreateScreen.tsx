@@ -11,7 +11,7 @@ import { validateRule, WHEN_LABELS } from '../../../../domain/forwarding';
 import { selectListItems, selectListStatus } from '../../../../machines/syncList.selectors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
-import { useContainerSelector } from '../../../sync/containers';
+import { useContainerSelector } from '../../../sync/useSyncContainers';
 import { useSyncRuntime } from '../../../sync/SyncProvider';
 import { AdminForm, useFormKit, type FormFrame, type FormState } from '../form';
 import { useGroups, usePeople, type Person } from '../live';

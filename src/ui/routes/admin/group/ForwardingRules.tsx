@@ -3,7 +3,7 @@ import { deleteRule, swapRules, type PlacedRule } from '../../../../app/mutators
 import { describeTarget, ruleFromData, WHEN_LABELS } from '../../../../domain/forwarding';
 import type { Rule } from '../../../../contracts/records/forwarding';
 import { selectListItems, selectListStatus } from '../../../../machines/syncList.selectors';
-import { useContainerSelector } from '../../../sync/containers';
+import { useContainerSelector } from '../../../sync/useSyncContainers';
 import { NO_ITEMS, useForwardingList } from './forwarding';
 import { Button } from '../form';
 

@@ -10,7 +10,7 @@ import { useApiClient } from '../../../app/actors';
 import { paths } from '../../../app/paths';
 import { Screen } from '../../../components/Screen';
 import '../../../presence/presence.css';
-import { useContainerSelector, useSyncMap } from '../../../sync/containers';
+import { useContainerSelector, useSyncMap } from '../../../sync/useSyncContainers';
 import { DeleteDialog } from '../DeleteDialog';
 import { MapState, useMapState } from '../ListScreen';
 import { useGroups, usePeople } from '../live';

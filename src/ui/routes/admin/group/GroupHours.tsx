@@ -7,7 +7,7 @@ import {
   selectDocumentStatus,
 } from '../../../../machines/syncDocument.selectors';
 import { useNow } from '../../../components/clock';
-import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
+import { useContainerSelector, useSyncDocument } from '../../../sync/useSyncContainers';
 import { groupObjectNames as groupObjects } from '../../../../contracts/objects';
 import { describeDate, describeOpenNow } from '../../../../domain/hours-text';
 

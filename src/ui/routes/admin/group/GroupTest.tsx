@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { selectCallRouting, selectCallStatus } from '../../../../machines/call.selectors';
 import { selectCalls } from '../../../../machines/device.selectors';
-import { useDial, usePhone } from '../../../phone/phone';
+import { useDial, usePhone } from '../../../phone/usePhone';
 import type { CallActor } from '../../../../machines/device.setup';
 import type { RoutingNote } from '../../../../machines/call.setup';
 

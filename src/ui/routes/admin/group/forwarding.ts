@@ -1,6 +1,6 @@
 import { FORWARDING } from '../../../../contracts/objects';
 import type { ListItem } from '../../../../machines/syncPorts';
-import { useSyncList, type ListActor } from '../../../sync/containers';
+import { useSyncList, type ListActor } from '../../../sync/useSyncContainers';
 
 export const NO_ITEMS: readonly ListItem[] = [];
 

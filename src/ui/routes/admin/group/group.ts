@@ -8,7 +8,7 @@ import {
 import { extensionOwners, groupToData, validateGroup } from '../../../../domain/group';
 import type { FieldErrors } from '../../../../machines/editor.machine';
 import { useApiClient } from '../../../app/actors';
-import type { MapActor } from '../../../sync/containers';
+import type { MapActor } from '../../../sync/useSyncContainers';
 import type { FormCodec } from '../form';
 import type { Person } from '../live';
 import { useMapItemEditor } from '../useMapItemEditor';

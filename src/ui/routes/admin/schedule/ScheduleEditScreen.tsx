@@ -12,7 +12,7 @@ import { MAX_RANGES_PER_DAY, openNow, validateSchedule } from '../../../../domai
 import { scheduleFromData, scheduleToData, summariseWeek } from '../../../../domain/schedule';
 import { selectDocumentData } from '../../../../machines/syncDocument.selectors';
 import { useNow } from '../../../components/clock';
-import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
+import { useContainerSelector, useSyncDocument } from '../../../sync/useSyncContainers';
 import {
   AdminForm,
   Button,

@@ -11,7 +11,7 @@ import {
   selectDocumentData,
   selectDocumentStatus,
 } from '../../../../machines/syncDocument.selectors';
-import { useContainerSelector, useSyncDocument } from '../../../sync/containers';
+import { useContainerSelector, useSyncDocument } from '../../../sync/useSyncContainers';
 import { writeProblem } from '../../../sync/writeProblem';
 import './team.css';
 

@@ -22,7 +22,7 @@ import {
   selectFieldErrors,
   selectTheirs,
 } from '../../../../../src/machines/editor.selectors';
-import type { MapActor } from '../../../../../src/ui/sync/containers';
+import type { MapActor } from '../../../../../src/ui/sync/useSyncContainers';
 import type { EditorActor } from '../../../../../src/ui/routes/admin/EditorFrame';
 import { GROUP_CODEC } from '../../../../../src/ui/routes/admin/group/group';
 import { useMapItemEditor } from '../../../../../src/ui/routes/admin/useMapItemEditor';

@@ -17,7 +17,7 @@ import {
   useContainerSelector,
   useSyncList,
   useSyncMap,
-} from '../../../../../src/ui/sync/containers';
+} from '../../../../../src/ui/sync/useSyncContainers';
 import { SyncProvider } from '../../../../../src/ui/sync/SyncProvider';
 import { SyncStatusBanner } from '../../../../../src/ui/sync/SyncStatusBanner';
 import { FakeSdkClient, FakeSdkContainer, sdkItem } from '../../../io/sync/sdkFakes';

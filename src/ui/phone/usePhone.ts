@@ -1,7 +1,7 @@
 /** The signed-in person's phone as the screens reach it (the workspace runs it: src/app/phone.ts). */
 import { useSelector } from '@xstate/react';
 import type { PhoneHandle } from '../../app/phone';
-import { useWorkspaceSnapshot } from '../app/workspace';
+import { useWorkspaceSnapshot } from '../app/WorkspaceProvider';
 
 export type { PhoneHandle } from '../../app/phone';
 
