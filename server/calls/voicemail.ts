@@ -9,10 +9,6 @@ import type { Auth } from '../identity/sessions';
 import { HttpError } from '../platform/http/errors';
 import type { RequestContext, Router } from '../platform/http/router';
 
-/** What a caller hears before the tone when a group has no voicemail greeting of its own. */
-export const VOICEMAIL_GREETING =
-  'Nobody can take your call right now. Please leave a message after the tone.';
-
 /** One message: the group it was left for, and how its audio is sent. */
 export interface VoicemailMessage {
   groupId: string;

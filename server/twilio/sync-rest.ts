@@ -15,7 +15,7 @@ export interface StoredMapItem {
   expiresAt: number | null;
 }
 
-/** What the server asks of a Sync service; the Twilio backend's counterpart of `InternalSync`. */
+/** What the app asks of Twilio's Sync service, through its REST API (the `twilio` package). */
 export interface SyncRest {
   mapItems(map: string): Promise<Map<string, StoredMapItem>>;
   /** The item with its revision (for {@link SyncRest.updateMapItemIf}), or null. */

@@ -11,7 +11,7 @@ import { Connection } from './connection';
 import type { ConnectionHost } from './connection';
 import { RequestBatcher } from './batcher';
 import { Core } from './core';
-import { createInternalSync } from './internal';
+import { createAsServer } from './as-server';
 import { describeAccess, forbidden, type AccessPolicy } from './policy';
 import { limits } from './limits';
 import type { RestRequest } from './rest/context';
@@ -74,7 +74,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
     perMessageDeflate: false,
   });
   const testHooks = options.testHooks ?? process.env.SWITCHBOARD_SYNC_TEST_HOOKS === '1';
-  const internal = createInternalSync(core);
+  const asServer = createAsServer(core);
   const logRequests =
     options.logRequests === true || process.env.SWITCHBOARD_SYNC_LOG_REQUESTS === '1';
   const twilioApi = createTwilioApi(core, {
@@ -155,7 +155,7 @@ export function createSyncService(options: SyncServiceOptions): SyncService {
           status: 400,
           body: { code: 20001, message: 'method and path are required', status: 400 },
         };
-      return internal.asServer(b.method, b.path, b.body);
+      return asServer(b.method, b.path, b.body);
     }
     if (req.segments[1] === 'sweep' && req.method === 'POST')
       return { status: 200, body: { removed: core.sweep() } };

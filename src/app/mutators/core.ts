@@ -54,30 +54,6 @@ export function putItem<R extends AnyRecord>(
 }
 
 /**
- * Writes a map item whole (created or replaced), made by `build` from the item as the service holds
- * it (null when there is none): if someone writes the item between that read and this write, the
- * service refuses the write (If-Match) and `build` runs again on their version, so what they wrote
- * is seen rather than overwritten with an older copy. `ttl` as for {@link putItem}.
- */
-export function putItemFrom<R extends AnyRecord>(
-  map: MapActor,
-  record: R,
-  key: string,
-  build: (current: JsonObject | null) => unknown,
-  options: { ttl?: number } = {},
-): Promise<MapItem> {
-  const ttl = options.ttl === undefined ? {} : { ttl: options.ttl };
-  return askMap(map, {
-    type: 'map.mutate',
-    key,
-    // The SDK calls this again with the fresh value after a lost race: only the last call counts.
-    mutator: (current) =>
-      checked(record, build(Object.keys(current).length === 0 ? null : current)),
-    ...ttl,
-  });
-}
-
-/**
  * Replaces a map item whole only if it still exists: an item someone removed meanwhile is not
  * silently made again (the answer is then `{ ok: false }` and nothing was written).
  */
@@ -99,11 +75,6 @@ export async function updateItem<R extends AnyRecord>(
     },
   });
   return { ok: !gone };
-}
-
-/** Renews a map item's ttl (seconds) without changing its data, so nobody is sent an event. */
-export function touchItem(map: MapActor, key: string, ttl: number): Promise<undefined> {
-  return askMap(map, { type: 'map.setItemTtl', key, ttl });
 }
 
 /** A map item as the service holds it now, with its revision (not the copy the map holds). */

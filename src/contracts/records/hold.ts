@@ -23,8 +23,6 @@ export type Hold = v.InferOutput<typeof HoldSchema>;
 /** A parked call as the server reports it and /hold lists it: the `holds` item with its key (the call's id). */
 export const ParkedCallSchema = v.object({ callId: v.string(), ...HoldSchema.entries });
 export type ParkedCall = v.InferOutput<typeof ParkedCallSchema>;
-/** A parked call as the server writes it (fields with a default may be left out). */
-export type ParkedCallWrite = v.InferInput<typeof ParkedCallSchema>;
 
 /** A hold without its caller or its time is no hold: it is not listed. */
 export const holdRecord = defineRecord(

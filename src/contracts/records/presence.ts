@@ -17,8 +17,6 @@ export const PresenceSchema = v.object({
   doNotDisturb: v.optional(v.boolean(), false),
 });
 export type Presence = v.InferOutput<typeof PresenceSchema>;
-/** An item as written (the flags left out are false). */
-export type PresenceWrite = v.InferInput<typeof PresenceSchema>;
 
 export const presenceRecord = defineRecord('presence', PresenceSchema, {
   status: 'available',

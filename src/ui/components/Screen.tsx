@@ -10,18 +10,3 @@ export function Screen({ title, children }: { title: string; children?: ReactNod
     </section>
   );
 }
-
-/**
- * The honest empty state of a screen whose content arrives in a later release: it says what the
- * screen will do and shows no data, because there is none yet.
- */
-export function ComingSoon({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Screen title={title}>
-      <div className="empty-state" data-testid="empty-state">
-        <p className="empty-state__lead">Not available yet.</p>
-        <p>{children}</p>
-      </div>
-    </Screen>
-  );
-}

@@ -106,10 +106,6 @@ export function findObject(ctx: Ctx, kind: ObjectKind, id: string): ObjectRow {
   return obj;
 }
 
-export function isRestError(e: unknown): e is SyncRestError {
-  return e instanceof SyncRestError;
-}
-
 /** Iterative, so a hostile nesting depth cannot overflow the stack the way JSON.stringify would. */
 function depthExceeds(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];

@@ -7,10 +7,7 @@ import { createActor, waitFor } from 'xstate';
 import { syncErrors, type ContainerKind } from '../../../contracts/sync-errors';
 import { askDocument, askList } from '../../../machines/syncAsk';
 import { selectStatus } from '../../../machines/syncContainer.selectors';
-import type {
-  SyncDocumentInput,
-  syncDocumentMachine,
-} from '../../../machines/syncDocument.machine';
+import type { syncDocumentMachine } from '../../../machines/syncDocument.machine';
 import type { SyncListInput, syncListMachine } from '../../../machines/syncList.machine';
 import type { DocumentActor, ListActor } from '../core';
 
@@ -32,14 +29,6 @@ async function whenOpen<A extends Opened>(actor: A, kind: ContainerKind): Promis
   if (selectStatus(snapshot) === 'ready') return actor;
   actor.stop();
   throw snapshot.context.error ?? syncErrors.containerGone(kind);
-}
-
-/** Opens (or, with mode `create_new`, creates) a document: a 409 means the name is taken. */
-export function openDocument(
-  machines: ContainerMachines,
-  input: SyncDocumentInput,
-): Promise<DocumentActor> {
-  return whenOpen(createActor(machines.document, { input }), 'document');
 }
 
 /** Opens (or creates) a list. */

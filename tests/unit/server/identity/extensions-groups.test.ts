@@ -1,8 +1,7 @@
 /**
- * Extensions on Twilio: the ring groups are in Twilio Sync, which runs none of this server's code, so
- * the server reads them itself (afresh) before an admin changes someone's extension, and refuses a
- * group's number as the embedded backend does; a new person's extension skips the numbers of the
- * groups last read.
+ * Extensions and ring groups' numbers: the groups are in Sync, which runs none of this server's
+ * code, so the server reads them itself (afresh) before an admin changes someone's extension and
+ * refuses a group's number; a new person's extension skips the numbers of the groups last read.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectError } from '../support';

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../../../server/twins/sync/core';
-import { createInternalSync } from '../../../../../server/twins/sync/internal';
+import { createAsServer } from '../../../../../server/twins/sync/as-server';
 import { describeAccess } from '../../../../../server/twins/sync/policy';
 import type { RestRequest } from '../../../../../server/twins/sync/rest/context';
 import { openStore } from '../../../../../server/twins/sync/store';
@@ -46,8 +46,9 @@ describe('describeAccess', () => {
   });
 
   it('resolves a map addressed by SID to its unique name', () => {
-    const internal = createInternalSync(core);
-    internal.ensureMap('users');
+    expect(createAsServer(core)('POST', '/v3/Maps', { unique_name: 'users' })).toMatchObject({
+      status: 201,
+    });
     const sid = store.q.objectByName.get('map', 'users')!.sid;
     expect(
       describeAccess(core, 'bob@x.io', req('PUT', `/v3/Maps/${sid}/Items/bob@x.io`, {})),
