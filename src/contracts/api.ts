@@ -133,7 +133,7 @@ export const API = {
   callQuality: route('POST', '/api/calls/:sid/quality', QualityReportSchema, null),
   /** A WAV of one of the SDK's sounds; `?level=0..100`. */
   voiceSound: route('GET', '/api/voice/sounds/:file', null, null),
-  /** A voicemail message's audio, for the group's members and admins (both backends). */
+  /** A voicemail message's audio, for the group's members and admins. */
   voicemail: route('GET', '/api/voicemail/:id', null, null),
 
   // Admin: ring groups, announcements, audio. Their records are checked on the server, and their
@@ -167,7 +167,7 @@ export const API = {
     body({ base: StoredData, announcement: StoredData }),
     SaveAnswerSchema,
   ),
-  /** Refused (409 `in_use`, naming the groups) while a ring group plays it. */
+  /** Refused (409 `announcement_in_use`, naming the groups) while a ring group plays it. */
   deleteAnnouncement: route('DELETE', '/api/announcements/:id', null, null),
   /** The file is the body (any type); `?name=` gives its name. */
   uploadAudio: route(
@@ -200,11 +200,11 @@ export const API = {
 export const TWILIO_PATHS = {
   voice: '/api/twilio/voice',
   next: '/api/twilio/voice/next',
-  /** The rest of a routing plan after an announcement (`<Redirect>`, server/twilio/twiml.ts). */
+  /** The rest of a routing plan after an announcement (`<Redirect>`, server/calls/twiml.ts). */
   continue: '/api/twilio/voice/continue',
-  /** The action of a ring-back's or a transfer's `<Dial>` (server/twilio/control.ts). */
+  /** The action of a ring-back's or a transfer's `<Dial>` (server/calls/control.ts). */
   after: '/api/twilio/voice/after',
-  /** The status callback of an attended transfer's call to its target (control.ts). */
+  /** The status callback of an attended transfer's call to its target (server/calls/consult.ts). */
   consult: '/api/twilio/voice/consult',
   voicemail: '/api/twilio/voicemail',
   recording: '/api/twilio/recording',
@@ -214,7 +214,7 @@ export const TWILIO_PATHS = {
   fallback: '/api/twilio/fallback',
   audio: '/api/twilio/audio',
   recordings: '/api/twilio/recordings/:sid',
-  /** The Sync service's webhook URL: presence and do not disturb as they change (sync-events.ts). */
+  /** The Sync service's webhook URL: presence and do not disturb as they change (server/routing/sync-events.ts). */
   syncEvents: '/api/twilio/sync-events',
 } as const;
 
