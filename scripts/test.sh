@@ -5,13 +5,13 @@
 #     backend, then a share of the end-to-end suites on the Twilio backend (twins);
 #   - lane 2: the static checks (typecheck, lint, format, statecharts) side by side, then the build
 #     (the app and the server), then the integration suites, then the other end-to-end suites on the
-#     twins, then the toast and session model suites (their machines walked in Chromium).
+#     twins, then every model suite (the toast, session, call and device machines walked in
+#     Chromium).
 # So every end-to-end suite runs twice, once per backend; the summary at the end has a table of
 # which suite passed where. The suites are CPU-bound (tests/CONTEXT.md, "CI time"); the share of the
 # twins' suites each lane takes is chosen so the lanes end together (TWINS_LANE1 below: measured
 # times in tests/CONTEXT.md). A suite not named there runs on lane 2, so a new suite is on both
-# backends without a change here. The call and device models in Chromium (about 400 CPU seconds;
-# their charts are walked over fakes in the unit project) are left to `npm run test:models`. The
+# backends without a change here. The
 # checks run beside the unit suites (no unit test is timed), not beside the integration suites,
 # whose media tests want the cores they had. Any failure fails the run; a failed check or build
 # skips the browser and integration suites. Lane 1 prints as it goes; the checks' output and lane
@@ -142,7 +142,7 @@ TWINS_LANE1="tests/e2e/names.test.ts tests/e2e/axe.test.ts tests/e2e/contacts.te
 E2E_SUITES=$(ls tests/e2e/*.test.ts)
 # shellcheck disable=SC2086
 TWINS_LANE2=$(printf '%s\n' $E2E_SUITES | grep -vxF -f <(printf '%s\n' $TWINS_LANE1))
-MODEL_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
+MODEL_SUITES=$(ls tests/model/*.test.ts)
 
 (
   set +e
@@ -167,7 +167,7 @@ MODEL_SUITES="tests/model/toast.model.test.ts tests/model/session.model.test.ts"
 lane_pid=$!
 
 echo "== lane 2 (the static checks and the build, then the integration suites, then its share of the"
-echo "   end-to-end suites on the Twilio backend, then two model suites) runs beside this lane; its"
+echo "   end-to-end suites on the Twilio backend, then every model suite) runs beside this lane; its"
 echo "   output follows this lane's"
 echo "== unit suites, then every end-to-end suite on the embedded backend, then lane 1's share on the twins"
 main=0

@@ -2,7 +2,7 @@
  * Issue 13 and 24 benchmark, the Twilio half of `npm run bench routing`: how long the real server
  * takes to answer Twilio's voice webhook (signature check, the group read from Sync through its
  * cache, everyone's presence and do not disturb from the copy Sync's webhooks keep current
- * (server/twilio/sync-events.ts; read for the call when the server does not follow them), the
+ * (server/routing/sync-events.ts; read for the call when the server does not follow them), the
  * routing engine, TwiML written) under load, against a static answer (`GET /api/config`) from the same server measured
  * the same way in the same run. Target:
  * webhook p95 at most 2× the static p95. Then the same server with a slow Sync (every Sync REST read
@@ -11,7 +11,7 @@
  *
  * No network: the server runs in Twilio mode on its own twins (`SWITCHBOARD_BACKEND=twilio-twins`,
  * a child process as `npm start` runs it, docs/operations.md "Rehearsing on the twins"), so its
- * Sync reads go through the `twilio` package to the real Sync REST twin (server/sync/twilio-api/),
+ * Sync reads go through the `twilio` package to the real Sync REST twin (server/twins/sync/twilio-api/),
  * and the twin's Sync webhooks reach it at its public URL, its own address (as Twilio reaches a
  * server's).
  * A team of eight and two groups (all at once, and in order with a no-answer rule) are written
@@ -39,7 +39,7 @@ const SLOW_READ_MS = Number(process.env.BENCH_ROUTING_SYNC_DELAY_MS ?? 200);
 const SLOW_TOTAL = Number(process.env.BENCH_ROUTING_SLOW_REQUESTS ?? 600);
 /** The caller must be answered within this (issue 24). */
 const ANSWER_LIMIT_MS = 5000;
-/** How long the server reuses what admins configure (server/twilio/routing-data.ts CONFIG_TTL_MS). */
+/** How long the server reuses what admins configure (server/routing/routing-data.ts CONFIG_TTL_MS). */
 const CONFIG_TTL_MS = 10_000;
 
 const ACCOUNT_SID = 'AC0123456789abcdef0123456789abcdef';
@@ -270,7 +270,7 @@ async function rang(server: RunningServer, callSid: string, xml: string): Promis
 /** Whether the server's routing followed the Sync service's webhooks (its log says so at start). */
 const followed = (server: RunningServer): string =>
   server.output().includes('presence and do not disturb follow the Sync service')
-    ? 'presence and do not disturb from the copy Sync’s webhooks keep (server/twilio/sync-events.ts)'
+    ? 'presence and do not disturb from the copy Sync’s webhooks keep (server/routing/sync-events.ts)'
     : 'presence and do not disturb read for each call (the server did NOT follow Sync’s webhooks)';
 
 /** The first calls' answer times (Sales, then Support) on twins that answer at once (underLoad). */
@@ -350,7 +350,7 @@ async function withSlowSync(): Promise<string[]> {
       )} | ${fmt(Math.max(...expired.map((a) => a.ms)), 0)} |`,
       '',
       `The first call (Sales, nothing cached) took ${fmt(cold[0]!.ms, 0)} ms against ${fmt(fastCold[0]!, 0)} ms on twins that answer at once; both include the announcement's first rendering by the speech engine, which varies by a second and more on a busy machine. ` +
-        `Before that answer the server reads Sync in three rounds, the reads of a round side by side (server/twilio/routing-data.ts): the groups; then every group's hours, holidays and rules (and presence and do not disturb, unless the copy Sync's webhooks keep was read at start); then the announcement: ${3 * SLOW_READ_MS} ms of the wait is Sync's. ` +
+        `Before that answer the server reads Sync in three rounds, the reads of a round side by side (server/routing/routing-data.ts): the groups; then every group's hours, holidays and rules (and presence and do not disturb, unless the copy Sync's webhooks keep was read at start); then the announcement: ${3 * SLOW_READ_MS} ms of the wait is Sync's. ` +
         `The second call (Support) took ${fmt(cold[1]!.ms, 0)} ms against ${fmt(fastCold[1]!, 0)} ms: the first call read it ahead. ` +
         `Slowest answer **${fmt(worst, 0)} ms** (limit ${ANSWER_LIMIT_MS} ms: ${worst <= ANSWER_LIMIT_MS ? 'met' : 'NOT met'}); ${routed} of ${cold.length + expired.length} cold and expired-cache calls rang their group (the rest went to the fallback's voicemail).`,
     ];

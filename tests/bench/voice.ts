@@ -842,7 +842,7 @@ export async function benchVoice(): Promise<string> {
       `- Target: the server adds at most 10 ms (p50): ${Number.isFinite(added) && added <= 10 ? 'met' : 'NOT met'} (against one page: ${fmt(c50 - e50)} ms at p50)`,
       `- The receiving jitter buffer (getStats after the bursts): through the server ${describeBuffer(buffers.server as JitterBuffer | null)}; direct between the pages ${describeBuffer(buffers.pair as JitterBuffer | null)}; in one page ${describeBuffer(buffers.direct as JitterBuffer | null)}.`,
       '',
-      `(d) Call quality as the Voice SDK estimates it: a clean call from Ann to Bob through the server, ${MOS_SECONDS} s of the SDK's \`sample\` events (one a second; MOS from round trip, jitter and loss) on each side, the caller's Device offering one codec (Bob's leg is offered both, so on the PCMU call the server transcodes). The SDK's estimate does not weigh the codec (its \`rtc/mos.ts\`: an E-model of round trip, jitter and loss), so on a clean path both read alike.`,
+      `(d) Call quality as the Voice SDK estimates it: a clean call from Ann to Bob through the server, ${MOS_SECONDS} s of the SDK's \`sample\` events (one a second; MOS from round trip, jitter and loss) on each side, the caller's Device offering one codec (Bob's leg is offered both, so on the PCMU call the server transcodes). The SDK's estimate does not weigh the codec (its \`rtc/mos\` module: an E-model of round trip, jitter and loss), so on a clean path both read alike.`,
       '',
       '| caller offers | leg | codec (SDK) | MOS min | MOS average | samples |',
       '| --- | --- | --- | --- | --- | --- |',
