@@ -185,8 +185,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const maps = restMediaMaps(rest);
   const announcements = createAnnouncements({ maps, speech, dataDir: config.dataDir });
   auth.onSessionEnded(({ identity, lastOne }) => {
-    // Signed out everywhere: Offline now, not when the presence ttl lapses (the browser's own withdrawal
-    // may arrive after its token was revoked).
+    // Signed out everywhere: Offline now, not when the presence ttl lapses (the browser's own
+    // withdrawal, DELETE /api/presence, may not get through, or arrive after its session ended).
     if (lastOne) directory.signedOut(identity);
   });
 

@@ -43,8 +43,8 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
   // On the internet, people sign in with Google: a local sign-in proves only that someone can reach
   // this machine. On the twins it is offered (trying Switchboard, rehearsing a Twilio setup).
   const signIn = signInConfigFromEnv(env, cwd, { googleOnly: backend === 'twilio' });
-  // The embedded backend's twins keep their data where the embedded services always have; the
-  // rehearsal's are apart from it.
+  // The embedded backend's twins keep their data in the data folder itself (SWITCHBOARD_DATA, where
+  // it has always been); the rehearsal's are in a folder of their own (twins/account.ts).
   const twins =
     backend === 'twilio'
       ? null

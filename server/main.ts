@@ -3,7 +3,8 @@ import { createApp, type App } from './app';
 import { configFromEnv, type AppConfig } from './config';
 
 /**
- * `npm start` / `npm run serve`: the web app, its API and the embedded Sync service in one process.
+ * `npm start` / `npm run serve`: the web app, its API and Twilio's webhooks in one process, with
+ * Twilio's twins in it too unless SWITCHBOARD_BACKEND=twilio.
  * Configuration comes from the environment (docs/operations.md lists every variable).
  */
 async function main(): Promise<void> {

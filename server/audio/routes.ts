@@ -1,7 +1,7 @@
 /**
  * Audio files for announcements. Uploads stream to a temporary file under `<data>/audio` (never held
  * in memory), are recognised from their bytes (sniff.ts), and only then renamed into place and described
- * in the `audio` Sync map (stored.ts: the embedded service's, or Twilio's through its REST API);
+ * in the `audio` Sync map through Sync's REST API (stored.ts);
  * anything refused or cut off leaves no file behind. Files are served with range requests; deleting
  * is refused while an announcement (`guidance` map) uses the file.
  */
@@ -124,7 +124,7 @@ export function registerAudioRoutes(router: Router, deps: AudioRouteDeps): void 
       };
       try {
         await maps.setAudio(id, item);
-        // On Twilio the write is a REST request: a person may have cancelled meanwhile.
+        // The write is a REST request: a person may have cancelled meanwhile.
         if (gone) {
           await maps.removeAudio(id);
           throw cancelled();

@@ -102,9 +102,9 @@ export interface CallLog {
   /** Forgets ended calls' state and stale legs. */
   sweep(): void;
   /**
-   * Hands each live call's row as it stands, when it changed, to the journal (the embedded
-   * backend's: a call the server dies with gets its row at the next start), and tells it which
-   * calls got their real row since. Called after every webhook and call control.
+   * Hands each live call's row as it stands, when it changed, to the journal (while the voice twin
+   * runs in this process: a call the server dies with gets its row at the next start), and tells it
+   * which calls got their real row since. Called after every webhook and call control.
    */
   checkpoint(): void;
   /** Calls this server is following now. */
@@ -233,9 +233,9 @@ export function createCallLog(
 }
 
 /**
- * The `calls` item for a finished call: the record both backends write (src/contracts/records/call.ts),
- * with the group's id in `group` and its name then in `groupName`. `endedAt` is when Twilio reported
- * it over; `duration` is the talk time (seconds from the answer), 0 when nobody answered. A call this
+ * The `calls` item for a finished call (src/contracts/records/call.ts), on every backend, with the
+ * group's id in `group` and its name then in `groupName`. `endedAt` is when Twilio reported it
+ * over; `duration` is the talk time (seconds from the answer), 0 when nobody answered. A call this
  * server did not follow from its start has the outcome `unknown`.
  */
 export function historyItem(state: CallState, endedAt: number, parentStatus: string): CallRecord {
@@ -256,7 +256,7 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
     endedAt,
     duration: answeredAt === null ? 0 : Math.max(0, Math.round((endedAt - answeredAt) / 1000)),
     outcome: state.followed ? outcomeOf(state, parentStatus) : 'unknown',
-    // As the embedded backend says it: a message left, or voicemail reached and none left.
+    // A message left is the reason given ("Left a voicemail (N s).").
     reason:
       state.followed && state.answeredBy === null && state.voicemail
         ? CALL_REASONS.leftVoicemail(state.voicemail.seconds)

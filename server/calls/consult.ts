@@ -1,6 +1,6 @@
 /**
- * The attended transfer on Twilio: the transferrer talks to the colleague first, then hands the call
- * over or takes it back. Through the Voice API only (moves.ts):
+ * The attended transfer: the transferrer talks to the colleague first, then hands the call over or
+ * takes it back. Through the Voice API only (moves.ts):
  *
  * - start: the waiting side is held (as a hold does: alone in the call's conference, with the music);
  *   the transferrer's leg moves to a conference of its own and waits there in silence; a call is

@@ -1,8 +1,8 @@
 /**
- * Hold, resume, park, pick-up, ring-back and transfers of a live call on Twilio, written against
- * Twilio's Voice API only (moves.ts says how: a leg's new TwiML through the Call resource, legs that
- * wait or talk in a conference, a participant's `Hold`). On this machine the same requests reach the
- * voice twin (server/twins/voice/twiml/).
+ * Hold, resume, park, pick-up, ring-back and transfers of a live call, written against Twilio's
+ * Voice API only (moves.ts says how: a leg's new TwiML through the Call resource, legs that wait or
+ * talk in a conference, a participant's `Hold`). On the twins (embedded, `twilio-twins`) the same
+ * requests reach the voice twin (server/twins/voice/twiml/).
  *
  * - Hold: both legs enter one conference that does not start: the held side waits with the music,
  *   the holder in silence. Resume moves the holder in again with `startConferenceOnEnter="true"`:
@@ -18,8 +18,8 @@
  * One history row per call: the first call's row waits until the last of its legs has ended, and
  * carries the trail (held, resumed, parked, picked up, rang back, transferred).
  *
- * State is in this process (as the embedded backend's is): Twilio's requests for one call must reach
- * this server. Not carried yet: a group's own hold audio (the built-in music plays).
+ * State is in this process: Twilio's requests for one call must reach this server. Not carried yet:
+ * a group's own hold audio (the built-in music plays).
  */
 import { CALL_REASONS } from '../../src/domain/calls/reasons';
 import { transferTurns } from '../../src/domain/routing/engine';

@@ -119,7 +119,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     if (state && state.trail.length < 50) state.trail.push(step);
   };
 
-  /** The caller's live call and which side they are; refused as the embedded backend refuses. */
+  /** The caller's live call and which side they are; refused when it has ended or is not theirs. */
   function own(identity: string, callSid: string): { live: Live; me: Side; them: Side | null } {
     const live = bySid.get(callSid);
     const me = live?.sides.find((s) => s.sid === callSid);

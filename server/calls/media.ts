@@ -12,9 +12,9 @@
  * was uploaded to, server/audio/); one whose file this server cannot play (another server's, or not
  * WAV) is left out of the call (docs/operations.md).
  *
- * Voicemail: the history row keeps the Recording SID as the message's id, and GET /api/voicemail/{id}
- * (server/calls/voicemail.ts, the same route as on the embedded backend) streams Twilio's recording
- * (MP3) to a signed-in admin or member of the group it was left for ({@link createTwilioVoicemail}).
+ * Voicemail: the history row keeps the Recording SID as the message's id, and
+ * GET /api/voicemail/{id} (voicemail.ts) streams the recording (WAV) to a signed-in admin or member
+ * of the group it was left for ({@link createTwilioVoicemail}).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Announcements } from '../guidance/announcements';
@@ -152,7 +152,7 @@ export function registerTwilioMedia(
   };
 }
 
-/** A Recording SID: the id of a voicemail message on Twilio. */
+/** A Recording SID: the id of a voicemail message. */
 const RECORDING_SID = /^RE[0-9a-f]{32}$/;
 /** How many history rows, newest first, are searched for a recording not seen since the start. */
 const SEARCHED_ROWS = 2000;
@@ -165,10 +165,10 @@ export interface TwilioVoicemail extends VoicemailMessages {
 }
 
 /**
- * Voicemail on Twilio, for GET /api/voicemail/{id}: the id is the Recording SID the history row
- * keeps. The group it was left for (who may hear it) is what the recording's webhook said, or, for
- * one left before this server started, the `group` of the history row that holds it. The audio is
- * Twilio's MP3, fetched with the API key and passed on.
+ * Voicemail, for GET /api/voicemail/{id}: the id is the Recording SID the history row keeps. The
+ * group it was left for (who may hear it) is what the recording's webhook said, or, for one left
+ * before this server started, the `group` of the history row that holds it. The audio is the
+ * recording's WAV (Twilio's, or the voice twin's), fetched with the API key and passed on.
  */
 export function createTwilioVoicemail(deps: {
   config: TwilioConfig;

@@ -1,13 +1,13 @@
 /**
- * "On a call" in Twilio mode: on the embedded backend the Sync service puts `onCall` into every
- * presence write from the calls it carries; Twilio's Sync cannot, so this server writes it into the
- * person's presence item (through the REST API) when their first call begins and their last ends,
- * as the voice webhooks report them (calls.ts). The browser's heartbeat keeps the value the map
- * holds. Only an item that exists is changed (an offline person gets none), its ttl kept; writes for
- * one person go one after another, each with the state as it is when it runs. The write is
- * conditional on the revision read (If-Match: https://www.twilio.com/docs/sync/api/map-item-resource),
- * so a status the person picks between the read and the write is read again and kept, never
- * overwritten with the copy read before it.
+ * "On a call" in presence, on every backend: Sync knows nothing of calls, so this server writes
+ * `onCall` into the person's presence item (through the REST API) when their first call begins and
+ * their last ends, as the voice webhooks report them (call-log.ts). A status written through
+ * /api/presence keeps the value the item holds (identity/presence.ts). Only an item that exists is
+ * changed (an offline person gets none), its ttl kept; writes for one person go one after another,
+ * each with the state as it is when it runs. The write is conditional on the revision read
+ * (If-Match: https://www.twilio.com/docs/sync/api/map-item-resource), so a status the person picks
+ * between the read and the write is read again and kept, never overwritten with the copy read
+ * before it.
  *
  * A write that fails (Sync down, after the client's own retries) is tried again later, as a history
  * row is ({@link laterRetryMs}), with the state as it is then: left as it was, a person whose call ended
@@ -18,7 +18,7 @@
  * progress (any server's, behind a load balancer; Twilio's list is the one record of every call) and
  * clears the flag only when there is none. So a leg this server never knew (it restarted during the
  * call, and its memory of who was on what went with it) clears the flag when Twilio reports that leg
- * over (calls.ts, `legEnded` with the leg's person), and another server's call keeps it.
+ * over (call-log.ts, `legEnded` with the leg's person), and another server's call keeps it.
  */
 import { PRESENCE } from '../../src/contracts/objects';
 import type { JsonObject } from '../../src/contracts/record';
@@ -32,7 +32,7 @@ export function createOnCallWriter(deps: {
   rest: Pick<SyncRest, 'getMapItem' | 'updateMapItemIf'>;
   isOnCall: (identity: string) => boolean;
   /**
-   * Whether Twilio lists a call of theirs in progress, whichever server carries it (backend.ts: the
+   * Whether Twilio lists a call of theirs in progress, whichever server carries it (index.ts: the
    * Calls resource, `Status=in-progress`, `To` and `From` their client address). Without it, this
    * server's own calls decide alone.
    */

@@ -2,10 +2,10 @@
  * Call quality: how a finished call sounded to each browser on it (src/contracts/records/call-quality.ts),
  * added to the call's history row. POST /api/calls/{callSid}/quality takes a report from a person who
  * was on the call: `callSid` is the call's id as their browser knew it (the caller's own call, or a
- * `<Dial>` leg they answered: calls.ts `party`), found from what Twilio's webhooks said while the
- * server still knows the call. The report is carried by the row when it is written, or added to it
- * after (row-amend.ts). 204; 400 for a body that is not a report, 403 for a call they were not on,
- * 404 for a call not known.
+ * `<Dial>` leg they answered: call-log.ts `party`), found from what Twilio's webhooks said while
+ * the server still knows the call. The report is carried by the row when it is written, or added to
+ * it after (row-amend.ts). 204; 400 for a body that is not a report, 403 for a call they were not
+ * on, 404 for a call not known.
  */
 import { API } from '../../src/contracts/api';
 import type { CallQuality } from '../../src/contracts/records/call-quality';

@@ -1,14 +1,13 @@
 /**
- * The dead-phone check on Twilio (`GET /api/voice/registration`). A page whose Voice SDK socket died
- * silently (a background tab frozen, a NAT that forgot the connection) still believes it is
- * registered; when it comes back to the foreground it asks the server, and registers afresh if the
- * server says no. On the embedded backend the voice twin holds the sockets and knows. Twilio offers
- * no way to ask whether a Voice client is registered (its registrations live in its signalling
- * servers, with no REST resource), so the check reads what the page keeps where Twilio shows it: the
- * person's `presence` item in Sync, which every signed-in page refreshes on a heartbeat and which
- * lapses with its ttl when the page stops (docs/twilio.md). That is the fact routing already uses to
- * decide whether someone can be rung (`availabilityFrom`): no live item, and the phone is treated
- * as gone.
+ * The dead-phone check (`GET /api/voice/registration`), the same on every backend. A page whose
+ * Voice SDK socket died silently (a background tab frozen, a NAT that forgot the connection) still
+ * believes it is registered; when it comes back to the foreground it asks the server, and registers
+ * afresh if the server says no. Twilio offers no way to ask whether a Voice client is registered
+ * (its registrations live in its signalling servers, with no REST resource; the voice twin offers
+ * none either), so the check reads the person's `presence` item in Sync, which every signed-in page
+ * renews on a heartbeat through the server (identity/presence.ts) and which lapses with its ttl
+ * when the page stops (docs/twilio.md). That is the fact routing already uses to decide whether
+ * someone can be rung (`availabilityFrom`): no live item, and the phone is treated as gone.
  */
 import { PRESENCE } from '../../src/contracts/objects';
 import { availabilityFrom } from '../routing/routing-data';

@@ -1,8 +1,8 @@
 /**
- * How long call history and voicemail are kept on Twilio (SWITCHBOARD_HISTORY_DAYS, as on the
- * embedded backend): each `calls` row is written with a ttl, so Twilio Sync deletes it by itself,
- * and the recordings (the voicemail messages) are deleted by this server with their rows, since a
- * Sync ttl deletes the row without telling anyone and Twilio keeps a recording until it is deleted.
+ * How long call history and voicemail are kept (SWITCHBOARD_HISTORY_DAYS), on every backend: each
+ * `calls` row is written with a ttl, so Sync deletes it by itself, and the recordings (the
+ * voicemail messages) are deleted by this server with their rows, since a Sync ttl deletes the row
+ * without telling anyone and Twilio keeps a recording until it is deleted.
  *
  * - Sync's ttl is "an integer between 0 and 31 536 000 (1 year)" (error 54011,
  *   https://www.twilio.com/docs/api/errors/54011); it "is fixed and does not advance automatically

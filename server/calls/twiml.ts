@@ -79,8 +79,8 @@ export const TWILIO_DIAL_BUFFER_SECONDS = 5;
 
 /**
  * Twilio's `timeout` for a `<Dial>` that should ring `seconds`: the buffer subtracted, within the
- * 5 to 600 seconds Twilio takes. A ring time under 10 s therefore rings 10 s on Twilio (the form
- * allows 5); every other rings as set.
+ * 5 to 600 seconds Twilio takes. A ring time under 10 s therefore rings 10 s (the form allows 5);
+ * every other rings as set.
  */
 export function dialSeconds(seconds: number): number {
   const wanted = Math.round(Number.isFinite(seconds) ? seconds : 20);

@@ -21,7 +21,7 @@ export interface VoiceRouteDeps {
 export interface VoiceBackend {
   /** The whole `GET /api/voice/token` answer; `origin` is the page's. */
   credentials(identity: string, ttlSeconds: number, origin: string): VoiceCredentials;
-  /** Whether the service can ring the person (the dead-phone check; server/twilio/registration.ts). */
+  /** Whether the service can ring the person (the dead-phone check: registration.ts). */
   registered(identity: string): Promise<boolean>;
   /** Hold, park and transfer of its calls (server/calls/control.ts). */
   control: CallControls;

@@ -2,7 +2,7 @@
  * Voicemail: what a caller hears before the tone when the group has no greeting of its own, and
  * GET /api/voicemail/{id}, which plays a message (the history row's `voicemail.id`, a Recording SID)
  * to the members of the group it was left for and to admins. The audio is Twilio's recording,
- * fetched for the browser (server/twilio/media.ts).
+ * fetched for the browser (server/calls/media.ts).
  */
 import { API } from '../../src/contracts/api';
 import type { Auth } from '../identity/sessions';

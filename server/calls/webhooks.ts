@@ -282,7 +282,7 @@ export function registerTwilioWebhooks(
     calls.party(callSid, callSid, caller);
     const response = new Twiml();
     if (target.startsWith(TEST_PREFIX)) {
-      // Test this group: an admin's call routed as an outside caller's would be (docs/routing.md).
+      // Test this group: an admin's call routed as an outside caller's would be (docs/voice.md).
       if (me.role !== 'admin') {
         state.reason = 'Only admins can test a ring group.';
         return sayAndHangUp(state.reason);

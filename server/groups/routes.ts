@@ -1,9 +1,9 @@
 /**
  * Ring groups as admins change them (POST, PUT and DELETE /api/groups/:id): the server checks each
  * write against the group's record (src/contracts/records/group.ts) and the rule that one number
- * reaches one thing (stored.ts), then writes Sync through its REST API. Browsers only read the
- * `groups` map: Twilio Sync's permissions are per object and cannot hold a rule that reads other
- * groups and people, so the write comes here, on every backend.
+ * reaches one thing (src/domain/group.ts, `numberClash`), then writes Sync through its REST API.
+ * Browsers only read the `groups` map: Twilio Sync's permissions are per object and cannot hold a
+ * rule that reads other groups and people, so the write comes here, on every backend.
  *
  * - Create: the group's schedule (its hours), calendar and forwarding list are made and granted to
  *   the team first (twilio/acl.ts), then its item: a group is only listed once its objects exist,

@@ -1,10 +1,11 @@
 /**
  * The languages an announcement may be spoken in: the ones both text-to-speech engines callers may
- * hear speak. Locally that is eSpeak NG (its voice code, `en-gb`); on Twilio it is `<Say>` (its
- * `language` attribute, `en-GB`: Amazon Polly's and Google's voices, see twiml.ts). eSpeak NG also
- * has voices for constructed and historical languages (Klingon, Quenya, Sindarin, Lojban, Ancient
+ * hear speak. The server renders announcements with eSpeak NG (its voice code, `en-gb`); when it
+ * cannot in time, the call has Twilio's `<Say>` of the text instead (its `language` attribute,
+ * `en-GB`: Amazon Polly's and Google's voices, see server/calls/twiml.ts). eSpeak NG also has
+ * voices for constructed and historical languages (Klingon, Quenya, Sindarin, Lojban, Ancient
  * Greek…) and accents no `<Say>` voice has; those are left out, so what the admin picks is what a
- * caller hears on either backend. Names are in English, as the admin area is.
+ * caller hears either way. Names are in English, as the admin area is.
  */
 export interface CallerLanguage {
   /** eSpeak NG's voice code, stored in the announcement. */

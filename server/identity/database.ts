@@ -39,8 +39,9 @@ const MIGRATIONS: readonly string[] = [
   // startup, see Users.assignMissingExtensions in users.ts).
   `ALTER TABLE users ADD COLUMN extension TEXT;
    CREATE UNIQUE INDEX users_extension ON users(extension);`,
-  // Calls in progress on the embedded backend (server/calls/journal.ts): each one's history row as
-  // it would be if the server died now, and when the server was last seen alive with it.
+  // Calls in progress while the voice twin runs in this process (server/calls/journal.ts): each
+  // one's history row as it would be if the server died now, and when the server was last seen
+  // alive with it.
   `CREATE TABLE live_calls (
      id      TEXT PRIMARY KEY,
      row     TEXT NOT NULL,

@@ -15,7 +15,7 @@
  *
  * Writes of the server's own (Identity `system`, no EndpointId) are not looked at: they are typed
  * against the records. This needs the Sync service's webhooks to reach this server
- * (twilio/sync-events.ts); docs/operations.md says what stands in when they do not.
+ * (server/routing/sync-events.ts); docs/operations.md says what stands in when they do not.
  */
 import { lookUpObject } from '../../src/contracts/objects';
 import type { JsonObject } from '../../src/contracts/record';

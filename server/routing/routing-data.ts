@@ -1,11 +1,11 @@
 /**
- * What the routing engine needs to decide a call on Twilio, read from Twilio Sync over REST: the ring
- * groups, each group's hours, holidays and forwarding rules (what admins configure, reused for
+ * What the routing engine needs to decide a call, read from Sync over REST on every backend: the
+ * ring groups, each group's hours, holidays and forwarding rules (what admins configure, reused for
  * {@link CONFIG_TTL_MS}), and whether each person can take a call (their `presence` item, their
  * do-not-disturb setting, and the calls this server saw them take). The engine is synchronous, so
  * everything a decision may touch (the group dialled, the groups its rules forward to, as deep as
- * the engine goes, and everyone they may ring) is loaded first: in two rounds (the groups list, then
- * everything else at once), and from the last copy read when Sync is slow or down (cache.ts).
+ * the engine goes, and everyone they may ring) is loaded first: in two rounds (the groups list,
+ * then everything else at once), and from the last copy read when Sync is slow or down (cache.ts).
  *
  * Presence and do not disturb are read for every call, unless this server follows the Sync
  * service's webhooks (sync-events.ts, {@link RoutingData.followEvents}): then a copy of both is kept
@@ -38,7 +38,7 @@ export const CONFIG_TTL_MS = 10_000;
  * service's webhooks (an operator's own webhook URL on it: followEvents is never called): not at
  * all, so every call reads them afresh (calls at the same moment share one read). A person who
  * picks Away or turns do not disturb on sees it at once, and so do colleagues on /users; a call a
- * second later must not ring them, as it does not on the embedded backend, which reads them live.
+ * second later must not ring them either.
  * Reused for 3 s, they routed a group call 2.5 s after Ann came back from Away and Bob turned do not
  * disturb on as if neither had happened: Bob rang, Ann did not (day-one's browser suite on the
  * twins). The last read is still kept, as the stale copy a call is routed on when Sync does not
@@ -73,7 +73,7 @@ export function availabilityFrom(
   // Do not disturb is their explicit wish: it holds on a call too (a direct call is then refused).
   if (doNotDisturb) return 'doNotDisturb';
   if (presence.data.onCall === true || onCallHere) return 'onCall';
-  // Away takes them out of group calls too (as on the embedded backend).
+  // Away takes them out of group calls too.
   return presenceRecord.read(presence.data).status === 'away' ? 'away' : 'available';
 }
 

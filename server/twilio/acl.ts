@@ -1,8 +1,8 @@
 /**
- * Who may do what in Twilio Sync: the rules the embedded Sync service enforces per request
- * (server/identity/policy.ts, from the catalogue in src/contracts/objects.ts), granted as Twilio Sync's per-object permissions. The service must have ACL
- * on, so a token's identity can touch no object it holds no permission for; this server (the API key)
- * is not bound by permissions.
+ * Who may do what in Sync, on every backend: the rules of server/identity/policy.ts
+ * (`objectAccess`, from the catalogue in src/contracts/objects.ts), granted as Sync's per-object
+ * permissions. The service must have ACL on, so a token's identity can touch no object it holds no
+ * permission for; this server (the API key) is not bound by permissions.
  *
  * - At start (`check`): ACL must be on (the server refuses to start otherwise) and the shared objects
  *   exist; browsers cannot create objects under ACL, so the server makes every object they open.

@@ -1,9 +1,10 @@
 /**
- * The `twilio` REST client the server writes and reads Sync through. Requests go to Twilio, or, with
- * the SWITCHBOARD_TWILIO_API_URL test hook, to a local stand-in of Twilio's API: the package's own
- * HTTP client (its `httpClient` option) is kept, only the address is rewritten, so what the
- * stand-in receives is exactly what Twilio would (same paths, form bodies, Basic auth). Every
- * request is tried again on 429 and 5xx, with backoff ({@link RetryPolicy}).
+ * The `twilio` REST client the server writes and reads Sync through. Requests go to Twilio, to the
+ * twins in this process (their address, server/app.ts) or, with the SWITCHBOARD_TWILIO_API_URL test
+ * hook, to a local stand-in of Twilio's API: the package's own HTTP client (its `httpClient`
+ * option) is kept, only the address is rewritten, so what the twins or the stand-in receive is
+ * exactly what Twilio would (same paths, form bodies, Basic auth). Every request is tried again on
+ * 429 and 5xx, with backoff ({@link RetryPolicy}).
  */
 import type { Agent } from 'node:https';
 import twilio from 'twilio';

@@ -1,10 +1,9 @@
 /**
- * Access tokens for Twilio's own Sync and Voice, minted with the official `twilio` package: the
- * browser's unmodified SDKs take them to Twilio, which checks them (signed with the API key's
- * secret). Unlike the embedded backend's, these cannot be withdrawn before they expire, so they are
- * short: signing out or removing someone stops new tokens, the ones handed out lapse within 10
- * minutes, and a removed person's Sync permissions go at once (acl.ts), which a live token cannot
- * get past.
+ * Access tokens for Sync and Voice, minted with the official `twilio` package on every backend: the
+ * browser's unmodified SDKs take them to Twilio (or its twins), which checks them (signed with the
+ * API key's secret). They cannot be withdrawn before they expire, so they are short: signing out or
+ * removing someone stops new tokens, the ones handed out lapse within 10 minutes, and a removed
+ * person's Sync permissions go at once (acl.ts), which a live token cannot get past.
  */
 import twilio from 'twilio';
 import type { TwilioConfig } from './config';

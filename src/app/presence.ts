@@ -2,7 +2,7 @@
  * This browser's presence for the signed-in person: reads the server's heartbeat and ttl, then runs
  * the presence machine whenever the `presence` map is open (a new heartbeat each time it opens again,
  * carrying the chosen status over). The item is the server's to write (`/api/presence`: nobody writes
- * a colleague's), and it keeps "on a call" in it, so nothing here sends `presence.setOnCall`. Signing
+ * a colleague's), and it keeps "on a call" in it from the calls it carries. Signing
  * out withdraws the item, so colleagues see Offline at once; a sign-out that did not happen starts
  * the heartbeat again. A closed browser stops renewing and its item lapses with the ttl.
  */

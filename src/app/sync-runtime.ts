@@ -1,5 +1,5 @@
 /**
- * How the browser gets its sync runtime. `src/sync/client.ts` pulls in twilio-sync, so it is
+ * How the browser gets its sync runtime. `src/io/sync/client.ts` pulls in twilio-sync, so it is
  * imported dynamically: the chunk loads on the first signed-in screen, never on /login.
  */
 import type { ApiClient } from '../io/api/client';

@@ -214,7 +214,10 @@ export const TWILIO_PATHS = {
   fallback: '/api/twilio/fallback',
   audio: '/api/twilio/audio',
   recordings: '/api/twilio/recordings/:sid',
-  /** The Sync service's webhook URL: presence and do not disturb as they change (server/routing/sync-events.ts). */
+  /**
+   * The Sync service's webhook URL: presence and do not disturb as they change
+   * (server/routing/sync-events.ts).
+   */
   syncEvents: '/api/twilio/sync-events',
 } as const;
 

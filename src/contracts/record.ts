@@ -1,7 +1,8 @@
 /**
  * How a record is defined once: one valibot object schema is what a write must satisfy (the UI's
- * mutators and the embedded Sync service check it), and the same schema, read leniently, is how
- * whatever is stored is decoded for a screen or the server.
+ * mutators and the server's /api routes check it; a browser's write to Sync that breaks it is put
+ * right, server/records/put-right.ts), and the same schema, read leniently, is how whatever is
+ * stored is decoded for a screen or the server.
  *
  * Decoding never throws and never rewrites what is stored. Field by field:
  * - a value that passes the field's schema is taken as parsed (trimmed, defaulted);

@@ -13,9 +13,9 @@
  * team, the history and Sync know. Sync keeps the email: its identities and permissions take it
  * (https://www.twilio.com/docs/sync/api/map-permission-resource addresses them by identity in the URL).
  *
- * Both backends use it (the embedded backend's voice twin is Twilio's, and refuses other
- * identities as Twilio does); an email (it has an `@`) still reads back as itself, so a page or a
- * history row from before the encoding decodes the same.
+ * Every backend uses it (the voice twin refuses other identities in `<Client>` as Twilio does); an
+ * email (it has an `@`) still reads back as itself, so a page or a history row from before the
+ * encoding decodes the same.
  */
 
 const ALLOWED = /^[A-Za-z0-9]$/;
@@ -36,7 +36,7 @@ export function voiceIdentityOf(person: string): string {
 
 /**
  * The person a Voice identity names: its decoding, or the identity as given when it is not one of
- * this encoding (an email, which the embedded backend uses as it is).
+ * this encoding (an email, as pages and history rows from before the encoding have it).
  */
 export function personOfVoiceIdentity(identity: string): string {
   if (!/^(?:[A-Za-z0-9]|_[0-9a-f]{2})+$/.test(identity)) return identity;

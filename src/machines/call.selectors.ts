@@ -66,16 +66,18 @@ export const selectCallDuration =
       ? null
       : Math.max(0, (s.context.endedAt ?? now) - s.context.answeredAt);
 
-/** Codes the voice service ends a call with, each with a sentence naming the person and why. */
+/** Codes a refused call ends with (not found, unavailable, busy, declined): its text is shown. */
 const SERVICE_SENTENCE_CODES: readonly number[] = [31404, 31480, 31486, 31603];
 
 /**
- * Why the call ended as the person should read it: the voice service's own sentence ("Bob is on
- * another call.") when it gave one, else the end reason's; null while the call is live.
+ * Why the call ended as the person should read it: the SDK's message for a refused call's code
+ * (Twilio's title, "Busy Here") when it gave one, else the end reason's; null while the call is
+ * live. The card shows the history row's sentence over it once the row is in
+ * (src/ui/phone/rowReason.ts).
  */
 /**
- * End reasons the SDK reports without saying why (on Twilio only a code, or a plain hang-up): the
- * call's history row may say better.
+ * End reasons the SDK reports without saying why (only a code, or a plain hang-up): the call's
+ * history row may say better.
  */
 const UNEXPLAINED_ENDS: readonly CallEndReason[] = [
   'hungUpByThem',
@@ -89,8 +91,8 @@ const UNEXPLAINED_ENDS: readonly CallEndReason[] = [
 
 /**
  * Whether the call ended for a reason the SDK cannot put in the person's words: the history row's
- * sentence is then shown (on the embedded backend it is the service's own sentence again; on Twilio
- * the SDK has only a code or Twilio's title, "Busy Here").
+ * sentence is then shown (the SDK has only a code or Twilio's title, "Busy Here", on every
+ * backend).
  */
 export function selectCallEndUnexplained(s: CallSnapshot): boolean {
   const reason = s.context.endReason;
@@ -138,7 +140,8 @@ export interface CallSummary {
   group: string | null;
   /**
    * Why an incoming call rings again, when it is a call coming back (a park that waited too long, a
-   * transfer nobody took): the voice service's sentence, or a plain one when it gave none.
+   * transfer nobody took): the server's sentence (a call parameter), or a plain one when it gave
+   * none.
    */
   ringBack: string | null;
   /** The SDK's quality warnings active now (`high-rtt`, `low-mos`, …). */

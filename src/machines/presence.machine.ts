@@ -3,10 +3,12 @@ import { assign, fromPromise, setup } from 'xstate';
 /** What a person chooses in the top bar. "On a call" comes from the softphone, "Offline" from the ttl. */
 export type PresenceStatus = 'available' | 'away';
 
-/** The `presence` map item of one identity (PRODUCT.md: status, on-call flag). */
+/**
+ * What this browser says of its person: their status. The server writes it into their `presence`
+ * item, with "on a call" (which it keeps from the calls it carries) and the ttl.
+ */
 export interface PresenceItem {
   status: PresenceStatus;
-  onCall: boolean;
 }
 
 export interface PresenceInput {
@@ -26,16 +28,13 @@ export interface PresenceContext {
   heartbeatMs: number;
   retryMs: number;
   status: PresenceStatus;
-  onCall: boolean;
   /** Consecutive failed writes; 0 once a write lands. */
   failures: number;
   lastError: string | null;
 }
 
 export type PresenceEvent =
-  | { type: 'presence.setStatus'; status: PresenceStatus }
-  | { type: 'presence.setOnCall'; onCall: boolean }
-  | { type: 'presence.withdraw' };
+  { type: 'presence.setStatus'; status: PresenceStatus } | { type: 'presence.withdraw' };
 
 /** What the `publish` actor writes: the item, under the identity's key, with the ttl. */
 export interface PublishInput {
@@ -48,8 +47,8 @@ const errorText = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
 /**
- * One browser's presence heartbeat. It writes `{status, onCall}` under the person's identity with a
- * ttl, and rewrites it at once when the status or the on-call flag changes. Every `heartbeat` it only
+ * One browser's presence heartbeat. It writes the person's status (the server keeps it in their
+ * `presence` item with a ttl), and rewrites it at once when the status changes. Every `heartbeat` it only
  * extends the item's ttl (`refresh`), which changes no data and so sends colleagues no event, and
  * lets two tabs of one person keep the status last chosen in either. If the refresh fails (the item
  * lapsed while the computer slept, say) the item is written again in full. When the browser closes, the writes stop and the item expires: everyone else sees
@@ -85,9 +84,6 @@ export const presenceMachine = setup({
     storeStatus: assign(({ event }) =>
       event.type === 'presence.setStatus' ? { status: event.status } : {},
     ),
-    storeOnCall: assign(({ event }) =>
-      event.type === 'presence.setOnCall' ? { onCall: event.onCall } : {},
-    ),
     markLanded: assign({ failures: 0, lastError: null }),
     markFailed: assign(({ context, event }) => ({
       failures: context.failures + 1,
@@ -102,7 +98,6 @@ export const presenceMachine = setup({
     heartbeatMs: input.heartbeatMs,
     retryMs: input.retryMs ?? Math.min(5000, input.heartbeatMs),
     status: input.status ?? 'available',
-    onCall: false,
     failures: 0,
     lastError: null,
   }),
@@ -110,7 +105,6 @@ export const presenceMachine = setup({
   on: {
     // Re-entering `publishing` cancels a write in flight; the newest item is the one that counts.
     'presence.setStatus': { target: '.publishing', reenter: true, actions: 'storeStatus' },
-    'presence.setOnCall': { target: '.publishing', reenter: true, actions: 'storeOnCall' },
     'presence.withdraw': { target: '.withdrawing' },
   },
   states: {
@@ -121,7 +115,7 @@ export const presenceMachine = setup({
         src: 'publish',
         input: ({ context }) => ({
           identity: context.identity,
-          item: { status: context.status, onCall: context.onCall },
+          item: { status: context.status },
           ttlSeconds: context.ttlSeconds,
         }),
         onDone: { target: 'live', actions: 'markLanded' },

@@ -1,6 +1,6 @@
 /**
  * What the container machines need from the sync service, with no SDK type in sight. The adapters in
- * `src/sync/adapters.ts` implement these over twilio-sync; unit tests implement them with fakes.
+ * `src/io/sync/adapters.ts` implement these over twilio-sync; unit tests implement them with fakes.
  * Times are epoch milliseconds so machine context stays plain data.
  */
 import type { JsonObject } from '../contracts/record';

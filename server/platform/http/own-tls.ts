@@ -7,7 +7,7 @@
  * These clients trust this server's own certificate, pinned: a peer is accepted when it presents
  * exactly the certificate this server serves (its SHA-256 fingerprint), whatever name it was
  * reached by (loopback, usually). Every other peer is verified as usual: Node's root certificates
- * and the host name. Nothing here is used in Twilio mode against Twilio itself (server/app.ts).
+ * and the host name. Nothing here is used against Twilio's own cloud (server/app.ts).
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';

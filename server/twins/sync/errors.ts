@@ -29,10 +29,9 @@ export type ObjectKind = 'document' | 'list' | 'map' | 'stream';
 
 /**
  * Sync's documented errors for data a write may not store, per kind (twilio.com/docs/api/errors/54101,
- * 54156 and 54206: "Invalid Document data", "Invalid List Item data", "Invalid Map Item data", 400).
- * Twilio answers them for data it cannot take; this service answers them too for data the app's
- * rules refuse (a record that breaks its schema), so a client can tell a refused value (these) from
- * a malformed request (20001) or a missing object (404).
+ * 54156 and 54206: "Invalid Document data", "Invalid List Item data", "Invalid Map Item data",
+ * 400), answered as Twilio answers them for data it cannot take (not JSON, not an object); a
+ * malformed request is 20001, a missing object 404.
  */
 const invalidDataCode: Record<ObjectKind, number> = {
   document: 54101,
@@ -108,7 +107,7 @@ export const errors = {
     err(412, 54207, 'The revision of the Map Item does not match the expected revision'),
   mapItemExists: () => err(412, 54208, 'The Map Item already exists (If-Match: -1)'),
   invalidQuery: () => err(400, 54507, 'Invalid query'),
-  /** Data the app's rules refuse (SyncServiceOptions.checkWrite), with their reason. */
+  /** Data Sync cannot take (not JSON, not an object), with the reason. */
   invalidData: (kind: ObjectKind, reason: string) => err(400, invalidDataCode[kind], reason),
   unknownIndex: (name: string) => err(404, 54506, `Index '${name}' does not exist`),
   dataTooLarge: (what: string, limit: number) =>

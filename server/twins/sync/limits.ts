@@ -1,5 +1,5 @@
 /**
- * Limits of the embedded Sync service. Each one is documented in docs/sync-service.md; change both together.
+ * Limits of the Sync twin. Each one is documented in docs/sync-service.md; change both together.
  */
 export const limits = {
   /** A Twilsock frame larger than this is answered 413 (if its header can be read) and otherwise ignored. */

@@ -1,10 +1,11 @@
 /**
- * An optional per-object access policy for tunnelled (client) requests. The service stays generic: it
- * works out which object and item a request would read or change and asks the policy the app supplied
- * (`SyncServiceOptions.accessPolicy`); a refusal is answered 403 / 54007 (Twilio's "Access forbidden for
- * identity") before any handler runs, so nothing is read or written and no event goes out. Subscriptions
- * ask the same question per object (`subscription_failed` 403 / 54007). Server-side writes (internal.ts)
- * do not pass through here.
+ * The per-object access check of tunnelled (client) requests. The service works out which object
+ * and item a request would read or change and asks its access policy: Twilio's per-object
+ * permissions when the service's ACL is on (twilio-api/state.ts, `aclRefusal`; service.ts). A
+ * refusal is answered 403 / 54007 (Twilio's "Access forbidden for identity") before any handler
+ * runs, so nothing is read or written and no event goes out. Subscriptions ask the same question
+ * per object (`subscription_failed` 403 / 54007). Requests through Twilio's REST API and the
+ * as-server test hook (as-server.ts) do not pass through here.
  */
 import type { Core } from './core';
 import { SyncRestError, type ObjectKind } from './errors';

@@ -1,6 +1,7 @@
 /**
- * The embedded Sync service: a Twilsock v3 WebSocket endpoint at `/v3/wsconnect` speaking the Sync REST API that
- * the unmodified twilio-sync SDK uses, backed by SQLite in `<dataDir>/sync.db`. See docs/sync-service.md.
+ * The Sync twin: a Twilsock v3 WebSocket endpoint at `/v3/wsconnect` speaking the Sync REST API
+ * that the unmodified twilio-sync SDK uses, and Twilio's Sync REST API (twilio-api/http.ts), backed
+ * by SQLite in `<dataDir>/sync.db`. See docs/sync-service.md.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';

@@ -21,7 +21,7 @@ function change(settings: DocumentActor, patch: Partial<Settings> & JsonObject):
   return patchDocument(settings, settingsRecord, selectDocumentData(settings.getSnapshot()), patch);
 }
 
-/** Do not disturb: the voice service turns callers away with "not taking calls" instead of ringing. */
+/** Do not disturb: the server turns callers away with "not taking calls" instead of ringing. */
 export function setDoNotDisturb(settings: DocumentActor, on: boolean): Promise<void> {
   return change(settings, { doNotDisturb: on });
 }

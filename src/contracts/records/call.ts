@@ -1,7 +1,6 @@
 /**
  * One finished call, an item of the `calls` list. Only the server writes it (browsers cannot forge
- * history), and both backends write this same record: the embedded voice service when a call ends,
- * the Twilio backend from Twilio's status callbacks.
+ * history), from Twilio's status callbacks, on every backend (server/calls/call-log.ts).
  */
 import * as v from 'valibot';
 import { defineRecord, timestamp } from '../record';
@@ -15,8 +14,9 @@ export type Direction = (typeof DIRECTIONS)[number];
  * start (on Twilio, another server had its first webhooks), so who took it is not known;
  * `doNotDisturb` when the colleague called directly was in do not disturb (added after the others:
  * a reader that does not know it reads it as unknown); `dropped` when the call was cut off with
- * nobody hanging up: on the embedded backend, a call in progress when the server died, written at
- * its next start with what was known (reason {@link DROPPED_REASON}).
+ * nobody hanging up: while the voice twin runs in the server (embedded, `twilio-twins`), a call in
+ * progress when the server died, written at its next start with what was known (reason
+ * {@link DROPPED_REASON}).
  */
 export const OUTCOMES = [
   'answered',
@@ -81,8 +81,9 @@ export const RoutingStepSchema = v.object({
 export type RoutingStep = v.InferOutput<typeof RoutingStepSchema>;
 
 /**
- * A voicemail message's id, as `GET /api/voicemail/{id}` serves it on both backends: the embedded
- * service's own (`vm-` and 16 letters or digits) or a Twilio Recording SID.
+ * A voicemail message's id: a Recording SID, which `GET /api/voicemail/{id}` serves on every
+ * backend. Older rows may hold an id of the former voice service's own (`vm-` and 16 letters or
+ * digits): read, no longer served.
  */
 export const VOICEMAIL_ID = /^(vm-[a-z0-9]{16}|RE[0-9a-f]{32})$/;
 
@@ -95,7 +96,7 @@ export type Voicemail = v.InferOutput<typeof VoicemailSchema>;
 const nullableText = v.optional(v.nullable(v.string()), null);
 
 export const CallSchema = v.object({
-  /** The call's id on its backend (the parent call's SID on Twilio). */
+  /** The call's id: its parent call's SID. */
   callSid: v.optional(v.string(), ''),
   /** As the team sees it: a call from outside is inbound, one placed from a browser outbound. */
   direction: v.picklist(DIRECTIONS),
@@ -132,7 +133,11 @@ export const CallSchema = v.object({
    * person; empty when none did (a phone-network leg, a tab closed mid-call, rows from before).
    */
   quality: v.optional(v.pipe(v.array(CallQualitySchema), v.maxLength(10)), []),
-  /** The embedded media server's count per side (call-quality.ts); empty on Twilio and for older rows. */
+  /**
+   * The media server's count per side (call-quality.ts), from Voice Insights' summaries
+   * (server/calls/relay.ts); empty when the account lacks Voice Insights Advanced Features, and in
+   * older rows.
+   */
   relay: v.optional(v.pipe(v.array(RelayLegSchema), v.maxLength(2)), []),
 });
 export type CallRecord = v.InferOutput<typeof CallSchema>;

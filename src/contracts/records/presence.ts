@@ -1,9 +1,10 @@
 /**
- * Someone's presence, an item of the `presence` map (key = identity) with a ttl: each signed-in
- * browser writes its person's own item and refreshes it; a closed browser's item lapses and its
- * person reads as Offline. `onCall` is the server's on the embedded backend (it knows the calls).
- * `doNotDisturb` mirrors the person's own setting (their `settings:{identity}`, which only they
- * read) so colleagues see it; the voice service reads the setting itself.
+ * Someone's presence, an item of the `presence` map (key = identity) with a ttl, written only by
+ * the server for each signed-in browser (`PUT /api/presence`, renewed on its heartbeat,
+ * server/identity/presence.ts); a closed browser's item lapses and its person reads as Offline.
+ * `onCall` is the server's (server/calls/on-call.ts: it knows the calls). `doNotDisturb` mirrors
+ * the person's own setting (their `settings:{identity}`, which only they read) so colleagues see
+ * it; routing reads the setting itself (server/routing/routing-data.ts).
  */
 import * as v from 'valibot';
 import { defineRecord } from '../record';

@@ -1,7 +1,7 @@
 /**
  * Why a call to a colleague did not connect, in the words the caller reads (on the call card and in
- * /history). One definition for both backends: the voice twin says them with the SDK's error and in
- * the history row; the Twilio backend writes them in the row (the SDK there only learns a code).
+ * /history). The server writes them in the history row (server/calls/), on every backend: the SDK
+ * only learns a code.
  */
 export const CALL_REASONS = {
   offline: (name: string) => `${name} is offline.`,

@@ -1,12 +1,11 @@
 /**
  * Call routing: what happens to a call to a ring group, decided from what admins configured (the
  * group, its business hours, holidays, announcements and forwarding rules) and who can take a call
- * now. Pure: no I/O, no clock; the instant and everyone's presence are arguments. Both backends
- * walk the same plan: the embedded voice service plays it on its media legs, the Twilio backend
- * writes it as TwiML.
+ * now. Pure: no I/O, no clock; the instant and everyone's presence are arguments. The server writes
+ * the plan as TwiML (server/calls/twiml.ts), on every backend.
  *
  * The plan is a tree decided at the start of the call: announcements lead to one end, a ring has
- * a branch for nobody answering and one for everyone declining (a backend follows the branch the
+ * a branch for nobody answering and one for everyone declining (the server follows the branch the
  * call takes). How a call is decided:
  *
  * 1. Holiday (the group's calendar) or closed (its schedule; a group with no hours is closed):

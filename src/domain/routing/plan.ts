@@ -1,7 +1,7 @@
 /**
- * What call routing decides, as data both backends walk: the plan of a call to a ring group (a
- * tree of announcements, rings, forwards, dials and voicemail), the inputs it is decided from, and
- * the path a call takes through a plan.
+ * What call routing decides, as data the server walks: the plan of a call to a ring group (a tree
+ * of announcements, rings, forwards, dials and voicemail), the inputs it is decided from, and the
+ * path a call takes through a plan.
  */
 import type { Group, GuidanceSlot } from '../../contracts/records/group';
 import type { Rule, Target, When } from '../../contracts/records/forwarding';
@@ -12,9 +12,9 @@ import type { Calendar } from '../../contracts/records/calendar';
 export const MAX_HOPS = 4;
 
 /**
- * Whether someone can take a call now, as the voice service sees them: only `available` people
- * ring for a group; `away` (their status in the top bar) and `doNotDisturb` (their phone's
- * setting) take them out of group calls as surely as being offline or on a call.
+ * Whether someone can take a call now, as routing sees them: only `available` people ring for a
+ * group; `away` (their status in the top bar) and `doNotDisturb` (their phone's setting) take them
+ * out of group calls as surely as being offline or on a call.
  */
 export type Availability = 'available' | 'onCall' | 'away' | 'doNotDisturb' | 'offline';
 

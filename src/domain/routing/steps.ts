@@ -1,8 +1,7 @@
 /**
- * The routing decisions a caller is told of, and a group call's history row keeps, in words: one
- * definition for both backends. The voice twin tells each as it carries the plan out; the Twilio
- * backend tells them as its webhooks write the plan's TwiML (a Voice SDK user-defined message each)
- * and keeps them for the row.
+ * The routing decisions a caller is told of, and a group call's history row keeps, in words. The
+ * server tells them as its webhooks write the plan's TwiML (a Voice SDK user-defined message each,
+ * server/calls/tell.ts) and keeps them for the row, on every backend.
  */
 import type { RoutingStep } from '../../contracts/records/call';
 import type { GuidanceSlot } from '../../contracts/records/group';
@@ -74,7 +73,7 @@ const ID_NAMES: StepNames = { person: (id) => id, group: (id) => id };
 /**
  * The step a plan node is told as, when the call reaches it; null for one told by what follows. The
  * rest of a plan carried on from an earlier webhook (in a `<Dial action>` URL,
- * server/twilio/plan-token.ts) has no reasons: its rings and forwards are told from what they hold,
+ * server/calls/plan-token.ts) has no reasons: its rings and forwards are told from what they hold,
  * with `names`.
  */
 export function planStep(plan: Plan, names: StepNames = ID_NAMES): StepNote | null {

@@ -1,8 +1,8 @@
 /**
  * The answers a page's first API requests would get, carried in its HTML by the server
- * (server/http/static.ts) so the app starts without asking: `GET /api/session` and `GET /api/config`
- * on every page. Each is used once, by the first GET of its path; everything after
- * (a retry, a re-check when the tab comes back) goes to the server.
+ * (server/platform/http/static.ts) so the app starts without asking: `GET /api/session` and
+ * `GET /api/config` on every page. Each is used once, by the first GET of its path; everything
+ * after (a retry, a re-check when the tab comes back) goes to the server.
  */
 import { FIRST_ANSWERS_ID, type FirstAnswer } from '../../contracts/api-session';
 

@@ -198,7 +198,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       call.customParameters.forEach((value, key) => {
         params[key] = value;
       });
-      // On Twilio a colleague's address carries their Voice identity: mapped back to their email.
+      // A colleague's address carries their Voice identity: mapped back to their email.
       const identity = personOfClientAddress(from);
       const name =
         (identity === null ? null : (deps.nameOf?.(identity) ?? null)) ??

@@ -1,8 +1,8 @@
 import type { CallAdapterEvent } from '../../machines/call.setup';
 /**
- * What the voice service says on a call, as the call machine hears it: its messages about the
- * other side (held, resumed, a consultation answered or ended, a routing decision) and the
- * sentence inside the SDK's error messages.
+ * What the server says on a call (Voice SDK user-defined messages, server/calls/tell.ts), as the
+ * call machine hears it: its messages about the other side (held, resumed, a consultation answered
+ * or ended, a routing decision), and the text inside the SDK's error messages.
  */
 
 /** The server's message on a call (`{"event":…}`: held, resumed, party, consultAnswered, consultEnded) as a call event, or null. */
@@ -51,7 +51,7 @@ export function heldEvent(content: unknown): CallAdapterEvent | null {
   return null;
 }
 
-/** The SDK prefixes the server's sentence with the error's name and code: "BusyHere (31486): …". */
+/** The SDK prefixes an error's message with its name and code: "BusyHere (31486): …". */
 export function serverSentence(message: string): string {
   return message.replace(/^[A-Za-z]+ \(\d+\): /, '');
 }

@@ -190,8 +190,8 @@ function exactly(entries: readonly DialEntry[], typed: string, query: Query): Di
 /**
  * What the dial box calls for what was typed, or the sentence to show instead: an entry named
  * exactly (an extension, an email, a whole name, a number), else the one entry the words match; a
- * phone number nobody has, in E.164; an extension nobody has, as typed (the voice service says
- * whose it is not). Several matches, none, or a number that does not read, each get a sentence.
+ * phone number nobody has, in E.164; an extension nobody has, as typed (the server says that
+ * nobody has it). Several matches, none, or a number that does not read, each get a sentence.
  */
 export function resolveDial(
   typed: string,

@@ -1,9 +1,8 @@
 /**
  * Why a call that did not connect ended, as its history row says: the sentence the backend wrote
  * there ("Bob declined the call.", "Bob is not taking calls (do not disturb).", "Nobody has extension
- * 199."). On Twilio the Voice SDK only learns a status code (or a plain hang-up) when a call is
- * refused, so the card shows the row's sentence once the row is in `calls`; on the embedded backend
- * the same sentence came with the SDK's error and the row only confirms it.
+ * 199."). The Voice SDK only learns a status code (or a plain hang-up) when a call is refused, so
+ * the card shows the row's sentence once the row is in `calls`, on every backend.
  */
 import { useMemo } from 'react';
 import { CALLS } from '../../contracts/objects';

@@ -6,8 +6,8 @@ import type { CallActor } from '../../machines/device.setup';
 /**
  * What calls do outside the panel: an incoming call in a hidden tab raises a browser notification
  * (when the person allowed them) with Accept and Reject (see notifications.ts). Presence's "on a
- * call" is not written here: the server sets it from the calls it carries (every tab and device of
- * the person), and stores it into every presence write a browser makes.
+ * call" is not written here: the server sets it from the calls Twilio's webhooks report (every tab
+ * and device of the person, server/calls/on-call.ts), and only the server writes presence.
  */
 export function useCallSideEffects(calls: [string, CallActor][]): void {
   useEffect(() => {

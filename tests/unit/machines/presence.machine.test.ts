@@ -46,7 +46,7 @@ describe('presence machine', () => {
     expect(writes).toEqual([
       {
         identity: 'ada@example.com',
-        item: { status: 'available', onCall: false },
+        item: { status: 'available' },
         ttlSeconds: 30,
       },
     ]);
@@ -75,20 +75,18 @@ describe('presence machine', () => {
     expect(refreshes).toHaveLength(1);
     await flush();
     expect(writes).toHaveLength(3);
-    expect(writes.at(-1)?.item).toEqual({ status: 'away', onCall: false });
+    expect(writes.at(-1)?.item).toEqual({ status: 'away' });
     await flush();
     expect(actor.getSnapshot().value).toBe('live');
   });
 
-  it('rewrites at once when the status or on-call flag changes', async () => {
+  it('rewrites at once when the status changes', async () => {
     const { actor, writes } = start();
     await flush();
     actor.send({ type: 'presence.setStatus', status: 'away' });
-    expect(writes.at(-1)?.item).toEqual({ status: 'away', onCall: false });
+    expect(writes.at(-1)?.item).toEqual({ status: 'away' });
     expect(selectOwnStatus(actor.getSnapshot())).toBe('away');
-    actor.send({ type: 'presence.setOnCall', onCall: true });
-    expect(writes.at(-1)?.item).toEqual({ status: 'away', onCall: true });
-    expect(writes).toHaveLength(3);
+    expect(writes).toHaveLength(2);
   });
 
   it('a status change restarts the heartbeat: no refresh right after a change', async () => {

@@ -1,8 +1,8 @@
 /**
- * The embedded Sync service as Twilio's Sync REST API (`https://sync.twilio.com/v1/…`), over plain
- * HTTP at `<mount>/sync/v1/…`: what the Twilio backend (server/twilio/) calls through the `twilio`
- * package when SWITCHBOARD_TWILIO_API_URL points here (`<origin><mount>`; the package's request
- * client moves `https://sync.twilio.com/v1/…` to `<that>/sync/v1/…`, server/twilio/client.ts).
+ * The Sync twin as Twilio's Sync REST API (`https://sync.twilio.com/v1/…`), at `<mount>/sync/v1/…`
+ * on this server's port: what the app (server/twilio/) calls through the `twilio` package on the
+ * twins, its requests sent to `<origin><mount>` (the package's request client moves
+ * `https://sync.twilio.com/v1/…` to `<that>/sync/v1/…`, server/twilio/client.ts).
  *
  * Requests are authenticated as Twilio's are, with HTTP Basic: the Account SID and auth token, or
  * an API key SID and its secret (https://www.twilio.com/docs/usage/requests-to-twilio,

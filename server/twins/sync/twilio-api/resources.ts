@@ -1,7 +1,7 @@
 /**
  * The resources of Twilio's Sync REST API (v1) the twin answers: the Service, Documents, Lists,
  * Maps, their Items and their Permissions. Every write goes through the same handlers as a
- * twilio-sync client's (server/sync/rest/), so it is validated, committed and pushed live to
+ * twilio-sync client's (server/twins/sync/rest/), so it is validated, committed and pushed live to
  * subscribed clients the same way; this module only reads Twilio's form parameters, applies
  * Twilio's rules on them, and answers with Twilio's JSON (render.ts).
  *

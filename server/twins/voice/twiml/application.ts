@@ -1,8 +1,8 @@
 /**
  * The voice twin as Twilio runs a TwiML application: a call placed by the Voice SDK reaches the
  * application's Voice URL (a signed POST with Twilio's fields), and the TwiML it answers is run by
- * the interpreter (run.ts) over the twin's media (leg.ts). This is how the Twilio backend's calls
- * run on this machine (`SWITCHBOARD_BACKEND=twilio-twins`): the server's webhooks and TwiML are the
+ * the interpreter (run.ts) over the twin's media (leg.ts). This is how every call runs on the twins
+ * (`SWITCHBOARD_BACKEND` `embedded` and `twilio-twins`): the server's webhooks and TwiML are the
  * ones it sends to Twilio, unchanged. A call lives until it hangs up, not until its first TwiML
  * runs out: a REST redirect (engine.ts) stops the run and starts another on the same call
  * (`startRun`), and a dialled leg redirected becomes a call of its own (`runAppCall`).

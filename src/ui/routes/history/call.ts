@@ -94,7 +94,10 @@ export function formatDuration(seconds: number | null): string | null {
   return seconds === null ? null : timeText(Math.round(seconds) * 1000);
 }
 
-/** Whether the call was placed by a colleague from a browser (its `user`), as the embedded service writes every call. */
+/**
+ * Whether the call was placed by a colleague from a browser: the server writes such a call's `from`
+ * as its `user`.
+ */
 export const placedByColleague = (call: Call) => call.user !== '' && call.from === call.user;
 
 /**

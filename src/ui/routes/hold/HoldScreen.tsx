@@ -22,7 +22,7 @@ import './hold.css';
 const NO_ITEMS: readonly MapItem[] = [];
 
 /**
- * /hold on the `holds` map, which the voice service keeps: every parked call, longest waiting first,
+ * /hold on the `holds` map, which the server keeps: every parked call, longest waiting first,
  * with who parked it and a running timer. Pick up dials `park:<callId>` from this tab's phone; the
  * server gives the call to the first picker (the row then leaves everyone's list) and tells any
  * later one, in their call card, that a colleague took it.
