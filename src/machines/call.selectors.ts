@@ -70,12 +70,6 @@ export const selectCallDuration =
 const SERVICE_SENTENCE_CODES: readonly number[] = [31404, 31480, 31486, 31603];
 
 /**
- * Why the call ended as the person should read it: the SDK's message for a refused call's code
- * (Twilio's title, "Busy Here") when it gave one, else the end reason's; null while the call is
- * live. The card shows the history row's sentence over it once the row is in
- * (src/ui/phone/rowReason.ts).
- */
-/**
  * End reasons the SDK reports without saying why (only a code, or a plain hang-up): the call's
  * history row may say better.
  */
@@ -99,6 +93,12 @@ export function selectCallEndUnexplained(s: CallSnapshot): boolean {
   return reason !== null && UNEXPLAINED_ENDS.includes(reason);
 }
 
+/**
+ * Why the call ended as the person should read it: the SDK's message for a refused call's code
+ * (Twilio's title, "Busy Here") when it gave one, else the end reason's; null while the call is
+ * live. The card shows the history row's sentence over it once the row is in
+ * (src/ui/phone/rowReason.ts).
+ */
 export function selectCallEndText(s: CallSnapshot): string | null {
   if (s.context.endReason === null) return null;
   const error = s.context.error;
