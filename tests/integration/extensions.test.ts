@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient, SyncMap } from 'twilio-sync';
 import { startServer, type RunningServer } from '../support/server';
-import { clientWithToken, shutdownClients, signIn, token, waitFor } from './sync/support';
+import { clientWithToken, refusal, shutdownClients, signIn, token, waitFor } from './sync/support';
 
 interface Person {
   cookie: string;
@@ -18,16 +18,6 @@ async function person(url: string, email: string): Promise<Person> {
   const cookie = await signIn(url, email);
   const t = await token(url, cookie);
   return { cookie, client: clientWithToken(t.token, t.sync) };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: number }> {
-  try {
-    await promise;
-  } catch (e) {
-    const err = e as { status?: number; code?: number };
-    return { status: err.status ?? 0, code: err.code ?? 0 };
-  }
-  throw new Error('the write was not refused');
 }
 
 const HOURS = { timeZone: 'Europe/London', week: {} };

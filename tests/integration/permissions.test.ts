@@ -10,7 +10,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
 import { startServer, type RunningServer } from '../support/server';
-import { clientWithToken, RawTwilsock, shutdownClients, signIn, token } from './sync/support';
+import {
+  clientWithToken,
+  FORBIDDEN,
+  httpCode,
+  RawTwilsock,
+  refusal,
+  shutdownClients,
+  signIn,
+  token,
+} from './sync/support';
 
 type Kind = 'Maps' | 'Lists' | 'Documents';
 type Op = 'read' | 'create' | 'update' | 'ttl' | 'remove';
@@ -124,20 +133,6 @@ const HOURS = { timeZone: 'Europe/London', week: { mon: [{ start: '09:00', end: 
 const ANNOUNCEMENT = { name: 'Welcome', kind: 'tts', text: 'Hello', language: 'en-us' };
 
 const path = (kind: Kind, name: string): string => `/v3/${kind}/${encodeURIComponent(name)}`;
-const httpCode = (reply: { header: Record<string, unknown> }): number =>
-  (reply.header.http_status as { code: number } | undefined)?.code ?? 0;
-
-/** Why an SDK call was refused: the service's status and code (the SDK adds them to its error). */
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: number }> {
-  try {
-    await promise;
-  } catch (e) {
-    const err = e as { status?: number; code?: number };
-    return { status: err.status ?? 0, code: err.code ?? 0 };
-  }
-  throw new Error('the call was not refused');
-}
-const FORBIDDEN = { status: 403, code: 54007 };
 
 describe.each(BACKENDS)('on the %s backend', (backend) => {
   let server: RunningServer;

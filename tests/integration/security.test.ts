@@ -13,12 +13,13 @@ import { startServer, type RunningServer } from '../support/server';
 import {
   accountToken,
   clientWithToken,
+  httpCode,
+  type RawFrame,
   RawTwilsock,
   shutdownClients,
   signIn,
   token,
   waitFor,
-  type RawFrame,
 } from './sync/support';
 
 let server: RunningServer;
@@ -44,9 +45,6 @@ const contact = (name: string, extra: Record<string, unknown> = {}) => ({
   phones: [{ label: 'Work', number: '+442079460958' }],
   ...extra,
 });
-
-const httpCode = (reply: RawFrame): number =>
-  (reply.header.http_status as { code: number } | undefined)?.code ?? 0;
 
 /** A contact as the service holds it, read by the admin; undefined when there is none. */
 async function stored(key: string): Promise<unknown> {

@@ -14,12 +14,14 @@ import { startServer, type RunningServer } from '../support/server';
 import {
   aclOff,
   clientWithToken,
+  httpCode,
+  type RawFrame,
   RawTwilsock,
+  refusal,
   shutdownClients,
   signIn,
   token,
   waitFor,
-  type RawFrame,
 } from './sync/support';
 
 const GROUP = {
@@ -46,19 +48,6 @@ const SETTINGS_DEFAULTS = {
 
 /** How long the server has to put a write right (it hears of it from Sync's webhooks). */
 const PUT_RIGHT_MS = 5000;
-
-const httpCode = (reply: RawFrame): number =>
-  (reply.header.http_status as { code: number } | undefined)?.code ?? 0;
-
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: number }> {
-  try {
-    await promise;
-  } catch (e) {
-    const err = e as { status?: number; code?: number };
-    return { status: err.status ?? 0, code: err.code ?? 0 };
-  }
-  throw new Error('the call was not refused');
-}
 
 describe('writes that break their record, put right by the server', () => {
   let server: RunningServer;

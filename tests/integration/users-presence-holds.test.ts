@@ -8,7 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient, SyncMap } from 'twilio-sync';
 import { startServer, type RunningServer } from '../support/server';
-import { clientWithToken, shutdownClients, signIn, token, waitFor } from './sync/support';
+import {
+  clientWithToken,
+  FORBIDDEN,
+  refusal,
+  shutdownClients,
+  signIn,
+  token,
+  waitFor,
+} from './sync/support';
 
 interface Person {
   cookie: string;
@@ -20,17 +28,6 @@ async function person(url: string, email: string): Promise<Person> {
   const t = await token(url, cookie);
   return { cookie, client: clientWithToken(t.token, t.sync) };
 }
-
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: number }> {
-  try {
-    await promise;
-  } catch (e) {
-    const err = e as { status?: number; code?: number };
-    return { status: err.status ?? 0, code: err.code ?? 0 };
-  }
-  throw new Error('the write was not refused');
-}
-const FORBIDDEN = { status: 403, code: 54007 };
 
 const entries = async (map: SyncMap) =>
   Object.fromEntries((await map.getItems({ pageSize: 100 })).items.map((i) => [i.key, i.data]));

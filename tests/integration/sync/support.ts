@@ -115,6 +115,26 @@ export interface RawFrame {
   body: unknown;
 }
 
+/** The HTTP status a raw Twilsock reply carries (0 when none). */
+export const httpCode = (reply: RawFrame): number =>
+  (reply.header.http_status as { code: number } | undefined)?.code ?? 0;
+
+/** Sync's refusal of a request the ACL does not allow (Twilio's 54007). */
+export const FORBIDDEN = { status: 403, code: 54007 };
+
+/** Why an SDK call was refused: the service's status and code (the SDK adds them to its error). */
+export async function refusal(
+  promise: Promise<unknown>,
+): Promise<{ status: number; code: number }> {
+  try {
+    await promise;
+  } catch (e) {
+    const err = e as { status?: number; code?: number };
+    return { status: err.status ?? 0, code: err.code ?? 0 };
+  }
+  throw new Error('the call was not refused');
+}
+
 /** A raw Twilsock connection for poking the service below the SDK. */
 export class RawTwilsock {
   readonly frames: RawFrame[] = [];

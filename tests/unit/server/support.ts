@@ -109,6 +109,37 @@ export function sessionCookieOf(response: Response): string | null {
   return null;
 }
 
+/** Signs `name` (`email`) in locally on `t` (the first person on a team is its admin): their cookie. */
+export async function signInAs(t: TestApp, name: string, email: string): Promise<string> {
+  const cookie = sessionCookieOf(await postJson(`${t.url}/api/session/local`, { name, email }));
+  if (cookie === null) throw new Error(`${email} could not sign in`);
+  return cookie;
+}
+
+/** A request to `t` as the person whose cookie it is; `body` sent as JSON (a string as it is). */
+export function requestAs(
+  t: TestApp,
+  method: string,
+  path: string,
+  cookie: string,
+  body?: unknown,
+): Promise<Response> {
+  return fetch(`${t.url}${path}`, {
+    method,
+    headers: {
+      Cookie: cookie,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+}
+
+/** Closes `t` and removes its data. */
+export async function stopApp(t: TestApp): Promise<void> {
+  await t.close();
+  removeDir(t.dataDir);
+}
+
 export async function expectError(
   response: Response,
 ): Promise<{ status: number; code: string; message: string }> {

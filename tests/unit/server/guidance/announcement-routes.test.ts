@@ -4,14 +4,7 @@
  * what the edit started from, and one a ring group plays never removed (409 naming the groups).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectError,
-  postJson,
-  removeDir,
-  sessionCookieOf,
-  startApp,
-  type TestApp,
-} from '../support';
+import { expectError, requestAs, signInAs, startApp, stopApp, type TestApp } from '../support';
 
 let t: TestApp;
 let admin: string;
@@ -19,27 +12,13 @@ let agent: string;
 
 beforeAll(async () => {
   t = await startApp();
-  admin = sessionCookieOf(
-    await postJson(`${t.url}/api/session/local`, { name: 'Ada', email: 'ada@x.io' }),
-  )!;
-  agent = sessionCookieOf(
-    await postJson(`${t.url}/api/session/local`, { name: 'Tom', email: 'tom@x.io' }),
-  )!;
+  admin = await signInAs(t, 'Ada', 'ada@x.io');
+  agent = await signInAs(t, 'Tom', 'tom@x.io');
 });
-afterAll(async () => {
-  await t.close();
-  removeDir(t.dataDir);
-});
+afterAll(() => stopApp(t));
 
 const call = (method: string, path: string, cookie: string, body?: unknown) =>
-  fetch(`${t.url}${path}`, {
-    method,
-    headers: {
-      Cookie: cookie,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  requestAs(t, method, path, cookie, body);
 const closed = { name: 'Closed', kind: 'tts', text: 'We are closed.', language: 'en-gb' };
 const stored = async (id: string) => (await t.sync.getMapItem('guidance', id))?.data ?? null;
 

@@ -5,14 +5,7 @@
  * bad requests refused changing nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectError,
-  postJson,
-  removeDir,
-  sessionCookieOf,
-  startApp,
-  type TestApp,
-} from '../support';
+import { expectError, requestAs, signInAs, startApp, stopApp, type TestApp } from '../support';
 
 let t: TestApp;
 let ada: string;
@@ -20,27 +13,13 @@ let bob: string;
 
 beforeAll(async () => {
   t = await startApp();
-  ada = sessionCookieOf(
-    await postJson(`${t.url}/api/session/local`, { name: 'Ada', email: 'ada@x.io' }),
-  )!;
-  bob = sessionCookieOf(
-    await postJson(`${t.url}/api/session/local`, { name: 'Bob', email: 'bob@x.io' }),
-  )!;
+  ada = await signInAs(t, 'Ada', 'ada@x.io');
+  bob = await signInAs(t, 'Bob', 'bob@x.io');
 });
-afterAll(async () => {
-  await t.close();
-  removeDir(t.dataDir);
-});
+afterAll(() => stopApp(t));
 
 const call = (method: string, path: string, cookie: string, body?: unknown) =>
-  fetch(`${t.url}${path}`, {
-    method,
-    headers: {
-      Cookie: cookie,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
+  requestAs(t, method, path, cookie, body);
 const item = async (identity: string) => await t.sync.getMapItem('presence', identity);
 
 describe('/api/presence', () => {
