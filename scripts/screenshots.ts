@@ -13,9 +13,9 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CONTACTS } from '../src/contracts/objects';
 import { launchChromium } from '../tests/support/chromium';
-import { storeGroup } from '../tests/support/ring-groups';
+import { saveGroup } from '../tests/support/ring-groups';
 import { startServer } from '../tests/support/server';
-import { sdkClientFor, signedInPage, type Person } from '../tests/e2e/support/live';
+import { adminApiFor, signedInPage, type Person } from '../tests/e2e/support/live';
 
 const OUT = resolve(import.meta.dirname, '../docs/screens');
 const WIDTH = 1280;
@@ -103,9 +103,11 @@ async function main(): Promise<void> {
     const ben = await person(browser, base, 'Ben Agent', 'ben@example.com');
     const cat = await person(browser, base, 'Cat Lee', 'cat@example.com');
 
-    const sync = await sdkClientFor(base, 'Ann Morgan', 'ann@example.com');
+    // Groups through the API, as the group form makes them (only the server creates Sync objects).
+    const admin = await adminApiFor(base, 'Ann Morgan', 'ann@example.com');
+    const sync = admin.sync;
     try {
-      await storeGroup(sync, {
+      await saveGroup(admin, {
         id: 'sales',
         name: 'Sales',
         number: '300',
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
         strategy: 'sequential',
         ringTimeout: 20,
       });
-      await storeGroup(sync, {
+      await saveGroup(admin, {
         id: 'support',
         name: 'Support',
         number: '301',

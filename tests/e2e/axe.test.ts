@@ -14,8 +14,9 @@ import { shutdownClients } from '../integration/sync/support';
 import { addSessionCookie, apiSignIn } from '../model/support/app';
 import { wavFile } from '../support/audio-fixtures';
 import { launchChromium } from '../support/chromium';
+import { saveAnnouncement, saveGroup } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
-import { groupObjectsAs, sdkClientFor, snapshotDist } from './support/live';
+import { adminApiFor, snapshotDist } from './support/live';
 import { navigateInApp } from './support/navigate';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -55,16 +56,14 @@ async function context(cookie: string | null): Promise<BrowserContext> {
 
 /**
  * What an admin would have made: a contact, a ring group with its objects, an announcement, audio;
- * each as its screen stores it (the Sync service refuses data that breaks its record). The group's
- * objects are asked of the server first, as the group form does: on Twilio (ACL on) a browser may
- * not create objects, so the server makes them and they are opened here.
+ * each as its screen stores it: the contact through Sync, the group and the announcement through the
+ * API (the server makes the group's schedule, calendar and forwarding list), then its holidays and
+ * forwarding rule through Sync as the group's pages write them.
  */
 async function seedData(cookie: string): Promise<void> {
-  const prepare = await groupObjectsAs(server.url, 'Ada Admin', 'ada@example.com');
-  const mode = (await prepare(GROUP)) ? 'open_existing' : 'create_new';
-  const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
+  const api = await adminApiFor(server.url, 'Ada Admin', 'ada@example.com');
   try {
-    const contacts = await sdk.map({ id: 'contacts', mode: 'open_or_create' });
+    const contacts = await api.sync.map({ id: 'contacts', mode: 'open_or_create' });
     await contacts.set('ct-acme', {
       name: 'Acme Ltd',
       company: 'Acme',
@@ -72,17 +71,17 @@ async function seedData(cookie: string): Promise<void> {
       email: 'hello@acme.example',
       note: '',
     });
-    const schedule = await sdk.document({ id: `schedule:${GROUP}`, mode });
-    await schedule.set({
-      timeZone: 'Europe/London',
-      week: { mon: [{ start: '09:00', end: '17:00' }] },
-    });
     // Holidays in this month, so the month view shows marked days (one of them today).
     const today = new Date().toISOString().slice(0, 10);
     const month = today.slice(0, 7);
     const [from, to] = Number(today.slice(8)) <= 14 ? ['20', '22'] : ['03', '05'];
-    const calendar = await sdk.document({ id: `calendar:${GROUP}`, mode });
-    await calendar.set({
+    await saveGroup(api, {
+      id: GROUP,
+      name: 'Front desk',
+      number: '200',
+      members: ['ada@example.com', 'tom@example.com'],
+      timeZone: 'Europe/London',
+      week: { mon: [{ start: '09:00', end: '17:00' }] },
       holidays: [
         { id: 'hol-axe1', label: 'Founders’ Day', start: today, end: today },
         {
@@ -92,31 +91,23 @@ async function seedData(cookie: string): Promise<void> {
           end: `${month}-${to}`,
         },
       ],
+      rules: [
+        {
+          when: 'noAnswer',
+          after: 20,
+          target: { kind: 'user', identity: 'tom@example.com' },
+          order: 0,
+        },
+      ],
     });
-    const forwarding = await sdk.list({ id: `forwarding:${GROUP}`, mode });
-    await forwarding.push({
-      when: 'noAnswer',
-      after: 20,
-      target: { kind: 'user', identity: 'tom@example.com' },
-      order: 0,
-    });
-    const groups = await sdk.map({ id: 'groups', mode: 'open_or_create' });
-    await groups.set(GROUP, {
-      name: 'Front desk',
-      number: '200',
-      members: ['ada@example.com', 'tom@example.com'],
-      strategy: 'simultaneous',
-      ringTimeout: 20,
-    });
-    const guidance = await sdk.map({ id: 'guidance', mode: 'open_or_create' });
-    await guidance.set(GUIDANCE, {
+    await saveAnnouncement(api, GUIDANCE, {
       name: 'Welcome',
       kind: 'tts',
       text: 'Welcome to Acme.',
       language: 'en-GB',
     });
   } finally {
-    await sdk.shutdown();
+    await api.sync.shutdown();
   }
   const res = await fetch(`${server.url}/api/audio?name=Welcome.wav`, {
     method: 'POST',

@@ -18,9 +18,9 @@ import { DEFAULT_SHORTCUTS } from '../../src/ui/phone/shortcuts';
 import { ariaKeys as ariaKeyShortcut } from '../../src/ui/phone/shortcuts';
 import { ringingTitle } from '../../src/ui/phone/attention';
 import { launchChromium } from '../support/chromium';
-import { storeGroup } from '../support/ring-groups';
+import { saveGroup } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
-import { groupObjectsAs, sdkClientFor, type Person } from './support/live';
+import { adminApiFor, type Person } from './support/live';
 import { phonePerson } from './support/page-audio';
 import { card, dismissAll } from './support/cards';
 
@@ -91,17 +91,16 @@ beforeAll(async () => {
   // Ann signs in first: she is the admin.
   ann = await phonePerson(browser, server.url, 'Ann', '/contacts');
   bob = await phonePerson(browser, server.url, 'Bob', '/contacts');
-  const admin = await sdkClientFor(server.url, 'Ann', 'ann@example.com');
-  const prepare = await groupObjectsAs(server.url, 'Ann', 'ann@example.com');
+  const admin = await adminApiFor(server.url, 'Ann', 'ann@example.com');
   try {
-    await storeGroup(
-      admin,
-      { id: 'front', name: 'Front desk', number: '700', members: ['bob@example.com'] },
-      undefined,
-      prepare,
-    );
+    await saveGroup(admin, {
+      id: 'front',
+      name: 'Front desk',
+      number: '700',
+      members: ['bob@example.com'],
+    });
   } finally {
-    await admin.shutdown();
+    await admin.sync.shutdown();
   }
 }, 90_000);
 

@@ -6,22 +6,20 @@
  * Bob's do not disturb each keep them from ringing for a group, and /users shows both.
  */
 import type { Browser } from 'playwright-core';
-import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
-import { storeGroup, type GroupSpec } from '../support/ring-groups';
+import { saveGroup, type AdminApi, type GroupSpec } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
 import { addSessionCookie, apiSignIn } from '../model/support/app';
-import { groupObjectsAs, sdkClientFor, type Person } from './support/live';
+import { adminApiFor, type Person } from './support/live';
 import { phonePerson } from './support/page-audio';
 import { card, hangUp } from './support/cards';
 
 let server: RunningServer;
 let browser: Browser;
-let admin: SyncClient;
-let prepare: (groupId: string) => Promise<boolean>;
+let admin: AdminApi;
 /** Stores a group as the group form does, as Ada (the admin). */
-const makeGroup = (g: GroupSpec) => storeGroup(admin, g, undefined, prepare);
+const makeGroup = (g: GroupSpec) => saveGroup(admin, g);
 let ada: Person;
 let ann: Person;
 let bob: Person;
@@ -54,15 +52,14 @@ beforeAll(async () => {
   await addSessionCookie(context, server.url, cookie);
   const page = await context.newPage();
   ada = { context, page, errors: [] };
-  admin = await sdkClientFor(server.url, 'Ada', 'ada@example.com');
-  prepare = await groupObjectsAs(server.url, 'Ada', 'ada@example.com');
+  admin = await adminApiFor(server.url, 'Ada', 'ada@example.com');
   ann = await phonePerson(browser, server.url, 'Ann', '/contacts');
   bob = await phonePerson(browser, server.url, 'Bob', '/contacts');
   cat = await phonePerson(browser, server.url, 'Cat', '/contacts');
 }, 90_000);
 
 afterAll(async () => {
-  await admin?.shutdown();
+  await admin?.sync.shutdown();
   await browser?.close();
   await server?.stop();
   server?.cleanup();

@@ -11,7 +11,8 @@ import { shutdownClients } from '../integration/sync/support';
 import { launchChromium } from '../support/chromium';
 import { startServer, type RunningServer } from '../support/server';
 import { apiSignIn } from '../model/support/app';
-import { sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
+import { updateGroup } from '../support/ring-groups';
+import { adminApiFor, sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
@@ -131,11 +132,14 @@ describe('ring groups', () => {
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.getByRole('heading', { name: 'Edit Front desk' }).waitFor();
     await page.getByLabel('Name').fill('Reception');
-    // Meanwhile another admin renames it.
-    const sdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
-    const groups = await sdk.map({ id: 'groups', mode: 'open_existing' });
+    // Meanwhile another admin renames it (with their own edit form: PUT /api/groups/:id).
+    const other = await adminApiFor(server.url, 'Ada Admin', 'ada@example.com');
+    const groups = await other.sync.map({ id: 'groups', mode: 'open_existing' });
     const [item] = (await groups.getItems()).items;
-    await groups.set(item!.key, { ...item!.data, name: 'Front office' });
+    const base = item!.data as Record<string, unknown>;
+    expect(await updateGroup(other, item!.key, base, { ...base, name: 'Front office' })).toEqual({
+      ok: true,
+    });
     await page.getByTestId('group-conflict').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Another admin saved this group first.').waitFor();

@@ -4,7 +4,8 @@
  * plausible length), list it with a player, choose it for a ring group's closed slot and see it on
  * the group's page, edit it against a second admin's save (the conflict choice); deleting it is
  * refused while the group plays it, naming the group. The screens pass axe-core. An agent can
- * neither open the screens nor write the map through the SDK, nor use the API.
+ * neither open the screens nor write the map through the SDK, nor use the API; an admin writes it
+ * only through the API, as the screens do.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,14 +15,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shutdownClients } from '../integration/sync/support';
 import { addSessionCookie, apiSignIn } from '../model/support/app';
 import { launchChromium } from '../support/chromium';
-import { e2eBackend, startServer, type RunningServer } from '../support/server';
-import { sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
+import { saveGroup, updateAnnouncement, type AdminApi } from '../support/ring-groups';
+import { startServer, type RunningServer } from '../support/server';
+import { adminApiFor, sdkClientFor, signedInPage, snapshotDist, type Person } from './support/live';
 
 let server: RunningServer;
 let browser: Browser;
 let dist: ReturnType<typeof snapshotDist>;
 let ada: Person;
 let adaSdk: SyncClient;
+/** Ada as her screens reach the server (the API), for what another admin saves meanwhile. */
+let adaApi: AdminApi;
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -31,15 +35,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   ada = await signedInPage(browser, server.url, 'Ada Admin', 'ada@example.com', '/admin/guidance');
   await apiSignIn(server.url, 'Tom Agent', 'tom@example.com');
-  adaSdk = await sdkClientFor(server.url, 'Ada Admin', 'ada@example.com');
-  const groups = await adaSdk.map({ id: 'groups', mode: 'open_or_create' });
-  await groups.set('grp-sales', {
-    name: 'Sales',
-    number: '300',
-    members: [],
-    strategy: 'simultaneous',
-    ringTimeout: 20,
-  });
+  adaApi = await adminApiFor(server.url, 'Ada Admin', 'ada@example.com');
+  adaSdk = adaApi.sync;
+  await saveGroup(adaApi, { id: 'grp-sales', name: 'Sales', number: '300', members: [] });
 });
 
 afterAll(async () => {
@@ -188,10 +186,13 @@ describe('announcements', () => {
     await page.getByLabel('Text to speech').check();
     expect(await text.inputValue()).toBe('Thank you for calling Sales. We are closed right now.');
     await text.fill('Sales is closed. Please call again tomorrow.');
-    // Meanwhile another admin changes it.
+    // Meanwhile another admin changes it (with their own edit screen: PUT /api/announcements/:id).
     const guidance = await adaSdk.map({ id: 'guidance', mode: 'open_existing' });
     const [item] = (await guidance.getItems()).items;
-    await guidance.set(item!.key, { ...item!.data, text: 'We are out.' });
+    const base = item!.data as Record<string, unknown>;
+    expect(
+      await updateAnnouncement(adaApi, item!.key, base, { ...base, text: 'We are out.' }),
+    ).toEqual({ ok: true });
     await page.getByTestId('guidance-conflict').waitFor();
     expect(await page.getByTestId('guidance-conflict').textContent()).toContain('“We are out.”');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -253,20 +254,19 @@ describe('an agent', () => {
     await expect(guidance.remove(item!.key)).rejects.toMatchObject({ status: 403, code: 54007 });
   });
 
-  // On Twilio, Sync runs none of the server's checks and an admin's write permission on the map
-  // covers removing items: the SDK removes it (docs/operations.md, "What differs from the embedded
-  // backend"); the screens refuse it on both.
-  it('(nor can an admin remove through the SDK one a group plays, but on Twilio)', async () => {
+  // Browsers write no announcement through Sync now, admins included (the screens go through
+  // /api/announcements, which keeps one a group plays): Sync refuses it as Twilio does, on both backends.
+  it('nor can an admin write or remove announcements through the SDK: only through the API', async () => {
     const guidance = await adaSdk.map({ id: 'guidance', mode: 'open_existing' });
     const [item] = (await guidance.getItems()).items;
-    if (e2eBackend() === 'embedded') {
-      await expect(guidance.remove(item!.key)).rejects.toMatchObject({
-        status: 403,
-        code: 54007,
-        message: expect.stringMatching(/played by the ring group Sales/),
-      });
-    } else {
-      await guidance.remove(item!.key);
-    }
+    await expect(guidance.remove(item!.key)).rejects.toMatchObject({
+      status: 403,
+      code: 54007,
+      message: expect.stringMatching(/^Access forbidden for identity/),
+    });
+    await expect(guidance.set(item!.key, { ...item!.data, text: 'Forged.' })).rejects.toMatchObject(
+      { status: 403, code: 54007 },
+    );
+    expect((await guidance.get(item!.key)).data).toEqual(item!.data);
   });
 });

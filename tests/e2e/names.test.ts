@@ -9,21 +9,19 @@
  * the message is, is marked New until played, has a player, and its Call back dials the caller.
  */
 import type { Browser, Page } from 'playwright-core';
-import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
-import { storeGroup, type GroupSpec } from '../support/ring-groups';
+import { saveGroup, type AdminApi, type GroupSpec } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
-import { groupObjectsAs, sdkClientFor, type Person } from './support/live';
+import { adminApiFor, type Person } from './support/live';
 import { phonePerson } from './support/page-audio';
 import { card, dismissAll } from './support/cards';
 
 let server: RunningServer;
 let browser: Browser;
-let admin: SyncClient;
-let prepare: (groupId: string) => Promise<boolean>;
+let admin: AdminApi;
 /** Stores a group as the group form does, as Ada (the admin). */
-const makeGroup = (g: GroupSpec) => storeGroup(admin, g, undefined, prepare);
+const makeGroup = (g: GroupSpec) => saveGroup(admin, g);
 let ada: Person;
 let ann: Person;
 let bob: Person;
@@ -81,8 +79,7 @@ beforeAll(async () => {
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   // The first to sign in is the admin.
   ada = await phonePerson(browser, server.url, 'Ada', '/contacts');
-  admin = await sdkClientFor(server.url, 'Ada', 'ada@example.com');
-  prepare = await groupObjectsAs(server.url, 'Ada', 'ada@example.com');
+  admin = await adminApiFor(server.url, 'Ada', 'ada@example.com');
   ann = await phonePerson(browser, server.url, ANN, '/contacts', 'ann@example.com');
   bob = await phonePerson(browser, server.url, BOB, '/contacts', 'bob@example.com');
   cat = await phonePerson(browser, server.url, CAT, '/contacts', 'cat@example.com');
@@ -95,7 +92,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await admin?.shutdown();
+  await admin?.sync.shutdown();
   await browser?.close();
   await server?.stop();
   server?.cleanup();

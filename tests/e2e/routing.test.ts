@@ -1,7 +1,7 @@
 /**
  * Ring groups as callers and the team meet them, in Chromium against the real server (fake
  * microphones, the audio each page receives read from its own peer connections). Ada (admin) sets
- * the groups up through the Sync SDK, as the admin screens do. Cat calls a group open all week:
+ * the groups up through the API, as the admin screens do. Cat calls a group open all week:
  * Ann and Bob ring at once ("via Sales"), Bob answers and Ann's ringing stops; in order, Ann rings
  * first, and Bob only once her ring timeout has passed; closed hours play the closed announcement
  * (Cat's audio level shows it before anyone rings) and forward to Bob; a holiday takes Cat's
@@ -11,20 +11,18 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import type { SyncClient } from 'twilio-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
-import { storeGroup, type GroupSpec } from '../support/ring-groups';
+import { saveAnnouncement, saveGroup, type AdminApi, type GroupSpec } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
-import { groupObjectsAs, sdkClientFor, type Person } from './support/live';
+import { adminApiFor, type Person } from './support/live';
 import { inbound, phonePerson } from './support/page-audio';
 import { eventually } from './support/phone';
 import { card, dismissAll, hangUp } from './support/cards';
 
 let server: RunningServer;
 let browser: Browser;
-let admin: SyncClient;
-let prepare: (groupId: string) => Promise<boolean>;
+let admin: AdminApi;
 let ada: Person;
 let ann: Person;
 let bob: Person;
@@ -61,22 +59,21 @@ const openPerson = (name: string, path: string): Promise<Person> =>
   phonePerson(browser, server.url, name, path);
 
 /** Stores a group as the admin screens do, as Ada (the admin). */
-const makeGroup = (g: GroupSpec) => storeGroup(admin, g, undefined, prepare);
+const makeGroup = (g: GroupSpec) => saveGroup(admin, g);
 
 beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_VOICE_RING_SECONDS: '30' } });
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   // The first to sign in is the admin.
   ada = await openPerson('Ada', '/contacts');
-  admin = await sdkClientFor(server.url, 'Ada', 'ada@example.com');
-  prepare = await groupObjectsAs(server.url, 'Ada', 'ada@example.com');
+  admin = await adminApiFor(server.url, 'Ada', 'ada@example.com');
   ann = await openPerson('Ann', '/contacts');
   bob = await openPerson('Bob', '/contacts');
   cat = await openPerson('Cat', '/contacts');
 }, 90_000);
 
 afterAll(async () => {
-  await admin?.shutdown();
+  await admin?.sync.shutdown();
   await browser?.close();
   await server?.stop();
   server?.cleanup();
@@ -131,9 +128,7 @@ describe('calls to ring groups', () => {
   });
 
   it('closed: Cat hears the closed announcement, then the rule forwards her to Bob', async () => {
-    await (
-      await admin.map('guidance')
-    ).set('gdn-closed', {
+    await saveAnnouncement(admin, 'gdn-closed', {
       name: 'Closed',
       kind: 'tts',
       text: 'Thank you for calling. We are closed, but a colleague will take your call.',

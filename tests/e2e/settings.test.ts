@@ -8,7 +8,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
-import { e2eBackend, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 import { sdkClientFor, signedInPage, type Person } from './support/live';
 
 let server: RunningServer;
@@ -141,11 +141,9 @@ describe('settings', () => {
           (e: { status?: number; code?: number; message?: string }) => e,
         );
       expect(refused).toMatchObject({ status: 403, code: 54007 });
-      // Each service words it its own way: the embedded one gives the reason; Twilio's 54007 is
+      // Twilio's wording on both backends now (the embedded backend's own reason is gone): 54007
       // "Access forbidden for identity" (https://www.twilio.com/docs/api/errors/54007).
-      expect(refused?.message).toMatch(
-        e2eBackend() === 'embedded' ? /settings are private/ : /^Access forbidden for identity\b/,
-      );
+      expect(refused?.message).toMatch(/^Access forbidden for identity\b/);
     } finally {
       await client.shutdown();
     }

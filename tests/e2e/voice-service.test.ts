@@ -74,8 +74,8 @@ async function lastCallEvent(phone: Phone, since: number): Promise<string[]> {
 describe('calls between people', () => {
   it('rings the callee, connects audio both ways when answered, silences a muted side, and ends from either side', async () => {
     const before = (await history()).length;
+    // Ann is available: her phone's helper had the server write it (openPhone).
     const presence = await sync.map({ id: 'presence', mode: 'open_existing' });
-    await presence.set(ann.identity, { status: 'available' }, { ttl: 60 });
 
     await dial(ann, 'Bob');
     await bob.waitForEvent('call:incoming');
@@ -98,20 +98,19 @@ describe('calls between people', () => {
       async () => (await presence.get(ann.identity)).data as Record<string, unknown>,
       (d) => d.onCall === true,
     );
-    // A colleague sees it. On the embedded backend no tab can clear it while the call is up: the
-    // Sync service puts the server's own count into every write (read by a colleague: the writer's
-    // SDK keeps what it sent, as the cloud never reshapes data). Twilio's Sync runs none of this
-    // server's code: there the app's own writes carry the value the map holds
-    // (src/app/presence.ts), and a write made around the app stands (docs/sync-service.md).
-    const embedded = e2eBackend() === 'embedded';
-    if (embedded) await presence.set(ann.identity, { status: 'away', onCall: false }, { ttl: 60 });
+    // Nobody but the server writes presence now (PUT /api/presence, for the person), so no tab can
+    // clear it while the call is up: Ann's own SDK is refused, on both backends.
+    await expect(
+      presence.set(ann.identity, { status: 'away', onCall: false }, { ttl: 60 }),
+    ).rejects.toMatchObject({ status: 403, code: 54007 });
+    // A colleague sees it.
     const colleague = await sdkClientFor(server.url, 'Cat', 'cat@example.com');
     try {
       const seen = await colleague.map({ id: 'presence', mode: 'open_existing' });
       // (Other fields may be there too: a write by the app on Ann's page carries her
       // do-not-disturb, false.)
       expect((await seen.get(ann.identity)).data).toMatchObject({
-        status: embedded ? 'away' : 'available',
+        status: 'available',
         onCall: true,
       });
     } finally {

@@ -1,6 +1,8 @@
 /**
- * Ring groups stored as the admin screens store them (schedule, calendar and forwarding list first,
- * the `groups` item last), through a real twilio-sync client of an admin, for the routing tests.
+ * Ring groups and announcements stored as the admin screens store them: through the API (the server
+ * makes a group's schedule, calendar, forwarding list and item; nobody else creates Sync objects),
+ * then a group's holidays and forwarding rules through a real twilio-sync client of an admin, for the
+ * integration and end-to-end suites.
  */
 import type { SyncClient } from 'twilio-sync';
 import { GROUPS } from '../../src/contracts/objects';
@@ -23,69 +25,13 @@ export interface GroupSpec {
   members: string[];
   strategy?: 'simultaneous' | 'sequential';
   ringTimeout?: number;
+  /** The schedule's time zone: UTC when left out. */
+  timeZone?: string;
   /** Open all week when left out; `{}` for no hours. */
   week?: Record<string, { start: string; end: string }[]>;
   holidays?: { id: string; label: string; start: string; end: string }[];
   guidance?: Record<string, string>;
   rules?: Record<string, unknown>[];
-}
-
-/**
- * The group form's request before it writes a new group, with a signed-in session's `cookie`
- * header: POST /api/groups/:id/objects; true when the server made the objects (Twilio mode). The
- * `prepare` of {@link storeGroup}.
- */
-export function groupObjectsWith(
-  baseUrl: string,
-  cookie: string,
-): (groupId: string) => Promise<boolean> {
-  return async (groupId) => {
-    const res = await fetch(`${baseUrl}/api/groups/${encodeURIComponent(groupId)}/objects`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json', origin: baseUrl },
-      body: JSON.stringify({ timeZone: 'UTC' }),
-    });
-    if (!res.ok) throw new Error(`group objects for ${groupId}: ${res.status} ${await res.text()}`);
-    return res.status === 201;
-  };
-}
-
-/**
- * `server` writes the `groups` item when it rings faster than the group form allows (a quicker test):
- * the Sync service refuses such an item from a browser (server-writes.ts).
- */
-export async function storeGroup(
-  sync: SyncClient,
-  g: GroupSpec,
-  server?: ServerWrites,
-  /**
-   * Asks the server to make the group's objects first, as the group form does (POST
-   * /api/groups/:id/objects): true when it did (on Twilio, where a browser may not create
-   * objects), so they are opened rather than created.
-   */
-  prepare?: (groupId: string) => Promise<boolean>,
-): Promise<void> {
-  const mode = (await prepare?.(g.id)) ? 'open_existing' : 'create_new';
-  const schedule = await sync.document({ id: `schedule:${g.id}`, mode });
-  await schedule.set({ timeZone: 'UTC', week: g.week ?? ALL_WEEK });
-  const calendar = await sync.document({ id: `calendar:${g.id}`, mode });
-  await calendar.set({ holidays: g.holidays ?? [] });
-  const rules = await sync.list({ id: `forwarding:${g.id}`, mode });
-  for (const r of g.rules ?? []) await rules.push(r);
-  const item = {
-    name: g.name ?? g.id,
-    number: g.number,
-    members: g.members,
-    strategy: g.strategy ?? 'simultaneous',
-    ringTimeout: g.ringTimeout ?? 20,
-    ...(g.guidance ? { guidance: g.guidance } : {}),
-  };
-  if (item.ringTimeout >= RING_TIMEOUT_MIN) {
-    await (await sync.map(GROUPS.name)).set(g.id, item);
-    return;
-  }
-  if (!server) throw new Error(`${g.id} rings for ${item.ringTimeout} s: store it as the server`);
-  await server.setMapItem(GROUPS.name, g.id, item);
 }
 
 /** A signed-in admin as the group form and the announcement screen reach the server. */
@@ -97,18 +43,39 @@ export interface AdminApi {
   sync: SyncClient;
 }
 
-/** An admin's POST of `body` to the API; throws with the answer unless it succeeded. */
+/** An admin's request with `body` to the API; throws with the answer unless it succeeded. */
+async function apiSend(
+  api: Pick<AdminApi, 'baseUrl' | 'cookie'>,
+  method: 'POST' | 'PUT',
+  path: string,
+  body: unknown,
+): Promise<Response> {
+  const res = await fetch(`${api.baseUrl}${path}`, {
+    method,
+    headers: { cookie: api.cookie, origin: api.baseUrl, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
 async function apiPost(
   api: Pick<AdminApi, 'baseUrl' | 'cookie'>,
   path: string,
   body: unknown,
 ): Promise<void> {
-  const res = await fetch(`${api.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { cookie: api.cookie, origin: api.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+  await apiSend(api, 'POST', path, body);
+}
+
+/** What a conditional save (PUT) answers: saved, or what is stored now (null when it is gone). */
+export type SaveAnswer = { ok: true } | { ok: false; current: Record<string, unknown> | null };
+
+async function apiPut(
+  api: Pick<AdminApi, 'baseUrl' | 'cookie'>,
+  path: string,
+  body: unknown,
+): Promise<SaveAnswer> {
+  return (await (await apiSend(api, 'PUT', path, body)).json()) as SaveAnswer;
 }
 
 /** The `groups` item `g` stands for. */
@@ -137,7 +104,7 @@ export async function saveGroup(api: AdminApi, g: GroupSpec, server?: ServerWrit
     throw new Error(`${g.id} rings for ${String(item.ringTimeout)} s: store it as the server`);
   await apiPost(api, `/api/groups/${encodeURIComponent(g.id)}`, {
     group: fast ? { ...item, ringTimeout: RING_TIMEOUT_MIN } : item,
-    schedule: { timeZone: 'UTC', week: g.week ?? ALL_WEEK },
+    schedule: { timeZone: g.timeZone ?? 'UTC', week: g.week ?? ALL_WEEK },
   });
   if (g.holidays && g.holidays.length > 0) {
     const calendar = await api.sync.document({ id: `calendar:${g.id}`, mode: 'open_existing' });
@@ -160,4 +127,30 @@ export async function saveAnnouncement(
   announcement: Record<string, unknown>,
 ): Promise<void> {
   await apiPost(api, `/api/announcements/${encodeURIComponent(id)}`, { announcement });
+}
+
+/**
+ * Saves a ring group's item as the group's edit form does: PUT /api/groups/:id, only if the stored
+ * item is still `base` (what the edit started from).
+ */
+export function updateGroup(
+  api: Pick<AdminApi, 'baseUrl' | 'cookie'>,
+  id: string,
+  base: Record<string, unknown>,
+  group: Record<string, unknown>,
+): Promise<SaveAnswer> {
+  return apiPut(api, `/api/groups/${encodeURIComponent(id)}`, { base, group });
+}
+
+/**
+ * Saves an announcement as its edit screen does: PUT /api/announcements/:id, only if the stored one
+ * is still `base`.
+ */
+export function updateAnnouncement(
+  api: Pick<AdminApi, 'baseUrl' | 'cookie'>,
+  id: string,
+  base: Record<string, unknown>,
+  announcement: Record<string, unknown>,
+): Promise<SaveAnswer> {
+  return apiPut(api, `/api/announcements/${encodeURIComponent(id)}`, { base, announcement });
 }

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SyncClient } from 'twilio-sync';
 import { addSessionCookie, apiSignIn } from '../../model/support/app';
 import { clientWithToken, RawTwilsock, token } from '../../integration/sync/support';
-import { groupObjectsWith } from '../../support/ring-groups';
+import type { AdminApi } from '../../support/ring-groups';
 
 export interface Person {
   context: BrowserContext;
@@ -54,16 +54,16 @@ export async function sdkClientFor(
 }
 
 /**
- * What the group form asks of the server before it writes a new group, as `name` (an admin):
- * POST /api/groups/:id/objects; true when the server made the objects (Twilio mode).
+ * A signed-in admin (`name`) as the group form and the announcement screen reach the server: the
+ * API with the admin's session, and the admin's own twilio-sync client for what the group's pages
+ * write (holidays, forwarding rules). For `saveGroup` and `saveAnnouncement`
+ * (tests/support/ring-groups.ts); shut its `sync` down when done.
  */
-export async function groupObjectsAs(
-  baseUrl: string,
-  name: string,
-  email: string,
-): Promise<(groupId: string) => Promise<boolean>> {
+export async function adminApiFor(baseUrl: string, name: string, email: string): Promise<AdminApi> {
   const { cookie } = await apiSignIn(baseUrl, name, email);
-  return groupObjectsWith(baseUrl, `sb_session=${cookie}`);
+  const header = `sb_session=${cookie}`;
+  const t = await token(baseUrl, header);
+  return { baseUrl, cookie: header, sync: clientWithToken(t.token, t.sync) };
 }
 
 /** Runs `work` for each item with at most `inFlight` running at once. */
