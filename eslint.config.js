@@ -144,7 +144,9 @@ const serverZones = {
     const check = (node) => {
       const spec = node.source?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const target = relative(ROOT, resolve(dirname(context.filename), spec)).split('\\').join('/');
+      const target = relative(ROOT, resolve(dirname(context.filename), spec))
+        .split('\\')
+        .join('/');
       const to = serverRoom(target);
       if (!MAY_IMPORT[from].has(to))
         context.report({ node, messageId: 'crossing', data: { why: WHY[from], target } });
