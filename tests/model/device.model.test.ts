@@ -103,6 +103,12 @@ interface Dee {
   /** The next registration checks fail (the request is aborted). */
   failChecks: number;
   /**
+   * The tab is frozen in the background: its presence heartbeat (`/api/presence`, its renewals) does
+   * not reach the server, so its presence item lapses with its ttl, which is how the dead-phone
+   * check learns of it on every backend (server/calls/registration.ts: Twilio cannot be asked).
+   */
+  frozen: boolean;
+  /**
    * Tabs open with Playwright's clock in the page (time runs as usual until a step moves it on),
    * so a step can skip a long wait in the page's timers; the server's clock is not moved.
    */
@@ -120,7 +126,11 @@ let steps = 0;
 
 beforeAll(async () => {
   started = Date.now();
-  server = await startServer();
+  // A presence item lapses 4 s after the last heartbeat (every second): a frozen tab's phone is
+  // seen gone within moments (the default is 75 s).
+  server = await startServer({
+    env: { SWITCHBOARD_PRESENCE_TTL: '4', SWITCHBOARD_PRESENCE_HEARTBEAT: '1' },
+  });
   browser = await launchChromiumForVoice();
   cal = await openVoicePerson(browser, server, 'Cal');
 });
@@ -166,6 +176,7 @@ async function openDee(): Promise<Dee> {
       for (const go of heldTokens.splice(0)) go();
     },
     failChecks: 0,
+    frozen: false,
     movableClock: false,
     errors: [],
   };
@@ -184,6 +195,9 @@ async function openDee(): Promise<Dee> {
     const token = answer === 'short' ? shortToken(body.token) : 'garbled.token.value';
     return route.fulfill({ response, json: { ...body, token, ttlSeconds: SHORT_TTL } });
   });
+  await context.route('**/api/presence**', (route) =>
+    person.frozen ? route.abort('connectionfailed') : route.continue(),
+  );
   await context.route('**/api/voice/registration', async (route) => {
     if (person.failChecks > 0) {
       person.failChecks -= 1;
@@ -493,10 +507,12 @@ const PATHS: Path[] = [
         t1: [VISIBLE, CHECKED('registered')],
       },
       {
-        name: 'the socket died silently; the tab comes back',
+        name: 'the socket died silently in a frozen tab; the tab comes back',
         act: async () => {
+          dee!.frozen = true;
           dee!.proxy.sever();
           await serviceSees(false);
+          dee!.frozen = false;
           await foreground('t1');
         },
         t1: [VISIBLE, CHECKED('unregistered'), TOKEN, REG],
