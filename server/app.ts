@@ -47,6 +47,8 @@ import { createStaticHandler } from './platform/http/static';
 import { createCalls } from './calls';
 import { createRecordKeeper } from './records/put-right';
 import { createRoutingData } from './routing/routing-data';
+import { TWILIO_PATHS } from '../src/contracts/api';
+import { createEventsCheck } from './routing/events-check';
 import { followSyncEvents, registerSyncEvents } from './routing/sync-events';
 import { createSyncAcl, createSyncAclRest } from './twilio/acl';
 import { createTwilioClient, SwitchboardRequestClient } from './twilio/client';
@@ -265,10 +267,21 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   });
   // Sync's webhooks: routing's copy of presence follows them, and a browser's write that breaks its
   // record is put right.
+  // Whether those webhooks arrive at all: checked at start and every minute (events-check.ts).
+  const eventsCheck = createEventsCheck({
+    rest,
+    data,
+    url: () => `${config.twilio.publicUrl}${TWILIO_PATHS.syncEvents}`,
+    log,
+  });
+  const keepRecords = createRecordKeeper({ rest, log });
   registerSyncEvents(router, {
     config: config.twilio,
     data,
-    written: createRecordKeeper({ rest, log }),
+    written: (event) => {
+      eventsCheck.seen(event);
+      return keepRecords(event);
+    },
   });
   calls.register(router, {
     team: () => users.list(),
@@ -330,11 +343,18 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         // the shared objects.
         await acl.check();
         // Presence and do not disturb follow Sync's webhooks; else they are read for every call.
-        await followSyncEvents({ client, config: config.twilio, data, log }).catch((err: unknown) =>
+        const following = await followSyncEvents({
+          client,
+          config: config.twilio,
+          data,
+          log,
+        }).catch((err: unknown) => {
           log(
             `sync: pointing the Sync service's webhooks at this server failed (${err instanceof Error ? err.message : String(err)}): presence and do not disturb are read from Sync for every call, and a write that breaks its record is not put right`,
-          ),
-        );
+          );
+          return false;
+        });
+        if (following) eventsCheck.start();
         void acl.reconcile();
         await calls.start();
         // People from before extensions get one (the lowest free that is no group's number), then
@@ -352,6 +372,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       closing ??= (async () => {
         clearInterval(purgeTimer);
         clearInterval(seenTimer);
+        eventsCheck.close();
         // The app's last REST writes go to the twins on this server: made before it stops.
         await calls.close();
         await directory.settled();

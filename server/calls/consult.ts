@@ -161,9 +161,18 @@ export function createConsult(deps: {
 
   return {
     async start(live: Live, me: Side, them: Side, plan: ConsultPlan): Promise<void> {
+      const room = roomName('consult');
+      // The transferrer waits in silence in the consultation's own conference.
+      const waitApart = conference(room, { start: false, endOnExit: false, waitUrl: '' });
+      /** The transferrer's leg was given `waitApart` with the hold (issue 42, finding 7). */
+      let moved = false;
       if (live.heldBy !== me.sid) {
-        if (live.room === null || !live.started) await moves.holdApart(live, me, them);
-        else await moves.holdParticipant(live, them, true);
+        if (live.room === null || !live.started) {
+          // One move for both legs: a `<Dial>`'s parent redirected again while its child's
+          // redirect is pending would hang the child (the waiting caller) up.
+          await moves.holdApart(live, me, them, waitApart);
+          moved = true;
+        } else await moves.holdParticipant(live, them, true);
         live.heldBy = me.sid;
         legs.trail(live, { action: 'held', by: me.identity ?? '', at: now() });
         legs.tellHeld(them, me.name, 'held');
@@ -176,15 +185,12 @@ export function createConsult(deps: {
         ringing: new Map(),
         identity: null,
         name: '',
-        room: roomName('consult'),
+        room,
         callSid: null,
       };
       live.consult = consult;
       try {
-        await moves.redirect(
-          me.sid,
-          conference(consult.room, { start: false, endOnExit: false, waitUrl: '' }),
-        );
+        if (!moved) await moves.redirect(me.sid, waitApart);
         await ringTurn(live, consult, me.identity ?? '', plan.identities, plan.seconds);
       } catch (err) {
         stopRinging(consult);

@@ -153,10 +153,21 @@ export function createLiveCalls(deps: LiveCallsDeps) {
 
   const party = (to: Side, about: Side): void => deps.tell(to.sid, partyMessage(about));
 
+  /**
+   * The live call whose first leg is `callSid` and that went on without it: that leg moved the call
+   * (the caller parked it, transferred it or completed a consult), so it left `bySid` then.
+   */
+  function goneOnWithout(callSid: string): Live | null {
+    for (const live of bySid.values()) if (live.id === callSid) return live;
+    return null;
+  }
+
   /** The leg's end in the call's bookkeeping; true when the call goes on without it. */
   function settle(callSid: string): boolean {
     const live = bySid.get(callSid);
-    if (!live) return false;
+    // The first leg's end, after it moved the call on (Twilio reports it `completed` once its
+    // `<Dial>` hangs it up): the call's row waits for its last leg, as when the other side moves it.
+    if (!live) return goneOnWithout(callSid) !== null;
     if (!live.moved) {
       // A call nobody changed ends as Twilio reports it: the first call's end writes the row.
       for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);

@@ -111,16 +111,22 @@ export function createMoves(deps: {
 
     /**
      * Both legs into a conference that does not start: `held` waits with the music, `holder` in
-     * silence. The child moves first; its parent follows at its `<Dial>`'s action.
+     * silence (or goes where `holderTwiml` says: an attended transfer's own conference). The child
+     * moves first; its parent follows at its `<Dial>`'s action. A parent is never redirected while
+     * its child's redirect may still be pending: Twilio applies an update after answering it, and a
+     * parent's new TwiML ends its `<Dial>`, hanging up a child not yet moved
+     * (https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource).
      */
-    async holdApart(live: Live, holder: Side, held: Side): Promise<void> {
+    async holdApart(live: Live, holder: Side, held: Side, holderTwiml?: string): Promise<void> {
       const room = roomName('hold');
       const twimlOf = (side: Side): string =>
-        conference(room, {
-          start: false,
-          endOnExit: false,
-          waitUrl: side === held ? HOLD_MUSIC : '',
-        });
+        side === holder && holderTwiml !== undefined
+          ? holderTwiml
+          : conference(room, {
+              start: false,
+              endOnExit: false,
+              waitUrl: side === held ? HOLD_MUSIC : '',
+            });
       if (live.parent !== null) {
         const child = live.sides.find((s) => s.sid !== live.parent)!;
         const parent = live.sides.find((s) => s.sid === live.parent)!;

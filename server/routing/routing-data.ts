@@ -137,6 +137,11 @@ export interface RoutingData {
    * {@link syncChanged}, and calls read neither.
    */
   followEvents(): void;
+  /**
+   * Sync's events stopped arriving (events-check.ts): calls read presence and do not disturb again,
+   * and the copies are forgotten (read whole when events are followed again).
+   */
+  stopFollowing(): void;
   /** Whether presence and do not disturb follow Sync's events. */
   following(): boolean;
   /** A change Sync reported; nothing unless {@link followEvents} was called. */
@@ -400,6 +405,11 @@ export function createRoutingData(deps: {
       // Read ahead: the first call finds the copies there.
       livePresence.get().catch(() => undefined);
       liveDnd.get().catch(() => undefined);
+    },
+    stopFollowing() {
+      live = false;
+      livePresence.clear();
+      liveDnd.clear();
     },
     following: () => live,
     syncChanged(change) {

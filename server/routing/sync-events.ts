@@ -17,7 +17,8 @@
  *
  * The events reach the same public URL as Twilio's voice webhooks: a server Twilio cannot reach
  * takes no calls either. What may still be lost on the way is caught by reading the copy whole
- * again every LIVE_REFRESH_MS.
+ * again every LIVE_REFRESH_MS; webhooks that do not arrive at all are noticed by events-check.ts,
+ * and calls then read presence and do not disturb for every call.
  */
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { PRESENCE, SETTINGS } from '../../src/contracts/objects';

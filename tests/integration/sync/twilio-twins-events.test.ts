@@ -7,6 +7,9 @@
  * neither presence nor settings from Sync (the twin's REST requests are counted in its request log,
  * SWITCHBOARD_SYNC_LOG_REQUESTS=1).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncClient } from 'twilio-sync';
@@ -108,9 +111,10 @@ async function rungWithin(
   }
 }
 
-beforeAll(async () => {
+/** A server on the twins with the group and both browsers there, as every test here starts. */
+async function startTeam(env: Record<string, string> = {}): Promise<void> {
   server = await startServer({
-    env: { SWITCHBOARD_BACKEND: 'twilio-twins', SWITCHBOARD_SYNC_LOG_REQUESTS: '1' },
+    env: { SWITCHBOARD_BACKEND: 'twilio-twins', SWITCHBOARD_SYNC_LOG_REQUESTS: '1', ...env },
   });
   config = {
     ...server.account(),
@@ -136,13 +140,17 @@ beforeAll(async () => {
     browsers[who] = await browser(who);
     await presence(who, 'available');
   }
-}, 120_000);
+}
 
-afterAll(async () => {
+async function stopTeam(): Promise<void> {
   await shutdownClients();
   await server?.stop();
   server?.cleanup();
-});
+}
+
+beforeAll(() => startTeam(), 120_000);
+
+afterAll(stopTeam);
 
 describe('routing on the twins follows Sync’s webhooks', () => {
   it('the server pointed the Sync service’s webhook URL at itself, REST events on', async () => {
@@ -184,5 +192,38 @@ describe('routing on the twins follows Sync’s webhooks', () => {
   it('a browser that signs out (its item removed) is not rung', async () => {
     await presence(BOB, null);
     expect(await rungWithin([ANN], 2000)).toEqual({ rung: [ANN], reads: [] });
+  });
+});
+
+describe('when Sync’s webhooks do not arrive (lost on the way), on the twins', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'switchboard-events-'));
+  const faults = join(folder, 'faults');
+
+  beforeAll(async () => {
+    await stopTeam();
+    // The Sync twin answers every request but its webhooks never reach the server (faults.ts).
+    writeFileSync(faults, 'webhooks lost');
+    await startTeam({ SWITCHBOARD_TEST_SYNC_FAULTS: faults });
+  }, 120_000);
+
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('the server says so within moments of its start, and routing reads do not disturb for every call, so a change is taken at once', async () => {
+    const said = "Sync's webhooks did not arrive";
+    const until = Date.now() + 20_000;
+    while (!server.output().includes(said) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(server.output()).toContain(said);
+    expect(server.output()).toContain('read from Sync for every call until they do');
+
+    // Bob turns do not disturb on; no event will tell routing, and the next call leaves him out.
+    const settings = await browsers[BOB]!.document({
+      id: SETTINGS.name(BOB),
+      mode: 'open_existing',
+    });
+    await settings.update({ doNotDisturb: true });
+    const after = await rung();
+    expect(after.rung).toEqual([ANN]);
+    expect(after.reads.length).toBeGreaterThan(0);
   });
 });

@@ -96,6 +96,31 @@ async function toldWhy(who: Person, ended: Frame, sentence: string): Promise<voi
   );
 }
 
+/** Until the history row of `callSid` is there, the call record, with `said`'s fields and trail. */
+async function rowSays(
+  callSid: string,
+  fields: Record<string, string>,
+  trail: string[],
+): Promise<void> {
+  const history = await (await client(server.url, 'ann@example.com')).list('calls');
+  await eventually(
+    async () => {
+      const items = (await history.getItems({ order: 'desc', pageSize: 5 })).items;
+      const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
+      if (!row) return false;
+      // The row is the call record both backends write.
+      expect(callRecord.check(row.data)).toMatchObject({ ok: true, value: row.data });
+      expect(row.data).toMatchObject(fields);
+      expect((row.data as { trail: { action: string }[] }).trail.map((s) => s.action)).toEqual(
+        trail,
+      );
+      return true;
+    },
+    5000,
+    'the history row',
+  );
+}
+
 async function holdKeys(): Promise<string[]> {
   const page = await holds.getItems({ pageSize: 100 });
   // Each item is the hold record the server writes.
@@ -176,28 +201,41 @@ describe('park and pick up', () => {
     await toldWhy(latecomer, (await pickUp(latecomer, entry.callId)).frame, TAKEN_SENTENCE);
     winner.send('hangup', { callsid: winnerSid });
     await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid);
-    const history = await (await client(server.url, 'ann@example.com')).list('calls');
-    await eventually(
-      async () => {
-        const items = (await history.getItems({ order: 'desc', pageSize: 5 })).items;
-        const row = items.find((i) => (i.data as { callSid?: string }).callSid === entry.callId);
-        if (!row) return false;
-        // The row is the call record both backends write.
-        expect(callRecord.check(row.data)).toMatchObject({ ok: true, value: row.data });
-        expect(row.data).toMatchObject({
-          from: 'ann@example.com',
-          callee: 'bob@example.com',
-          handledBy: winner.identity,
-          outcome: 'answered',
-        });
-        expect((row.data as { trail: { action: string }[] }).trail.map((s) => s.action)).toEqual([
-          'parked',
-          'pickedUp',
-        ]);
-        return true;
+    await rowSays(
+      entry.callId,
+      {
+        from: 'ann@example.com',
+        callee: 'bob@example.com',
+        handledBy: winner.identity,
+        outcome: 'answered',
       },
-      5000,
-      'the history row',
+      ['parked', 'pickedUp'],
+    );
+  });
+
+  it('the caller parks her own call (her leg moves it): the row waits for the pick-up and tells it', async () => {
+    // Ann placed the call: her leg is the call's first, and the one that leaves when she parks.
+    const { fromSid, toSid, toLeg } = await connected(ann, bob);
+    const parked = await control(ann, fromSid, 'park');
+    expect(parked.status).toBe(200);
+    const callId = (parked.body.parked as { callId: string }).callId;
+    expect(callId).toBe(toSid);
+    await eventually(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
+    await hears(toLeg, 'sound');
+    const picked = await pickUp(cat, callId);
+    expect(picked.frame.type).toBe('answer');
+    await hears(picked.leg, 'sound');
+    cat.send('hangup', { callsid: String(picked.frame.payload.callsid) });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid);
+    await rowSays(
+      fromSid,
+      {
+        from: 'ann@example.com',
+        callee: 'bob@example.com',
+        handledBy: cat.identity,
+        outcome: 'answered',
+      },
+      ['parked', 'pickedUp'],
     );
   });
 

@@ -262,6 +262,52 @@ describe('attended transfer', () => {
   });
 });
 
+describe('transfers by the caller’s own leg (the call’s first, which leaves)', () => {
+  it('blind: Ann sends Bob to Cat and leaves; Cat takes him; the row waits and says who', async () => {
+    const { fromSid, toSid, toLeg } = await connected(ann, bob);
+    const [mA, mC] = [ann.frames.length, cat.frames.length];
+    expect((await post(ann, `${fromSid}/transfer`, { to: 'cat', mode: 'blind' })).status).toBe(204);
+    await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid, mA);
+    const invite = await cat.next((f) => f.type === 'invite', mC);
+    const catLeg = await answerTo(cat, invite);
+    await hearsSound(catLeg);
+    await hearsSound(toLeg);
+    bob.send('hangup', { callsid: toSid });
+    await cat.next((f) => f.type === 'hangup', mC + 1);
+    const row = await trailOf(fromSid);
+    expect(row).toMatchObject({ callee: 'bob@example.com', handledBy: 'cat@example.com' });
+    expect(row.trail).toMatchObject([
+      { action: 'transferred', by: 'ann@example.com', to: 'cat@example.com' },
+    ]);
+  });
+
+  it('attended: Ann talks to Cat while Bob hears music, then completes: Bob and Cat talk, the row says so', async () => {
+    const { fromSid, toSid, fromLeg, toLeg } = await connected(ann, bob);
+    const [mA, mC] = [ann.frames.length, cat.frames.length];
+    expect((await post(ann, `${fromSid}/transfer`, { to: 'cat', mode: 'consult' })).status).toBe(
+      204,
+    );
+    const invite = await cat.next((f) => f.type === 'invite', mC);
+    const catLeg = await answerTo(cat, invite);
+    await eventually(
+      () => Promise.resolve(events(ann, mA).includes('consultAnswered')),
+      5000,
+      'answered',
+    );
+    await hearsSound(fromLeg); // Ann hears Cat
+    await hearsSound(toLeg); // Bob hears the music
+    expect((await post(ann, `${fromSid}/transfer/complete`)).status).toBe(204);
+    await ann.next((f) => f.type === 'hangup' && f.payload.callsid === fromSid, mA);
+    await hearsSound(toLeg);
+    await hearsSound(catLeg);
+    cat.send('hangup', { callsid: invite.payload.callsid });
+    await bob.next((f) => f.type === 'hangup' && f.payload.callsid === toSid);
+    const row = await trailOf(fromSid);
+    expect(row).toMatchObject({ callee: 'bob@example.com', handledBy: 'cat@example.com' });
+    expect((row.trail as { action: string }[]).map((s) => s.action)).toContain('transferred');
+  });
+});
+
 describe('transfer to a ring group', () => {
   it('blind, all at once: both members ring with the group named, Cat takes it, Dan stops', async () => {
     const { fromSid, toSid, fromLeg } = await connected(ann, bob);

@@ -9,7 +9,9 @@
  * - `429 <n>` or `5xx <n>` (e.g. `429 2`): every request is refused with that status on its first
  *   `n` tries and answered on the next (a request is known by its method, path and body, so the
  *   server's retries of one request count together), as a busy Sync answers a client that backs off;
- * - `503` (no count): every request is refused, as a Sync that is down.
+ * - `503` (no count): every request is refused, as a Sync that is down;
+ * - `webhooks lost`: requests are answered, but the service's webhooks never arrive (a firewall or
+ *   proxy in front of the server drops them; Twilio sends each once and does not retry).
  *
  * A 429 is Twilio's 54009 (https://www.twilio.com/docs/api/errors/54009), a 5xx Twilio's 20500-style
  * error of that status. Anything else in the file is a mistake in the test: every request is then
@@ -25,7 +27,11 @@ export interface SyncFaults {
   file: string;
   /** The error this request is refused with, or null to answer it. */
   refusal(method: string, path: string, body: string): SyncRestError | null;
+  /** The webhooks are lost on the way now (`webhooks lost`). */
+  webhooksLost(): boolean;
 }
+
+const WEBHOOKS_LOST = 'webhooks lost';
 
 const refusedWith = (status: number): SyncRestError =>
   status === 429
@@ -49,15 +55,19 @@ export function createSyncFaults(file: string): SyncFaults {
   /** Tries refused so far, per request, under the fault the file said then. */
   const tries = new Map<string, number>();
   let said = '';
+  const read = (): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
   return {
     file,
+    webhooksLost: () => read().trim() === WEBHOOKS_LOST,
     refusal(method, path, body) {
-      let text = '';
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        text = '';
-      }
+      const text = read();
+      if (text.trim() === WEBHOOKS_LOST) return null;
       if (text !== said) {
         said = text;
         tries.clear();

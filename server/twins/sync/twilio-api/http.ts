@@ -173,6 +173,7 @@ export function createTwilioApi(core: Core, options: TwilioApiOptions): TwilioAp
     authToken: options.authToken,
     ...(options.webhookFetch ? { fetch: options.webhookFetch } : {}),
     log: options.log ?? ((message) => console.error(`[sync] ${message}`)),
+    ...(options.faults ? { lost: () => options.faults!.webhooksLost() } : {}),
   });
 
   return {

@@ -102,6 +102,8 @@ export function startSyncWebhooks(options: {
   fetch?: typeof fetch;
   log: (message: string) => void;
   timeoutMs?: number;
+  /** Tests only (faults.ts, `webhooks lost`): the events are lost on the way, never delivered. */
+  lost?: () => boolean;
 }): SyncWebhooks {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? SYNC_WEBHOOK_TIMEOUT_MS;
@@ -113,6 +115,7 @@ export function startSyncWebhooks(options: {
   let warnedFull = false;
 
   async function deliver(url: string, params: WebhookParams): Promise<void> {
+    if (options.lost?.()) return;
     let problem: string | null = null;
     try {
       const res = await doFetch(url, {
