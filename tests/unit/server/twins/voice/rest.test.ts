@@ -150,6 +150,32 @@ describe('Calls', () => {
     expect((await client.calls(call.sid).fetch()).status).toBe('in-progress');
   });
 
+  it('refuses inline TwiML over 4,000 characters (32018) on an update and a create, changing nothing', async () => {
+    const call = liveCall();
+    // Eleven <Say>s of a 360-character text: well-formed, 4,000 characters and more.
+    const long = `<Response>${'<Say>' + 'a'.repeat(360) + '</Say>'}</Response>`;
+    const over = `<Response>${('<Say>' + 'a'.repeat(360) + '</Say>').repeat(11)}</Response>`;
+    expect(over.length).toBeGreaterThan(4000);
+    did.length = 0;
+    await expect(client.calls(call.sid).update({ twiml: over })).rejects.toMatchObject({
+      status: 400,
+      code: 32018,
+    });
+    await expect(
+      client.calls.create({ to: 'client:ben_2', from: '+442079460000', twiml: over }),
+    ).rejects.toMatchObject({ status: 400, code: 32018 });
+    expect(did).toEqual([]);
+    expect((await client.calls(call.sid).fetch()).status).toBe('in-progress');
+    // Exactly 4,000 is taken.
+    const exact = long.replace(
+      '</Response>',
+      `<Pause/>${' '.repeat(4000 - long.length - 8)}</Response>`,
+    );
+    expect(exact.length).toBe(4000);
+    await client.calls(call.sid).update({ twiml: exact });
+    expect(did).toEqual([`redirect ${call.sid} ${exact}`]);
+  });
+
   it('refuses to redirect a ringing call (21220), as Twilio does', async () => {
     const call = registry.addCall({
       accountSid: ACCOUNT,
