@@ -7,8 +7,8 @@
  * - Hold: both legs enter one conference that does not start: the held side waits with the music,
  *   the holder in silence. Resume moves the holder in again with `startConferenceOnEnter="true"`:
  *   they talk. Later holds in that started conference are the held participant's `Hold`.
- * - Park: the waiting side alone in a conference named after its leg, with the music; the parker's
- *   leg ends, and the `holds` item is written for /hold. Pick-up: the picker's browser dials
+ * - Park: the waiting side alone in a conference of its own (a new room each park), with the
+ *   music; the parker's leg ends, and the `holds` item is written for /hold. Pick-up: the picker's browser dials
  *   `park:<leg>`; the first picker's call joins that conference (starting it), any later one is
  *   refused with the reason. A park that lasts too long rings the parker back (`<Dial><Client>`).
  * - Blind transfer: the waiting side's leg dials the colleague, or a group's members turn by turn
@@ -39,7 +39,7 @@ import type { CallLog, CallState } from './call-log';
 import type { TwilioClient } from '../twilio/client';
 import { createConsult } from './consult';
 import { createLiveCalls, type Live, type Ringing, type Side } from './live-calls';
-import { conference, createMoves, HANG_UP, HOLD_MUSIC } from './moves';
+import { conference, createMoves, HANG_UP, HOLD_MUSIC, roomName } from './moves';
 import type { RoutingData } from '../routing/routing-data';
 import type { SyncRest } from '../twilio/sync-rest';
 
@@ -314,7 +314,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         const { me, them: other } = own(identity, callSid);
         const them = talking(live, other, 'parked');
         if (live.heldBy !== null && live.heldBy !== me.sid) throw heldByThem('parked');
-        const room = `park-${them.sid}`;
+        // A room of its own each time: after a pick-up, the last park's room may still be going.
+        const room = roomName('park');
         await moves.moveAway(
           live,
           them,
@@ -418,7 +419,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       party(waiting, side);
       party(side, waiting);
       return {
-        twiml: conference(live.room ?? `park-${callId}`, { start: true, endOnExit: false }),
+        twiml: conference(live.room ?? roomName('park'), { start: true, endOnExit: false }),
       };
     },
 

@@ -30,7 +30,18 @@ import type { Live, Side } from './live-calls';
 import { Twiml } from './twiml-writer';
 import { dialSeconds } from './twiml';
 
-/** Twilio's own hold music, as its documentation's examples use it; the twin plays its built-in music. */
+/**
+ * Twilio's own hold music, as its documentation's examples use it: a static MP3 file, so it is asked
+ * with GET (`waitMethod="GET"`): "Use GET when waitUrl points directly to a static WAV or MP3 file"
+ * (https://www.twilio.com/docs/api/errors/13234, and the `<Conference>` page's waitMethod,
+ * https://www.twilio.com/docs/voice/twiml/conference#attributes-waitMethod). A waitUrl is asked with
+ * POST by default, which a static file host refuses: the caller would hear silence. GET rather than
+ * music TwiML of the app's own: Twilio fetches the file once and caches it, with no request to this
+ * server per waiting caller (one that fails or is late would be silence too). As a participant's
+ * `HoldUrl` it is asked with `HoldMethod`'s default, GET
+ * (https://www.twilio.com/docs/voice/api/conference-participant-resource). The twin plays its
+ * built-in music for it.
+ */
 export const HOLD_MUSIC = 'http://com.twilio.music.classical.s3.amazonaws.com/BusyStrings.mp3';
 
 export const HANG_UP = new Twiml().hangup().toString();
@@ -49,13 +60,21 @@ export function conference(
           endConferenceOnExit: attrs.endOnExit,
           beep: false,
           ...(attrs.waitUrl === undefined ? {} : { waitUrl: attrs.waitUrl }),
+          // A static file is asked with GET (HOLD_MUSIC); `""` asks nothing.
+          ...(attrs.waitUrl ? { waitMethod: 'GET' } : {}),
         },
       },
     ])
     .toString();
 }
 
-export const roomName = (kind: 'hold' | 'consult'): string =>
+/**
+ * A room of its own for each hold, park and consult: a conference named again while a participant
+ * is still in it is the same, already started conference, and "waitUrl … play[s] … until the
+ * conference starts" (https://www.twilio.com/docs/voice/twiml/conference#attributes-waitUrl), so a
+ * caller parked again in a room reused after a pick-up would hear nothing.
+ */
+export const roomName = (kind: 'hold' | 'park' | 'consult'): string =>
   `${kind}-${randomBytes(8).toString('hex')}`;
 
 export type Moves = ReturnType<typeof createMoves>;

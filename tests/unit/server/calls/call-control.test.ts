@@ -160,7 +160,7 @@ describe('hold on Twilio', () => {
       DialCallSid: bobLeg,
     });
     expect(aliceMove).toContain(
-      `<Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="${HOLD_MUSIC}">${room}</Conference>`,
+      `<Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="${HOLD_MUSIC}" waitMethod="GET">${room}</Conference>`,
     );
     await expect.poll(() => toldTo(call)).toContainEqual({ event: 'held', by: 'Bob' });
 
@@ -250,9 +250,13 @@ describe('park and pick-up on Twilio', () => {
       parked: { callId: call, caller: 'Alice', parkedBy: BOB, parkedAt: WED_OPEN },
     });
     // Alice's call (the parent) is given the park's conference: Bob's leg ends with it.
-    expect(changesOf(call).at(-1)?.Twiml).toContain(
-      `<Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="${HOLD_MUSIC}">park-${call}</Conference>`,
-    );
+    // In a room of its own, its music asked with GET (a static file).
+    const parkedIn = String(changesOf(call).at(-1)?.Twiml);
+    const room =
+      /beep="false" waitUrl="[^"]*" waitMethod="GET">(park-[0-9a-f]{16})<\/Conference>/.exec(
+        parkedIn,
+      )?.[1];
+    expect(parkedIn).toContain(`waitUrl="${HOLD_MUSIC}" waitMethod="GET">${room}</Conference>`);
     expect(t.api.maps.get('holds')?.get(call)?.data).toEqual({
       caller: 'Alice',
       parkedBy: BOB,
@@ -267,7 +271,7 @@ describe('park and pick-up on Twilio', () => {
     const cat = await post('/api/twilio/voice', browserCall(catCall, CAT, `park:${call}`));
     const bob = await post('/api/twilio/voice', browserCall(bobCall, BOB, `park:${call}`));
     expect(cat).toContain(
-      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">park-${call}</Conference>`,
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">${room}</Conference>`,
     );
     expect(bob).toContain('<Reject reason="rejected"/>');
     await expect.poll(() => t.api.maps.get('holds')?.has(call)).toBe(false);
@@ -313,10 +317,13 @@ describe('park and pick-up on Twilio', () => {
   it('whoever parked a call may pick it up at once, before Twilio reports their leg over', async () => {
     const { call, bobLeg } = await aliceCallsBob();
     expect((await control(BOB, bobLeg, 'park')).status).toBe(200);
+    const room = /(park-[0-9a-f]{16})<\/Conference>/.exec(
+      String(changesOf(call).at(-1)?.Twiml),
+    )?.[1];
     const bobCall = sid();
     const xml = await post('/api/twilio/voice', browserCall(bobCall, BOB, `park:${call}`));
     expect(xml).toContain(
-      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">park-${call}</Conference>`,
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">${room}</Conference>`,
     );
     await legEnded(bobLeg, call);
     await callEnded(bobCall, BOB, `park:${call}`);
