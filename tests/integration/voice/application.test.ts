@@ -276,10 +276,10 @@ describe('what a participant waiting hears (waitUrl by its waitMethod)', () => {
       c.leg.play(null);
     }
     const [post, get, none] = calls;
-    await hears(post!.leg, 'silence');
+    await hears(post.leg, 'silence');
     expect(log.some((m) => m.includes('BusyStrings.mp3') && m.includes('11200'))).toBe(true);
-    await hears(get!.leg, 'sound');
-    await hears(none!.leg, 'sound');
+    await hears(get.leg, 'sound');
+    await hears(none.leg, 'sound');
     // Eve joins room-late once Dan has started it: her waitUrl is not played.
     const late = await dial(eve, 'late');
     expect(late.frame.type).toBe('answer');
