@@ -3,7 +3,9 @@
  * the REST requests that give it.
  *
  * - A leg gets new TwiML with the Call resource's update (`Twiml=`,
- *   https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource); a leg ends with
+ *   https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource), or, for a ring
+ *   (which grows with the people it rings, past the 4,000 characters inline TwiML may have), a URL of
+ *   this server that answers it (`Url=`, TWILIO_PATHS.ring, signed as every webhook); a leg ends with
  *   `Status=completed` (in progress) or `Status=canceled` (still ringing).
  * - A `<Dial>`'s parent that is changed hangs its child up; a child that is changed leaves the
  *   bridge, and its parent's `<Dial>` ends and asks the action URL
@@ -79,6 +81,12 @@ export const roomName = (kind: 'hold' | 'park' | 'consult'): string =>
 
 export type Moves = ReturnType<typeof createMoves>;
 
+/**
+ * What a moved leg runs: inline TwiML (the call update's `Twiml`, at most 4,000 characters:
+ * https://www.twilio.com/docs/api/errors/32018), or a URL of this server that answers it (`Url`).
+ */
+export type Next = string | { url: string };
+
 export function createMoves(deps: {
   client: TwilioClient;
   publicUrl: () => string;
@@ -92,12 +100,17 @@ export function createMoves(deps: {
   };
   const said = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-  /** Gives a live leg new TwiML; refused (the call has ended) as 404, as a call not known is. */
-  async function redirect(callSid: string, twiml: string): Promise<void> {
+  /**
+   * Gives a live leg new TwiML: inline, or served by this server at a URL (`{ url }`, asked with a
+   * signed POST) when it may be long; refused (the call has ended) as 404, as a call not known is.
+   */
+  async function redirect(callSid: string, next: Next): Promise<void> {
     const live = deps.bySid.get(callSid);
     if (live) live.moved = true;
     try {
-      await client.calls(callSid).update({ twiml });
+      await client
+        .calls(callSid)
+        .update(typeof next === 'string' ? { twiml: next } : { url: next.url, method: 'POST' });
     } catch (err) {
       log(`call ${callSid}: the change was refused: ${said(err)}`);
       throw new CallControlError(404, 'no_such_call', 'This call has ended.');
@@ -121,9 +134,9 @@ export function createMoves(deps: {
      * ends its parent's `<Dial>`, whose action then hangs the parent up; in a conference the leaver
      * is hung up here.
      */
-    async moveAway(live: Live, mover: Side, leaver: Side, twiml: string): Promise<void> {
+    async moveAway(live: Live, mover: Side, leaver: Side, next: Next): Promise<void> {
       if (live.parent !== null && live.parent !== mover.sid) live.pending.set(live.parent, HANG_UP);
-      await redirect(mover.sid, twiml);
+      await redirect(mover.sid, next);
       if (live.parent === null) hangUp(leaver.sid);
       live.parent = null;
     },

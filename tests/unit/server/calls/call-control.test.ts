@@ -89,6 +89,17 @@ const hasRow = (callSid: string): boolean =>
   (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === callSid);
 const changesOf = (callSid: string) =>
   t.api.changed.filter((c) => c.callSid === callSid).map((c) => c.form);
+/**
+ * The ring a control last gave `callSid`: the call update names this server's ring URL (`Url`, not
+ * inline `Twiml`), whose signed request answers it.
+ */
+async function ringGiven(callSid: string): Promise<string> {
+  const change = changesOf(callSid).at(-1)!;
+  expect(change.Twiml).toBeUndefined();
+  expect(change.Method).toBe('POST');
+  expect(pathOf(change.Url!)).toBe('/api/twilio/voice/ring');
+  return post(pathOf(change.Url!), { CallSid: callSid });
+}
 const toldTo = (callSid: string) =>
   t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content);
 const conferenceOf = (twiml: string) => /<Conference[^>]*>([^<]+)<\/Conference>/.exec(twiml)?.[1];
@@ -349,7 +360,7 @@ describe('blind transfer on Twilio', () => {
     const { xml, call, bobLeg } = await aliceCallsBob();
     expect((await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'blind' })).status).toBe(204);
     // Alice's call (the parent) dials Cat, named as Alice; Bob's leg ends with the move.
-    const dial = changesOf(call).at(-1)!.Twiml!;
+    const dial = await ringGiven(call);
     expect(dial).toContain(`<Identity>${vid(CAT)}</Identity>`);
     expect(dial).toContain('<Parameter name="CallerName" value="Alice"/>');
     expect(actions(xml)).toHaveLength(1);
@@ -358,6 +369,10 @@ describe('blind transfer on Twilio', () => {
     expect(back).toContain(`<Identity>${vid(BOB)}</Identity>`);
     expect(back).toContain('<Parameter name="RingBack" value="1"/>');
     expect(back).toContain('<Parameter name="RingBackReason" value="Cat declined the transfer"/>');
+  });
+
+  it('the ring URL asked for a leg given no ring (this server restarted since) hangs it up', async () => {
+    expect(await post('/api/twilio/voice/ring', { CallSid: sid() })).toContain('<Hangup/>');
   });
 
   it('refuses what cannot be done with a sentence, changing nothing', async () => {
@@ -386,7 +401,7 @@ describe('a blind transfer to a ring group on Twilio', () => {
     expect(
       (await control(BOB, bobLeg, 'transfer', { to: SUPPORT_NUMBER, mode: 'blind' })).status,
     ).toBe(204);
-    const dial = changesOf(call).at(-1)!.Twiml!;
+    const dial = await ringGiven(call);
     expect(dial.match(/<Identity>[^<]+<\/Identity>/g)).toEqual([
       `<Identity>${vid(CAT)}</Identity>`,
     ]);
