@@ -8,9 +8,9 @@
  *   the holder in silence. Resume moves the holder in again with `startConferenceOnEnter="true"`:
  *   they talk. Later holds in that started conference are the held participant's `Hold`.
  * - Park: the waiting side alone in a conference of its own (a new room each park), with the
- *   music; the parker's leg ends, and the `holds` item is written for /hold. Pick-up: the picker's browser dials
- *   `park:<leg>`; the first picker's call joins that conference (starting it), any later one is
- *   refused with the reason. A park that lasts too long rings the parker back (`<Dial><Client>`).
+ *   music; the parker's leg ends, and the `holds` item is written for /hold. Pick-up: the picker's
+ *   browser dials `park:<leg>`; the first picker's call joins that conference (starting it), any
+ *   later one is refused with the reason. A park that lasts too long rings the parker back (`<Dial><Client>`).
  * - Blind transfer: the waiting side's leg dials the colleague, or a group's members turn by turn
  *   (who can take a call now, as the routing engine says), a turn of more than ten in batches of
  *   ten; nobody answering rings the transferrer back, with the reason. The ring is served at
