@@ -423,6 +423,9 @@ export function voiceRest(options: VoiceRestOptions) {
         if (verb === 'POST') {
           const form = await readForm(req);
           const hold = bool(form, 'Hold');
+          // `HoldMethod`: "Can be: `GET` or `POST` and the default is `GET`"
+          // (https://www.twilio.com/docs/voice/api/conference-participant-resource).
+          const holdMethod = form.get('HoldMethod') === null ? 'GET' : method(form, 'HoldMethod');
           const muted = bool(form, 'Muted');
           if (muted !== undefined) participant.muted = muted;
           // Whether the conference ends when this participant leaves can change while it is in.
@@ -431,6 +434,7 @@ export function voiceRest(options: VoiceRestOptions) {
           if (hold !== undefined) {
             participant.hold = hold;
             participant.holdUrl = hold ? form.get('HoldUrl') : null;
+            participant.holdMethod = holdMethod;
             engine.hold(conference, participant);
           }
           return [200, participantJson(account, participant)];

@@ -137,7 +137,14 @@ export function mix(vs: VoiceState, room: Room): void {
   for (const m of members) {
     if (room.pair && (room.pair.a === m || room.pair.b === m)) continue;
     if (!started) hear(vs, m, 'wait', m.waitUrl, m.waitMethod);
-    else if (m.participant.hold) hear(vs, m, 'hold', m.participant.holdUrl ?? TWILIO_HOLD_MUSIC);
+    else if (m.participant.hold)
+      hear(
+        vs,
+        m,
+        'hold',
+        m.participant.holdUrl ?? TWILIO_HOLD_MUSIC,
+        m.participant.holdUrl === null ? 'GET' : m.participant.holdMethod,
+      );
     else hear(vs, m, 'silence', '');
   }
 }
@@ -150,7 +157,7 @@ function hear(
   url: string,
   method: 'GET' | 'POST' = 'GET',
 ): void {
-  const key = why === 'silence' ? why : `${why} ${url}`;
+  const key = why === 'silence' ? why : `${why} ${method} ${url}`;
   if (m.hearing === key) return;
   m.hearing = key;
   const leg = m.call.leg!;
