@@ -7,13 +7,15 @@
  * - Hold: both legs enter one conference that does not start: the held side waits with the music,
  *   the holder in silence. Resume moves the holder in again with `startConferenceOnEnter="true"`:
  *   they talk. Later holds in that started conference are the held participant's `Hold`.
- * - Park: the waiting side alone in a conference named after its leg, with the music; the parker's
- *   leg ends, and the `holds` item is written for /hold. Pick-up: the picker's browser dials
- *   `park:<leg>`; the first picker's call joins that conference (starting it), any later one is
- *   refused with the reason. A park that lasts too long rings the parker back (`<Dial><Client>`).
+ * - Park: the waiting side alone in a conference of its own (a new room each park), with the
+ *   music; the parker's leg ends, and the `holds` item is written for /hold. Pick-up: the picker's
+ *   browser dials `park:<leg>`; the first picker's call joins that conference (starting it), any
+ *   later one is refused with the reason. A park that lasts too long rings the parker back (`<Dial><Client>`).
  * - Blind transfer: the waiting side's leg dials the colleague, or a group's members turn by turn
- *   (who can take a call now, as the routing engine says); nobody answering rings the transferrer
- *   back, with the reason. The attended transfer is consult.ts.
+ *   (who can take a call now, as the routing engine says), a turn of more than ten in batches of
+ *   ten; nobody answering rings the transferrer back, with the reason. The ring is served at
+ *   TWILIO_PATHS.ring, which the call update names (`Url`), not sent inline. The attended transfer
+ *   is consult.ts.
  *
  * One history row per call: the first call's row waits until the last of its legs has ended, and
  * carries the trail (held, resumed, parked, picked up, rang back, transferred).
@@ -39,7 +41,9 @@ import type { CallLog, CallState } from './call-log';
 import type { TwilioClient } from '../twilio/client';
 import { createConsult } from './consult';
 import { createLiveCalls, type Live, type Ringing, type Side } from './live-calls';
-import { conference, createMoves, HANG_UP, HOLD_MUSIC } from './moves';
+import { conference, createMoves, HANG_UP, HOLD_MUSIC, roomName } from './moves';
+import { clientBatches } from './twiml';
+import { TWILIO_PATHS } from '../../src/contracts/api';
 import type { RoutingData } from '../routing/routing-data';
 import type { SyncRest } from '../twilio/sync-rest';
 
@@ -93,6 +97,8 @@ export interface CallControl extends CallControls {
   ): { twiml: string } | { refused: string };
   /** The answer to a ring-back's or transfer's `<Dial>` action. */
   afterRing(callSid: string, dialStatus: string): string;
+  /** The ring a control gave `callSid` (TWILIO_PATHS.ring), or null when it has none. */
+  ringFor(callSid: string): string | null;
   /** An attended transfer's call to its target progressed (the call's status callback). */
   consultProgress(liveId: string, callSid: string, status: string): void;
   /** The first call's sid of the call `callSid` is a leg of (the row's), or null. */
@@ -129,6 +135,17 @@ export function createCallControl(deps: CallControlDeps): CallControl {
   const { bySid, own, talking, serial, trail, stateOf, tellHeld, party } = legs;
   const answerReported = (callSid: string): Promise<void> => legs.known(callSid, ANSWER_REPORT_MS);
   const moves = createMoves({ client: deps.client, publicUrl: deps.publicUrl, bySid, log });
+  /**
+   * The ring each waiting leg was last given by a control (a blind transfer, a ring-back), by its
+   * sid: served at TWILIO_PATHS.ring until its `<Dial>` ends or the leg does. A ring of ten
+   * `<Client>`s with their parameters is about 3,600 characters, near the 4,000 inline `Twiml` may
+   * have (https://www.twilio.com/docs/api/errors/32018), so the call update asks for it by `Url`.
+   */
+  const rings = new Map<string, string>();
+  const ringAt = (waiting: Side, twiml: string): { url: string } => {
+    rings.set(waiting.sid, twiml);
+    return { url: moves.url(TWILIO_PATHS.ring) };
+  };
   let holdsReady: Promise<void> | null = null;
 
   async function setHolds(
@@ -200,7 +217,7 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       moves
         .redirect(
           waiting.sid,
-          ringBackTwiml(live, waiting, parked.by, 'The call was parked too long'),
+          ringAt(waiting, ringBackTwiml(live, waiting, parked.by, 'The call was parked too long')),
         )
         .catch(() => undefined),
     );
@@ -220,11 +237,13 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       if (!setup)
         throw new CallControlError(404, 'not_found', `${dest.name} is no longer a ring group.`);
       const leaveOut = waiting === null ? [me] : [me, waiting];
-      const { turns, skipped } = transferTurns(
-        setup,
-        prepared.availabilityOf,
-        deps.nameOf,
-        leaveOut,
+      const planned = transferTurns(setup, prepared.availabilityOf, deps.nameOf, leaveOut);
+      const { skipped } = planned;
+      // A turn of more than ten rings in batches of ten, one after another, as a routed call's ring
+      // does (twiml.ts): at most ten `<Client>` nouns in one `<Dial>`
+      // (https://www.twilio.com/docs/voice/twiml/client).
+      const turns = planned.turns.flatMap((turn) =>
+        clientBatches(turn.identities).map((identities) => ({ ...turn, identities })),
       );
       const [first, ...rest] = turns;
       if (!first) {
@@ -314,7 +333,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
         const { me, them: other } = own(identity, callSid);
         const them = talking(live, other, 'parked');
         if (live.heldBy !== null && live.heldBy !== me.sid) throw heldByThem('parked');
-        const room = `park-${them.sid}`;
+        // A room of its own each time: after a pick-up, the last park's room may still be going.
+        const room = roomName('park');
         await moves.moveAway(
           live,
           them,
@@ -367,7 +387,12 @@ export function createCallControl(deps: CallControlDeps): CallControl {
           return;
         }
         const ringing: Ringing = { purpose: 'transfer', back: me, ...plan };
-        await moves.moveAway(live, them, me, ringTwiml(live, them, ringing, plan.seconds));
+        await moves.moveAway(
+          live,
+          them,
+          me,
+          ringAt(them, ringTwiml(live, them, ringing, plan.seconds)),
+        );
         bySid.delete(me.sid);
         calls.legEnded(me.sid);
         live.sides = [them];
@@ -418,11 +443,13 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       party(waiting, side);
       party(side, waiting);
       return {
-        twiml: conference(live.room ?? `park-${callId}`, { start: true, endOnExit: false }),
+        twiml: conference(live.room ?? roomName('park'), { start: true, endOnExit: false }),
       };
     },
 
     afterRing(callSid, dialStatus) {
+      // The ring given is over: what follows is this answer's.
+      rings.delete(callSid);
       const live = bySid.get(callSid);
       const ringing = live?.ringing;
       if (!live || !ringing || dialStatus === 'completed' || dialStatus === 'answered')
@@ -446,7 +473,11 @@ export function createCallControl(deps: CallControlDeps): CallControl {
     },
 
     answered: (parentSid, legSid, identity) => legs.answered(parentSid, legSid, identity),
-    ended: (callSid) => legs.ended(callSid),
+    ended: (callSid) => {
+      rings.delete(callSid);
+      return legs.ended(callSid);
+    },
+    ringFor: (callSid) => rings.get(callSid) ?? null,
     pendingFor: (callSid) => legs.pendingFor(callSid),
     callOf: legs.callOf,
   };

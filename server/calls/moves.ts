@@ -3,7 +3,9 @@
  * the REST requests that give it.
  *
  * - A leg gets new TwiML with the Call resource's update (`Twiml=`,
- *   https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource); a leg ends with
+ *   https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource), or, for a ring
+ *   (which grows with the people it rings, past the 4,000 characters inline TwiML may have), a URL of
+ *   this server that answers it (`Url=`, TWILIO_PATHS.ring, signed as every webhook); a leg ends with
  *   `Status=completed` (in progress) or `Status=canceled` (still ringing).
  * - A `<Dial>`'s parent that is changed hangs its child up; a child that is changed leaves the
  *   bridge, and its parent's `<Dial>` ends and asks the action URL
@@ -30,7 +32,18 @@ import type { Live, Side } from './live-calls';
 import { Twiml } from './twiml-writer';
 import { dialSeconds } from './twiml';
 
-/** Twilio's own hold music, as its documentation's examples use it; the twin plays its built-in music. */
+/**
+ * Twilio's own hold music, as its documentation's examples use it: a static MP3 file, so it is asked
+ * with GET (`waitMethod="GET"`): "Use GET when waitUrl points directly to a static WAV or MP3 file"
+ * (https://www.twilio.com/docs/api/errors/13234, and the `<Conference>` page's waitMethod,
+ * https://www.twilio.com/docs/voice/twiml/conference#attributes-waitMethod). A waitUrl is asked with
+ * POST by default, which a static file host refuses: the caller would hear silence. GET rather than
+ * music TwiML of the app's own: Twilio fetches the file once and caches it, with no request to this
+ * server per waiting caller (one that fails or is late would be silence too). As a participant's
+ * `HoldUrl` it is asked with `HoldMethod`'s default, GET
+ * (https://www.twilio.com/docs/voice/api/conference-participant-resource). The twin plays its
+ * built-in music for it.
+ */
 export const HOLD_MUSIC = 'http://com.twilio.music.classical.s3.amazonaws.com/BusyStrings.mp3';
 
 export const HANG_UP = new Twiml().hangup().toString();
@@ -49,16 +62,30 @@ export function conference(
           endConferenceOnExit: attrs.endOnExit,
           beep: false,
           ...(attrs.waitUrl === undefined ? {} : { waitUrl: attrs.waitUrl }),
+          // A static file is asked with GET (HOLD_MUSIC); `""` asks nothing.
+          ...(attrs.waitUrl ? { waitMethod: 'GET' } : {}),
         },
       },
     ])
     .toString();
 }
 
-export const roomName = (kind: 'hold' | 'consult'): string =>
+/**
+ * A room of its own for each hold, park and consult: a conference named again while a participant
+ * is still in it is the same, already started conference, and "waitUrl … play[s] … until the
+ * conference starts" (https://www.twilio.com/docs/voice/twiml/conference#attributes-waitUrl), so a
+ * caller parked again in a room reused after a pick-up would hear nothing.
+ */
+export const roomName = (kind: 'hold' | 'park' | 'consult'): string =>
   `${kind}-${randomBytes(8).toString('hex')}`;
 
 export type Moves = ReturnType<typeof createMoves>;
+
+/**
+ * What a moved leg runs: inline TwiML (the call update's `Twiml`, at most 4,000 characters:
+ * https://www.twilio.com/docs/api/errors/32018), or a URL of this server that answers it (`Url`).
+ */
+export type Next = string | { url: string };
 
 export function createMoves(deps: {
   client: TwilioClient;
@@ -73,12 +100,17 @@ export function createMoves(deps: {
   };
   const said = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-  /** Gives a live leg new TwiML; refused (the call has ended) as 404, as a call not known is. */
-  async function redirect(callSid: string, twiml: string): Promise<void> {
+  /**
+   * Gives a live leg new TwiML: inline, or served by this server at a URL (`{ url }`, asked with a
+   * signed POST) when it may be long; refused (the call has ended) as 404, as a call not known is.
+   */
+  async function redirect(callSid: string, next: Next): Promise<void> {
     const live = deps.bySid.get(callSid);
     if (live) live.moved = true;
     try {
-      await client.calls(callSid).update({ twiml });
+      await client
+        .calls(callSid)
+        .update(typeof next === 'string' ? { twiml: next } : { url: next.url, method: 'POST' });
     } catch (err) {
       log(`call ${callSid}: the change was refused: ${said(err)}`);
       throw new CallControlError(404, 'no_such_call', 'This call has ended.');
@@ -102,9 +134,9 @@ export function createMoves(deps: {
      * ends its parent's `<Dial>`, whose action then hangs the parent up; in a conference the leaver
      * is hung up here.
      */
-    async moveAway(live: Live, mover: Side, leaver: Side, twiml: string): Promise<void> {
+    async moveAway(live: Live, mover: Side, leaver: Side, next: Next): Promise<void> {
       if (live.parent !== null && live.parent !== mover.sid) live.pending.set(live.parent, HANG_UP);
-      await redirect(mover.sid, twiml);
+      await redirect(mover.sid, next);
       if (live.parent === null) hangUp(leaver.sid);
       live.parent = null;
     },

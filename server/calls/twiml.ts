@@ -157,6 +157,18 @@ export function ringClients(
 }
 
 /**
+ * The people of one ring in the batches it rings in, in order: at most {@link MAX_CLIENTS_PER_DIAL}
+ * each (one `<Dial>` each). A routed call's ring ({@link ringBatches}) and a blind transfer's turns
+ * (control.ts) ring so.
+ */
+export function clientBatches<T>(people: readonly T[]): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < people.length; i += MAX_CLIENTS_PER_DIAL)
+    batches.push(people.slice(i, i + MAX_CLIENTS_PER_DIAL));
+  return batches;
+}
+
+/**
  * A ring of more people than one `<Dial>` may hold, as rings of at most ten, one after another: the
  * first batch rings for the ring time; if nobody answers (or all decline) the next batch rings, and
  * so on; after the last, the ring's own branches. The alternative, calls placed through the REST API
@@ -169,9 +181,7 @@ export function ringBatches(
   ring: Extract<Plan, { kind: 'ring' }>,
 ): Extract<Plan, { kind: 'ring' }> {
   if (ring.identities.length <= MAX_CLIENTS_PER_DIAL) return ring;
-  const batches: string[][] = [];
-  for (let i = 0; i < ring.identities.length; i += MAX_CLIENTS_PER_DIAL)
-    batches.push(ring.identities.slice(i, i + MAX_CLIENTS_PER_DIAL));
+  const batches = clientBatches(ring.identities);
   let next: Extract<Plan, { kind: 'ring' }> | null = null;
   for (let i = batches.length - 1; i >= 0; i--) {
     const onNoAnswer: Plan | null = next ?? ring.onNoAnswer;

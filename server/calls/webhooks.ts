@@ -8,6 +8,8 @@
  * - `/api/twilio/voice/next?plan=…`: a `<Dial>` ended; `DialCallStatus` picks the branch of the plan
  *   the URL carries (busy: the declined branch; no-answer, failed: the no-answer one; completed: the
  *   call is over).
+ * - `/api/twilio/voice/ring`: the ring a call control gave a live call (a blind transfer's, a
+ *   ring-back's `<Dial><Client>`s), which the call update asks for by URL (control.ts).
  * - `/api/twilio/voicemail` (`<Record action>`) and `/api/twilio/recording` (its status callback):
  *   the message is kept on the call's history row.
  * - `/api/twilio/leg`: a `<Client>` or `<Number>` answered or ended (who took the call; who is busy).
@@ -446,6 +448,19 @@ export function registerTwilioWebhooks(
       }
       return carryOn(state, status === 'busy' ? branches.busy : branches.noAnswer, params);
     }),
+  );
+
+  // The ring a control gave a live call (a blind transfer, a ring-back: control.ts), asked for by
+  // the call update's `Url`; a leg with none (this server restarted since) hangs up, as its
+  // `<Dial>` action would.
+  router.on(
+    'POST',
+    TWILIO_PATHS.ring,
+    answering(
+      (_ctx, params) =>
+        Promise.resolve(control?.ringFor(callSidOf(params)) ?? new Twiml().hangup().toString()),
+      () => Promise.resolve(new Twiml().hangup().toString()),
+    ),
   );
 
   registerCallProgress(router, {

@@ -204,6 +204,11 @@ export const TWILIO_PATHS = {
   continue: '/api/twilio/voice/continue',
   /** The action of a ring-back's or a transfer's `<Dial>` (server/calls/control.ts). */
   after: '/api/twilio/voice/after',
+  /**
+   * The TwiML of a ring-back's or a transfer's `<Dial>`, which a call update's `Url` asks for rather
+   * than carrying it as inline `Twiml` (at most 4,000 characters; server/calls/control.ts).
+   */
+  ring: '/api/twilio/voice/ring',
   /** The status callback of an attended transfer's call to its target (server/calls/consult.ts). */
   consult: '/api/twilio/voice/consult',
   voicemail: '/api/twilio/voicemail',

@@ -235,6 +235,14 @@ export async function startTwilioApi(options: {
       return send(res, 201, { sid: `KX${'0'.repeat(32)}`, call_sid: message[1] });
     }
     const voice = `/api/2010-04-01/Accounts/${options.accountSid}`;
+    // Inline TwiML on a call create or update: at most 4,000 characters, as Twilio takes it
+    // (https://www.twilio.com/docs/api/errors/32018).
+    if (url.pathname.startsWith(`${voice}/Calls`) && (form.Twiml ?? '').length > 4000)
+      return send(res, 400, {
+        code: 32018,
+        message: 'Twiml size exceeded maximum allowed value of 4000 characters',
+        status: 400,
+      });
     const callChange = new RegExp(`^${voice}/Calls/(CA[0-9a-fA-F]{32})\\.json$`).exec(url.pathname);
     if (callChange && req.method === 'GET') {
       const status = callStatuses.get(callChange[1]!);

@@ -39,7 +39,7 @@ const MUSIC = 'http://com.twilio.music.classical.s3.amazonaws.com/BusyStrings.mp
 
 /** The three conference forms the server sends (docs/twins-voice.md). */
 const park = (room: string) =>
-  `<Response><Dial><Conference startConferenceOnEnter="false" endConferenceOnExit="true" beep="false" waitUrl="${MUSIC}">${room}</Conference></Dial></Response>`;
+  `<Response><Dial><Conference startConferenceOnEnter="false" endConferenceOnExit="true" beep="false" waitUrl="${MUSIC}" waitMethod="GET">${room}</Conference></Dial></Response>`;
 const waitSilently = (room: string) =>
   `<Response><Dial><Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="">${room}</Conference></Dial></Response>`;
 const start = (room: string) =>
@@ -244,6 +244,48 @@ describe('<Dial><Conference> with media', () => {
     // Ann had endConferenceOnExit: the conference is over, Bob's call hangs up; Ann's goes on.
     await hungUp(bob, String(b.frame.payload.callsid));
     expect((await rest.calls(annSid).fetch()).status).toBe('in-progress');
+  });
+});
+
+describe('what a participant waiting hears (waitUrl by its waitMethod)', () => {
+  it('a music file asked with POST (the default) is silence, with GET it plays; no waitUrl is the music; a late joiner hears none', async () => {
+    const [ann, bob, cat, dan, eve] = await Promise.all([
+      phone('ann'),
+      phone('bob'),
+      phone('cat'),
+      phone('dan'),
+      phone('eve'),
+    ]);
+    const waiting = (room: string, attrs: string) =>
+      `<Response><Dial><Conference startConferenceOnEnter="false" beep="false"${attrs}>${room}</Conference></Dial></Response>`;
+    voiceUrl({
+      post: waiting('room-post', ` waitUrl="${MUSIC}"`),
+      get: waiting('room-get', ` waitUrl="${MUSIC}" waitMethod="GET"`),
+      none: waiting('room-none', ''),
+      start: start('room-late'),
+      late: waiting('room-late', ` waitUrl="${MUSIC}" waitMethod="GET"`),
+    });
+    const calls = await Promise.all([
+      dial(ann, 'post'),
+      dial(bob, 'get'),
+      dial(cat, 'none'),
+      dial(dan, 'start'),
+    ]);
+    for (const c of calls) {
+      expect(c.frame.type).toBe('answer');
+      c.leg.play(null);
+    }
+    const [post, get, none] = calls;
+    await hears(post.leg, 'silence');
+    expect(log.some((m) => m.includes('BusyStrings.mp3') && m.includes('11200'))).toBe(true);
+    await hears(get.leg, 'sound');
+    await hears(none.leg, 'sound');
+    // Eve joins room-late once Dan has started it: her waitUrl is not played.
+    const late = await dial(eve, 'late');
+    expect(late.frame.type).toBe('answer');
+    late.leg.play(null);
+    expect((await conferenceNamed('room-late')).status).toBe('in-progress');
+    await hears(late.leg, 'silence');
   });
 });
 

@@ -268,6 +268,32 @@ describe('park and pick up', () => {
     for (const leg of [catLeg, bobLeg]) await leg.close();
   });
 
+  it('a call parked again after a pick-up waits with the music again (a room of its own each park)', async () => {
+    const { fromSid, toSid, fromLeg } = await connected(ann, bob);
+    const first = await control(bob, toSid, 'park');
+    const callId = (first.body.parked as { callId: string }).callId;
+    await hears(fromLeg, 'sound');
+    const picked = await pickUp(cat, callId);
+    expect(picked.frame.type).toBe('answer');
+    const catSid = String(picked.frame.payload.callsid);
+    await hears(picked.leg, 'sound');
+    // Cat's phone goes quiet: whatever Ann hears from now on is not Cat.
+    picked.leg.play(null);
+    // Cat parks it again: her leg ends, and Ann waits alone, hearing the music (not silence: a
+    // conference still going when she rejoins it plays no waitUrl).
+    const catMark = cat.frames.length;
+    const parkedAt = Date.now();
+    expect((await control(cat, catSid, 'park')).status).toBe(200);
+    await cat.next((f) => f.type === 'hangup' && f.payload.callsid === catSid, catMark);
+    await eventually(async () => (await holdKeys()).includes(callId), 5000, 'the hold row');
+    await hears(fromLeg, 'sound');
+    // The music, not the ring-back to Cat once the park times out (5 s here) with Ann in silence.
+    expect(Date.now() - parkedAt).toBeLessThan(4000);
+    expect(await holdKeys()).toContain(callId);
+    ann.send('hangup', { callsid: fromSid });
+    await eventually(async () => !(await holdKeys()).includes(callId), 5000, 'the row gone');
+  });
+
   it('a parked caller who hangs up leaves /hold for everyone, and a pick-up then is told', async () => {
     const { fromSid, toSid } = await connected(ann, bob);
     const { body } = await control(bob, toSid, 'park');

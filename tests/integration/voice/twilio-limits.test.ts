@@ -5,6 +5,8 @@
  *
  * - At most ten `<Client>` nouns in one `<Dial>` (the twin refuses more, as Twilio does): a ring-all
  *   group of eleven rings all eleven, in batches of ten.
+ * - A blind transfer to that group does the same: its ring is served by URL (the call update's
+ *   `Url`), since inline `Twiml` may have at most 4,000 characters (32018).
  * - Twilio adds 5 s to a `<Dial>`'s `timeout`: a member of an in-order group rings for the group's
  *   ring time as set, not five seconds more.
  */
@@ -15,7 +17,11 @@ import { shutdownClients } from '../sync/support';
 import {
   answerTo,
   closeLegs,
+  connected,
   dial,
+  hears,
+  paramsOf,
+  post,
   person as personAt,
   routingTexts,
   storeGroupOnTwilio,
@@ -108,6 +114,36 @@ describe('group calls within Twilio’s limits, on the twins', () => {
       'Ringing member11.',
       'member11 answered.',
     ]);
+  });
+
+  it('a blind transfer to the group of eleven rings ten at once, then the eleventh, from a ring served by URL', async () => {
+    // grp-eleven (the test above): ring-all, 10 s. Cat calls Ada, and Ada sends her to the group.
+    const { fromSid, toSid, fromLeg } = await connected(cat, ada);
+    const marks = members.map((m) => m.frames.length);
+    const adaMark = ada.frames.length;
+    // Refused as 32018 (its inline Twiml over 4,000 characters) or 12200 (eleven <Client>s) before
+    // the fix: the transfer answered 404, "This call has ended.".
+    expect(
+      (await post(server.url, ada, `${toSid}/transfer`, { to: '511', mode: 'blind' })).status,
+    ).toBe(204);
+    await ada.next((f) => f.type === 'hangup' && f.payload.callsid === toSid, adaMark);
+    const first = members.slice(0, 10);
+    const invites = await Promise.all(first.map((m, i) => invited(m, marks[i]!)));
+    const rangAt = Date.now();
+    expect(new Set(invites.map((f) => f.payload.callsid)).size).toBe(10);
+    for (const invite of invites) expect(paramsOf(invite).get('Group')).toBe('grp-eleven');
+    const last = members[10]!;
+    expect(last.frames.slice(marks[10]).some((f) => f.type === 'invite')).toBe(false);
+    // The eleventh rings once the first ten have rung for the ring time, and they stop.
+    const toLast = await invited(last, marks[10]!, 20_000);
+    expect((Date.now() - rangAt) / 1000).toBeGreaterThanOrEqual(10 - 0.5);
+    for (const [i, m] of first.entries()) expect(cancelled(m, marks[i]!, invites[i]!)).toBe(true);
+    const leg = await answerTo(last, toLast);
+    await hears(leg, 'sound');
+    await hears(fromLeg, 'sound');
+    const lastMark = last.frames.length;
+    cat.send('hangup', { callsid: fromSid });
+    await last.next((f) => f.type === 'hangup', lastMark);
   });
 
   it('an in-order member rings for the ring time as set, not five seconds more', async () => {

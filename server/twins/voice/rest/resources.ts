@@ -37,6 +37,8 @@ export interface TwinParticipant {
   label: string | null;
   hold: boolean;
   holdUrl: string | null;
+  /** How `holdUrl` is asked: `HoldMethod`, GET by default. */
+  holdMethod: 'GET' | 'POST';
   muted: boolean;
   startConferenceOnEnter: boolean;
   endConferenceOnExit: boolean;
@@ -169,6 +171,7 @@ export class VoiceRegistry {
       label: options.label ?? null,
       hold: false,
       holdUrl: null,
+      holdMethod: 'GET',
       muted: options.muted ?? false,
       startConferenceOnEnter: options.startConferenceOnEnter ?? true,
       endConferenceOnExit: options.endConferenceOnExit ?? false,

@@ -153,6 +153,9 @@ const method = (form: URLSearchParams, name: string): 'GET' | 'POST' => {
   return v;
 };
 
+/** The longest inline `Twiml` a call create or update takes. */
+export const MAX_INLINE_TWIML = 4000;
+
 function nextOf(
   form: URLSearchParams,
 ): { twiml: string } | { url: string; method: 'GET' | 'POST' } | null {
@@ -161,6 +164,15 @@ function nextOf(
   if (twiml !== null && url !== null)
     throw new RestError(400, 21205, 'Give Url or Twiml, not both');
   if (twiml !== null) {
+    // "Twiml size exceeded maximum allowed value of 4000 characters"
+    // (https://www.twilio.com/docs/api/errors/32018; the call resource's `Twiml`: "Max 4000
+    // characters", https://www.twilio.com/docs/voice/api/call-resource), on a create and an update.
+    if (twiml.length > MAX_INLINE_TWIML)
+      throw new RestError(
+        400,
+        32018,
+        `Twiml size exceeded maximum allowed value of ${MAX_INLINE_TWIML} characters (${twiml.length})`,
+      );
     // Twilio checks inline TwiML before it changes anything: a document that does not parse is
     // refused with the TwiML error's code (12100 XML, 12102 root, 12200 schema).
     try {
@@ -411,6 +423,9 @@ export function voiceRest(options: VoiceRestOptions) {
         if (verb === 'POST') {
           const form = await readForm(req);
           const hold = bool(form, 'Hold');
+          // `HoldMethod`: "Can be: `GET` or `POST` and the default is `GET`"
+          // (https://www.twilio.com/docs/voice/api/conference-participant-resource).
+          const holdMethod = form.get('HoldMethod') === null ? 'GET' : method(form, 'HoldMethod');
           const muted = bool(form, 'Muted');
           if (muted !== undefined) participant.muted = muted;
           // Whether the conference ends when this participant leaves can change while it is in.
@@ -419,6 +434,7 @@ export function voiceRest(options: VoiceRestOptions) {
           if (hold !== undefined) {
             participant.hold = hold;
             participant.holdUrl = hold ? form.get('HoldUrl') : null;
+            participant.holdMethod = holdMethod;
             engine.hold(conference, participant);
           }
           return [200, participantJson(account, participant)];

@@ -7,7 +7,10 @@
  * - until the conference starts (a participant with `startConferenceOnEnter="true"` joins), each
  *   participant hears its own `waitUrl` looped: Twilio's hold music when absent, silence for
  *   `waitUrl=""`, the URL's audio or the `<Play>`/`<Say>`/`<Pause>` of its TwiML otherwise, asked
- *   with `waitMethod` (POST by default; the page advises GET for static audio files);
+ *   with `waitMethod` (POST by default; the page advises GET for static audio files: Twilio's
+ *   music files asked with a POST are silence, sounds.ts); the default music is asked with GET. A
+ *   participant who joins once the conference has started (a late joiner) hears no `waitUrl`: it
+ *   plays "until the conference starts" (the page's waitUrl);
  * - once started, two participants not on hold hear each other (their legs are bridged); one on hold
  *   (Participant `Hold=true`) hears its `HoldUrl` (Twilio's hold music when absent) and is not heard;
  *   a participant alone hears silence. The twin mixes no more than two: with three or more not on
@@ -63,7 +66,9 @@ export function joinConference(
       call,
       participant,
       waitUrl: noun.waitUrl ?? TWILIO_HOLD_MUSIC,
-      waitMethod: noun.waitMethod,
+      // "If you do not specify waitUrl, Twilio requests the default hold music with GET"
+      // (https://www.twilio.com/docs/api/errors/13234).
+      waitMethod: noun.waitUrl === null ? 'GET' : noun.waitMethod,
       hearing: '',
       leave() {
         if (left) return;
@@ -132,7 +137,14 @@ export function mix(vs: VoiceState, room: Room): void {
   for (const m of members) {
     if (room.pair && (room.pair.a === m || room.pair.b === m)) continue;
     if (!started) hear(vs, m, 'wait', m.waitUrl, m.waitMethod);
-    else if (m.participant.hold) hear(vs, m, 'hold', m.participant.holdUrl ?? TWILIO_HOLD_MUSIC);
+    else if (m.participant.hold)
+      hear(
+        vs,
+        m,
+        'hold',
+        m.participant.holdUrl ?? TWILIO_HOLD_MUSIC,
+        m.participant.holdUrl === null ? 'GET' : m.participant.holdMethod,
+      );
     else hear(vs, m, 'silence', '');
   }
 }
@@ -145,7 +157,7 @@ function hear(
   url: string,
   method: 'GET' | 'POST' = 'GET',
 ): void {
-  const key = why === 'silence' ? why : `${why} ${url}`;
+  const key = why === 'silence' ? why : `${why} ${method} ${url}`;
   if (m.hearing === key) return;
   m.hearing = key;
   const leg = m.call.leg!;

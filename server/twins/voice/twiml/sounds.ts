@@ -7,8 +7,9 @@
  * - `<Play>`: the URL is fetched as Twilio fetches it (a GET) and must be a WAV file (any PCM, μ-law
  *   or A-law, https://www.twilio.com/docs/voice/twiml/play#supported-audio-file-types); Twilio's own
  *   hold music (`com.twilio.music.*`, twimlets) is played as the built-in music, since those hosts
- *   cannot be reached here. MP3 is refused with a sentence, and the verb is skipped, as Twilio does
- *   with a file it cannot play (error 11100-range).
+ *   cannot be reached here; a music file (Twilio's S3 buckets) asked with a POST fails as a static
+ *   file does (11200, silence). MP3 is refused with a sentence, and the verb is skipped, as Twilio
+ *   does with a file it cannot play (error 11100-range).
  */
 import { decodeWav, resample, toPcmu } from '../../../platform/audio/pcm';
 import { parseTwiml } from './parse';
@@ -27,6 +28,8 @@ export const VOICEMAIL_BEEP = Buffer.concat(
 
 const TWILIO_MUSIC =
   /(^|\.)(twilio\.music\.[^/]*|com\.twilio\.(sounds\.)?music\.[^/]*|twimlets\.com)$/i;
+/** Twilio's hold music as static files (its S3 buckets), as opposed to the twimlets application. */
+const STATIC_MUSIC = /\.s3[.-][^/]*amazonaws\.com$/i;
 const cache = new Map<string, Buffer>();
 const CACHE_SIZE = 32;
 
@@ -65,7 +68,17 @@ async function fetchSound(
   post: Params | null = null,
 ): Promise<{ audio: Buffer } | { twiml: string }> {
   const u = new URL(url);
-  if (TWILIO_MUSIC.test(u.hostname)) return { audio: vs.music };
+  if (TWILIO_MUSIC.test(u.hostname)) {
+    // Twilio's music buckets are static files (S3), which answer a GET only: asked with a POST
+    // (`waitMethod`'s default) they refuse it, and Twilio plays nothing. Twilio says to ask a static
+    // file with GET (https://www.twilio.com/docs/voice/twiml/conference#attributes-waitMethod,
+    // https://www.twilio.com/docs/api/errors/13234). twimlets.com is an application: either method.
+    if (post && STATIC_MUSIC.test(u.hostname))
+      throw new Error(
+        `11200 HTTP retrieval failure: ${url} answered 405 to a POST (a static file)`,
+      );
+    return { audio: vs.music };
+  }
   const known = post ? undefined : cache.get(url);
   if (known) return { audio: known };
   const doFetch = vs.app?.application.fetch ?? fetch;

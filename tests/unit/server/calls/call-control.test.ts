@@ -89,6 +89,17 @@ const hasRow = (callSid: string): boolean =>
   (t.api.listData('calls') as { callSid: string }[]).some((r) => r.callSid === callSid);
 const changesOf = (callSid: string) =>
   t.api.changed.filter((c) => c.callSid === callSid).map((c) => c.form);
+/**
+ * The ring a control last gave `callSid`: the call update names this server's ring URL (`Url`, not
+ * inline `Twiml`), whose signed request answers it.
+ */
+async function ringGiven(callSid: string): Promise<string> {
+  const change = changesOf(callSid).at(-1)!;
+  expect(change.Twiml).toBeUndefined();
+  expect(change.Method).toBe('POST');
+  expect(pathOf(change.Url!)).toBe('/api/twilio/voice/ring');
+  return post(pathOf(change.Url!), { CallSid: callSid });
+}
 const toldTo = (callSid: string) =>
   t.api.told.filter((m) => m.callSid === callSid).map((m) => m.content);
 const conferenceOf = (twiml: string) => /<Conference[^>]*>([^<]+)<\/Conference>/.exec(twiml)?.[1];
@@ -160,7 +171,7 @@ describe('hold on Twilio', () => {
       DialCallSid: bobLeg,
     });
     expect(aliceMove).toContain(
-      `<Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="${HOLD_MUSIC}">${room}</Conference>`,
+      `<Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="${HOLD_MUSIC}" waitMethod="GET">${room}</Conference>`,
     );
     await expect.poll(() => toldTo(call)).toContainEqual({ event: 'held', by: 'Bob' });
 
@@ -250,9 +261,13 @@ describe('park and pick-up on Twilio', () => {
       parked: { callId: call, caller: 'Alice', parkedBy: BOB, parkedAt: WED_OPEN },
     });
     // Alice's call (the parent) is given the park's conference: Bob's leg ends with it.
-    expect(changesOf(call).at(-1)?.Twiml).toContain(
-      `<Conference startConferenceOnEnter="false" endConferenceOnExit="false" beep="false" waitUrl="${HOLD_MUSIC}">park-${call}</Conference>`,
-    );
+    // In a room of its own, its music asked with GET (a static file).
+    const parkedIn = String(changesOf(call).at(-1)?.Twiml);
+    const room =
+      /beep="false" waitUrl="[^"]*" waitMethod="GET">(park-[0-9a-f]{16})<\/Conference>/.exec(
+        parkedIn,
+      )?.[1];
+    expect(parkedIn).toContain(`waitUrl="${HOLD_MUSIC}" waitMethod="GET">${room}</Conference>`);
     expect(t.api.maps.get('holds')?.get(call)?.data).toEqual({
       caller: 'Alice',
       parkedBy: BOB,
@@ -267,7 +282,7 @@ describe('park and pick-up on Twilio', () => {
     const cat = await post('/api/twilio/voice', browserCall(catCall, CAT, `park:${call}`));
     const bob = await post('/api/twilio/voice', browserCall(bobCall, BOB, `park:${call}`));
     expect(cat).toContain(
-      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">park-${call}</Conference>`,
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">${room}</Conference>`,
     );
     expect(bob).toContain('<Reject reason="rejected"/>');
     await expect.poll(() => t.api.maps.get('holds')?.has(call)).toBe(false);
@@ -313,10 +328,13 @@ describe('park and pick-up on Twilio', () => {
   it('whoever parked a call may pick it up at once, before Twilio reports their leg over', async () => {
     const { call, bobLeg } = await aliceCallsBob();
     expect((await control(BOB, bobLeg, 'park')).status).toBe(200);
+    const room = /(park-[0-9a-f]{16})<\/Conference>/.exec(
+      String(changesOf(call).at(-1)?.Twiml),
+    )?.[1];
     const bobCall = sid();
     const xml = await post('/api/twilio/voice', browserCall(bobCall, BOB, `park:${call}`));
     expect(xml).toContain(
-      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">park-${call}</Conference>`,
+      `<Conference startConferenceOnEnter="true" endConferenceOnExit="false" beep="false">${room}</Conference>`,
     );
     await legEnded(bobLeg, call);
     await callEnded(bobCall, BOB, `park:${call}`);
@@ -342,7 +360,7 @@ describe('blind transfer on Twilio', () => {
     const { xml, call, bobLeg } = await aliceCallsBob();
     expect((await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'blind' })).status).toBe(204);
     // Alice's call (the parent) dials Cat, named as Alice; Bob's leg ends with the move.
-    const dial = changesOf(call).at(-1)!.Twiml!;
+    const dial = await ringGiven(call);
     expect(dial).toContain(`<Identity>${vid(CAT)}</Identity>`);
     expect(dial).toContain('<Parameter name="CallerName" value="Alice"/>');
     expect(actions(xml)).toHaveLength(1);
@@ -351,6 +369,10 @@ describe('blind transfer on Twilio', () => {
     expect(back).toContain(`<Identity>${vid(BOB)}</Identity>`);
     expect(back).toContain('<Parameter name="RingBack" value="1"/>');
     expect(back).toContain('<Parameter name="RingBackReason" value="Cat declined the transfer"/>');
+  });
+
+  it('the ring URL asked for a leg given no ring (this server restarted since) hangs it up', async () => {
+    expect(await post('/api/twilio/voice/ring', { CallSid: sid() })).toContain('<Hangup/>');
   });
 
   it('refuses what cannot be done with a sentence, changing nothing', async () => {
@@ -379,7 +401,7 @@ describe('a blind transfer to a ring group on Twilio', () => {
     expect(
       (await control(BOB, bobLeg, 'transfer', { to: SUPPORT_NUMBER, mode: 'blind' })).status,
     ).toBe(204);
-    const dial = changesOf(call).at(-1)!.Twiml!;
+    const dial = await ringGiven(call);
     expect(dial.match(/<Identity>[^<]+<\/Identity>/g)).toEqual([
       `<Identity>${vid(CAT)}</Identity>`,
     ]);

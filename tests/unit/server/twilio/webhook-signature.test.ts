@@ -61,6 +61,7 @@ const PATHS = [
   '/api/twilio/leg',
   '/api/twilio/voicemail?group=grp-sales',
   '/api/twilio/recording?group=grp-sales',
+  '/api/twilio/voice/ring',
 ];
 
 describe('X-Twilio-Signature', () => {

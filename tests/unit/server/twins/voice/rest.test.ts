@@ -27,7 +27,7 @@ const engine: VoiceEngine = {
     did.push(`place ${call.to}`);
     placed.push(options);
   },
-  hold: (_c, p) => did.push(`hold ${p.callSid} ${p.hold} ${p.holdUrl ?? '-'}`),
+  hold: (_c, p) => did.push(`hold ${p.callSid} ${p.hold} ${p.holdUrl ?? '-'} ${p.holdMethod}`),
   remove: (_c, p) => did.push(`remove ${p.callSid}`),
   addParticipant: (_c, call, p) => did.push(`add ${call.to} ${p.label ?? '-'}`),
   endConference: (c) => did.push(`end ${c.friendlyName}`),
@@ -150,6 +150,32 @@ describe('Calls', () => {
     expect((await client.calls(call.sid).fetch()).status).toBe('in-progress');
   });
 
+  it('refuses inline TwiML over 4,000 characters (32018) on an update and a create, changing nothing', async () => {
+    const call = liveCall();
+    // Eleven <Say>s of a 360-character text: well-formed, 4,000 characters and more.
+    const long = `<Response>${'<Say>' + 'a'.repeat(360) + '</Say>'}</Response>`;
+    const over = `<Response>${('<Say>' + 'a'.repeat(360) + '</Say>').repeat(11)}</Response>`;
+    expect(over.length).toBeGreaterThan(4000);
+    did.length = 0;
+    await expect(client.calls(call.sid).update({ twiml: over })).rejects.toMatchObject({
+      status: 400,
+      code: 32018,
+    });
+    await expect(
+      client.calls.create({ to: 'client:ben_2', from: '+442079460000', twiml: over }),
+    ).rejects.toMatchObject({ status: 400, code: 32018 });
+    expect(did).toEqual([]);
+    expect((await client.calls(call.sid).fetch()).status).toBe('in-progress');
+    // Exactly 4,000 is taken.
+    const exact = long.replace(
+      '</Response>',
+      `<Pause/>${' '.repeat(4000 - long.length - 8)}</Response>`,
+    );
+    expect(exact.length).toBe(4000);
+    await client.calls(call.sid).update({ twiml: exact });
+    expect(did).toEqual([`redirect ${call.sid} ${exact}`]);
+  });
+
   it('refuses to redirect a ringing call (21220), as Twilio does', async () => {
     const call = registry.addCall({
       accountSid: ACCOUNT,
@@ -263,8 +289,8 @@ describe('Conferences and participants', () => {
 
     await client.conferences(conference.sid).participants('agent').remove();
     expect(did).toEqual([
-      `hold ${caller.sid} true https://pbx.example.com/api/twilio/audio?file=music`,
-      `hold ${caller.sid} false -`,
+      `hold ${caller.sid} true https://pbx.example.com/api/twilio/audio?file=music GET`,
+      `hold ${caller.sid} false - GET`,
       `remove ${agent.sid}`,
     ]);
     // Removed, the agent's call goes on with its TwiML (the engine's part): the registry keeps it live.
@@ -302,6 +328,26 @@ describe('Conferences and participants', () => {
     expect(updated.endConferenceOnExit).toBe(false);
     await client.conferences(conference.sid).participants(agent.sid).remove();
     expect((await client.conferences(conference.sid).fetch()).status).toBe('in-progress');
+  });
+
+  it('asks a hold URL by HoldMethod (GET by default), and refuses another method, changing nothing', async () => {
+    const caller = liveCall('+442079460000');
+    const conference = registry.conferenceNamed(ACCOUNT, 'call-hold-method');
+    registry.join(conference, caller.sid, { label: 'caller' });
+    did.length = 0;
+    const music = 'https://pbx.example.com/api/twilio/hold';
+    const participant = client.conferences(conference.sid).participants(caller.sid);
+    await expect(
+      participant.update({ hold: true, holdUrl: music, holdMethod: 'PUT' }),
+    ).rejects.toMatchObject({ status: 400, code: 20001 });
+    expect(did).toEqual([]);
+    expect((await participant.fetch()).hold).toBe(false);
+    await participant.update({ hold: true, holdUrl: music, holdMethod: 'POST' });
+    await participant.update({ hold: true, holdUrl: music });
+    expect(did).toEqual([
+      `hold ${caller.sid} true ${music} POST`,
+      `hold ${caller.sid} true ${music} GET`,
+    ]);
   });
 
   it('an unknown participant is 20404', async () => {

@@ -1,7 +1,7 @@
 /**
  * What a conference participant hears waiting or held (`waitUrl`, `holdUrl`,
  * https://www.twilio.com/docs/voice/twiml/conference#attributes-waitUrl): silence for an empty URL,
- * Twilio's music hosts as the built-in music, the URL's audio, or its TwiML's `<Play>`, `<Say>` and
+ * Twilio's music hosts as the built-in music (its static music files with a GET only), the URL's audio, or its TwiML's `<Play>`, `<Say>` and
  * `<Pause>` one after another; a URL that cannot be had is silence, logged.
  */
 import twilio from 'twilio';
@@ -50,6 +50,23 @@ describe('a wait or hold URL', () => {
     ).toBe(MUSIC);
     expect(
       await loopSound(vs, 'http://twimlets.com/holdmusic?Bucket=com.twilio.music.classical'),
+    ).toBe(MUSIC);
+    expect(asked).toEqual([]);
+  });
+
+  it('is silence, logged, for Twilio’s music files asked with a POST (static files answer a GET only)', async () => {
+    const { vs, asked, log } = state({});
+    const fields = { AccountSid: 'AC1', CallSid: 'CA1', CallStatus: 'in-progress' };
+    const file = 'http://com.twilio.music.classical.s3.amazonaws.com/BusyStrings.mp3';
+    expect(await loopSound(vs, file, fields)).toBeNull();
+    expect(log[0]).toMatch(/11200 HTTP retrieval failure.*405/);
+    // The twimlets application takes a POST.
+    expect(
+      await loopSound(
+        vs,
+        'http://twimlets.com/holdmusic?Bucket=com.twilio.music.classical',
+        fields,
+      ),
     ).toBe(MUSIC);
     expect(asked).toEqual([]);
   });
