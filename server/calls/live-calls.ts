@@ -231,10 +231,18 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     markJoined: (callSid: string): void => void joinedLegs.add(callSid),
     /** The first call's sid of the call `callSid` is a leg of (the row's), or null. */
     callOf: (callSid: string): string | null => bySid.get(callSid)?.id ?? null,
-    /** A `<Dial><Client>` leg answered: a new call with two sides, or who took a ring-back or transfer. */
-    answered(parentSid: string, legSid: string, identity: string): void {
+    /**
+     * A `<Dial>` leg answered: a new call with two sides, or who took a ring-back or transfer. The
+     * leg is a colleague's (`identity`, a `<Client>`) or a phone's (`identity` null, `number`: an
+     * agent's `<Dial><Number>` to a customer), so a call to a phone is held, parked and transferred
+     * as a call from one is.
+     */
+    answered(parentSid: string, legSid: string, identity: string | null, number: string): void {
       const existing = bySid.get(parentSid);
-      const side: Side = { sid: legSid, identity, name: deps.nameOf(identity) };
+      const side: Side =
+        identity !== null
+          ? { sid: legSid, identity, name: deps.nameOf(identity) }
+          : { sid: legSid, identity: null, name: number };
       if (existing) {
         // A ring-back or a transfer from the waiting leg: who took it is the other side now.
         const live = existing;
@@ -248,9 +256,14 @@ export function createLiveCalls(deps: LiveCallsDeps) {
         bySid.set(legSid, live);
         wake(legSid);
         const state = stateOf(live);
-        if (state) state.answeredBy = identity;
+        if (state) state.answeredBy = identity ?? number;
         if (purpose === 'transfer' && back?.identity)
-          trail(live, { action: 'transferred', by: back.identity, to: identity, at: now() });
+          trail(live, {
+            action: 'transferred',
+            by: back.identity,
+            to: identity ?? number,
+            at: now(),
+          });
         tellHeld(waiting, side.name, 'resumed');
         party(waiting, side);
         return;
@@ -287,7 +300,11 @@ export function createLiveCalls(deps: LiveCallsDeps) {
      */
     ended(callSid: string): boolean {
       const joined = joinedLegs.delete(callSid);
-      return settle(callSid) || joined;
+      if (settle(callSid) || joined) return true;
+      // The call's first leg left it before (it parked or transferred the call: an agent who called
+      // a customer, say): the call goes on without it, and its row waits for the last leg.
+      for (const l of bySid.values()) if (l.id === callSid) return true;
+      return false;
     },
 
     /** TwiML kept for a parent leg whose child was moved, once. */
