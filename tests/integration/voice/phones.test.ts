@@ -319,6 +319,35 @@ describe('<Dial><Number> from a browser', () => {
   });
 });
 
+describe('The answering machine', () => {
+  it('answers after its rings, beeps after its greeting, and hears the message left', async () => {
+    const ann = await browser('ann');
+    const machine = phoneNamed('machine');
+    routes['/voice'] = () => dialTwiml(machine.number);
+    routes['/leg'] = () => '';
+    routes['/after'] = () => '<Response><Hangup/></Response>';
+    const { frame, leg } = await dial(ann, machine.number);
+    leg.play(null);
+    // The twin here has no speech engine: the greeting is left out (logged) and the beep follows.
+    await eventually(async () => near(await toneHeard(leg), 1000), 10_000, 'the beep');
+    leg.play(steadyTone(440));
+    const { calls } = (await phones(`/Calls?Phone=${encodeURIComponent(machine.number)}`)).body as {
+      calls: PhoneCallView[];
+    };
+    await eventually(
+      async () => near((await phoneCall(calls[0]!.sid)).heard?.toneHz ?? null, 440),
+      10_000,
+      'the machine hearing the message',
+    );
+    ann.send('hangup', { callsid: frame.payload.callsid });
+    await eventually(
+      async () => (await phoneCall(calls[0]!.sid)).status === 'completed',
+      5000,
+      'the machine’s call over',
+    );
+  });
+});
+
 describe('Calls placed through the REST API to a phone', () => {
   it('rings the phone, runs the TwiML once answered and reports each event; a busy one is busy', async () => {
     routes['/placed'] = () => '';
@@ -349,6 +378,10 @@ describe('Calls placed through the REST API to a phone', () => {
     );
     expect(statuses(placed.sid)).toEqual(['initiated', 'ringing', 'in-progress', 'completed']);
     expect(statuses(busy.sid)).toEqual(['busy']);
+    // From a number the account does not have: refused (21210), nothing placed.
+    await expect(
+      rest.calls.create({ to: PERSON, from: '+12015550106', twiml: '<Response/>' }),
+    ).rejects.toMatchObject({ status: 400, code: 21210 });
   }, 20_000);
 });
 

@@ -53,6 +53,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
       registry,
       engine: appEngine(vs),
       credentials,
+      phoneNumbers: () => application.phoneNumbers ?? [],
       // `<Record>` keeps each recording in the voicemail store under its RE sid (leg.ts), on disk:
       // it outlives a restart, as Twilio keeps a recording until it is deleted.
       recordings: {
