@@ -13,7 +13,7 @@ import { loudestFrequency, phoneNamed, steadyTone } from '../../../server/twins/
 import type { MediaLeg } from '../../../server/twins/voice/media';
 import { saveGroup } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
-import { client, shutdownClients } from '../sync/support';
+import { client, shutdownClients, signIn } from '../sync/support';
 import {
   answerTo,
   closeLegs,
@@ -31,6 +31,7 @@ let bob: Person;
 let cat: Person;
 let dan: Person;
 let teamNumber = '';
+const VOICEMAIL_NUMBER = '+15005550007';
 const post = (who: Person, path: string, body?: unknown) => postAt(server.url, who, path, body);
 
 beforeAll(async () => {
@@ -39,6 +40,8 @@ beforeAll(async () => {
       SWITCHBOARD_BACKEND: 'twilio-twins',
       SWITCHBOARD_VOICE_RING_SECONDS: '8',
       SWITCHBOARD_VOICE_PARK_SECONDS: '60',
+      // A second number, for a group nobody can answer (its callers leave a voicemail).
+      TWILIO_PHONE_NUMBERS: '+15005550006,+15005550007',
     },
   });
   teamNumber = server.account().phoneNumbers[0]!;
@@ -50,6 +53,12 @@ beforeAll(async () => {
   await saveGroup(
     { baseUrl: server.url, cookie: ann.cookie, sync: await client(server.url, 'ann@example.com') },
     { id: 'desk', name: 'Front desk', number: teamNumber, members: ['ann@example.com'] },
+  );
+  // Eve is on the team and never registered: offline, so the second number goes to voicemail.
+  await signIn(server.url, 'eve@example.com');
+  await saveGroup(
+    { baseUrl: server.url, cookie: ann.cookie, sync: await client(server.url, 'ann@example.com') },
+    { id: 'after', name: 'After hours', number: VOICEMAIL_NUMBER, members: ['eve@example.com'] },
   );
 }, 60_000);
 
@@ -271,4 +280,27 @@ describe('a customer on a phone number', () => {
       'transferred bob@example.com cat@example.com',
     ]);
   }, 120_000);
+
+  it('a customer nobody can answer leaves a voicemail and ends it with #; the row keeps it', async () => {
+    const customer = phoneNamed('person');
+    const called = (await phones('/Calls', { From: customer.number, To: VOICEMAIL_NUMBER })) as {
+      sid: string;
+    };
+    // The greeting, then the beep (1000 Hz): the recording runs; the customer talks, then presses #.
+    await phoneHears(called.sid, 1000, 'the beep');
+    await new Promise((r) => setTimeout(r, 2000));
+    await phones(`/Calls/${called.sid}/Digits`, { Digits: '#' });
+    await eventually(
+      async () => ((await phones(`/Calls/${called.sid}`)) as PhoneCallView).status === 'completed',
+      15_000,
+      'the call over after its thanks',
+    );
+    const history = await (await client(server.url, 'ann@example.com')).list('calls');
+    const row = await historyRowIn(history, called.sid, 15_000);
+    expect(row).toMatchObject({ from: customer.number, group: 'after', outcome: 'voicemail' });
+    const voicemail = row.voicemail as { id: string; seconds: number };
+    // Ended by the # after about 2 s of talk, not by the recording's own limit.
+    expect(voicemail.seconds).toBeGreaterThanOrEqual(1);
+    expect(voicemail.seconds).toBeLessThanOrEqual(6);
+  }, 60_000);
 });
