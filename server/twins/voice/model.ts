@@ -113,6 +113,16 @@ export interface AppMode {
   readonly insights: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** The scripted phones' calls, by the CallSid of the phone's leg (phones.ts, twiml/number.ts). */
   readonly phoneCalls: Map<string, PhoneCall>;
+  /**
+   * Runs a call's TwiML until it ends (twiml/run-call.ts `runAppCall`), for the phone network's calls
+   * (twiml/number.ts, which `<Dial>` reaches: handed here, so the modules make no import circle).
+   */
+  readonly runCall: (
+    call: AppCall,
+    start: Start,
+    fallback: { url: string; method: 'GET' | 'POST' } | null,
+    ended: (status: FinalStatus, seconds: number) => void,
+  ) => Promise<void>;
   /** Answers the twin-only phone network routes under /twilio/phones/ (rest/phones.ts). */
   readonly phones: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }

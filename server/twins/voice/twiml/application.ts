@@ -78,6 +78,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
     rooms: new Map(),
     lost: new Map(),
     phoneCalls: new Map(),
+    runCall: (call, start, fallback, ended) => runAppCall(vs, call, start, fallback, ended),
     phones: (req, res) => phones(req, res),
   };
   const phones = phonesRest(phoneNetwork(vs), credentials);

@@ -43,7 +43,6 @@ import { TONES } from '../../../platform/audio/tones';
 import { answerCall, answeredCall, app, endAppCall, forget, tracked } from './call';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome, Start } from './run';
-import { runAppCall } from './run-call';
 import { spoken, VOICEMAIL_BEEP } from './sounds';
 import { statusReporter, type FinalStatus, type StatusReporter } from './status';
 
@@ -259,7 +258,7 @@ export async function dialNumber(
         const leg = fork.takeOver();
         if (!leg || !taken) throw NOT_IN_PROGRESS();
         child = answeredCall(childSid, null, script.number, leg, fields, answeredAt ?? vs.now());
-        void runAppCall(vs, child, start, null, (final, seconds) => {
+        void mode.runCall(child, start, null, (final, seconds) => {
           status.ended(final, seconds);
           void taken.close();
         });
@@ -397,7 +396,7 @@ export function placePhoneCall(
             vs.now(),
           );
           call = answered;
-          void runAppCall(vs, answered, start, null, (final, seconds) => {
+          void mode.runCall(answered, start, null, (final, seconds) => {
             status.ended(final, seconds);
             void line.close();
           });
@@ -494,8 +493,7 @@ export async function callFromPhone(
     const after = script.hangUpAfterSeconds;
     call.onAnswered = () => setTimeout(phone.hangUp, after * 1000).unref();
   }
-  void runAppCall(
-    vs,
+  void mode.runCall(
     call,
     { url: application.voiceUrl, method: 'POST' },
     application.voiceFallbackUrl === null
