@@ -23,6 +23,7 @@ let server: RunningServer;
 let browser: Browser;
 let ann: Person;
 let bob: Person;
+let cat: Person;
 
 interface PhoneCallView {
   sid: string;
@@ -71,6 +72,7 @@ beforeAll(async () => {
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   ann = await phonePerson(browser, server.url, 'Ann', '/contacts');
   bob = await phonePerson(browser, server.url, 'Bob', '/hold');
+  cat = await phonePerson(browser, server.url, 'Cat', '/contacts');
   await saveGroup(await adminApiFor(server.url, 'Ann', 'ann@example.com'), {
     id: 'desk',
     name: 'Front desk',
@@ -93,7 +95,7 @@ async function dismissAll(person: Person): Promise<void> {
 }
 
 describe('a customer on a phone number', () => {
-  it('Ann calls a customer: they hear each other; she parks them, Bob picks up and they talk', async () => {
+  it('Ann calls a customer: they hear each other; she parks them, Bob picks up and sends them on to Cat', async () => {
     const customer = phoneNamed('person');
     await ann.page.getByTestId('dial-input').fill(customer.number);
     await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
@@ -115,7 +117,20 @@ describe('a customer on a phone number', () => {
     await openCard(bob).waitFor();
     await pageHears(bob.page);
     await phoneHearsSound(sid);
-    await bob.page.getByRole('button', { name: 'Hang up' }).click();
+    // Bob transfers the customer to Cat at once; Cat answers and they talk.
+    await openCard(bob).getByRole('button', { name: 'Transfer', exact: true }).click();
+    await openCard(bob).getByLabel('Transfer to').fill('Cat');
+    await openCard(bob).getByRole('button', { name: 'Transfer now' }).click();
+    await bob.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(cat).waitFor();
+    await pageHears(cat.page);
+    await phoneHearsSound(sid);
+    await cat.page.getByRole('button', { name: 'Hang up' }).click();
     await eventually(
       () => phoneCall(sid),
       (c) => c.status === 'completed',
@@ -123,7 +138,7 @@ describe('a customer on a phone number', () => {
   });
 
   it('a customer calls the team number: Ann answers, they hear each other, she holds and resumes', async () => {
-    for (const p of [ann, bob]) await dismissAll(p);
+    for (const p of [ann, bob, cat]) await dismissAll(p);
     const customer = phoneNamed('second person');
     const called = (await phones('/Calls', { From: customer.number, To: TEAM_NUMBER })) as {
       sid: string;
