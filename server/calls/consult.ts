@@ -254,7 +254,9 @@ export function createConsult(deps: {
 
     /** A call to the target progressed: answered, or over (before the hand-over, or after it). */
     progress(liveId: string, callSid: string, status: string): void {
-      const live = legs.bySid.get(liveId) ?? legs.bySid.get(callSid);
+      // The call's first leg may have left it (parked, picked up by another, transferred on): the
+      // call is found by its id among the legs still on it.
+      const live = legs.bySid.get(liveId) ?? legs.byId(liveId) ?? legs.bySid.get(callSid);
       const consult = live?.consult;
       // The colleague is on a call from their answer until theirs ends, whatever became of it.
       if (FINAL.includes(status)) deps.calls.legEnded(callSid);

@@ -83,8 +83,11 @@ export type CallControls = {
 
 /** The call controls, and what Twilio's webhooks tell the calls they move. */
 export interface CallControl extends CallControls {
-  /** A `<Dial><Client>` leg answered: a new call's two sides, or who took a ring-back or transfer. */
-  answered(parentSid: string, legSid: string, identity: string): void;
+  /**
+   * A `<Dial>` leg answered: a new call's two sides, or who took a ring-back or transfer. `identity`
+   * is the colleague a `<Client>` rang, null for a `<Number>`'s phone (`number`).
+   */
+  answered(parentSid: string, legSid: string, identity: string | null, number: string): void;
   /** A leg ended; true when no row is to be written for it now (its call goes on, or a pick-up's). */
   ended(callSid: string): boolean;
   /** TwiML kept for a parent leg whose child was moved, once. */
@@ -472,7 +475,8 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       return ringBackTwiml(live, waiting, ringing.back.identity, why);
     },
 
-    answered: (parentSid, legSid, identity) => legs.answered(parentSid, legSid, identity),
+    answered: (parentSid, legSid, identity, number) =>
+      legs.answered(parentSid, legSid, identity, number),
     ended: (callSid) => {
       rings.delete(callSid);
       return legs.ended(callSid);

@@ -154,11 +154,11 @@ export function createLiveCalls(deps: LiveCallsDeps) {
   const party = (to: Side, about: Side): void => deps.tell(to.sid, partyMessage(about));
 
   /**
-   * The live call whose first leg is `callSid` and that went on without it: that leg moved the call
-   * (the caller parked it, transferred it or completed a consult), so it left `bySid` then.
+   * The live call whose first leg is `id`, also when that leg has left it: it moved the call (the
+   * caller parked it, transferred it or completed a consult) and left `bySid` then.
    */
-  function goneOnWithout(callSid: string): Live | null {
-    for (const live of bySid.values()) if (live.id === callSid) return live;
+  function byId(id: string): Live | null {
+    for (const live of bySid.values()) if (live.id === id) return live;
     return null;
   }
 
@@ -167,7 +167,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     const live = bySid.get(callSid);
     // The first leg's end, after it moved the call on (Twilio reports it `completed` once its
     // `<Dial>` hangs it up): the call's row waits for its last leg, as when the other side moves it.
-    if (!live) return goneOnWithout(callSid) !== null;
+    if (!live) return byId(callSid) !== null;
     if (!live.moved) {
       // A call nobody changed ends as Twilio reports it: the first call's end writes the row.
       for (const [sid, l] of bySid) if (l === live) bySid.delete(sid);
@@ -228,6 +228,7 @@ export function createLiveCalls(deps: LiveCallsDeps) {
 
   return {
     bySid,
+    byId,
     known,
     /** `callSid` is a leg of a call here now: whoever waits for it goes on. */
     wake,
@@ -242,10 +243,18 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     markJoined: (callSid: string): void => void joinedLegs.add(callSid),
     /** The first call's sid of the call `callSid` is a leg of (the row's), or null. */
     callOf: (callSid: string): string | null => bySid.get(callSid)?.id ?? null,
-    /** A `<Dial><Client>` leg answered: a new call with two sides, or who took a ring-back or transfer. */
-    answered(parentSid: string, legSid: string, identity: string): void {
+    /**
+     * A `<Dial>` leg answered: a new call with two sides, or who took a ring-back or transfer. The
+     * leg is a colleague's (`identity`, a `<Client>`) or a phone's (`identity` null, `number`: an
+     * agent's `<Dial><Number>` to a customer), so a call to a phone is held, parked and transferred
+     * as a call from one is.
+     */
+    answered(parentSid: string, legSid: string, identity: string | null, number: string): void {
       const existing = bySid.get(parentSid);
-      const side: Side = { sid: legSid, identity, name: deps.nameOf(identity) };
+      const side: Side =
+        identity !== null
+          ? { sid: legSid, identity, name: deps.nameOf(identity) }
+          : { sid: legSid, identity: null, name: number };
       if (existing) {
         // A ring-back or a transfer from the waiting leg: who took it is the other side now.
         const live = existing;
@@ -259,9 +268,14 @@ export function createLiveCalls(deps: LiveCallsDeps) {
         bySid.set(legSid, live);
         wake(legSid);
         const state = stateOf(live);
-        if (state) state.answeredBy = identity;
+        if (state) state.answeredBy = identity ?? number;
         if (purpose === 'transfer' && back?.identity)
-          trail(live, { action: 'transferred', by: back.identity, to: identity, at: now() });
+          trail(live, {
+            action: 'transferred',
+            by: back.identity,
+            to: identity ?? number,
+            at: now(),
+          });
         tellHeld(waiting, side.name, 'resumed');
         party(waiting, side);
         return;

@@ -107,8 +107,10 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
       if (identity !== null) {
         calls.legAnswered(identity, legSid);
         calls.party(legSid, control?.callOf(parentSid) ?? parentSid, identity);
-        control?.answered(parentSid, legSid, identity);
       }
+      // A `<Number>`'s phone as much as a `<Client>`'s colleague: the call is live either way, so it
+      // can be held, parked and transferred (without it every control answered "This call has ended").
+      control?.answered(parentSid, legSid, identity, to);
     } else if (FINAL_STATUSES.includes(status)) {
       calls.legEnded(legSid, identity);
       control?.ended(legSid);

@@ -35,6 +35,8 @@ export interface TwinAccount {
   twimlAppSid: string;
   /** The TwiML app's Voice URL and callbacks are on this origin; '' for the server's own address. */
   publicUrl: string;
+  /** The account's phone numbers (none on `embedded`): each runs the TwiML app's Voice URL. */
+  phoneNumbers?: readonly string[];
 }
 
 /** How a page at some origin reaches the twins: the options each browser SDK is given. */
@@ -164,6 +166,7 @@ export function createTwins(options: TwinsOptions): Twins {
         voiceUrl: `${publicUrl}${TWILIO_PATHS.voice}`,
         voiceFallbackUrl: `${publicUrl}${TWILIO_PATHS.fallback}`,
         statusCallback: `${publicUrl}${TWILIO_PATHS.status}`,
+        phoneNumbers: account.phoneNumbers ?? [],
       });
       opened(`${origin}${DEFAULT_TWILIO_API_MOUNT}`);
       return Promise.resolve();

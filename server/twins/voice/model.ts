@@ -9,7 +9,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MediaLeg } from './media';
 import type { MediaOptions } from './media-options';
 import type { LegSummaries } from './rest/insights';
-import type { TwinConference, TwinParticipant, VoiceRegistry } from './rest/resources';
+import type { TwinCall, TwinConference, TwinParticipant, VoiceRegistry } from './rest/resources';
+import type { PhoneLine, PhoneScript } from './phones';
+import type { Start } from './twiml/run';
 import type { FinalStatus, StatusReporter } from './twiml/status';
 import type { WebhookClient } from './twiml/webhook';
 import type { VoicemailStore } from './voicemail-store';
@@ -79,6 +81,12 @@ export interface TwimlApplication {
   voiceUrl: string;
   voiceFallbackUrl: string | null;
   statusCallback: string | null;
+  /**
+   * The account's phone numbers, each with this application as its Voice configuration (docs/operations.md,
+   * setup step 6): a scripted phone calling one reaches the Voice URL; a `<Dial callerId>` or a placed
+   * call's `From` may be one.
+   */
+  phoneNumbers?: readonly string[];
   /** Fetches what `<Play>` names (the app's own audio); the global fetch by default. */
   fetch?: typeof fetch;
 }
@@ -103,6 +111,36 @@ export interface AppMode {
   readonly summaries: LegSummaries;
   /** Answers Voice Insights' `GET /v1/Voice/{CallSid}/Summary`. */
   readonly insights: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** The scripted phones' calls, by the CallSid of the phone's leg (phones.ts, twiml/number.ts). */
+  readonly phoneCalls: Map<string, PhoneCall>;
+  /**
+   * Runs a call's TwiML until it ends (twiml/run-call.ts `runAppCall`), for the phone network's calls
+   * (twiml/number.ts, which `<Dial>` reaches: handed here, so the modules make no import circle).
+   */
+  readonly runCall: (
+    call: AppCall,
+    start: Start,
+    fallback: { url: string; method: 'GET' | 'POST' } | null,
+    ended: (status: FinalStatus, seconds: number) => void,
+  ) => Promise<void>;
+  /** Answers the twin-only phone network routes under /twilio/phones/ (rest/phones.ts). */
+  readonly phones: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+}
+
+/** A call a scripted phone is on: called by a `<Dial><Number>` or the API, or calling a team number. */
+export interface PhoneCall {
+  /** The CallSid of the phone's leg. */
+  sid: string;
+  script: PhoneScript;
+  /** Who it talks to: the caller ID it saw, or the number it called. */
+  other: string;
+  direction: 'to-phone' | 'from-phone';
+  /** The phone's leg as the REST API lists it. */
+  listed: TwinCall;
+  /** The line, once it is up (a phone that answers, or one calling). */
+  line: PhoneLine | null;
+  /** The phone hangs up (its script, or the twin-only route). */
+  hangUp: () => void;
 }
 
 /** What a call's running TwiML is, seen from outside: a redirect stops it. */
@@ -116,7 +154,9 @@ export interface AppCall {
   sid: string;
   /** The SDK's own first id for the call (errors before it heard `sid` go there). */
   tempSid: string;
-  conn: Conn;
+  /** The Voice SDK's socket; null for a scripted phone's call (phones.ts). */
+  conn: Conn | null;
+  /** The SDK's identity, or the phone's number. */
   identity: string;
   leg: MediaLeg | null;
   /** The fields every webhook of the call carries. */
@@ -134,6 +174,8 @@ export interface AppCall {
   run: CallRun | null;
   /** The token its SDK was given to resume it (`invite` with `reconnect`), when it was rung. */
   reconnect?: string;
+  /** Told once when the call is answered (a scripted phone's script starts then). */
+  onAnswered?: () => void;
 }
 
 /**
@@ -163,6 +205,11 @@ export interface Fork {
   takeOver(): MediaLeg | null;
   /** Stops the ringing, as `Status=canceled` asks (a `<Dial>`'s legs are hung up by `onGone`). */
   cancel?(): void;
+  /**
+   * A redirect of the answered leg when it has no device (a `<Dial><Number>`'s phone): it leaves the
+   * bridge and runs `start` as a call of its own; throws when it is not in progress.
+   */
+  redirect?(start: Start): void;
 }
 
 /** What a verb running in a leg may ask of its run: whether it is over, and to be told when it stops. */

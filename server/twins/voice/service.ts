@@ -22,6 +22,8 @@ import { type TwimlApplication } from './model';
 
 /** Where the `twilio` package's api.twilio.com requests arrive (`<mount>/api/…`). */
 const REST_MOUNT = `${DEFAULT_TWILIO_API_MOUNT}/api`;
+/** The twin-only routes of the phone network (rest/phones.ts): `<mount>/phones/…`. */
+const PHONES_MOUNT = DEFAULT_TWILIO_API_MOUNT;
 /** Where Voice Insights' requests go (`https://insights.twilio.com/v1/…`, server/twilio/client.ts). */
 const INSIGHTS_MOUNT = `${DEFAULT_TWILIO_API_MOUNT}/insights`;
 
@@ -34,8 +36,9 @@ export interface VoiceService {
   useApplication(application: TwimlApplication): void;
   /**
    * Answers Twilio's Voice REST API for the application's calls at `/twilio/api/2010-04-01/…`
-   * (where the `twilio` package's requests go, server/twilio/client.ts); false for any other request,
-   * or when no application is in use.
+   * (where the `twilio` package's requests go, server/twilio/client.ts), and the twin-only routes
+   * of its phone network at `/twilio/phones/…` (rest/phones.ts); false for any other request, or
+   * when no application is in use.
    */
   handleRest(req: IncomingMessage, res: ServerResponse): boolean;
   close(): Promise<void>;
@@ -78,6 +81,15 @@ export function createVoiceService(options: VoiceServiceOptions): VoiceService {
         if (vs.app.insights(req, res)) return true;
         req.url = url;
         return false;
+      }
+      if (
+        vs.app &&
+        /^\/phones(\/|\?|$)/.test(url.slice(PHONES_MOUNT.length)) &&
+        url.startsWith(PHONES_MOUNT)
+      ) {
+        req.url = url.slice(PHONES_MOUNT.length);
+        void vs.app.phones(req, res);
+        return true;
       }
       if (!vs.app || !url.startsWith(REST_MOUNT + '/2010-04-01/')) return false;
       req.url = (req.url ?? '').slice(REST_MOUNT.length);

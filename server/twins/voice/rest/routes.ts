@@ -242,6 +242,11 @@ export interface VoiceRestOptions {
   registry: VoiceRegistry;
   engine: VoiceEngine;
   credentials: Credentials;
+  /**
+   * The account's phone numbers: a call placed to a number must come `From` one of them (21210, as
+   * Twilio refuses a number not bought or verified: https://www.twilio.com/docs/errors/21210).
+   */
+  phoneNumbers?: () => readonly string[];
   /** Recordings made by `<Record>`: where each one's WAV file is, and forgetting one. */
   recordings?: {
     file(recordingSid: string): string | null;
@@ -258,7 +263,7 @@ const RECORDING =
 
 /** Answers a request under /2010-04-01/; returns false for any other path. */
 export function voiceRest(options: VoiceRestOptions) {
-  const { registry, engine, credentials } = options;
+  const { registry, engine, credentials, phoneNumbers = () => [] } = options;
 
   /** A new call the API places: queued, `outbound-api`. */
   const outbound = (account: string, to: string, from: string): TwinCall =>
@@ -283,6 +288,12 @@ export function voiceRest(options: VoiceRestOptions) {
       const next = nextOf(form);
       if (!next) throw new RestError(400, 21205, 'Url or Twiml is required');
       const options = { statusCallback: statusCallback(form), timeout: timeout(form) };
+      if (!to.startsWith('client:') && !phoneNumbers().includes(from))
+        throw new RestError(
+          400,
+          21210,
+          `The source phone number provided, ${from}, is not yet verified for your account. You may only make calls from phone numbers that you've verified or purchased from Twilio.`,
+        );
       const call = outbound(account, to, from);
       engine.place(call, next, options);
       return [201, callJson(call)];

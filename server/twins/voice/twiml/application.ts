@@ -31,6 +31,8 @@ import { webhookClient } from './webhook';
 import { VoiceRegistry } from '../rest/resources';
 import { voiceRest } from '../rest/routes';
 import { insightsRest, LegSummaries } from '../rest/insights';
+import { phonesRest } from '../rest/phones';
+import { phoneNetwork } from './number';
 import { type AppCall } from '../model';
 
 export function appMode(vs: VoiceState, application: TwimlApplication): AppMode {
@@ -42,7 +44,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
     authToken: application.authToken,
     apiKeys: { [application.apiKey]: application.apiSecret },
   };
-  return {
+  const mode: AppMode = {
     application,
     registry,
     summaries,
@@ -51,6 +53,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
       registry,
       engine: appEngine(vs),
       credentials,
+      phoneNumbers: () => application.phoneNumbers ?? [],
       // `<Record>` keeps each recording in the voicemail store under its RE sid (leg.ts), on disk:
       // it outlives a restart, as Twilio keeps a recording until it is deleted.
       recordings: {
@@ -74,7 +77,12 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
     forks: new Map(),
     rooms: new Map(),
     lost: new Map(),
+    phoneCalls: new Map(),
+    runCall: (call, start, fallback, ended) => runAppCall(vs, call, start, fallback, ended),
+    phones: (req, res) => phones(req, res),
   };
+  const phones = phonesRest(phoneNetwork(vs), credentials);
+  return mode;
 }
 
 /** The HMAC key of the application's tokens: the API secret as the `twilio` package signs with it. */

@@ -89,6 +89,7 @@ export function answerCall(vs: VoiceState, call: AppCall): void {
   call.fields.CallStatus = 'in-progress';
   const listed = app(vs).registry.calls.get(call.sid);
   if (listed) app(vs).registry.setStatus(listed, 'in-progress');
+  call.onAnswered?.();
   send(vs, call.conn, 'answer', {
     callsid: call.sid,
     sdp: call.leg.localSdp,
@@ -104,12 +105,12 @@ export function hangUpCall(vs: VoiceState, call: AppCall): void {
 }
 
 /**
- * A leg a device answered (a `<Dial><Client>` leg taken over by a redirect, a call placed through
- * the API) as a call of its own, in progress since `answeredAt`, its webhooks carrying `fields`.
+ * A leg a device or a scripted phone answered (a `<Dial>` leg taken over by a redirect, a call
+ * placed through the API) as a call of its own, in progress since `answeredAt`, its webhooks carrying `fields`.
  */
 export function answeredCall(
   legSid: string,
-  conn: Conn,
+  conn: Conn | null,
   identity: string,
   leg: MediaLeg,
   fields: Record<string, string>,

@@ -12,7 +12,8 @@
  *   (`Direction=outbound-dial`, `ParentCallSid`), whose `<Client statusCallback>` reports
  *   `completed` when it finally ends. A leg still ringing cannot be redirected (21220);
  * - conference participants held, resumed and removed, and conferences ended (conference.ts).
- * - a call placed through the API to a Voice SDK identity (place.ts).
+ * - a call placed through the API to a Voice SDK identity (place.ts) or to a scripted phone's
+ *   number (number.ts).
  * Participants added through the API are not carried yet (400, said).
  */
 import type { VoiceState } from '../model';
@@ -74,6 +75,8 @@ export function appEngine(vs: VoiceState): VoiceEngine {
         return;
       }
       const fork = mode().forks.get(callSid);
+      // A `<Dial><Number>`'s phone leg (number.ts) leaves its bridge the same way.
+      if (fork?.redirect) return fork.redirect(start);
       if (!fork?.answeredBy) throw NOT_IN_PROGRESS();
       redirectChild(vs, fork, start);
     },

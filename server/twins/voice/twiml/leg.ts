@@ -17,18 +17,20 @@
  *   (https://www.twilio.com/docs/voice/twiml/client#custom-parameters);
  * - `DialCallStatus` is `completed` after a bridged call, `busy` when every callee declined,
  *   `no-answer` when the ring ran out (or nobody could be rung), `canceled` when the caller hung up
- *   first, `failed` for a noun the twin cannot reach (below)
- *   (https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values).
- *
- * Not carried yet: `<Number>` (the twins have no phone network: `failed`), `<Record>`'s
- * `finishOnKey` (DTMF reaches the twin in-band only).
+ *   first, `failed` for a noun the twin cannot reach
+ *   (https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values);
+ * - `<Number>` rings the twins' scripted phones (number.ts, ../phones.ts);
+ * - `<Record finishOnKey>` ends on a key heard in-band (DTMF tones in the caller's audio, as a
+ *   phone's keypad sends them); the key is the action's `Digits`.
  */
 import { rms } from '../codec';
+import { dtmfKey } from '../phones';
 import { sid, type VoiceState, type RunScope } from '../model';
 import { send } from '../wire';
 import { answerCall, endAppCall, hangUpCall } from './call';
 import { joinConference } from './conference';
 import { dialClients } from './dial';
+import { dialNumber } from './number';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome, RecordOutcome } from './run';
 import { sayRefusal } from './voices';
@@ -146,14 +148,23 @@ export class TwinCallLeg implements CallLeg, CallRun, RunScope {
     leg.play(null);
     const chunks: Buffer[] = [];
     let lastSound = this.vs.now();
+    /** The last 60 ms heard, where a key's tones are looked for; the key that ended the recording. */
+    const recent = new Int16Array(480);
+    let pressed: string | null = null;
     // The caller's audio in whichever codec the leg speaks, kept as μ-law (the voicemail store's).
     const stopListening = leg.onAudio((pcm) => {
       chunks.push(pcmToMulaw(pcm));
       // Anything louder than line noise counts as speech for the silence timeout.
       if (rms(pcm) > 300) lastSound = this.vs.now();
+      if (options.finishOnKey === '' || pressed !== null) return;
+      const n = Math.min(pcm.length, recent.length);
+      recent.copyWithin(0, n);
+      recent.set(pcm.subarray(pcm.length - n), recent.length - n);
+      const key = dtmfKey(recent);
+      if (key !== null && options.finishOnKey.includes(key)) pressed = key;
     });
     const started = this.vs.now();
-    while (!this.ended) {
+    while (!this.ended && pressed === null) {
       const elapsed = this.vs.now() - started;
       if (elapsed >= options.maxLength * 1000) break;
       if (options.timeout > 0 && this.vs.now() - lastSound >= options.timeout * 1000) break;
@@ -162,7 +173,7 @@ export class TwinCallLeg implements CallLeg, CallRun, RunScope {
     stopListening();
     const audio = Buffer.concat(chunks);
     const seconds = Math.round(audio.length / 8000);
-    const digits = call.ended ? 'hangup' : '';
+    const digits = call.ended ? 'hangup' : (pressed ?? '');
     if (seconds < 1 || !this.vs.options.voicemail) return { recording: null, digits };
     // Kept under its Recording SID, so the Recordings resource finds it after a restart too.
     const recordingSid = sid('RE');
@@ -213,8 +224,13 @@ export class TwinCallLeg implements CallLeg, CallRun, RunScope {
     const conference = nouns.find((n) => n.kind === 'conference');
     if (conference) return joinConference(vs, call, conference, this);
     const clients = nouns.flatMap((n) => (n.kind === 'client' ? [n] : []));
-    if (nouns.some((n) => n.kind === 'number'))
-      vs.log('voice twin: <Dial><Number> is not carried by the twins (no phone network)');
+    const numbers = nouns.flatMap((n) => (n.kind === 'number' ? [n] : []));
+    if (numbers.length > 1 || (numbers.length > 0 && clients.length > 0))
+      vs.log(
+        'voice twin: a <Dial> of several <Number>s, or of <Number>s and <Client>s, is not carried: ' +
+          (clients.length > 0 ? 'the <Client>s are dialled' : 'the first <Number> is dialled'),
+      );
+    if (clients.length === 0 && numbers[0]) return dialNumber(vs, call, numbers[0], options, this);
     if (clients.length === 0) return { status: 'failed', callSid: null, seconds: 0 };
     return dialClients(vs, call, clients, options, this);
   }

@@ -8,7 +8,8 @@
  * The status callback (`StatusCallback`, `StatusCallbackEvent`: `completed` alone by default) says
  * `busy` when every device declined, `no-answer` when the ring ran out or nobody could be rung,
  * `canceled` when `Status=canceled` stopped it, and `completed` with the duration after an answered
- * call. Any other `To` (a phone number) fails: the twins have no phone network.
+ * call. Any other `To` is a number: one of the twins' scripted phones rings (number.ts), any other
+ * number fails.
  */
 import { randomBytes } from 'node:crypto';
 import { offerLeg, type MediaLeg } from '../media';
@@ -20,6 +21,7 @@ import { acceptAnswer, answeredCall, app, endAppCall, forget, keepSummary, track
 import type { Callback } from './parse';
 import type { Start } from './run';
 import { type Fork } from '../model';
+import { placePhoneCall } from './number';
 
 export interface PlaceOptions {
   statusCallback: Callback | null;
@@ -45,11 +47,8 @@ export async function placeCall(
   const status = tracked(vs, listed, options.statusCallback, fields, mode.webhooks);
   status.initiated();
   const named = /^client:(.+)$/.exec(listed.to)?.[1];
-  if (named === undefined) {
-    vs.log(`voice twin: a call to ${listed.to} is not carried by the twins (no phone network)`);
-    status.ended('failed', 0);
-    return;
-  }
+  // A number: one of the twins' scripted phones (number.ts), or nobody (failed).
+  if (named === undefined) return placePhoneCall(vs, listed, start, options, status, fields);
   let leg: MediaLeg;
   try {
     leg = await offerLeg(vs.options.media);

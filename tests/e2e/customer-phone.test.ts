@@ -1,0 +1,165 @@
+/**
+ * A customer on a phone number, in Chromium on the twins: the customer is one of the voice twin's
+ * scripted phones (server/twins/voice/phones.ts), reached by the app's `<Dial><Number>` when an agent
+ * dials it, or calling the team's number through the twin's phone route (`/twilio/phones/Calls`).
+ * Audio is measured both ways: each page's level from its own peer connections, and the phone says
+ * which tone it hears (the pages' fake microphones play Chromium's beep; the phone talks 1004 Hz).
+ *
+ * Both backends: the server is given the made-up account's number (`TWILIO_PHONE_NUMBERS`), which
+ * `twilio-twins` has anyway and `embedded` otherwise lacks, so the suite runs the same on each.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium';
+import { saveGroup } from '../support/ring-groups';
+import { startServer, type RunningServer } from '../support/server';
+import { phoneNamed } from '../../server/twins/voice/phones';
+import { adminApiFor, type Person } from './support/live';
+import { inbound, phonePerson } from './support/page-audio';
+import { eventually } from './support/phone';
+
+const TEAM_NUMBER = '+15005550006';
+let server: RunningServer;
+let browser: Browser;
+let ann: Person;
+let bob: Person;
+let cat: Person;
+
+interface PhoneCallView {
+  sid: string;
+  status: string;
+  heard: { level: number; toneHz: number | null } | null;
+}
+
+/** The twin's phone route, with the account's credentials. */
+async function phones(path: string, form?: Record<string, string>): Promise<unknown> {
+  const { accountSid, authToken } = server.account();
+  const res = await fetch(`${server.url}/twilio/phones${path}`, {
+    method: form ? 'POST' : 'GET',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`,
+      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
+    ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+  });
+  if (!res.ok) throw new Error(`phone route ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+const phoneCall = async (sid: string): Promise<PhoneCallView> =>
+  (await phones(`/Calls/${sid}`)) as PhoneCallView;
+
+/** The phone hears sound that is not its own silence (a page's microphone, or music). */
+async function phoneHearsSound(sid: string): Promise<void> {
+  await eventually(
+    () => phoneCall(sid),
+    (c) => (c.heard?.level ?? 0) > 100,
+  );
+}
+
+async function pageHears(page: Page): Promise<void> {
+  const before = (await inbound(page)).packets;
+  await eventually(
+    () => inbound(page),
+    (s) => s.packets > before + 25 && s.level > 0.01,
+  );
+}
+
+beforeAll(async () => {
+  server = await startServer({
+    env: { TWILIO_PHONE_NUMBERS: TEAM_NUMBER, SWITCHBOARD_VOICE_RING_SECONDS: '15' },
+  });
+  browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
+  ann = await phonePerson(browser, server.url, 'Ann', '/contacts');
+  bob = await phonePerson(browser, server.url, 'Bob', '/hold');
+  cat = await phonePerson(browser, server.url, 'Cat', '/contacts');
+  await saveGroup(await adminApiFor(server.url, 'Ann', 'ann@example.com'), {
+    id: 'desk',
+    name: 'Front desk',
+    number: TEAM_NUMBER,
+    members: ['ann@example.com'],
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+const openCard = (p: Person) => p.page.locator('[data-testid="call-card"][data-status="open"]');
+
+async function dismissAll(person: Person): Promise<void> {
+  const dismiss = person.page.getByRole('button', { name: 'Dismiss' });
+  while ((await dismiss.count()) > 0) await dismiss.first().click();
+}
+
+describe('a customer on a phone number', () => {
+  it('Ann calls a customer: they hear each other; she parks them, Bob picks up and sends them on to Cat', async () => {
+    const customer = phoneNamed('person');
+    await ann.page.getByTestId('dial-input').fill(customer.number);
+    await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
+    await openCard(ann).waitFor({ timeout: 20_000 });
+    const { calls } = (await phones(`/Calls?Phone=${encodeURIComponent(customer.number)}`)) as {
+      calls: PhoneCallView[];
+    };
+    const sid = calls[0]!.sid;
+    expect(calls[0]!.status).toBe('in-progress');
+    await pageHears(ann.page);
+    await phoneHearsSound(sid);
+
+    await openCard(ann).getByRole('button', { name: 'Park', exact: true }).click();
+    await ann.page.getByTestId('call-ended').filter({ hasText: 'You parked the call' }).waitFor();
+    const pickUp = bob.page.getByRole('button', { name: /^Pick up/ });
+    await pickUp.waitFor();
+    await phoneHearsSound(sid);
+    await pickUp.click();
+    await openCard(bob).waitFor();
+    await pageHears(bob.page);
+    await phoneHearsSound(sid);
+    // Bob transfers the customer to Cat at once; Cat answers and they talk.
+    await openCard(bob).getByRole('button', { name: 'Transfer', exact: true }).click();
+    await openCard(bob).getByLabel('Transfer to').fill('Cat');
+    await openCard(bob).getByRole('button', { name: 'Transfer now' }).click();
+    await bob.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(cat).waitFor();
+    await pageHears(cat.page);
+    await phoneHearsSound(sid);
+    await cat.page.getByRole('button', { name: 'Hang up' }).click();
+    await eventually(
+      () => phoneCall(sid),
+      (c) => c.status === 'completed',
+    );
+  });
+
+  it('a customer calls the team number: Ann answers, they hear each other, she holds and resumes', async () => {
+    for (const p of [ann, bob, cat]) await dismissAll(p);
+    const customer = phoneNamed('second person');
+    const called = (await phones('/Calls', { From: customer.number, To: TEAM_NUMBER })) as {
+      sid: string;
+    };
+    const ringing = ann.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(ann).waitFor();
+    await pageHears(ann.page);
+    await phoneHearsSound(called.sid);
+    await openCard(ann).getByRole('button', { name: 'Hold', exact: true }).click();
+    await openCard(ann).getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor();
+    // Ann hears nothing while she holds; the customer hears the music.
+    const before = (await inbound(ann.page)).packets;
+    await eventually(
+      () => inbound(ann.page),
+      (s) => s.packets > before + 25 && s.level < 0.001,
+    );
+    await phoneHearsSound(called.sid);
+    await openCard(ann).getByRole('button', { name: 'Hold', exact: true, pressed: true }).click();
+    await pageHears(ann.page);
+    await phones(`/Calls/${called.sid}/Hangup`, {});
+    await ann.page.getByTestId('call-ended').waitFor();
+  });
+});
