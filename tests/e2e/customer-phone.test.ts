@@ -67,7 +67,11 @@ async function pageHears(page: Page): Promise<void> {
 
 beforeAll(async () => {
   server = await startServer({
-    env: { TWILIO_PHONE_NUMBERS: TEAM_NUMBER, SWITCHBOARD_VOICE_RING_SECONDS: '15' },
+    env: {
+      TWILIO_PHONE_NUMBERS: TEAM_NUMBER,
+      SWITCHBOARD_VOICE_RING_SECONDS: '15',
+      SWITCHBOARD_VOICE_PARK_SECONDS: '6',
+    },
   });
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   ann = await phonePerson(browser, server.url, 'Ann', '/contacts');
@@ -161,5 +165,47 @@ describe('a customer on a phone number', () => {
     await pageHears(ann.page);
     await phones(`/Calls/${called.sid}/Hangup`, {});
     await ann.page.getByTestId('call-ended').waitFor();
+  });
+
+  it('a customer calls in, Ann parks them and nobody picks up: it rings Ann back; she talks to Cat first and hands the customer over', async () => {
+    for (const p of [ann, bob, cat]) await dismissAll(p);
+    const customer = phoneNamed('person');
+    const called = (await phones('/Calls', { From: customer.number, To: TEAM_NUMBER })) as {
+      sid: string;
+    };
+    const ringing = () => ann.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing().getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(ann).waitFor();
+    await openCard(ann).getByRole('button', { name: 'Park', exact: true }).click();
+    await ann.page.getByTestId('call-ended').filter({ hasText: 'You parked the call' }).waitFor();
+    await phoneHearsSound(called.sid); // the music
+    // Parked too long (6 s here): the call rings Ann back, and she takes it.
+    await dismissAll(ann);
+    await ringing().getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(ann).waitFor();
+    await pageHears(ann.page);
+    await phoneHearsSound(called.sid);
+    // Attended: Ann talks to Cat while the customer hears the music, then completes.
+    await openCard(ann).getByRole('button', { name: 'Transfer', exact: true }).click();
+    await openCard(ann).getByLabel('Transfer to').fill('Cat');
+    await openCard(ann).getByRole('button', { name: 'Talk first' }).click();
+    const catRinging = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await catRinging.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    const annCard = openCard(ann);
+    await annCard.getByTestId('call-transfer').filter({ hasText: 'Talking to Cat.' }).waitFor();
+    await pageHears(cat.page); // Ann
+    await phoneHearsSound(called.sid); // the music
+    await annCard.getByRole('button', { name: 'Complete transfer' }).click();
+    await ann.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+    await pageHears(cat.page); // the customer
+    await phoneHearsSound(called.sid); // Cat
+    await cat.page.getByRole('button', { name: 'Hang up' }).click();
+    await eventually(
+      () => phoneCall(called.sid),
+      (c) => c.status === 'completed',
+    );
   });
 });
