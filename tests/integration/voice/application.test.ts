@@ -20,6 +20,7 @@ import { signToken } from '../../support/access-tokens';
 import { TwinRequestClient } from '../../support/twin-request-client';
 import { createVoiceService, type VoiceService } from '../../../server/twins/voice/service';
 import { createVoicemailStore } from '../../../server/twins/voice/voicemail-store';
+import { createNetwork, type NetworkOptions } from '../../../server/twins/voice/network';
 import {
   answerAndHangUpAtOnce,
   answerTo,
@@ -89,8 +90,11 @@ beforeAll(async () => {
 });
 
 /** The voice twin in application mode over `dataDir`, served on a port of its own. */
-async function startTwin(): Promise<{ voice: VoiceService; twin: Server; base: string }> {
+async function startTwin(
+  network?: NetworkOptions,
+): Promise<{ voice: VoiceService; twin: Server; base: string }> {
   const voice = createVoiceService({
+    ...(network ? { network } : {}),
     dataDir,
     voicemail: createVoicemailStore(dataDir),
     log: (m) => log.push(m),
@@ -355,6 +359,45 @@ describe('Redirecting a live call', () => {
       status: 400,
       code: 21220,
     });
+  });
+});
+
+describe('Twilio redirects asynchronously', () => {
+  it('a call update answers before the call moves: the bridged callee is still on the call then', async () => {
+    // A twin of its own on the real network, seeded so that its first draw (this redirect's delay)
+    // is long: the answer is back well before the call moves.
+    let seed = 1;
+    while (createNetwork({ mode: 'real', seed }).redirectDelayMs() < 300) seed++;
+    const own = await startTwin({ mode: 'real', seed });
+    const ownRest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(own.base) });
+    const ownBase = base;
+    base = own.base;
+    try {
+      const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
+      voiceUrl({ bob: '<Response><Dial><Client>bob</Client></Dial></Response>' });
+      const mark = bob.frames.length;
+      const calling = dial(ann, 'bob');
+      const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+      const childSid = String(invite.payload.callsid);
+      await answerTo(bob, invite);
+      const annSid = String((await calling).frame.payload.callsid);
+
+      const bobMark = bob.frames.length;
+      await ownRest.calls(annSid).update({ twiml: '<Response><Pause length="30"/></Response>' });
+      // Answered, and nothing moved yet: Bob is still bridged to Ann.
+      expect((await ownRest.calls(childSid).fetch()).status).toBe('in-progress');
+      expect(bob.frames.slice(bobMark).some((f) => f.type === 'hangup')).toBe(false);
+      // Then the redirect is applied: Ann's <Dial> is left, and Bob hung up.
+      await hungUp(bob, childSid, bobMark);
+      expect((await ownRest.calls(childSid).fetch()).status).toBe('completed');
+      expect((await ownRest.calls(annSid).fetch()).status).toBe('in-progress');
+    } finally {
+      await closeLegs();
+      for (const p of people.splice(0)) p.close();
+      await own.voice.close();
+      own.twin.close();
+      base = ownBase;
+    }
   });
 });
 

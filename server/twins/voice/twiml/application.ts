@@ -27,6 +27,7 @@ import { endAppCall, forget, keepSummary } from './call';
 import { appEngine } from './engine';
 import { runAppCall } from './run-call';
 import { statusReporter } from './status';
+import { createNetwork } from '../network';
 import { webhookClient } from './webhook';
 import { VoiceRegistry } from '../rest/resources';
 import { voiceRest } from '../rest/routes';
@@ -70,6 +71,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
           }
         : {}),
     }),
+    network: createNetwork(vs.options.network ?? { mode: 'ideal', seed: 0 }),
     calls: new Map(),
     forks: new Map(),
     rooms: new Map(),
@@ -152,6 +154,8 @@ export async function placeAppCall(
       Direction: 'inbound',
     },
     mode.webhooks,
+    undefined,
+    mode.network,
   );
   mode.calls.set(call.sid, call);
   mode.calls.set(call.tempSid, call);

@@ -1,7 +1,8 @@
 /**
  * What the REST API (rest/routes.ts) asks of the application's calls, done over the twin's media:
  * - user-defined messages and ending a call;
- * - a redirect (https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource): the
+ * - a redirect (https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource),
+ *   applied after the update has answered (asynchronously, as Twilio redirects: ../network.ts): the
  *   call's running verb stops and the new TwiML (inline, or fetched from `Url` with the call's
  *   fields, signed like any webhook) runs on the same call and media leg. A parent interrupted in a
  *   `<Dial>` hangs its bridged callee up (its status callback says `completed`) or cancels the
@@ -35,6 +36,21 @@ export function appEngine(vs: VoiceState): VoiceEngine {
   };
   const mode = (): AppMode => vs.app!;
   const conferences = conferenceEngine(vs);
+  /** Each call's redirects still to apply, one after another. */
+  const moving = new Map<string, Promise<void>>();
+  const later = (callSid: string, apply: () => void): void => {
+    const delayMs = mode().network.redirectDelayMs();
+    const next = (moving.get(callSid) ?? Promise.resolve())
+      .then(() => new Promise<void>((resolve) => setTimeout(resolve, delayMs)))
+      .then(apply)
+      .catch((err: unknown) =>
+        vs.log(`voice twin: the redirect of ${callSid} was not applied: ${String(err)}`),
+      )
+      .finally(() => {
+        if (moving.get(callSid) === next) moving.delete(callSid);
+      });
+    moving.set(callSid, next);
+  };
   return {
     message(callSid, content) {
       const call = mode().calls.get(callSid);
@@ -67,15 +83,23 @@ export function appEngine(vs: VoiceState): VoiceEngine {
       // Relative URLs in inline TwiML are read against the application's Voice URL.
       const start: Start =
         'twiml' in next ? { twiml: next.twiml, base: mode().application.voiceUrl } : next;
+      // Refused at once when the call cannot be redirected; otherwise moved after the answer
+      // (Twilio's redirection is asynchronous: ../network.ts), a call's redirects in their order.
       const call = mode().calls.get(callSid);
       if (call) {
         if (call.ended) throw NOT_IN_PROGRESS();
-        startRun(vs, call, start);
+        later(callSid, () => {
+          if (!call.ended) startRun(vs, call, start);
+        });
         return;
       }
       const fork = mode().forks.get(callSid);
       if (!fork?.answeredBy) throw NOT_IN_PROGRESS();
-      redirectChild(vs, fork, start);
+      later(callSid, () => {
+        // The leg was meanwhile redirected, hung up or let go: nothing is left to move.
+        if (mode().forks.get(callSid) !== fork || !fork.answeredBy) return;
+        redirectChild(vs, fork, start);
+      });
     },
     place(call, next, options) {
       const start: Start =
