@@ -83,6 +83,13 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     sendNothing(ctx.res);
   });
 
+  /**
+   * Whether a status callback is to be taken: not when an event fired after it was taken already
+   * (it arrived late, or twice: `CallLog.inOrder`).
+   */
+  const inOrder = (path: string, params: Record<string, string>): boolean =>
+    calls.inOrder(`${path} ${params.CallSid ?? ''}`, params.SequenceNumber);
+
   router.on('POST', TWILIO_PATHS.leg, async (ctx) => {
     const params = await readSignedForm(ctx.req, config);
     const legSid = callSidOf(params);
@@ -90,7 +97,13 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     const to = params.To ?? '';
     const status = params.CallStatus ?? '';
     const identity = clientIdentity(to);
-    if (status === 'in-progress') {
+    if (status === '') throw missing('CallStatus');
+    if (!inOrder(TWILIO_PATHS.leg, params)) {
+      sendNothing(ctx.res);
+      return;
+    }
+    // An answer arriving after the leg's end is not taken: the leg is over.
+    if (status === 'in-progress' && !calls.hasEnded(legSid)) {
       const state = calls.get(parentSid);
       if (state && state.answeredBy === null) {
         state.answeredBy = identity ?? to;
@@ -112,7 +125,7 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     } else if (FINAL_STATUSES.includes(status)) {
       calls.legEnded(legSid, identity);
       control?.ended(legSid);
-    } else if (status === '') throw missing('CallStatus');
+    }
     sendNothing(ctx.res);
   });
 
@@ -141,7 +154,8 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     const callSid = callSidOf(params);
     const status = params.CallStatus ?? '';
     if (status === '') throw missing('CallStatus');
-    control?.consultProgress(ctx.url.searchParams.get('call') ?? '', callSid, status);
+    if (inOrder(TWILIO_PATHS.consult, params))
+      control?.consultProgress(ctx.url.searchParams.get('call') ?? '', callSid, status);
     sendNothing(ctx.res);
   });
 
@@ -150,7 +164,7 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     const callSid = callSidOf(params);
     const status = params.CallStatus ?? '';
     if (status === '') throw missing('CallStatus');
-    if (!FINAL_STATUSES.includes(status)) {
+    if (!FINAL_STATUSES.includes(status) || !inOrder(TWILIO_PATHS.status, params)) {
       sendNothing(ctx.res);
       return;
     }
