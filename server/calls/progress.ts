@@ -183,8 +183,14 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
       return;
     }
     state.writing = true;
-    await writeRow(state, historyItem(state, now(), status));
+    const row = historyItem(state, now(), status);
+    // Answered at once, the row written after: Twilio gives up on a webhook after 15 s (11205,
+    // https://www.twilio.com/docs/api/errors/11205) and a Sync write with the client's retries may
+    // take longer. A write that fails is tried again later (fallback.ts, createRowWriter).
     sendNothing(ctx.res);
+    writeRow(state, row).catch((err: unknown) =>
+      deps.log(`call ${callSid}: writing its history failed: ${String(err)}`),
+    );
   });
 
   /**

@@ -9,7 +9,9 @@
  * - `429 <n>` or `5xx <n>` (e.g. `429 2`): every request is refused with that status on its first
  *   `n` tries and answered on the next (a request is known by its method, path and body, so the
  *   server's retries of one request count together), as a busy Sync answers a client that backs off;
- * - `503` (no count): every request is refused, as a Sync that is down.
+ * - `503` (no count): every request is refused, as a Sync that is down;
+ * - `slow <ms>` (e.g. `slow 6000`): every request waits that long, then is carried out and answered,
+ *   as a Sync that is slow but working (a client that gave up meanwhile does not undo it).
  *
  * A 429 is Twilio's 54009 (https://www.twilio.com/docs/api/errors/54009), a 5xx Twilio's 20500-style
  * error of that status. Anything else in the file is a mistake in the test: every request is then
@@ -25,6 +27,8 @@ export interface SyncFaults {
   file: string;
   /** The error this request is refused with, or null to answer it. */
   refusal(method: string, path: string, body: string): SyncRestError | null;
+  /** How long every request waits before it is carried out (`slow <ms>`), 0 for none. */
+  delayMs(): number;
 }
 
 const refusedWith = (status: number): SyncRestError =>
@@ -37,9 +41,13 @@ const refusedWith = (status: number): SyncRestError =>
       );
 
 /** The fault the file says now; null for none. */
-export function parseFault(text: string): { status: number; tries: number | null } | null {
+export function parseFault(
+  text: string,
+): { status: number; tries: number | null } | { slowMs: number } | null {
   const t = text.trim();
   if (t === '') return null;
+  const slow = /^slow\s+(\d{1,6})$/.exec(t);
+  if (slow) return { slowMs: Number(slow[1]) };
   const m = /^(429|5\d\d)(?:\s+(\d{1,3}))?$/.exec(t);
   if (!m) throw new Error(`SWITCHBOARD_TEST_SYNC_FAULTS: cannot read "${t.slice(0, 40)}"`);
   return { status: Number(m[1]), tries: m[2] === undefined ? null : Number(m[2]) };
@@ -49,15 +57,25 @@ export function createSyncFaults(file: string): SyncFaults {
   /** Tries refused so far, per request, under the fault the file said then. */
   const tries = new Map<string, number>();
   let said = '';
+  const read = (): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
   return {
     file,
-    refusal(method, path, body) {
-      let text = '';
+    delayMs() {
       try {
-        text = readFileSync(file, 'utf8');
+        const fault = parseFault(read());
+        return fault && 'slowMs' in fault ? fault.slowMs : 0;
       } catch {
-        text = '';
+        return 0;
       }
+    },
+    refusal(method, path, body) {
+      const text = read();
       if (text !== said) {
         said = text;
         tries.clear();
@@ -68,7 +86,7 @@ export function createSyncFaults(file: string): SyncFaults {
       } catch (e) {
         return new SyncRestError(500, 20500, (e as Error).message);
       }
-      if (!fault) return null;
+      if (!fault || 'slowMs' in fault) return null;
       if (fault.tries === null) return refusedWith(fault.status);
       const key = `${method} ${path}\n${body}`;
       const n = tries.get(key) ?? 0;

@@ -12,6 +12,7 @@ import {
   sid,
   type TwinCall,
   type TwinConference,
+  type TwinNotification,
   type TwinParticipant,
   type VoiceEngine,
   type VoiceRegistry,
@@ -50,6 +51,25 @@ function callJson(c: TwinCall) {
         : null,
     api_version: '2010-04-01',
     uri: `${BASE}${c.accountSid}/Calls/${c.sid}.json`,
+  };
+}
+
+function notificationJson(n: TwinNotification) {
+  return {
+    sid: n.sid,
+    account_sid: n.accountSid,
+    call_sid: n.callSid,
+    api_version: '2010-04-01',
+    error_code: String(n.errorCode),
+    log: '0',
+    message_date: date(n.created),
+    message_text: n.messageText,
+    more_info: `https://www.twilio.com/docs/errors/${n.errorCode}`,
+    request_method: n.requestMethod,
+    request_url: n.requestUrl,
+    date_created: date(n.created),
+    date_updated: date(n.created),
+    uri: `${BASE}${n.accountSid}/Notifications/${n.sid}.json`,
   };
 }
 
@@ -344,6 +364,15 @@ export function voiceRest(options: VoiceRestOptions) {
           date_created: date(Date.now()),
         },
       ];
+    }
+    if (collection === 'Notifications' && id === undefined && verb === 'GET') {
+      // https://www.twilio.com/docs/voice/api/notification-resource: the account's log, newest first.
+      const url = new URL(req.url ?? '/', 'http://twin');
+      const entries = registry.notifications
+        .filter((n) => n.accountSid === account)
+        .reverse()
+        .map(notificationJson);
+      return [200, page('notifications', url, entries)];
     }
     if (collection === 'Conferences' && id === undefined && verb === 'GET') {
       const url = new URL(req.url ?? '/', 'http://twin');

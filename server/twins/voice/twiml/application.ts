@@ -63,6 +63,18 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
       authToken: application.authToken,
       ...(application.fetch ? { fetch: application.fetch } : {}),
       log: (m) => log(`voice twin: ${m}`),
+      // Twilio's debugger: each failed webhook is an error in the account's log (Notifications).
+      failed: (f) => {
+        registry.notice({
+          accountSid: application.accountSid,
+          callSid: f.callSid,
+          errorCode: f.code,
+          messageText: f.message,
+          requestUrl: f.url,
+          requestMethod: f.method,
+        });
+        log(`voice twin: error ${f.code} for ${f.callSid ?? 'no call'}: ${f.message}`);
+      },
       // Benchmarks only (SWITCHBOARD_TEST_WEBHOOK_TIMES=1): each TwiML request's time, logged.
       ...(process.env.SWITCHBOARD_TEST_WEBHOOK_TIMES === '1'
         ? {

@@ -72,6 +72,37 @@ function liveCall(to = 'client:ann_1') {
   return call;
 }
 
+describe('Notifications', () => {
+  it("lists the account's log of webhook failures, newest first, as Twilio's Notifications resource", async () => {
+    registry.notice({
+      accountSid: ACCOUNT,
+      callSid: 'CA' + '7'.repeat(32),
+      errorCode: 11205,
+      messageText: 'HTTP connection failure',
+      requestUrl: 'https://pbx.example.com/status',
+      requestMethod: 'POST',
+    });
+    registry.notice({
+      accountSid: 'AC' + '9'.repeat(32),
+      callSid: null,
+      errorCode: 11200,
+      messageText: 'not ours',
+      requestUrl: 'https://elsewhere.example.com/',
+      requestMethod: 'POST',
+    });
+    const listed = await client.notifications.list();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
+      callSid: 'CA' + '7'.repeat(32),
+      errorCode: '11205',
+      log: '0',
+      requestUrl: 'https://pbx.example.com/status',
+      requestMethod: 'POST',
+      moreInfo: 'https://www.twilio.com/docs/errors/11205',
+    });
+  });
+});
+
 describe('Calls', () => {
   it('redirects a live call to new TwiML, and ends it', async () => {
     const call = liveCall();
