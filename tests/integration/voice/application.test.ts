@@ -460,6 +460,37 @@ describe('Calls placed through the REST API', () => {
     await hungUp(ann, String(a.frame.payload.callsid));
   });
 
+  it('calls placed at once leave one per second (the account CPS), queued meanwhile', async () => {
+    // https://www.twilio.com/docs/glossary/cps: 1 call per second for API calls by default.
+    const people = await Promise.all(['dee', 'eve', 'fay'].map((who) => phone(who)));
+    const marks = people.map((p) => p.frames.length);
+    const asked = Date.now();
+    const placed = await Promise.all(
+      people.map((p) =>
+        rest.calls.create({
+          to: `client:${p.identity}`,
+          from: 'client:ann',
+          twiml: '<Response><Hangup/></Response>',
+          timeout: 5,
+        }),
+      ),
+    );
+    // Every create answered at once, queued.
+    expect(Date.now() - asked).toBeLessThan(900);
+    expect(placed.map((c) => c.status)).toEqual(['queued', 'queued', 'queued']);
+    const rangAt = await Promise.all(
+      people.map(async (p, i) => {
+        await p.next((f) => f.type === 'invite', marks[i], 10_000);
+        return Date.now() - asked;
+      }),
+    );
+    const sorted = [...rangAt].sort((a, b) => a - b);
+    expect(sorted[0]!).toBeLessThan(900);
+    expect(sorted[1]! - sorted[0]!).toBeGreaterThan(800);
+    expect(sorted[2]! - sorted[1]!).toBeGreaterThan(800);
+    for (const c of placed) await rest.calls(c.sid).update({ status: 'canceled' });
+  });
+
   it('a placed call answered and hung up in one breath ends completed, not left running', async () => {
     const cat = await phone('cat');
     routes['/placed-status'] = () => '';

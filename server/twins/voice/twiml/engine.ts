@@ -27,6 +27,9 @@ import type { Start } from './run';
 import { type AppMode } from '../model';
 import { type Fork } from '../model';
 
+/** The account's calls per second (Twilio's default, 1): one API-placed call leaves each second. */
+export const CPS_INTERVAL_MS = 1000;
+
 const NOT_IN_PROGRESS = (): RestError =>
   new RestError(400, 21220, 'Call is not in-progress. Cannot redirect.');
 
@@ -36,6 +39,8 @@ export function appEngine(vs: VoiceState): VoiceEngine {
   };
   const mode = (): AppMode => vs.app!;
   const conferences = conferenceEngine(vs);
+  /** When the next call placed through the API may leave (1 per second: CPS). */
+  let nextPlacing = 0;
   /** Each call's redirects still to apply, one after another. */
   const moving = new Map<string, Promise<void>>();
   const later = (callSid: string, apply: () => void): void => {
@@ -104,7 +109,15 @@ export function appEngine(vs: VoiceState): VoiceEngine {
     place(call, next, options) {
       const start: Start =
         'twiml' in next ? { twiml: next.twiml, base: mode().application.voiceUrl } : next;
-      void placeCall(vs, call, start, options);
+      // Calls placed through the API leave at the account's calls per second, 1 by default, the
+      // others queued (https://www.twilio.com/docs/glossary/cps: "By default each account is
+      // granted 1 CPS for Programmable Voice API calls"; "Outbound calls made using the REST API are
+      // throttled and queued": https://www.twilio.com/en-us/changelog/update-your-account-s-calls-per-second--cps--threshold).
+      const at = Math.max(vs.now(), nextPlacing);
+      nextPlacing = at + CPS_INTERVAL_MS;
+      const go = (): void => void placeCall(vs, call, start, options);
+      if (at <= vs.now()) go();
+      else setTimeout(go, at - vs.now());
     },
     hold: (conference) => conferences.hold(conference),
     remove: (conference, participant) => conferences.remove(conference, participant),
