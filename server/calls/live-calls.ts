@@ -43,6 +43,8 @@ export interface Consult {
   turns: RingTurn[];
   /** The calls placed and ringing now, by CallSid: whose browsers each rings. */
   ringing: Map<string, string>;
+  /** Calls of the turn still being placed, one a second (consult.ts, Twilio's calls per second). */
+  placing: boolean;
   /** Who answered (talks to the transferrer), once someone has. */
   identity: string | null;
   name: string;
