@@ -150,10 +150,16 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     return run;
   }
 
-  const tellHeld = (side: Side, by: string, event: 'held' | 'resumed'): void =>
-    deps.tell(side.sid, { event, by });
+  // A side on a phone (no identity) has no Voice SDK to tell: Twilio refuses a user-defined message
+  // to a call not "associated with the Voice SDK"
+  // (https://www.twilio.com/docs/voice/api/userdefinedmessage-resource).
+  const tellHeld = (side: Side, by: string, event: 'held' | 'resumed'): void => {
+    if (side.identity !== null) deps.tell(side.sid, { event, by });
+  };
 
-  const party = (to: Side, about: Side): void => deps.tell(to.sid, partyMessage(about));
+  const party = (to: Side, about: Side): void => {
+    if (to.identity !== null) deps.tell(to.sid, partyMessage(about));
+  };
 
   /** The leg's end in the call's bookkeeping; true when the call goes on without it. */
   function settle(callSid: string): boolean {

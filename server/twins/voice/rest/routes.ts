@@ -214,6 +214,10 @@ function parties(form: URLSearchParams): { to: string; from: string } {
 
 const CALL_EVENTS = ['initiated', 'ringing', 'answered', 'completed'] as const;
 
+/** A call with a Voice SDK on it: placed by one (`From` a client), or ringing one (`To` a client). */
+const isSdkLeg = (call: TwinCall): boolean =>
+  call.to.startsWith('client:') || call.from.startsWith('client:');
+
 /**
  * A placed call's `StatusCallback`, `StatusCallbackMethod` and `StatusCallbackEvent` (repeated, or
  * space-separated); `completed` alone when no event is named
@@ -354,6 +358,15 @@ export function voiceRest(options: VoiceRestOptions) {
       if (content === null || content === '')
         throw new RestError(400, 20001, 'Missing required parameter Content in the post body');
       if (hasEnded(call)) throw new RestError(400, 21220, 'Invalid call state: the call is over');
+      // "A UserDefinedMessage subresource can only be created during an active call associated with
+      // the Voice SDK": a leg between phone numbers has no SDK to take it. Twilio's code for this
+      // refusal is not documented; the twin answers it as the other invalid call state.
+      if (!isSdkLeg(call))
+        throw new RestError(
+          400,
+          21220,
+          'A UserDefinedMessage can only be created during an active call associated with the Voice SDK',
+        );
       engine.message(call.sid, content);
       return [
         201,

@@ -7,8 +7,24 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOLD_MUSIC } from '../../../../server/calls/control';
-import { ADA, ALICE, BOB, CAT, SUPPORT_NUMBER, WED_OPEN, seedTeam, vid } from './fixture';
-import { browserCall, sid, startTwilioApp, type TwilioTestApp } from '../twilio/support';
+import {
+  ADA,
+  ALICE,
+  BOB,
+  CAT,
+  SALES_NUMBER,
+  SUPPORT_NUMBER,
+  WED_OPEN,
+  seedTeam,
+  vid,
+} from './fixture';
+import {
+  browserCall,
+  incomingCall,
+  sid,
+  startTwilioApp,
+  type TwilioTestApp,
+} from '../twilio/support';
 import { actions, pathOf } from './twiml-support';
 
 let t: TwilioTestApp;
@@ -141,6 +157,30 @@ describe('on a call, in presence', () => {
 });
 
 describe('hold on Twilio', () => {
+  it('a caller on a phone is not sent messages: no Voice SDK is on their leg', async () => {
+    // "A UserDefinedMessage subresource can only be created during an active call associated with
+    // the Voice SDK" (https://www.twilio.com/docs/voice/api/userdefinedmessage-resource).
+    const call = sid();
+    const bobLeg = sid();
+    opened.push({ call, bobLeg });
+    await post('/api/twilio/voice', incomingCall(call, '+447700900123', SALES_NUMBER));
+    await post(
+      '/api/twilio/leg',
+      {
+        CallSid: bobLeg,
+        ParentCallSid: call,
+        To: `client:${vid(BOB)}`,
+        CallStatus: 'in-progress',
+        Direction: 'outbound-dial',
+      },
+      204,
+    );
+    expect((await control(BOB, bobLeg, 'hold')).status).toBe(204);
+    expect((await control(BOB, bobLeg, 'resume')).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(toldTo(call)).toEqual([]);
+  });
+
   it('moves both legs into a conference that does not start; resume starts it; a later hold holds the participant', async () => {
     const { xml, call, bobLeg } = await aliceCallsBob();
     expect((await control(BOB, bobLeg, 'hold')).status).toBe(204);

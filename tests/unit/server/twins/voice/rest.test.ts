@@ -365,6 +365,23 @@ describe('user-defined messages (https://www.twilio.com/docs/voice/api/userdefin
     expect(did).toEqual([`message ${call.sid} ${content}`]);
   });
 
+  it('refuses a leg between phone numbers, which has no Voice SDK, sending nothing', async () => {
+    const phoneLeg = registry.addCall({
+      accountSid: ACCOUNT,
+      parentCallSid: null,
+      from: '+447700900123',
+      to: '+442079460000',
+      direction: 'inbound',
+      status: 'ringing',
+    });
+    registry.setStatus(phoneLeg, 'in-progress');
+    did.length = 0;
+    await expect(
+      client.calls(phoneLeg.sid).userDefinedMessages.create({ content: '{}' }),
+    ).rejects.toMatchObject({ status: 400, code: 21220 });
+    expect(did).toEqual([]);
+  });
+
   it('refuses a call that is over (21220) and an unknown call (20404), sending nothing', async () => {
     const call = liveCall();
     registry.setStatus(call, 'completed');
