@@ -102,6 +102,8 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
       sendNothing(ctx.res);
       return;
     }
+    // The caller's SDK was sent `ringing` as this leg rang, or its answer: it knows its CallSid.
+    if (status === 'ringing' || status === 'in-progress') deps.sdkKnows?.ready(parentSid);
     // An answer arriving after the leg's end is not taken: the leg is over.
     if (status === 'in-progress' && !calls.hasEnded(legSid)) {
       const state = calls.get(parentSid);
