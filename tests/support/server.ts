@@ -67,8 +67,9 @@ export function e2eBackend(): 'embedded' | 'twilio-twins' {
 
 /**
  * The twins' network seed of this test run (docs/twins-voice.md, "Twilio's timing"): with
- * SWITCHBOARD_TWINS_NETWORK=real and no SWITCHBOARD_TWINS_SEED, one is drawn for the whole run and
- * printed once, so a failure is replayed by running again with it; every server started gets it.
+ * SWITCHBOARD_TWINS_NETWORK=real and no SWITCHBOARD_TWINS_SEED, one is drawn per test process (a
+ * vitest worker: one per file) and printed once, so a failure is replayed by running that file
+ * again with it; every server that process starts gets it.
  */
 let runSeed: string | null = null;
 function twinsSeed(): Record<string, string> {
