@@ -93,6 +93,14 @@ export interface CallLog {
   isOnCall: (identity: string) => boolean;
   /** Whether Twilio reported leg `legSid` over to this server (in the last six hours). */
   hasEnded(legSid: string): boolean;
+  /**
+   * Whether a status callback is to be taken: false when one of the same stream (`stream`: the
+   * callback's path and CallSid) with this `SequenceNumber` or a later one was taken already. Twilio
+   * numbers a call's callbacks in the order the events were fired, but "there is no guarantee they
+   * will arrive in the same order" (https://www.twilio.com/docs/voice/api/call-resource#statuscallbackevent),
+   * and one may come twice. A callback without a number is taken.
+   */
+  inOrder(stream: string, sequence: string | undefined): boolean;
   /** Notes that `identity` is on call `callSid` as `sid` (their browser's id for it). */
   party(sid: string, callSid: string, identity: string): void;
   /** Who was on a call as `sid`, for an hour after. */
@@ -135,6 +143,8 @@ export function createCallLog(
   const parties = new Map<string, Party>();
   /** Legs reported over, and when. */
   const ended = new Map<string, number>();
+  /** The highest SequenceNumber taken per callback stream, and when. */
+  const sequences = new Map<string, { n: number; at: number }>();
   const legEnded = (legSid: string, identity?: string | null): void => {
     ended.set(legSid, now());
     const leg = legs.get(legSid);
@@ -184,7 +194,8 @@ export function createCallLog(
     },
     get: (callSid) => calls.get(callSid),
     legAnswered(identity, legSid) {
-      if (legs.has(legSid)) return;
+      // A leg reported over is never on a call again: its answer arrived late.
+      if (legs.has(legSid) || ended.has(legSid)) return;
       legs.set(legSid, { identity, at: now() });
       busy.set(identity, (busy.get(identity) ?? 0) + 1);
       if (busy.get(identity) === 1) onBusyChanged(identity);
@@ -192,6 +203,14 @@ export function createCallLog(
     legEnded,
     isOnCall: (identity) => busy.has(identity),
     hasEnded: (legSid) => ended.has(legSid),
+    inOrder(stream, sequence) {
+      const n = Number(sequence);
+      if (sequence === undefined || sequence === '' || !Number.isSafeInteger(n)) return true;
+      const taken = sequences.get(stream);
+      if (taken && n <= taken.n) return false;
+      sequences.set(stream, { n, at: now() });
+      return true;
+    },
     party(sid, callSid, identity) {
       if (!parties.has(sid)) parties.set(sid, { callSid, identity, at: now() });
     },
@@ -211,6 +230,7 @@ export function createCallLog(
         }
       for (const [sid, leg] of legs) if (leg.at < cutoff) legEnded(sid);
       for (const [sid, at] of ended) if (at < cutoff) ended.delete(sid);
+      for (const [stream, taken] of sequences) if (taken.at < cutoff) sequences.delete(stream);
     },
     size: () => calls.size,
     checkpoint() {

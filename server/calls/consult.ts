@@ -19,8 +19,11 @@ import { CallControlError } from './refusals';
 import type { CallLog } from './call-log';
 import type { Consult, LiveCalls, Live, Side } from './live-calls';
 import { conference, roomName, type Moves } from './moves';
+import { dialSeconds } from './twiml';
 
 const FINAL = ['completed', 'busy', 'failed', 'no-answer', 'canceled'];
+/** Between a turn's calls placed through the API: Twilio's default calls per second, 1. */
+export const PLACING_INTERVAL_MS = 1000;
 
 /** Who an attended transfer rings: a colleague, or a ring group's turns. */
 export interface ConsultPlan {
@@ -70,8 +73,15 @@ export function createConsult(deps: {
   }
 
   /**
-   * Calls each of `identities` into the consultation's room from the transferrer, ringing `seconds`;
-   * resolves how many calls were placed (the others' failures are logged by moves.place).
+   * Calls each of `identities` into the consultation's room from the transferrer, the turn ringing
+   * `seconds` as a `<Dial>` turn does: resolves once the first call is placed (1; 0 when none could
+   * be: the others' failures are logged by moves.place). The others follow one a second: Twilio
+   * places API calls at the account's calls per second, 1 by default, and queues the rest
+   * (https://www.twilio.com/docs/glossary/cps), so placing them at once would only queue them there,
+   * ringing late and each for its whole Timeout. Each call's Timeout is what is left of the turn,
+   * less the 5 s Twilio adds ("For some call flows, we will add a 5-second buffer to the timeout",
+   * https://www.twilio.com/docs/voice/api/call-resource; `dialSeconds`, as for a `<Dial>`), so the
+   * whole turn ends together.
    */
   async function ringTurn(
     live: Live,
@@ -80,24 +90,61 @@ export function createConsult(deps: {
     identities: readonly string[],
     seconds: number,
   ): Promise<number> {
-    const placed = await Promise.allSettled(
-      identities.map(async (identity) => {
-        const sid = await moves.place(
-          live,
-          identity,
-          from,
-          seconds,
-          conference(consult.room, { start: true, endOnExit: false }),
-        );
-        // Too late (cancelled, or someone else answered meanwhile): this one stops ringing.
-        if (live.consult !== consult || consult.callSid !== null) moves.hangUp(sid, true);
-        else consult.ringing.set(sid, identity);
-        return sid;
-      }),
-    );
-    const ok = placed.filter((p) => p.status === 'fulfilled').length;
-    if (ok === 0 && placed[0]?.status === 'rejected') throw placed[0].reason;
-    return ok;
+    const endsAt = now() + seconds * 1000;
+    const placeOne = async (identity: string): Promise<void> => {
+      const sid = await moves.place(
+        live,
+        identity,
+        from,
+        dialSeconds((endsAt - now()) / 1000),
+        conference(consult.room, { start: true, endOnExit: false }),
+      );
+      // Too late (cancelled, or someone else answered meanwhile): this one stops ringing.
+      if (live.consult !== consult || consult.callSid !== null) moves.hangUp(sid, true);
+      else consult.ringing.set(sid, identity);
+    };
+    let first = 0;
+    let failure: Error | null = null;
+    for (; first < identities.length; first++) {
+      try {
+        await placeOne(identities[first]!);
+        break;
+      } catch (err) {
+        failure ??= err instanceof Error ? err : new Error('The call could not be placed.');
+      }
+    }
+    if (first === identities.length) {
+      if (failure !== null) throw failure;
+      return 0;
+    }
+    const rest = identities.slice(first + 1);
+    if (rest.length > 0) void placeRest(live, consult, rest, endsAt, placeOne);
+    return 1;
+  }
+
+  /** The rest of a turn's calls, one a second while the turn lasts and nobody has answered. */
+  async function placeRest(
+    live: Live,
+    consult: Consult,
+    identities: readonly string[],
+    endsAt: number,
+    placeOne: (identity: string) => Promise<void>,
+  ): Promise<void> {
+    consult.placing = true;
+    try {
+      for (const identity of identities) {
+        await new Promise((resolve) => setTimeout(resolve, PLACING_INTERVAL_MS));
+        if (live.consult !== consult || consult.callSid !== null) return;
+        if (endsAt - now() < PLACING_INTERVAL_MS) return;
+        await placeOne(identity).catch(() => undefined);
+      }
+    } finally {
+      consult.placing = false;
+      // The calls placed so far all ended unanswered while the last were placed: the turn is over.
+      const me = live.sides.find((s) => s.sid === consult.by);
+      if (live.consult === consult && consult.callSid === null && consult.ringing.size === 0 && me)
+        turnOver(live, consult, me, 'no-answer');
+    }
   }
 
   /** Every call of the consultation still ringing stops. */
@@ -183,6 +230,7 @@ export function createConsult(deps: {
         group: plan.group,
         turns: [...plan.turns],
         ringing: new Map(),
+        placing: false,
         identity: null,
         name: '',
         room,
@@ -285,7 +333,7 @@ export function createConsult(deps: {
       if (consult.callSid !== callSid) {
         // One of the calls ringing is over unanswered: the turn ends with the last of them.
         consult.ringing.delete(callSid);
-        if (consult.ringing.size === 0) turnOver(live, consult, me, status);
+        if (consult.ringing.size === 0 && !consult.placing) turnOver(live, consult, me, status);
         return;
       }
       void legs.serial(live, () => ended(live, consult, me, `${consult.name} hung up.`));

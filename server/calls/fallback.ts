@@ -155,16 +155,29 @@ export function registerFallbackRoute(
 /**
  * Appends a call's row; a failure (after the client's own retries) is tried again in the background
  * (5 s, 20 s, 80 s, 5 min, 20 min), since Twilio does not send a status callback again: a Sync outage
- * of a few minutes loses no history.
+ * of a few minutes loses no history. Appending is not idempotent, and an append that timed out may
+ * have been carried out (the client does not send it again: twilio/client.ts, `mayRetry`), so each
+ * later try first looks for the row among the newest ({@link RECENT_ROWS}) and appends only when
+ * it is not there: one row per call.
  */
+/** How many of the newest rows a later try looks through for its own. */
+export const RECENT_ROWS = 200;
+
 export function createRowWriter(deps: Deps) {
   const amend = createRowAmender(deps);
   const relay = deps.callSummary
     ? createRelayReader({ calls: deps.calls, fetch: deps.callSummary, amend, log: deps.log })
     : null;
+  /** The row of `callSid` if an earlier try wrote it after all (it timed out on the way back). */
+  const alreadyWritten = async (callSid: string): Promise<number | null> => {
+    const recent = await deps.rest.listItems(CALLS.name, RECENT_ROWS, 'desc');
+    return recent.find((item) => item.data.callSid === callSid)?.index ?? null;
+  };
   return async function writeRow(state: CallState, row: CallRecord, attempt = 0): Promise<void> {
     try {
-      const index = await deps.rest.pushListItem(CALLS.name, row, deps.historyTtlSeconds);
+      const found = attempt > 0 ? await alreadyWritten(state.callSid) : null;
+      const index =
+        found ?? (await deps.rest.pushListItem(CALLS.name, row, deps.historyTtlSeconds));
       state.written = { index, data: row, at: deps.now() };
       state.writing = false;
       // A report that came while it was appended (a browser's quality, a recording).

@@ -252,7 +252,7 @@ export function createCalls(
         voicemailSeconds: deps.voicemailSeconds,
         now,
         log,
-        tell: createTeller(client, log),
+        ...((teller) => ({ tell: teller, sdkKnows: teller }))(createTeller(client, log)),
         callSummary: summaryFetcher(client),
         control: { client, parkTimeoutMs: deps.parkTimeoutMs },
       });

@@ -43,6 +43,8 @@ export interface Consult {
   turns: RingTurn[];
   /** The calls placed and ringing now, by CallSid: whose browsers each rings. */
   ringing: Map<string, string>;
+  /** Calls of the turn still being placed, one a second (consult.ts, Twilio's calls per second). */
+  placing: boolean;
   /** Who answered (talks to the transferrer), once someone has. */
   identity: string | null;
   name: string;
@@ -148,10 +150,16 @@ export function createLiveCalls(deps: LiveCallsDeps) {
     return run;
   }
 
-  const tellHeld = (side: Side, by: string, event: 'held' | 'resumed'): void =>
-    deps.tell(side.sid, { event, by });
+  // A side on a phone (no identity) has no Voice SDK to tell: Twilio refuses a user-defined message
+  // to a call not "associated with the Voice SDK"
+  // (https://www.twilio.com/docs/voice/api/userdefinedmessage-resource).
+  const tellHeld = (side: Side, by: string, event: 'held' | 'resumed'): void => {
+    if (side.identity !== null) deps.tell(side.sid, { event, by });
+  };
 
-  const party = (to: Side, about: Side): void => deps.tell(to.sid, partyMessage(about));
+  const party = (to: Side, about: Side): void => {
+    if (to.identity !== null) deps.tell(to.sid, partyMessage(about));
+  };
 
   /**
    * The live call whose first leg is `id`, also when that leg has left it: it moved the call (the

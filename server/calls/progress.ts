@@ -83,6 +83,13 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     sendNothing(ctx.res);
   });
 
+  /**
+   * Whether a status callback is to be taken: not when an event fired after it was taken already
+   * (it arrived late, or twice: `CallLog.inOrder`).
+   */
+  const inOrder = (path: string, params: Record<string, string>): boolean =>
+    calls.inOrder(`${path} ${params.CallSid ?? ''}`, params.SequenceNumber);
+
   router.on('POST', TWILIO_PATHS.leg, async (ctx) => {
     const params = await readSignedForm(ctx.req, config);
     const legSid = callSidOf(params);
@@ -90,7 +97,15 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     const to = params.To ?? '';
     const status = params.CallStatus ?? '';
     const identity = clientIdentity(to);
-    if (status === 'in-progress') {
+    if (status === '') throw missing('CallStatus');
+    if (!inOrder(TWILIO_PATHS.leg, params)) {
+      sendNothing(ctx.res);
+      return;
+    }
+    // The caller's SDK was sent `ringing` as this leg rang, or its answer: it knows its CallSid.
+    if (status === 'ringing' || status === 'in-progress') deps.sdkKnows?.ready(parentSid);
+    // An answer arriving after the leg's end is not taken: the leg is over.
+    if (status === 'in-progress' && !calls.hasEnded(legSid)) {
       const state = calls.get(parentSid);
       if (state && state.answeredBy === null) {
         state.answeredBy = identity ?? to;
@@ -114,7 +129,7 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     } else if (FINAL_STATUSES.includes(status)) {
       calls.legEnded(legSid, identity);
       control?.ended(legSid);
-    } else if (status === '') throw missing('CallStatus');
+    }
     sendNothing(ctx.res);
   });
 
@@ -143,7 +158,8 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     const callSid = callSidOf(params);
     const status = params.CallStatus ?? '';
     if (status === '') throw missing('CallStatus');
-    control?.consultProgress(ctx.url.searchParams.get('call') ?? '', callSid, status);
+    if (inOrder(TWILIO_PATHS.consult, params))
+      control?.consultProgress(ctx.url.searchParams.get('call') ?? '', callSid, status);
     sendNothing(ctx.res);
   });
 
@@ -152,7 +168,7 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     const callSid = callSidOf(params);
     const status = params.CallStatus ?? '';
     if (status === '') throw missing('CallStatus');
-    if (!FINAL_STATUSES.includes(status)) {
+    if (!FINAL_STATUSES.includes(status) || !inOrder(TWILIO_PATHS.status, params)) {
       sendNothing(ctx.res);
       return;
     }
@@ -171,8 +187,14 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
       return;
     }
     state.writing = true;
-    await writeRow(state, historyItem(state, now(), status));
+    const row = historyItem(state, now(), status);
+    // Answered at once, the row written after: Twilio gives up on a webhook after 15 s (11205,
+    // https://www.twilio.com/docs/api/errors/11205) and a Sync write with the client's retries may
+    // take longer. A write that fails is tried again later (fallback.ts, createRowWriter).
     sendNothing(ctx.res);
+    writeRow(state, row).catch((err: unknown) =>
+      deps.log(`call ${callSid}: writing its history failed: ${String(err)}`),
+    );
   });
 
   /**

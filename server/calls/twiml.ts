@@ -122,9 +122,10 @@ function nextUrl(ctx: TwimlContext, groupId: string, branches: Branches): string
   return url(ctx, TWILIO_PATHS.next, { plan: token });
 }
 
+// `ringing` too: a browser caller's SDK knows its CallSid once a leg rings (tell.ts).
 const callbacks = (ctx: TwimlContext) => ({
   statusCallback: url(ctx, TWILIO_PATHS.leg),
-  statusCallbackEvent: ['answered', 'completed'],
+  statusCallbackEvent: ['ringing', 'answered', 'completed'],
 });
 
 export function speak(response: Twiml, spoken: Spoken | null): void {

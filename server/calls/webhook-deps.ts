@@ -35,6 +35,11 @@ export interface TwilioWebhookDeps {
    * sent after the webhook's answer and in order; failures are logged.
    */
   tell?: (callSid: string, content: Record<string, unknown>) => void;
+  /**
+   * Whether a browser's call is known to its SDK by its CallSid yet (tell.ts): messages to it wait
+   * from its first webhook until it rings or is answered.
+   */
+  sdkKnows?: { wait(callSid: string): void; ready(callSid: string): void };
   /** A browser leg's Call Summary from Voice Insights, for the row's `relay` (relay.ts). */
   callSummary?: (callSid: string) => Promise<SummaryAnswer>;
   /** Hold, park, pick-up and transfer through the REST API (control.ts); absent in unit tests. */

@@ -73,6 +73,10 @@ export const APOLOGY = 'Sorry, we cannot take your call right now. Please try ag
  */
 const clientIdentity = personOfClientAddress;
 
+/** TwiML whose first verb rings people before the caller is answered (`answerOnBridge`). */
+const RINGS_FIRST =
+  /^(<\?xml[^>]*>)?<Response><Dial[^>]*answerOnBridge="true"[^>]*>(<Client|<Number)/;
+
 export function registerTwilioWebhooks(
   router: Router,
   deps: TwilioWebhookDeps,
@@ -204,6 +208,10 @@ export function registerTwilioWebhooks(
     ) =>
     async (ctx: RequestContext): Promise<void> => {
       const params = await readSignedForm(ctx.req, config);
+      // A browser's own call: what it is told waits until its SDK knows its CallSid (tell.ts).
+      const fromBrowser =
+        (params.From ?? '').startsWith('client:') && params.Direction === 'inbound';
+      if (fromBrowser) deps.sdkKnows?.wait(params.CallSid ?? '');
       let xml: string;
       try {
         xml = await withDeadline(work(ctx, params), ROUTING_DEADLINE_MS);
@@ -215,6 +223,10 @@ export function registerTwilioWebhooks(
         xml = await fallback(ctx, params).catch(() => sayAndHangUp(APOLOGY));
       }
       sendTwiml(ctx.res, xml);
+      // Answered by this TwiML at once (anything but a <Dial answerOnBridge> ringing someone first):
+      // the SDK has its CallSid with the answer. A ringing <Dial> tells it when its leg rings
+      // (progress.ts).
+      if (fromBrowser && !RINGS_FIRST.test(xml)) deps.sdkKnows?.ready(params.CallSid ?? '');
     };
 
   router.on(

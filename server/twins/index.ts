@@ -21,6 +21,7 @@ import { syncFaultsFromEnv } from './sync/twilio-api/faults';
 import { DEFAULT_TWILIO_API_MOUNT } from './sync/twilio-api/http';
 import { codecsFromEnv, fastPathFromEnv, testDropFromEnv } from './voice/media-options';
 import { SIGNAL_PATH } from './voice/model';
+import { networkFromEnv } from './voice/network';
 import { createVoiceService } from './voice/service';
 import { createVoicemailStore } from './voice/voicemail-store';
 import { TWILIO_PATHS } from '../../src/contracts/api';
@@ -120,7 +121,15 @@ export function createTwins(options: TwinsOptions): Twins {
   const fastPath = fastPathFromEnv(env);
   if (!fastPath)
     log('voice: the bridge forwards through werift only (SWITCHBOARD_VOICE_FAST_PATH=0)');
+  // Twilio's timing (SWITCHBOARD_TWINS_NETWORK, SWITCHBOARD_TWINS_SEED): the seed is printed so a
+  // failure in the `real` network can be replayed with it (voice/network.ts).
+  const network = networkFromEnv(env);
+  if (network.mode === 'real')
+    log(
+      `[twins: voice] network: real, seed ${network.seed} (replay: SWITCHBOARD_TWINS_NETWORK=real SWITCHBOARD_TWINS_SEED=${network.seed})`,
+    );
   const voice = createVoiceService({
+    network,
     dataDir: options.dataDir,
     ...(options.now ? { now: options.now } : {}),
     log,

@@ -66,6 +66,26 @@ export function e2eBackend(): 'embedded' | 'twilio-twins' {
 }
 
 /**
+ * The twins' network seed of this test run (docs/twins-voice.md, "Twilio's timing"): with
+ * SWITCHBOARD_TWINS_NETWORK=real and no SWITCHBOARD_TWINS_SEED, one is drawn per test process (a
+ * vitest worker: one per file) and printed once, so a failure is replayed by running that file
+ * again with it; every server that process starts gets it.
+ */
+let runSeed: string | null = null;
+function twinsSeed(): Record<string, string> {
+  if ((process.env.SWITCHBOARD_TWINS_NETWORK ?? '').trim() !== 'real') return {};
+  const given = (process.env.SWITCHBOARD_TWINS_SEED ?? '').trim();
+  if (given !== '') return {};
+  if (runSeed === null) {
+    runSeed = String(Math.floor(Math.random() * 2 ** 32));
+    process.stderr.write(
+      `twins: real network, seed ${runSeed} (replay: SWITCHBOARD_TWINS_NETWORK=real SWITCHBOARD_TWINS_SEED=${runSeed})\n`,
+    );
+  }
+  return { SWITCHBOARD_TWINS_SEED: runSeed };
+}
+
+/**
  * Starts the real server (built: {@link serverEntry}) as a child process on a free loopback port
  * with its own data folder, and resolves once it prints its "listening" line.
  */
@@ -83,6 +103,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       PORT: String(port),
       SWITCHBOARD_DATA: dataDir,
       SWITCHBOARD_BACKEND: backend,
+      ...twinsSeed(),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

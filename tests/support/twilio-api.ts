@@ -38,6 +38,12 @@ export interface Permission {
 export interface TwilioApiStandIn {
   /** The base URL for SWITCHBOARD_TWILIO_API_URL. */
   url: string;
+  /**
+   * Resolves once no request is being answered and none came for `quietMs` (50; longer than the
+   * REST client's backoff between retries to wait for those too) since it was asked: what the
+   * server does after answering a webhook (a history row written after `/status` answered) is done.
+   */
+  settled(quietMs?: number): Promise<void>;
   requests: RecordedRequest[];
   maps: Map<string, Map<string, Item>>;
   lists: Map<string, Map<number, Item>>;
@@ -552,14 +558,29 @@ export async function startTwilioApi(options: {
     return error(res, 404, 20404, `No stand-in for ${method} ${url.pathname}`);
   }
 
+  /** Requests being answered now, and when the last one came or went (settled, below). */
+  let inFlight = 0;
+  let lastSeen = Date.now();
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => error(res, 500, 20500, String(err)));
+    inFlight++;
+    lastSeen = Date.now();
+    handle(req, res)
+      .catch((err: unknown) => error(res, 500, 20500, String(err)))
+      .finally(() => {
+        inFlight--;
+        lastSeen = Date.now();
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
     url: `http://127.0.0.1:${port}`,
+    async settled(quietMs = 50) {
+      const asked = Date.now();
+      while (inFlight > 0 || Date.now() - Math.max(lastSeen, asked) < quietMs)
+        await new Promise((r) => setTimeout(r, 10));
+    },
     requests,
     maps,
     lists,

@@ -15,6 +15,7 @@ import type { Start } from './twiml/run';
 import type { FinalStatus, StatusReporter } from './twiml/status';
 import type { WebhookClient } from './twiml/webhook';
 import type { VoicemailStore } from './voicemail-store';
+import type { NetworkOptions, TwilioNetwork } from './network';
 
 export const SIGNAL_PATH = '/signal';
 
@@ -67,6 +68,8 @@ export interface VoiceServiceOptions {
   logFrames?: boolean;
   /** Inbound frames per second per socket, and burst. */
   rate?: { perSecond: number; burst: number };
+  /** Twilio's timing: `ideal` by default, or the seeded `real` network (network.ts). */
+  network?: NetworkOptions;
 }
 
 /** The TwiML application the SDK's token names, and the account it belongs to. */
@@ -95,6 +98,8 @@ export interface TwimlApplication {
 export interface AppMode {
   readonly application: TwimlApplication;
   readonly webhooks: WebhookClient;
+  /** How status callbacks and redirects are delivered (network.ts). */
+  readonly network: TwilioNetwork;
   /** Live calls by their CA sid and by the SDK's first id for them. */
   readonly calls: Map<string, AppCall>;
   /** A `<Dial>`'s legs ringing or bridged, by their CA sid, with the devices that ring. */

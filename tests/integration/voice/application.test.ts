@@ -20,6 +20,7 @@ import { signToken } from '../../support/access-tokens';
 import { TwinRequestClient } from '../../support/twin-request-client';
 import { createVoiceService, type VoiceService } from '../../../server/twins/voice/service';
 import { createVoicemailStore } from '../../../server/twins/voice/voicemail-store';
+import { createNetwork, type NetworkOptions } from '../../../server/twins/voice/network';
 import {
   answerAndHangUpAtOnce,
   answerTo,
@@ -89,8 +90,11 @@ beforeAll(async () => {
 });
 
 /** The voice twin in application mode over `dataDir`, served on a port of its own. */
-async function startTwin(): Promise<{ voice: VoiceService; twin: Server; base: string }> {
+async function startTwin(
+  network?: NetworkOptions,
+): Promise<{ voice: VoiceService; twin: Server; base: string }> {
   const voice = createVoiceService({
+    ...(network ? { network } : {}),
     dataDir,
     voicemail: createVoicemailStore(dataDir),
     log: (m) => log.push(m),
@@ -400,6 +404,45 @@ describe('Redirecting a live call', () => {
   });
 });
 
+describe('Twilio redirects asynchronously', () => {
+  it('a call update answers before the call moves: the bridged callee is still on the call then', async () => {
+    // A twin of its own on the real network, seeded so that its first draw (this redirect's delay)
+    // is long: the answer is back well before the call moves.
+    let seed = 1;
+    while (createNetwork({ mode: 'real', seed }).redirectDelayMs() < 300) seed++;
+    const own = await startTwin({ mode: 'real', seed });
+    const ownRest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(own.base) });
+    const ownBase = base;
+    base = own.base;
+    try {
+      const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
+      voiceUrl({ bob: '<Response><Dial><Client>bob</Client></Dial></Response>' });
+      const mark = bob.frames.length;
+      const calling = dial(ann, 'bob');
+      const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+      const childSid = String(invite.payload.callsid);
+      await answerTo(bob, invite);
+      const annSid = String((await calling).frame.payload.callsid);
+
+      const bobMark = bob.frames.length;
+      await ownRest.calls(annSid).update({ twiml: '<Response><Pause length="30"/></Response>' });
+      // Answered, and nothing moved yet: Bob is still bridged to Ann.
+      expect((await ownRest.calls(childSid).fetch()).status).toBe('in-progress');
+      expect(bob.frames.slice(bobMark).some((f) => f.type === 'hangup')).toBe(false);
+      // Then the redirect is applied: Ann's <Dial> is left, and Bob hung up.
+      await hungUp(bob, childSid, bobMark);
+      expect((await ownRest.calls(childSid).fetch()).status).toBe('completed');
+      expect((await ownRest.calls(annSid).fetch()).status).toBe('in-progress');
+    } finally {
+      await closeLegs();
+      for (const p of people.splice(0)) p.close();
+      await own.voice.close();
+      own.twin.close();
+      base = ownBase;
+    }
+  });
+});
+
 describe('Calls placed through the REST API', () => {
   it('rings every device of a client identity, runs the TwiML once answered, and reports each end', async () => {
     const [ann, cat, cat2] = await Promise.all([phone('ann'), phone('cat'), phone('cat')]);
@@ -457,6 +500,37 @@ describe('Calls placed through the REST API', () => {
     ]);
     // Cat's start participant had endConferenceOnExit: Ann's <Dial> ends, and her call with it.
     await hungUp(ann, String(a.frame.payload.callsid));
+  });
+
+  it('calls placed at once leave one per second (the account CPS), queued meanwhile', async () => {
+    // https://www.twilio.com/docs/glossary/cps: 1 call per second for API calls by default.
+    const people = await Promise.all(['dee', 'eve', 'fay'].map((who) => phone(who)));
+    const marks = people.map((p) => p.frames.length);
+    const asked = Date.now();
+    const placed = await Promise.all(
+      people.map((p) =>
+        rest.calls.create({
+          to: `client:${p.identity}`,
+          from: 'client:ann',
+          twiml: '<Response><Hangup/></Response>',
+          timeout: 5,
+        }),
+      ),
+    );
+    // Every create answered at once, queued.
+    expect(Date.now() - asked).toBeLessThan(900);
+    expect(placed.map((c) => c.status)).toEqual(['queued', 'queued', 'queued']);
+    const rangAt = await Promise.all(
+      people.map(async (p, i) => {
+        await p.next((f) => f.type === 'invite', marks[i], 10_000);
+        return Date.now() - asked;
+      }),
+    );
+    const sorted = [...rangAt].sort((a, b) => a - b);
+    expect(sorted[0]!).toBeLessThan(900);
+    expect(sorted[1]! - sorted[0]!).toBeGreaterThan(800);
+    expect(sorted[2]! - sorted[1]!).toBeGreaterThan(800);
+    for (const c of placed) await rest.calls(c.sid).update({ status: 'canceled' });
   });
 
   it('a placed call answered and hung up in one breath ends completed, not left running', async () => {

@@ -38,7 +38,8 @@ import { eventually } from './support';
 const folder = mkdtempSync(join(tmpdir(), 'switchboard-faults-'));
 const faultFile = join(folder, 'faults');
 /** What the Sync REST twin does with each request from now on (faults.ts). */
-const syncIs = (fault: '' | '429 2' | '503 2' | '503') => writeFileSync(faultFile, fault);
+const syncIs = (fault: '' | '429 2' | '503 2' | '503' | `slow ${number}`) =>
+  writeFileSync(faultFile, fault);
 
 const UNREAD =
   'The routing data could not be read in time. Voicemail: the caller can leave a message.';
@@ -84,8 +85,11 @@ async function offCalls(): Promise<void> {
   );
 }
 
-/** Cat calls `number`, Ann (its member) answers, Cat hangs up: Cat's call SID. */
-async function answeredCall(number: string): Promise<string> {
+/**
+ * Cat calls `number`, Ann (its member) answers, Cat hangs up (`beforeHangUp` done just before):
+ * Cat's call SID.
+ */
+async function answeredCall(number: string, beforeHangUp?: () => void): Promise<string> {
   const annMark = ann.frames.length;
   const catMark = cat.frames.length;
   const calling = dial(cat, number);
@@ -107,6 +111,7 @@ async function answeredCall(number: string): Promise<string> {
   expect(frame.type).toBe('answer');
   const callSid = String(frame.payload.callsid);
   const hungUp = ann.frames.length;
+  beforeHangUp?.();
   cat.send('hangup', { callsid: callSid });
   await ann.next((f) => f.type === 'hangup', hungUp);
   return callSid;
@@ -192,6 +197,34 @@ describe('Twilio mode when Sync is busy or down, on the twins', () => {
       ]);
     }
   }, 60_000);
+
+  it('Sync slow: the status callback is answered at once (Twilio records no 11205), and one row is written after', async () => {
+    await offCalls();
+    let callSid = '';
+    try {
+      // Slow from the hang-up on: each Sync request waits 6 s, past the client's 5 s timeout.
+      callSid = await answeredCall('531', () => syncIs('slow 6000'));
+      // Twilio gives up on a webhook after 15 s (https://www.twilio.com/docs/api/errors/11205):
+      // waited past that, Sync still slow.
+      await new Promise((r) => setTimeout(r, 16_500));
+    } finally {
+      syncIs('');
+    }
+    // Twilio's debugger (the account's Notifications) has no failed webhook of this call.
+    const failures = (await rest.notifications.list()).filter((n) => n.callSid === callSid);
+    expect(failures.map((n) => `${n.errorCode} ${n.requestUrl}`)).toEqual([]);
+    expect(await historyRow(callSid, 30_000)).toMatchObject({
+      group: 'grp-help',
+      outcome: 'answered',
+    });
+    // One row: the append that timed out on the client (Sync carried it out 6 s in) was not sent
+    // again, and the later try found it before appending (finding 9). Its last try is done by now.
+    await new Promise((r) => setTimeout(r, 8000));
+    const rows = (await history.getItems({ order: 'desc', pageSize: 50 })).items.filter(
+      (i) => (i.data as { callSid?: string }).callSid === callSid,
+    );
+    expect(rows).toHaveLength(1);
+  }, 90_000);
 
   it('Sync down: a group routed before still rings, and its row is written once Sync is back', async () => {
     // Routed once with Sync well, here (not left to the test before, whose writes through the

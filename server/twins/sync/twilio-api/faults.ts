@@ -10,6 +10,8 @@
  *   `n` tries and answered on the next (a request is known by its method, path and body, so the
  *   server's retries of one request count together), as a busy Sync answers a client that backs off;
  * - `503` (no count): every request is refused, as a Sync that is down;
+ * - `slow <ms>` (e.g. `slow 6000`): every request waits that long, then is carried out and answered,
+ *   as a Sync that is slow but working (a client that gave up meanwhile does not undo it);
  * - `webhooks lost`: requests are answered, but the service's webhooks never arrive (a firewall or
  *   proxy in front of the server drops them; Twilio sends each once and does not retry).
  *
@@ -27,11 +29,11 @@ export interface SyncFaults {
   file: string;
   /** The error this request is refused with, or null to answer it. */
   refusal(method: string, path: string, body: string): SyncRestError | null;
+  /** How long every request waits before it is carried out (`slow <ms>`), 0 for none. */
+  delayMs(): number;
   /** The webhooks are lost on the way now (`webhooks lost`). */
   webhooksLost(): boolean;
 }
-
-const WEBHOOKS_LOST = 'webhooks lost';
 
 const refusedWith = (status: number): SyncRestError =>
   status === 429
@@ -43,9 +45,14 @@ const refusedWith = (status: number): SyncRestError =>
       );
 
 /** The fault the file says now; null for none. */
-export function parseFault(text: string): { status: number; tries: number | null } | null {
+export function parseFault(
+  text: string,
+): { status: number; tries: number | null } | { slowMs: number } | { webhooksLost: true } | null {
   const t = text.trim();
   if (t === '') return null;
+  if (t === 'webhooks lost') return { webhooksLost: true };
+  const slow = /^slow\s+(\d{1,6})$/.exec(t);
+  if (slow) return { slowMs: Number(slow[1]) };
   const m = /^(429|5\d\d)(?:\s+(\d{1,3}))?$/.exec(t);
   if (!m) throw new Error(`SWITCHBOARD_TEST_SYNC_FAULTS: cannot read "${t.slice(0, 40)}"`);
   return { status: Number(m[1]), tries: m[2] === undefined ? null : Number(m[2]) };
@@ -64,10 +71,24 @@ export function createSyncFaults(file: string): SyncFaults {
   };
   return {
     file,
-    webhooksLost: () => read().trim() === WEBHOOKS_LOST,
+    delayMs() {
+      try {
+        const fault = parseFault(read());
+        return fault && 'slowMs' in fault ? fault.slowMs : 0;
+      } catch {
+        return 0;
+      }
+    },
+    webhooksLost() {
+      try {
+        const fault = parseFault(read());
+        return fault !== null && 'webhooksLost' in fault;
+      } catch {
+        return false;
+      }
+    },
     refusal(method, path, body) {
       const text = read();
-      if (text.trim() === WEBHOOKS_LOST) return null;
       if (text !== said) {
         said = text;
         tries.clear();
@@ -78,7 +99,7 @@ export function createSyncFaults(file: string): SyncFaults {
       } catch (e) {
         return new SyncRestError(500, 20500, (e as Error).message);
       }
-      if (!fault) return null;
+      if (!fault || 'slowMs' in fault || 'webhooksLost' in fault) return null;
       if (fault.tries === null) return refusedWith(fault.status);
       const key = `${method} ${path}\n${body}`;
       const n = tries.get(key) ?? 0;

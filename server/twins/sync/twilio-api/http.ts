@@ -150,6 +150,8 @@ export function createTwilioApi(core: Core, options: TwilioApiOptions): TwilioAp
       body = text;
       form = Object.fromEntries(new URLSearchParams(text));
     } else req.resume();
+    const slowMs = options.faults?.delayMs() ?? 0;
+    if (slowMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, slowMs));
     const fault = options.faults?.refusal(method, `${url.pathname}${url.search}`, body);
     if (fault) throw fault;
     const ifMatch = req.headers['if-match'];

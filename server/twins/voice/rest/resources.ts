@@ -55,6 +55,21 @@ export interface TwinConference {
   participants: Map<string, TwinParticipant>;
 }
 
+/**
+ * A log entry of the account (https://www.twilio.com/docs/voice/api/notification-resource): an error
+ * Twilio met handling a call, such as a webhook not answered in time (11205).
+ */
+export interface TwinNotification {
+  sid: string;
+  accountSid: string;
+  callSid: string | null;
+  errorCode: number;
+  messageText: string;
+  requestUrl: string;
+  requestMethod: 'GET' | 'POST';
+  created: number;
+}
+
 /** What a REST change asks of the call engine (the media side of the twin). */
 export interface VoiceEngine {
   /** Runs new TwiML (a document, or a URL to fetch) on a live call, dropping what it ran. */
@@ -106,8 +121,18 @@ export const hasEnded = (call: TwinCall): boolean => ENDED.includes(call.status)
 export class VoiceRegistry {
   readonly calls = new Map<string, TwinCall>();
   readonly conferences = new Map<string, TwinConference>();
+  /** The account's log of errors, oldest first (the last 1,000). */
+  readonly notifications: TwinNotification[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** Records an error met handling a call (a webhook that failed). */
+  notice(entry: Omit<TwinNotification, 'sid' | 'created'>): TwinNotification {
+    const notification = { ...entry, sid: sid('NO'), created: this.now() };
+    this.notifications.push(notification);
+    if (this.notifications.length > 1000) this.notifications.shift();
+    return notification;
+  }
 
   addCall(
     fields: Omit<TwinCall, 'sid' | 'created' | 'started' | 'ended'> & { sid?: string },

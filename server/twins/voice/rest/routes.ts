@@ -12,6 +12,7 @@ import {
   sid,
   type TwinCall,
   type TwinConference,
+  type TwinNotification,
   type TwinParticipant,
   type VoiceEngine,
   type VoiceRegistry,
@@ -50,6 +51,25 @@ function callJson(c: TwinCall) {
         : null,
     api_version: '2010-04-01',
     uri: `${BASE}${c.accountSid}/Calls/${c.sid}.json`,
+  };
+}
+
+function notificationJson(n: TwinNotification) {
+  return {
+    sid: n.sid,
+    account_sid: n.accountSid,
+    call_sid: n.callSid,
+    api_version: '2010-04-01',
+    error_code: String(n.errorCode),
+    log: '0',
+    message_date: date(n.created),
+    message_text: n.messageText,
+    more_info: `https://www.twilio.com/docs/errors/${n.errorCode}`,
+    request_method: n.requestMethod,
+    request_url: n.requestUrl,
+    date_created: date(n.created),
+    date_updated: date(n.created),
+    uri: `${BASE}${n.accountSid}/Notifications/${n.sid}.json`,
   };
 }
 
@@ -206,6 +226,10 @@ function parties(form: URLSearchParams): { to: string; from: string } {
 
 const CALL_EVENTS = ['initiated', 'ringing', 'answered', 'completed'] as const;
 
+/** A call with a Voice SDK on it: placed by one (`From` a client), or ringing one (`To` a client). */
+const isSdkLeg = (call: TwinCall): boolean =>
+  call.to.startsWith('client:') || call.from.startsWith('client:');
+
 /**
  * A placed call's `StatusCallback`, `StatusCallbackMethod` and `StatusCallbackEvent` (repeated, or
  * space-separated); `completed` alone when no event is named
@@ -357,6 +381,15 @@ export function voiceRest(options: VoiceRestOptions) {
       if (content === null || content === '')
         throw new RestError(400, 20001, 'Missing required parameter Content in the post body');
       if (hasEnded(call)) throw new RestError(400, 21220, 'Invalid call state: the call is over');
+      // "A UserDefinedMessage subresource can only be created during an active call associated with
+      // the Voice SDK": a leg between phone numbers has no SDK to take it. Twilio's code for this
+      // refusal is not documented; the twin answers it as the other invalid call state.
+      if (!isSdkLeg(call))
+        throw new RestError(
+          400,
+          21220,
+          'A UserDefinedMessage can only be created during an active call associated with the Voice SDK',
+        );
       engine.message(call.sid, content);
       return [
         201,
@@ -367,6 +400,15 @@ export function voiceRest(options: VoiceRestOptions) {
           date_created: date(Date.now()),
         },
       ];
+    }
+    if (collection === 'Notifications' && id === undefined && verb === 'GET') {
+      // https://www.twilio.com/docs/voice/api/notification-resource: the account's log, newest first.
+      const url = new URL(req.url ?? '/', 'http://twin');
+      const entries = registry.notifications
+        .filter((n) => n.accountSid === account)
+        .reverse()
+        .map(notificationJson);
+      return [200, page('notifications', url, entries)];
     }
     if (collection === 'Conferences' && id === undefined && verb === 'GET') {
       const url = new URL(req.url ?? '/', 'http://twin');

@@ -27,6 +27,7 @@ import { endAppCall, forget, keepSummary } from './call';
 import { appEngine } from './engine';
 import { runAppCall } from './run-call';
 import { statusReporter } from './status';
+import { createNetwork } from '../network';
 import { webhookClient } from './webhook';
 import { VoiceRegistry } from '../rest/resources';
 import { voiceRest } from '../rest/routes';
@@ -65,6 +66,18 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
       authToken: application.authToken,
       ...(application.fetch ? { fetch: application.fetch } : {}),
       log: (m) => log(`voice twin: ${m}`),
+      // Twilio's debugger: each failed webhook is an error in the account's log (Notifications).
+      failed: (f) => {
+        registry.notice({
+          accountSid: application.accountSid,
+          callSid: f.callSid,
+          errorCode: f.code,
+          messageText: f.message,
+          requestUrl: f.url,
+          requestMethod: f.method,
+        });
+        log(`voice twin: error ${f.code} for ${f.callSid ?? 'no call'}: ${f.message}`);
+      },
       // Benchmarks only (SWITCHBOARD_TEST_WEBHOOK_TIMES=1): each TwiML request's time, logged.
       ...(process.env.SWITCHBOARD_TEST_WEBHOOK_TIMES === '1'
         ? {
@@ -73,6 +86,7 @@ export function appMode(vs: VoiceState, application: TwimlApplication): AppMode 
           }
         : {}),
     }),
+    network: createNetwork(vs.options.network ?? { mode: 'ideal', seed: 0 }),
     calls: new Map(),
     forks: new Map(),
     rooms: new Map(),
@@ -160,6 +174,8 @@ export async function placeAppCall(
       Direction: 'inbound',
     },
     mode.webhooks,
+    undefined,
+    mode.network,
   );
   mode.calls.set(call.sid, call);
   mode.calls.set(call.tempSid, call);

@@ -45,13 +45,15 @@ export function keepSummary(
   });
 }
 
-/** A leg's status callbacks, with the REST registry's call kept in step. */
+/** A leg's status callbacks (over the twin's network), with the REST registry's call kept in step. */
 export function tracked(
   vs: VoiceState,
   listed: TwinCall,
-  ...args: Parameters<typeof statusReporter>
+  callback: Parameters<typeof statusReporter>[0],
+  fields: Parameters<typeof statusReporter>[1],
+  webhooks: Parameters<typeof statusReporter>[2],
 ): StatusReporter {
-  const reporter = statusReporter(...args);
+  const reporter = statusReporter(callback, fields, webhooks, undefined, app(vs).network);
   const registry = app(vs).registry;
   return {
     ...reporter,

@@ -1,7 +1,8 @@
 /**
  * What the REST API (rest/routes.ts) asks of the application's calls, done over the twin's media:
  * - user-defined messages and ending a call;
- * - a redirect (https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource): the
+ * - a redirect (https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource),
+ *   applied after the update has answered (asynchronously, as Twilio redirects: ../network.ts): the
  *   call's running verb stops and the new TwiML (inline, or fetched from `Url` with the call's
  *   fields, signed like any webhook) runs on the same call and media leg. A parent interrupted in a
  *   `<Dial>` hangs its bridged callee up (its status callback says `completed`) or cancels the
@@ -27,6 +28,9 @@ import type { Start } from './run';
 import { type AppMode } from '../model';
 import { type Fork } from '../model';
 
+/** The account's calls per second (Twilio's default, 1): one API-placed call leaves each second. */
+export const CPS_INTERVAL_MS = 1000;
+
 const NOT_IN_PROGRESS = (): RestError =>
   new RestError(400, 21220, 'Call is not in-progress. Cannot redirect.');
 
@@ -36,6 +40,23 @@ export function appEngine(vs: VoiceState): VoiceEngine {
   };
   const mode = (): AppMode => vs.app!;
   const conferences = conferenceEngine(vs);
+  /** When the next call placed through the API may leave (1 per second: CPS). */
+  let nextPlacing = 0;
+  /** Each call's redirects still to apply, one after another. */
+  const moving = new Map<string, Promise<void>>();
+  const later = (callSid: string, apply: () => void): void => {
+    const delayMs = mode().network.redirectDelayMs();
+    const next = (moving.get(callSid) ?? Promise.resolve())
+      .then(() => new Promise<void>((resolve) => setTimeout(resolve, delayMs)))
+      .then(apply)
+      .catch((err: unknown) =>
+        vs.log(`voice twin: the redirect of ${callSid} was not applied: ${String(err)}`),
+      )
+      .finally(() => {
+        if (moving.get(callSid) === next) moving.delete(callSid);
+      });
+    moving.set(callSid, next);
+  };
   return {
     message(callSid, content) {
       const call = mode().calls.get(callSid);
@@ -68,22 +89,38 @@ export function appEngine(vs: VoiceState): VoiceEngine {
       // Relative URLs in inline TwiML are read against the application's Voice URL.
       const start: Start =
         'twiml' in next ? { twiml: next.twiml, base: mode().application.voiceUrl } : next;
+      // Refused at once when the call cannot be redirected; otherwise moved after the answer
+      // (Twilio's redirection is asynchronous: ../network.ts), a call's redirects in their order.
       const call = mode().calls.get(callSid);
       if (call) {
         if (call.ended) throw NOT_IN_PROGRESS();
-        startRun(vs, call, start);
+        later(callSid, () => {
+          if (!call.ended) startRun(vs, call, start);
+        });
         return;
       }
       const fork = mode().forks.get(callSid);
       // A `<Dial><Number>`'s phone leg (number.ts) leaves its bridge the same way.
       if (fork?.redirect) return fork.redirect(start);
       if (!fork?.answeredBy) throw NOT_IN_PROGRESS();
-      redirectChild(vs, fork, start);
+      later(callSid, () => {
+        // The leg was meanwhile redirected, hung up or let go: nothing is left to move.
+        if (mode().forks.get(callSid) !== fork || !fork.answeredBy) return;
+        redirectChild(vs, fork, start);
+      });
     },
     place(call, next, options) {
       const start: Start =
         'twiml' in next ? { twiml: next.twiml, base: mode().application.voiceUrl } : next;
-      void placeCall(vs, call, start, options);
+      // Calls placed through the API leave at the account's calls per second, 1 by default, the
+      // others queued (https://www.twilio.com/docs/glossary/cps: "By default each account is
+      // granted 1 CPS for Programmable Voice API calls"; "Outbound calls made using the REST API are
+      // throttled and queued": https://www.twilio.com/en-us/changelog/update-your-account-s-calls-per-second--cps--threshold).
+      const at = Math.max(vs.now(), nextPlacing);
+      nextPlacing = at + CPS_INTERVAL_MS;
+      const go = (): void => void placeCall(vs, call, start, options);
+      if (at <= vs.now()) go();
+      else setTimeout(go, at - vs.now());
     },
     hold: (conference) => conferences.hold(conference),
     remove: (conference, participant) => conferences.remove(conference, participant),

@@ -18,7 +18,7 @@ import { registeredSocketsOf, send } from '../wire';
 import type { TwinCall } from '../rest/resources';
 import { runAppCall } from './run-call';
 import { acceptAnswer, answeredCall, app, endAppCall, forget, keepSummary, tracked } from './call';
-import type { Callback } from './parse';
+import { DIAL_TIMEOUT_BUFFER, type Callback } from './parse';
 import type { Start } from './run';
 import { type Fork } from '../model';
 import { placePhoneCall } from './number';
@@ -75,7 +75,9 @@ export async function placeCall(
     void leg.close();
     status.ended(final, 0);
   };
-  const timer = setTimeout(() => stop('no-answer'), options.timeout * 1000);
+  // "For some call flows, we will add a 5-second buffer to the timeout value you provide" (the call
+  // resource's Timeout): as for a <Dial>.
+  const timer = setTimeout(() => stop('no-answer'), (options.timeout + DIAL_TIMEOUT_BUFFER) * 1000);
   let declined = false;
   const fork: Fork = {
     sid: listed.sid,

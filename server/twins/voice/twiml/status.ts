@@ -8,11 +8,16 @@
  *   minutes rounded up);
  * - each request carries `CallbackSource=call-progress-events`, a `SequenceNumber` counting from 0
  *   over the requests actually sent, and a `Timestamp` in RFC 2822 form;
- * - events go out in the order they happened, one at a time (a callback is sent once the one before
- *   it was answered or failed).
+ * - `SequenceNumber` is "the order in which the events were fired, starting from 0. Although events
+ *   are fired in order, they are made as separate HTTP requests, and there is no guarantee they will
+ *   arrive in the same order" (the Call resource's StatusCallbackEvent, above): in the twin's `ideal`
+ *   network (the default) they go out one at a time in the order they happened (a callback is sent
+ *   once the one before it was answered or failed); in its `real` network (../network.ts) each may be
+ *   late, sent twice, or overtake the one before it, as the seed draws.
  */
 import type { Callback, StatusEvent } from './parse';
 import type { Params, WebhookClient } from './webhook';
+import type { TwilioNetwork } from '../network';
 
 export type FinalStatus = 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
 
@@ -46,9 +51,12 @@ export function statusReporter(
   fields: LegFields,
   webhooks: WebhookClient,
   now: () => Date = () => new Date(),
+  network?: TwilioNetwork,
 ): StatusReporter {
   let sequence = 0;
   let chain: Promise<void> = Promise.resolve();
+  /** Callbacks sent apart from the chain (the `real` network), until each was sent. */
+  const loose = new Set<Promise<void>>();
   const wanted = new Set(callback?.events ?? []);
 
   function send(event: StatusEvent, extra: Record<string, string> = {}): void {
@@ -63,7 +71,19 @@ export function statusReporter(
       ...extra,
     };
     const target = { url: callback.url, method: callback.method };
-    chain = chain.then(() => webhooks.notify(target, params));
+    const plan = network?.callback() ?? { ordered: true, delaysMs: [0] };
+    if (plan.ordered) {
+      chain = chain.then(() => webhooks.notify(target, params));
+      return;
+    }
+    for (const ms of plan.delaysMs) {
+      const sent: Promise<void> = new Promise<void>((resolve) => {
+        setTimeout(resolve, ms).unref();
+      })
+        .then(() => webhooks.notify(target, params))
+        .finally(() => loose.delete(sent));
+      loose.add(sent);
+    }
   }
 
   return {
@@ -78,6 +98,9 @@ export function statusReporter(
         Duration: String(Math.ceil(whole / 60)),
       });
     },
-    settled: () => chain,
+    settled: async () => {
+      await chain;
+      while (loose.size > 0) await Promise.all([...loose]);
+    },
   };
 }

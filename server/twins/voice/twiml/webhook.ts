@@ -11,7 +11,10 @@
  *   timeout of a voice webhook is 15 s);
  * - an answer that is not 2xx is error 11200, "HTTP retrieval failure"
  *   (https://www.twilio.com/docs/api/errors/11200);
- * - a status callback's answer is not read.
+ * - a status callback's answer is not read; one not answered in time is dropped, never sent again;
+ * - every failure is recorded in the account's log as Twilio's debugger and Notifications resource
+ *   record it (https://www.twilio.com/docs/voice/api/notification-resource): its error code, the
+ *   URL and method asked, the call (`failed`, below).
  */
 import { createHmac } from 'node:crypto';
 
@@ -58,12 +61,30 @@ export interface WebhookClientOptions {
   log?: (message: string) => void;
   /** Told how long each TwiML request took (`npm run bench voice`: the webhook's share of setup). */
   timed?: (url: string, ms: number) => void;
+  /** Told of each failed request (11200 or 11205), as Twilio's debugger records it. */
+  failed?: (failure: WebhookFailure) => void;
+}
+
+export interface WebhookFailure {
+  code: 11200 | 11205;
+  message: string;
+  url: string;
+  method: 'GET' | 'POST';
+  callSid: string | null;
 }
 
 export function webhookClient(options: WebhookClientOptions): WebhookClient {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const log = options.log ?? (() => {});
+  const failed = (target: WebhookTarget, params: Params, err: WebhookError): void =>
+    options.failed?.({
+      code: err.code,
+      message: err.message,
+      url: target.url,
+      method: target.method,
+      callSid: params.CallSid ?? null,
+    });
 
   async function send(target: WebhookTarget, params: Params): Promise<Response> {
     let url = target.url;
@@ -98,25 +119,42 @@ export function webhookClient(options: WebhookClientOptions): WebhookClient {
   return {
     async twiml(target, params) {
       const started = performance.now();
-      const response = await send(target, params);
-      const text = await response.text().catch(() => '');
-      options.timed?.(target.url, performance.now() - started);
-      if (!response.ok)
-        throw new WebhookError(
-          11200,
-          `HTTP retrieval failure: ${target.url} answered ${response.status}`,
-        );
-      return text;
+      try {
+        const response = await send(target, params);
+        const text = await response.text().catch(() => '');
+        options.timed?.(target.url, performance.now() - started);
+        if (!response.ok)
+          throw new WebhookError(
+            11200,
+            `HTTP retrieval failure: ${target.url} answered ${response.status}`,
+          );
+        return text;
+      } catch (err) {
+        if (err instanceof WebhookError) failed(target, params, err);
+        throw err;
+      }
     },
     async notify(target, params) {
       try {
         const response = await send(target, params);
         await response.arrayBuffer().catch(() => undefined);
-        if (!response.ok) log(`status callback ${target.url} answered ${response.status}`);
+        if (!response.ok) {
+          log(`status callback ${target.url} answered ${response.status}`);
+          failed(
+            target,
+            params,
+            new WebhookError(
+              11200,
+              `HTTP retrieval failure: ${target.url} answered ${response.status}`,
+            ),
+          );
+        }
       } catch (err) {
+        // Not answered in 15 s (11205): Twilio drops the callback, and says so in its debugger.
         log(
           `status callback ${target.url} failed: ${err instanceof Error ? err.message : String(err)}`,
         );
+        if (err instanceof WebhookError) failed(target, params, err);
       }
     },
   };

@@ -7,8 +7,24 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOLD_MUSIC } from '../../../../server/calls/control';
-import { ALICE, BOB, CAT, SUPPORT_NUMBER, WED_OPEN, seedTeam, vid } from './fixture';
-import { browserCall, sid, startTwilioApp, type TwilioTestApp } from '../twilio/support';
+import {
+  ADA,
+  ALICE,
+  BOB,
+  CAT,
+  SALES_NUMBER,
+  SUPPORT_NUMBER,
+  WED_OPEN,
+  seedTeam,
+  vid,
+} from './fixture';
+import {
+  browserCall,
+  incomingCall,
+  sid,
+  startTwilioApp,
+  type TwilioTestApp,
+} from '../twilio/support';
 import { actions, pathOf } from './twiml-support';
 
 let t: TwilioTestApp;
@@ -152,6 +168,30 @@ describe('on a call, in presence', () => {
 });
 
 describe('hold on Twilio', () => {
+  it('a caller on a phone is not sent messages: no Voice SDK is on their leg', async () => {
+    // "A UserDefinedMessage subresource can only be created during an active call associated with
+    // the Voice SDK" (https://www.twilio.com/docs/voice/api/userdefinedmessage-resource).
+    const call = sid();
+    const bobLeg = sid();
+    opened.push({ call, bobLeg });
+    await post('/api/twilio/voice', incomingCall(call, '+447700900123', SALES_NUMBER));
+    await post(
+      '/api/twilio/leg',
+      {
+        CallSid: bobLeg,
+        ParentCallSid: call,
+        To: `client:${vid(BOB)}`,
+        CallStatus: 'in-progress',
+        Direction: 'outbound-dial',
+      },
+      204,
+    );
+    expect((await control(BOB, bobLeg, 'hold')).status).toBe(204);
+    expect((await control(BOB, bobLeg, 'resume')).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(toldTo(call)).toEqual([]);
+  });
+
   it('moves both legs into a conference that does not start; resume starts it; a later hold holds the participant', async () => {
     const { xml, call, bobLeg } = await aliceCallsBob();
     expect((await control(BOB, bobLeg, 'hold')).status).toBe(204);
@@ -521,6 +561,52 @@ describe('an attended transfer on Twilio', () => {
       .poll(() => toldTo(bobLeg))
       .toContainEqual({ event: 'consultEnded', reason: 'You cancelled the transfer to Cat.' });
     await expect.poll(() => toldTo(call)).toContainEqual({ event: 'resumed', by: 'Bob' });
+  });
+
+  it('to a group ringing all at once: its calls are placed one a second, each ringing until the turn ends, as a <Dial> turn', async () => {
+    // Twilio places API calls at 1 per second and queues the rest (https://www.twilio.com/docs/glossary/cps),
+    // and adds 5 s to a call's Timeout (https://www.twilio.com/docs/voice/api/call-resource).
+    const allDay = { start: '00:00', end: '24:00' };
+    t.api.setMapItem('groups', 'grp-all', {
+      name: 'Everyone',
+      number: '+442079460002',
+      members: [ADA, CAT],
+      strategy: 'simultaneous',
+      ringTimeout: 20,
+    });
+    t.api.setDocument('schedule:grp-all', {
+      timeZone: 'UTC',
+      week: Object.fromEntries(
+        ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [allDay]]),
+      ),
+    });
+    // Ada's browser is on too (the team's seed has her offline).
+    t.api.setMapItem('presence', ADA, { status: 'available', onCall: false }, 3600 * 24 * 365 * 5);
+    t.clock.now += 60_000; // past the caches
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    const before = t.api.placed.length;
+    expect(
+      (await control(BOB, bobLeg, 'transfer', { to: '+442079460002', mode: 'consult' })).status,
+    ).toBe(204);
+    await post(pathOf(actions(xml)[0]!), { CallSid: call, DialCallStatus: 'completed' });
+    // One placed at once, ringing the turn's 20 s (Timeout 15, Twilio adding 5).
+    const first = t.api.placed.slice(before);
+    expect(first.map((p) => [p.form.To, p.form.Timeout])).toEqual([[`client:${vid(ADA)}`, '15']]);
+    // A second later the next, ringing what is left of the turn.
+    const placedAt = Date.now();
+    t.clock.now += 1000;
+    await expect.poll(() => t.api.placed.length - before, { timeout: 3000 }).toBe(2);
+    expect(Date.now() - placedAt).toBeGreaterThan(700);
+    const second = t.api.placed.at(-1)!;
+    expect([second.form.To, second.form.Timeout]).toEqual([`client:${vid(CAT)}`, '14']);
+    // Nobody answers: the transferrer is back, told why, once the last call is over.
+    await consultProgress(call, first[0]!.sid, 'no-answer');
+    expect(toldTo(bobLeg)).not.toContainEqual(expect.objectContaining({ event: 'consultEnded' }));
+    await consultProgress(call, second.sid, 'no-answer');
+    await expect
+      .poll(() => toldTo(bobLeg))
+      .toContainEqual({ event: 'consultEnded', reason: 'Nobody in Everyone could take the call.' });
+    t.api.maps.get('presence')?.delete(ADA);
   });
 
   it("to a ring group: its members who can take it are called in the group's turns; nobody answering ends it, saying so", async () => {

@@ -164,6 +164,69 @@ describe('an answered call', () => {
   });
 });
 
+describe('status callbacks out of order', () => {
+  // "Although events are fired in order, they are made as separate HTTP requests, and there is no
+  // guarantee they will arrive in the same order" (SequenceNumber,
+  // https://www.twilio.com/docs/voice/api/call-resource#statuscallbackevent).
+  const legAt = (parent: string, legSid: string, status: string, sequence: number | null) =>
+    post(
+      '/api/twilio/leg',
+      {
+        CallSid: legSid,
+        ParentCallSid: parent,
+        To: `client:${vid(BOB)}`,
+        CallStatus: status,
+        Direction: 'outbound-dial',
+        CallbackSource: 'call-progress-events',
+        ...(sequence === null ? {} : { SequenceNumber: String(sequence) }),
+      },
+      204,
+    );
+  const ringsBob = async (): Promise<boolean> =>
+    (await post('/api/twilio/voice', incomingCall(sid(), CALLER, SALES_NUMBER))).includes(
+      `<Identity>${vid(BOB)}</Identity>`,
+    );
+
+  it("an answer that arrives after the leg's end (a lower SequenceNumber) leaves nobody on a call", async () => {
+    const callSid = sid();
+    const bobLeg = sid();
+    await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
+    t.clock.now += 5 * SECOND;
+    // Fired answered (0) then completed (1); they arrive the other way round.
+    await legAt(callSid, bobLeg, 'completed', 1);
+    await legAt(callSid, bobLeg, 'in-progress', 0);
+    await ended(callSid);
+    t.clock.now += 1 * SECOND;
+    expect(await ringsBob()).toBe(true);
+    // Nobody answered, as far as the row knows: the late answer was not taken.
+    expect(created().find((row) => row.callSid === callSid)).toMatchObject({ handledBy: null });
+  });
+
+  it('a leg reported over is never put on a call again, whatever its SequenceNumber says', async () => {
+    const callSid = sid();
+    const bobLeg = sid();
+    await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
+    await legAt(callSid, bobLeg, 'completed', null);
+    await legAt(callSid, bobLeg, 'in-progress', null);
+    await ended(callSid);
+    t.clock.now += 1 * SECOND;
+    expect(await ringsBob()).toBe(true);
+  });
+
+  it('a callback sent twice is taken once', async () => {
+    const callSid = sid();
+    const bobLeg = sid();
+    await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
+    await legAt(callSid, bobLeg, 'in-progress', 0);
+    await legAt(callSid, bobLeg, 'in-progress', 0);
+    expect(await ringsBob()).toBe(false);
+    await legAt(callSid, bobLeg, 'completed', 1);
+    await legAt(callSid, bobLeg, 'completed', 1);
+    await ended(callSid);
+    expect(await ringsBob()).toBe(true);
+  });
+});
+
 describe('voicemail', () => {
   const RECORDING = `RE${'a'.repeat(32)}`;
 

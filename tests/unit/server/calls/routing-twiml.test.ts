@@ -30,7 +30,7 @@ import { actions, doc, pathOf, readable } from './twiml-support';
 
 const CALLER = '+447700900123';
 const P = 'https://switchboard.example.com';
-const LEG = `statusCallback="${P}/api/twilio/leg" statusCallbackEvent="answered completed"`;
+const LEG = `statusCallback="${P}/api/twilio/leg" statusCallbackEvent="ringing answered completed"`;
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>';
 /** Friday 12 March 2027, 10:00 UTC: open. The tests' clock only moves forward (caches expire). */
 const FRI_OPEN = Date.UTC(2027, 2, 12, 10, 0);
@@ -341,6 +341,36 @@ describe('calls from a browser (the TwiML app)', () => {
           <Client ${LEG}><Identity>${vid(BOB)}</Identity><Parameter name="Group" value="Support"/><Parameter name="GroupId" value="grp-support"/><Parameter name="CallerName" value="Cat"/></Client>
         </Dial></Response>`),
     );
+  });
+
+  it("what the caller's browser is told waits until its SDK knows the call: the Dial's leg rings", async () => {
+    // The Voice SDK knows its call's CallSid only from Twilio's `ringing` or answer, and drops a
+    // message naming it before (Call._onMessageReceived); a <Dial answerOnBridge> sends `ringing`
+    // as its leg rings, which the leg's status callback reports.
+    t.clock.now = Math.max(t.clock.now, FRI_OPEN + 20 * MINUTE) + 10_000;
+    const callSid = sid();
+    const told = () => t.api.told.filter((m) => m.callSid === callSid);
+    const xml = await (
+      await t.webhook('/api/twilio/voice', browserCall(callSid, CAT, SUPPORT_NUMBER))
+    ).text();
+    expect(xml).toMatch(/<Response><Dial [^>]*answerOnBridge="true"/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(told()).toEqual([]);
+    const legSid = sid();
+    await t.post(
+      '/api/twilio/leg',
+      {
+        CallSid: legSid,
+        ParentCallSid: callSid,
+        To: `client:${vid(BOB)}`,
+        CallStatus: 'ringing',
+        Direction: 'outbound-dial',
+      },
+      204,
+    );
+    await expect
+      .poll(() => told().map((m) => (m.content as { kind: string }).kind))
+      .toContain('ring');
   });
 
   it('from someone who signed in a moment ago: placed, not refused as off the team', async () => {

@@ -72,6 +72,37 @@ function liveCall(to = 'client:ann_1') {
   return call;
 }
 
+describe('Notifications', () => {
+  it("lists the account's log of webhook failures, newest first, as Twilio's Notifications resource", async () => {
+    registry.notice({
+      accountSid: ACCOUNT,
+      callSid: 'CA' + '7'.repeat(32),
+      errorCode: 11205,
+      messageText: 'HTTP connection failure',
+      requestUrl: 'https://pbx.example.com/status',
+      requestMethod: 'POST',
+    });
+    registry.notice({
+      accountSid: 'AC' + '9'.repeat(32),
+      callSid: null,
+      errorCode: 11200,
+      messageText: 'not ours',
+      requestUrl: 'https://elsewhere.example.com/',
+      requestMethod: 'POST',
+    });
+    const listed = await client.notifications.list();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
+      callSid: 'CA' + '7'.repeat(32),
+      errorCode: '11205',
+      log: '0',
+      requestUrl: 'https://pbx.example.com/status',
+      requestMethod: 'POST',
+      moreInfo: 'https://www.twilio.com/docs/errors/11205',
+    });
+  });
+});
+
 describe('Calls', () => {
   it('redirects a live call to new TwiML, and ends it', async () => {
     const call = liveCall();
@@ -378,6 +409,23 @@ describe('user-defined messages (https://www.twilio.com/docs/voice/api/userdefin
     expect(message.sid).toMatch(/^KX[0-9a-f]{32}$/);
     expect(message.callSid).toBe(call.sid);
     expect(did).toEqual([`message ${call.sid} ${content}`]);
+  });
+
+  it('refuses a leg between phone numbers, which has no Voice SDK, sending nothing', async () => {
+    const phoneLeg = registry.addCall({
+      accountSid: ACCOUNT,
+      parentCallSid: null,
+      from: '+447700900123',
+      to: '+442079460000',
+      direction: 'inbound',
+      status: 'ringing',
+    });
+    registry.setStatus(phoneLeg, 'in-progress');
+    did.length = 0;
+    await expect(
+      client.calls(phoneLeg.sid).userDefinedMessages.create({ content: '{}' }),
+    ).rejects.toMatchObject({ status: 400, code: 21220 });
+    expect(did).toEqual([]);
   });
 
   it('refuses a call that is over (21220) and an unknown call (20404), sending nothing', async () => {

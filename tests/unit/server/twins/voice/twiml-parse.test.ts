@@ -215,7 +215,7 @@ describe("the app's own TwiML", () => {
     ]);
     expect(dial.nouns[0]).toMatchObject({
       parameters: { Group: 'Sales' },
-      statusCallback: { method: 'POST', events: ['answered', 'completed'] },
+      statusCallback: { method: 'POST', events: ['ringing', 'answered', 'completed'] },
     });
   });
 });

@@ -16,7 +16,11 @@ import {
   type RecordOutcome,
   type RunOptions,
 } from '../../../../../server/twins/voice/twiml/run';
-import { signature, webhookClient } from '../../../../../server/twins/voice/twiml/webhook';
+import {
+  signature,
+  webhookClient,
+  type WebhookFailure,
+} from '../../../../../server/twins/voice/twiml/webhook';
 
 const TOKEN = 'twin-auth-token';
 const ACCOUNT = 'AC00000000000000000000000000000000';
@@ -234,6 +238,32 @@ describe('running a call', () => {
       expect(did).toEqual([`say ${APPLICATION_ERROR}`, 'hangup']);
       expect(log[0]).toMatch(path === '/slow' ? /^11205 / : /^12100 /);
     }
+  });
+
+  it("records a webhook not answered in time as Twilio's debugger does (11205); a status callback is dropped", async () => {
+    const { base, seen } = await app({ '/slow': { hang: true }, '/status': { hang: true } });
+    const failures: WebhookFailure[] = [];
+    const webhooks = webhookClient({
+      authToken: TOKEN,
+      timeoutMs: 300,
+      failed: (f) => failures.push(f),
+    });
+    await expect(
+      webhooks.twiml({ url: `${base}/slow`, method: 'POST' }, { CallSid: 'CA1' }),
+    ).rejects.toMatchObject({ code: 11205 });
+    // A status callback's failure is not thrown: the callback is dropped, and recorded.
+    await webhooks.notify({ url: `${base}/status`, method: 'POST' }, { CallSid: 'CA2' });
+    expect(failures).toEqual([
+      expect.objectContaining({ code: 11205, url: `${base}/slow`, method: 'POST', callSid: 'CA1' }),
+      expect.objectContaining({
+        code: 11205,
+        url: `${base}/status`,
+        method: 'POST',
+        callSid: 'CA2',
+      }),
+    ]);
+    // Once: Twilio does not send it again.
+    expect(seen.filter((r) => r.path === '/status')).toHaveLength(1);
   });
 
   it('a GET webhook carries the fields in its query, signed over the whole URL', async () => {

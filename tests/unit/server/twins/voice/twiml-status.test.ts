@@ -1,5 +1,9 @@
-/** A leg's status callbacks: the events asked for, in order, with Twilio's fields and values. */
-import { describe, expect, it } from 'vitest';
+/**
+ * A leg's status callbacks: the events asked for, in order, with Twilio's fields and values; in the
+ * twin's `real` network, late, twice or out of order as the seed draws, the same for the same seed.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createNetwork, networkFromEnv } from '../../../../../server/twins/voice/network';
 import { parseTwiml } from '../../../../../server/twins/voice/twiml/parse';
 import { statusReporter } from '../../../../../server/twins/voice/twiml/status';
 import type { Params, WebhookClient } from '../../../../../server/twins/voice/twiml/webhook';
@@ -107,5 +111,87 @@ describe('status callbacks', () => {
     r.ended('completed', 3);
     await r.settled();
     expect(sent).toEqual([]);
+  });
+});
+
+describe('status callbacks on the real network', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Every event of `legs` legs, each asked for, sent over a `real` network with `seed`. */
+  async function deliveries(seed: number, legs: number): Promise<string[]> {
+    vi.useFakeTimers();
+    const { sent, webhooks } = recorder();
+    const network = createNetwork({ mode: 'real', seed });
+    const reporters = Array.from({ length: legs }, (_, i) =>
+      statusReporter(
+        clientCallback('initiated ringing answered completed'),
+        { ...fields, CallSid: `CA${i}` },
+        webhooks,
+        () => new Date(0),
+        network,
+      ),
+    );
+    for (const r of reporters) {
+      r.initiated();
+      r.ringing();
+      r.answered();
+      r.ended('completed', 5);
+    }
+    const settled = Promise.all(reporters.map((r) => r.settled()));
+    await vi.runAllTimersAsync();
+    await settled;
+    return sent.map((p) => `${p.CallSid}#${p.SequenceNumber} ${p.CallStatus}`);
+  }
+
+  it('may be late, twice or out of order, each carrying the SequenceNumber it was fired with', async () => {
+    const seen = await deliveries(7, 10);
+    const perLeg = new Map<string, number[]>();
+    for (const d of seen) {
+      const [leg, n] = d.split(' ')[0]!.split('#');
+      perLeg.set(leg!, [...(perLeg.get(leg!) ?? []), Number(n)]);
+    }
+    const numbers = [...perLeg.values()];
+    // Every event arrives, at least once.
+    for (const got of numbers) expect(new Set(got)).toEqual(new Set([0, 1, 2, 3]));
+    // Some more than once, and some leg's callbacks overtake one fired before them.
+    expect(seen.length).toBeGreaterThan(40);
+    expect(numbers.some((got) => got.some((n, i) => i > 0 && n < got[i - 1]!))).toBe(true);
+  });
+
+  it('the same seed makes the same choices; another seed others', async () => {
+    const once = await deliveries(1234, 5);
+    expect(await deliveries(1234, 5)).toEqual(once);
+    expect(await deliveries(4321, 5)).not.toEqual(once);
+  });
+
+  it('in the ideal network (the default) they go out one at a time, in order', async () => {
+    const { sent, webhooks } = recorder();
+    const r = statusReporter(
+      clientCallback('initiated ringing answered completed'),
+      fields,
+      webhooks,
+      () => new Date(0),
+      createNetwork({ mode: 'ideal', seed: 7 }),
+    );
+    r.initiated();
+    r.ringing();
+    r.answered();
+    r.ended('completed', 5);
+    await r.settled();
+    expect(sent.map((p) => p.SequenceNumber)).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('is asked for by the environment, with a seed, or a fresh one printed; a bad one is refused', () => {
+    expect(networkFromEnv({})).toMatchObject({ mode: 'ideal' });
+    expect(
+      networkFromEnv({ SWITCHBOARD_TWINS_NETWORK: 'real', SWITCHBOARD_TWINS_SEED: '42' }),
+    ).toEqual({ mode: 'real', seed: 42 });
+    const fresh = networkFromEnv({ SWITCHBOARD_TWINS_NETWORK: 'real' });
+    expect(fresh.mode).toBe('real');
+    expect(Number.isInteger(fresh.seed)).toBe(true);
+    expect(() => networkFromEnv({ SWITCHBOARD_TWINS_SEED: 'x1' })).toThrow(/whole number/);
+    expect(() => networkFromEnv({ SWITCHBOARD_TWINS_NETWORK: 'fast' })).toThrow(/real or ideal/);
   });
 });
