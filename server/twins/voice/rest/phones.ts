@@ -19,7 +19,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PhoneScript } from '../phones';
 import { RestError, type CallStatus } from './resources';
-import { authorised, sendRestError, type Credentials } from './routes';
+import { authorised, readForm, sendRestError, type Credentials } from './routes';
 
 export interface PhoneCallView {
   sid: string;
@@ -43,17 +43,6 @@ export interface PhoneNetwork {
 export const PHONES_PATH = '/phones';
 const BODY_LIMIT = 16 * 1024;
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > BODY_LIMIT) throw new RestError(413, 20001, 'The request body is too large');
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
 /** Answers a request under `/phones` (the mount taken off); false for any other path. */
 export function phonesRest(network: PhoneNetwork, credentials: Credentials) {
   async function route(req: IncomingMessage, url: URL): Promise<[number, unknown]> {
@@ -75,7 +64,7 @@ export function phonesRest(network: PhoneNetwork, credentials: Credentials) {
     if (collection === 'Calls' && id === undefined) {
       if (verb === 'GET') return [200, { calls: network.list(url.searchParams.get('Phone')) }];
       if (verb === 'POST') {
-        const form = await readForm(req);
+        const form = await readForm(req, BODY_LIMIT);
         const from = form.get('From') ?? '';
         const to = form.get('To') ?? '';
         if (!from) throw new RestError(400, 21603, "A 'From' phone number is required.");
@@ -86,7 +75,7 @@ export function phonesRest(network: PhoneNetwork, credentials: Credentials) {
     if (collection === 'Calls' && id !== undefined && action === undefined && verb === 'GET')
       return [200, network.get(id)];
     if (collection === 'Calls' && id !== undefined && action === 'Digits' && verb === 'POST') {
-      const digits = (await readForm(req)).get('Digits') ?? '';
+      const digits = (await readForm(req, BODY_LIMIT)).get('Digits') ?? '';
       if (!/^[0-9*#]{1,32}$/.test(digits))
         throw new RestError(400, 20001, 'Digits must be 1 to 32 of 0-9, * and #');
       await network.digits(id, digits);

@@ -148,12 +148,16 @@ export function authorised(req: IncomingMessage, creds: Credentials): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+/** A form-encoded body, refused 413 (20001) past `limit` bytes. */
+export async function readForm(
+  req: IncomingMessage,
+  limit: number = BODY_LIMIT,
+): Promise<URLSearchParams> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > BODY_LIMIT) throw new RestError(413, 20001, 'The request body is too large');
+    if (size > limit) throw new RestError(413, 20001, 'The request body is too large');
     chunks.push(chunk);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
