@@ -23,7 +23,7 @@ import { answerLeg } from '../media';
 import { sid, type Conn, type VoiceState, type TwimlApplication, type AppMode } from '../model';
 import type { ClientMessage } from '../protocol';
 import { failBeforeRinging, send, sendError, unknownCall } from '../wire';
-import { endAppCall, forget, keepSummary } from './call';
+import { appCall, endAppCall, forget, keepSummary } from './call';
 import { appEngine } from './engine';
 import { runAppCall } from './run-call';
 import { statusReporter } from './status';
@@ -34,7 +34,6 @@ import { voiceRest } from '../rest/routes';
 import { insightsRest, LegSummaries } from '../rest/insights';
 import { phonesRest } from '../rest/phones';
 import { phoneNetwork } from './number';
-import { type AppCall } from '../model';
 
 export function appMode(vs: VoiceState, application: TwimlApplication): AppMode {
   const log = vs.log;
@@ -134,7 +133,7 @@ export async function placeAppCall(
     To: fields.To ?? '',
     ApiVersion: '2010-04-01',
   });
-  const call: AppCall = {
+  const call = appCall({
     sid: fields.CallSid!,
     tempSid: msg.callsid,
     conn,
@@ -143,15 +142,8 @@ export async function placeAppCall(
     reconnect: randomBytes(16).toString('hex'),
     leg: null,
     fields,
-    answered: false,
-    ended: false,
-    endStatus: null,
-    hungUpByCaller: false,
     startedAt: vs.now(),
-    answeredAt: null,
-    enders: new Set(),
-    run: null,
-  };
+  });
   const listed = mode.registry.addCall({
     sid: call.sid,
     accountSid: application.accountSid,

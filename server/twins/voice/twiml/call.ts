@@ -107,6 +107,27 @@ export function hangUpCall(vs: VoiceState, call: AppCall): void {
 }
 
 /**
+ * A call as it starts, its own parts given: not over, nothing waiting on its end, no TwiML running;
+ * answered when `answeredAt` is given.
+ */
+export function appCall(
+  start: Pick<AppCall, 'sid' | 'tempSid' | 'conn' | 'identity' | 'leg' | 'fields' | 'startedAt'> &
+    Pick<Partial<AppCall>, 'reconnect'>,
+  answeredAt: number | null = null,
+): AppCall {
+  return {
+    ...start,
+    answered: answeredAt !== null,
+    ended: false,
+    endStatus: null,
+    hungUpByCaller: false,
+    answeredAt,
+    enders: new Set(),
+    run: null,
+  };
+}
+
+/**
  * A leg a device or a scripted phone answered (a `<Dial>` leg taken over by a redirect, a call
  * placed through the API) as a call of its own, in progress since `answeredAt`, its webhooks carrying `fields`.
  */
@@ -119,23 +140,19 @@ export function answeredCall(
   answeredAt: number,
   reconnect?: string,
 ): AppCall {
-  return {
-    sid: legSid,
-    tempSid: legSid,
-    conn,
-    identity,
-    leg,
-    fields: { ...fields, CallStatus: 'in-progress', ApiVersion: '2010-04-01' },
-    answered: true,
-    ended: false,
-    endStatus: null,
-    hungUpByCaller: false,
-    startedAt: answeredAt,
+  return appCall(
+    {
+      sid: legSid,
+      tempSid: legSid,
+      conn,
+      identity,
+      leg,
+      fields: { ...fields, CallStatus: 'in-progress', ApiVersion: '2010-04-01' },
+      startedAt: answeredAt,
+      ...(reconnect === undefined ? {} : { reconnect }),
+    },
     answeredAt,
-    enders: new Set(),
-    run: null,
-    ...(reconnect === undefined ? {} : { reconnect }),
-  };
+  );
 }
 
 /** Takes a device's answer on `leg`; false (the device told, the leg not connected) when refused. */

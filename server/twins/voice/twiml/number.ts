@@ -40,7 +40,7 @@ import type { TwinCall } from '../rest/resources';
 import { RestError } from '../rest/resources';
 import type { PhoneNetwork, PhoneCallView } from '../rest/phones';
 import { TONES } from '../../../platform/audio/tones';
-import { answerCall, answeredCall, app, endAppCall, forget, tracked } from './call';
+import { answerCall, answeredCall, app, appCall, endAppCall, forget, tracked } from './call';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome, Start } from './run';
 import { spoken, VOICEMAIL_BEEP } from './sounds';
@@ -457,22 +457,15 @@ export async function callFromPhone(
     },
     mode.webhooks,
   );
-  const call: AppCall = {
+  const call = appCall({
     sid: callSid,
     tempSid: callSid,
     conn: null,
     identity: script.number,
     leg: line.leg,
     fields,
-    answered: false,
-    ended: false,
-    endStatus: null,
-    hungUpByCaller: false,
     startedAt: vs.now(),
-    answeredAt: null,
-    enders: new Set(),
-    run: null,
-  };
+  });
   const phone: PhoneCall = {
     sid: callSid,
     script,
