@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium';
 import { saveGroup } from '../support/ring-groups';
 import { startServer, type RunningServer } from '../support/server';
+import { phonesOrThrow, type PhoneCallView } from '../support/twin-phones';
 import { phoneNamed } from '../../server/twins/voice/phones';
 import { adminApiFor, type Person } from './support/live';
 import { inbound, phonePerson } from './support/page-audio';
@@ -25,26 +26,9 @@ let ann: Person;
 let bob: Person;
 let cat: Person;
 
-interface PhoneCallView {
-  sid: string;
-  status: string;
-  heard: { level: number; toneHz: number | null } | null;
-}
-
-/** The twin's phone route, with the account's credentials. */
-async function phones(path: string, form?: Record<string, string>): Promise<unknown> {
-  const { accountSid, authToken } = server.account();
-  const res = await fetch(`${server.url}/twilio/phones${path}`, {
-    method: form ? 'POST' : 'GET',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`,
-      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-  });
-  if (!res.ok) throw new Error(`phone route ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+/** The twin's phone route on this suite's server (tests/support/twin-phones.ts). */
+const phones = (path: string, form?: Record<string, string>): Promise<unknown> =>
+  phonesOrThrow({ ...server.account(), url: server.url }, path, form);
 
 const phoneCall = async (sid: string): Promise<PhoneCallView> =>
   (await phones(`/Calls/${sid}`)) as PhoneCallView;

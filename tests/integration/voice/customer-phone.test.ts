@@ -13,6 +13,7 @@ import { loudestFrequency, phoneNamed, steadyTone } from '../../../server/twins/
 import type { MediaLeg } from '../../../server/twins/voice/media';
 import { saveGroup } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
+import { phonesOrThrow, type PhoneCallView } from '../../support/twin-phones';
 import { client, shutdownClients, signIn } from '../sync/support';
 import {
   answerTo,
@@ -70,26 +71,9 @@ afterAll(async () => {
   server?.cleanup();
 });
 
-interface PhoneCallView {
-  sid: string;
-  status: string;
-  heard: { level: number; toneHz: number | null } | null;
-}
-
-/** The twin's phone route, with the account's credentials. */
-async function phones(path: string, form?: Record<string, string>): Promise<unknown> {
-  const { accountSid, authToken } = server.account();
-  const res = await fetch(`${server.url}/twilio/phones${path}`, {
-    method: form ? 'POST' : 'GET',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`,
-      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-  });
-  if (!res.ok) throw new Error(`phone route ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+/** The twin's phone route on this suite's server (tests/support/twin-phones.ts). */
+const phones = (path: string, form?: Record<string, string>): Promise<unknown> =>
+  phonesOrThrow({ ...server.account(), url: server.url }, path, form);
 
 const near = (hz: number | null | undefined, want: number): boolean =>
   typeof hz === 'number' && Math.abs(hz - want) <= 10;

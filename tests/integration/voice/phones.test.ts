@@ -23,6 +23,7 @@ import { loudestFrequency, phoneNamed, steadyTone } from '../../../server/twins/
 import type { MediaLeg } from '../../../server/twins/voice/media';
 import { closeLegs, dial, type Person } from './media-support';
 import { eventually, RawSignal } from './support';
+import { askPhones, type PhoneCallView } from '../../support/twin-phones';
 
 const ACCOUNT = 'AC' + 'a'.repeat(32);
 const AUTH_TOKEN = 'twin-auth-token';
@@ -125,30 +126,9 @@ async function browser(identity: string): Promise<Person> {
   return Object.assign(s, { identity, cookie: '' });
 }
 
-interface PhoneCallView {
-  sid: string;
-  phone: string;
-  other: string;
-  direction: string;
-  status: string;
-  heard: { level: number; toneHz: number | null; packets: number } | null;
-}
-
-/** The twin's phone route, with the account's credentials. */
-async function phones(
-  path: string,
-  form?: Record<string, string>,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${base}/twilio/phones${path}`, {
-    method: form ? 'POST' : 'GET',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${ACCOUNT}:${AUTH_TOKEN}`).toString('base64')}`,
-      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+/** The twin's phone route on this suite's service (tests/support/twin-phones.ts). */
+const phones = (path: string, form?: Record<string, string>) =>
+  askPhones({ url: base, accountSid: ACCOUNT, authToken: AUTH_TOKEN }, path, form);
 
 const phoneCall = async (sid: string): Promise<PhoneCallView> =>
   (await phones(`/Calls/${sid}`)).body as unknown as PhoneCallView;
