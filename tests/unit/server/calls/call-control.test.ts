@@ -68,20 +68,23 @@ async function aliceCallsBob(): Promise<{ xml: string; call: string; bobLeg: str
   const bobLeg = sid();
   opened.push({ call, bobLeg });
   const xml = await post('/api/twilio/voice', browserCall(call, ALICE, 'Bob'));
-  await post(
+  await legAnswered(bobLeg, call);
+  return { xml, call, bobLeg };
+}
+
+/** Twilio's status callback for Bob's leg `legSid` of call `parentSid`: he answered. */
+const legAnswered = (legSid: string, parentSid: string) =>
+  post(
     '/api/twilio/leg',
     {
-      CallSid: bobLeg,
-      ParentCallSid: call,
+      CallSid: legSid,
+      ParentCallSid: parentSid,
       To: `client:${vid(BOB)}`,
       CallStatus: 'in-progress',
       Direction: 'outbound-dial',
     },
     204,
   );
-  return { xml, call, bobLeg };
-}
-
 /** Twilio's status callback for Bob's leg `legSid` of call `parentSid`: it is over. */
 const legEnded = (legSid: string, parentSid: string) =>
   post(
@@ -175,17 +178,7 @@ describe('hold on Twilio', () => {
     const bobLeg = sid();
     opened.push({ call, bobLeg });
     await post('/api/twilio/voice', incomingCall(call, '+447700900123', SALES_NUMBER));
-    await post(
-      '/api/twilio/leg',
-      {
-        CallSid: bobLeg,
-        ParentCallSid: call,
-        To: `client:${vid(BOB)}`,
-        CallStatus: 'in-progress',
-        Direction: 'outbound-dial',
-      },
-      204,
-    );
+    await legAnswered(bobLeg, call);
     expect((await control(BOB, bobLeg, 'hold')).status).toBe(204);
     expect((await control(BOB, bobLeg, 'resume')).status).toBe(204);
     await new Promise((r) => setTimeout(r, 200));
@@ -279,12 +272,7 @@ describe('hold on Twilio', () => {
     const asked = control(BOB, bobLeg, 'hold');
     await new Promise((r) => setTimeout(r, 100));
     expect(changesOf(bobLeg)).toEqual([]);
-    const leg = { CallSid: bobLeg, ParentCallSid: call, To: `client:${vid(BOB)}` };
-    await post(
-      '/api/twilio/leg',
-      { ...leg, CallStatus: 'in-progress', Direction: 'outbound-dial' },
-      204,
-    );
+    await legAnswered(bobLeg, call);
     expect((await asked).status).toBe(204);
     expect(changesOf(bobLeg)).toHaveLength(1);
     await legEnded(bobLeg, call);
