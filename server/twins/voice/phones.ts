@@ -166,16 +166,33 @@ export function goertzel(samples: Int16Array, frequency: number): number {
   return Math.sqrt(Math.max(0, power)) / Math.max(1, samples.length);
 }
 
-/** The loudest frequency of `samples` between 200 and 3400 Hz, to the nearest 2 Hz; null in silence. */
+/**
+ * The loudest frequency of `samples` between 200 and 3400 Hz, to the nearest 1 Hz; null in silence.
+ *
+ * Two passes. Goertzel over N samples answers only within fs/N of its frequency (2 Hz for half a
+ * second at 8 kHz) and is zero at whole multiples of that away, so a 10 Hz scan of the whole window
+ * misses a tone between its steps (1004 Hz, the phones' test tone, fell on the zeros either side and
+ * a harmonic won). The scan is made on the loudest 50 ms (400 samples: each step sees ±20 Hz; a
+ * short beep is found wherever it falls), then the best step is refined over every sample, 1 Hz at
+ * a time.
+ */
 export function loudestFrequency(samples: Int16Array): number | null {
   if (rms(samples) < 100) return null;
+  const piece = SAMPLE_RATE / 20;
+  let head = samples.subarray(0, piece);
+  for (let at = piece; at + piece <= samples.length; at += piece) {
+    const next = samples.subarray(at, at + piece);
+    if (rms(next) > rms(head)) head = next;
+  }
   let best = 0;
   let bestAt = 0;
   for (let f = 200; f <= 3400; f += 10) {
-    const e = goertzel(samples, f);
+    const e = goertzel(head, f);
     if (e > best) [best, bestAt] = [e, f];
   }
-  for (let f = bestAt - 8; f <= bestAt + 8; f += 2) {
+  const around = bestAt;
+  best = 0;
+  for (let f = around - 12; f <= around + 12; f++) {
     const e = goertzel(samples, f);
     if (e > best) [best, bestAt] = [e, f];
   }

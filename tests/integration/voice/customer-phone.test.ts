@@ -9,8 +9,7 @@
  * for a `client:` leg, so every control answered "This call has ended").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loudestFrequency, phoneNamed, steadyTone } from '../../../server/twins/voice/phones';
-import type { MediaLeg } from '../../../server/twins/voice/media';
+import { phoneNamed, steadyTone } from '../../../server/twins/voice/phones';
 import { saveGroup } from '../../support/ring-groups';
 import { startServer, type RunningServer } from '../../support/server';
 import { phonesOrThrow, type PhoneCallView } from '../../support/twin-phones';
@@ -20,6 +19,7 @@ import {
   closeLegs,
   dial,
   historyRowIn,
+  legHearsTone,
   person as personAt,
   post as postAt,
   type Person,
@@ -105,21 +105,6 @@ async function phoneHearsOther(sid: string, hz: number, what: string): Promise<v
   );
 }
 
-/** Waits until `leg` hears the steady tone `hz`. */
-async function legHears(leg: MediaLeg, hz: number, what: string): Promise<void> {
-  await eventually(
-    async () => {
-      const samples: number[] = [];
-      const off = leg.onAudio((pcm) => samples.push(...pcm));
-      await new Promise((r) => setTimeout(r, 600));
-      off();
-      return near(loudestFrequency(Int16Array.from(samples.slice(-4000))), hz);
-    },
-    15_000,
-    what,
-  );
-}
-
 /** The newest call of the phone `number`. */
 async function newestCallOf(number: string): Promise<PhoneCallView> {
   const { calls } = (await phones(`/Calls?Phone=${encodeURIComponent(number)}`)) as {
@@ -139,7 +124,7 @@ describe('a customer on a phone number', () => {
     placed.leg.play(steadyTone(TONE.ann));
     const phoneCall = await newestCallOf(customer.number);
     expect(phoneCall.status).toBe('in-progress');
-    await legHears(placed.leg, customer.toneHz, 'Ann hearing the customer');
+    await legHearsTone(placed.leg, customer.toneHz, 'Ann hearing the customer');
     await phoneHears(phoneCall.sid, TONE.ann, 'Ann');
 
     // Hold and resume.
@@ -159,7 +144,7 @@ describe('a customer on a phone number', () => {
     const bobSid = String(picked.frame.payload.callsid);
     picked.leg.play(steadyTone(TONE.bob));
     await phoneHears(phoneCall.sid, TONE.bob, 'Bob');
-    await legHears(picked.leg, customer.toneHz, 'Bob hearing the customer');
+    await legHearsTone(picked.leg, customer.toneHz, 'Bob hearing the customer');
 
     // Bob sends the customer to Cat, blind.
     const markCat = cat.frames.length;
@@ -169,7 +154,7 @@ describe('a customer on a phone number', () => {
     const catLeg = await answerTo(cat, catInvite);
     catLeg.play(steadyTone(TONE.cat));
     await phoneHears(phoneCall.sid, TONE.cat, 'Cat');
-    await legHears(catLeg, customer.toneHz, 'Cat hearing the customer');
+    await legHearsTone(catLeg, customer.toneHz, 'Cat hearing the customer');
 
     // Cat asks Dan first, then hands the customer over.
     const markDan = dan.frames.length;
@@ -186,7 +171,7 @@ describe('a customer on a phone number', () => {
       'the transfer completed',
     );
     await phoneHears(phoneCall.sid, TONE.dan, 'Dan');
-    await legHears(danLeg, customer.toneHz, 'Dan hearing the customer');
+    await legHearsTone(danLeg, customer.toneHz, 'Dan hearing the customer');
 
     // The customer hangs up: the row is the whole call.
     await phones(`/Calls/${phoneCall.sid}/Hangup`, {});
@@ -223,7 +208,7 @@ describe('a customer on a phone number', () => {
     const annSid = String(invite.payload.callsid);
     const annLeg = await answerTo(ann, invite);
     annLeg.play(steadyTone(TONE.ann));
-    await legHears(annLeg, customer.toneHz, 'Ann hearing the customer');
+    await legHearsTone(annLeg, customer.toneHz, 'Ann hearing the customer');
     await phoneHears(called.sid, TONE.ann, 'Ann');
 
     expect((await post(ann, `${annSid}/hold`)).status).toBe(204);
@@ -246,7 +231,7 @@ describe('a customer on a phone number', () => {
     const catLeg = await answerTo(cat, catInvite);
     catLeg.play(steadyTone(TONE.cat));
     await phoneHears(called.sid, TONE.cat, 'Cat');
-    await legHears(catLeg, customer.toneHz, 'Cat hearing the customer');
+    await legHearsTone(catLeg, customer.toneHz, 'Cat hearing the customer');
 
     await phones(`/Calls/${called.sid}/Hangup`, {});
     const history = await (await client(server.url, 'ann@example.com')).list('calls');

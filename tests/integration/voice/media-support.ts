@@ -16,6 +16,7 @@ import { saveGroup, type GroupSpec } from '../../support/ring-groups';
 import { client, signIn } from '../sync/support';
 import { eventually, listening, voiceToken, type Frame, type RawSignal } from './support';
 import { TONES } from '../../../server/platform/audio/tones';
+import { loudestFrequency } from '../../../server/twins/voice/phones';
 
 export type Person = RawSignal & { identity: string; cookie: string };
 
@@ -71,6 +72,49 @@ export async function hears(leg: MediaLeg, what: 'sound' | 'silence'): Promise<v
     };
     throw new Error(
       `${err instanceof Error ? err.message : String(err)}: the ${leg.codec} leg last heard ${last.packets} packets, ${last.sounding} with sound; ICE ${pc.iceConnectionState}, connection ${pc.connectionState}`,
+    );
+  });
+}
+
+/** What `leg` hears over 600 ms: packets, decoded samples and the loudest frequency of the last half second. */
+export async function toneHeard(
+  leg: MediaLeg,
+): Promise<{ packets: number; samples: number; hz: number | null }> {
+  const samples: number[] = [];
+  let packets = 0;
+  const offPackets = leg.onRtp(() => packets++);
+  const offAudio = leg.onAudio((pcm) => samples.push(...pcm));
+  await new Promise((r) => setTimeout(r, 600));
+  offPackets();
+  offAudio();
+  const hz = loudestFrequency(Int16Array.from(samples.slice(-4000)));
+  return { packets, samples: samples.length, hz };
+}
+
+/**
+ * Waits until `leg` hears the steady tone `hz` (within 10 Hz). On time-out, says what it last heard
+ * and its transport's state, so a leg that got no packets tells apart from one that heard another sound.
+ */
+export async function legHearsTone(
+  leg: MediaLeg,
+  hz: number,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  let last: Awaited<ReturnType<typeof toneHeard>> | null = null;
+  await eventually(
+    async () => {
+      last = await toneHeard(leg);
+      return last.hz !== null && Math.abs(last.hz - hz) <= 10;
+    },
+    timeoutMs,
+    what,
+  ).catch((err: unknown) => {
+    const { pc } = leg as unknown as {
+      pc: { iceConnectionState: string; connectionState: string };
+    };
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}: the ${leg.codec} leg last heard ${JSON.stringify(last)}; ICE ${pc.iceConnectionState}, connection ${pc.connectionState}`,
     );
   });
 }

@@ -19,9 +19,8 @@ import { signToken } from '../../support/access-tokens';
 import { TwinRequestClient } from '../../support/twin-request-client';
 import { createVoiceService, type VoiceService } from '../../../server/twins/voice/service';
 import { createVoicemailStore } from '../../../server/twins/voice/voicemail-store';
-import { loudestFrequency, phoneNamed, steadyTone } from '../../../server/twins/voice/phones';
-import type { MediaLeg } from '../../../server/twins/voice/media';
-import { closeLegs, dial, type Person } from './media-support';
+import { phoneNamed, steadyTone } from '../../../server/twins/voice/phones';
+import { closeLegs, dial, legHearsTone, type Person } from './media-support';
 import { eventually, RawSignal } from './support';
 import { askPhones, type PhoneCallView } from '../../support/twin-phones';
 
@@ -133,15 +132,6 @@ const phones = (path: string, form?: Record<string, string>) =>
 const phoneCall = async (sid: string): Promise<PhoneCallView> =>
   (await phones(`/Calls/${sid}`)).body as unknown as PhoneCallView;
 
-/** The loudest frequency `leg` hears over the next half second (null: silence). */
-async function toneHeard(leg: MediaLeg): Promise<number | null> {
-  const samples: number[] = [];
-  const off = leg.onAudio((pcm) => samples.push(...pcm));
-  await new Promise((r) => setTimeout(r, 600));
-  off();
-  return loudestFrequency(Int16Array.from(samples.slice(-4000)));
-}
-
 const near = (hz: number | null, want: number): boolean => hz !== null && Math.abs(hz - want) <= 10;
 
 const dialTwiml = (number: string, attrs = 'callerId="+15005550006"', timeout = 5) =>
@@ -180,7 +170,7 @@ describe('<Dial><Number> from a browser', () => {
     });
     const childSid = legs[0]!.CallSid!;
     // Ann hears the phone's 1004 Hz; the phone hears Ann's 440 Hz.
-    await eventually(async () => near(await toneHeard(leg), 1004), 10_000, 'Ann hearing the phone');
+    await legHearsTone(leg, 1004, 'Ann hearing the phone', 10_000);
     await eventually(
       async () => near((await phoneCall(childSid)).heard?.toneHz ?? null, 440),
       10_000,
@@ -309,7 +299,7 @@ describe('The answering machine', () => {
     const { frame, leg } = await dial(ann, machine.number);
     leg.play(null);
     // The twin here has no speech engine: the greeting is left out (logged) and the beep follows.
-    await eventually(async () => near(await toneHeard(leg), 1000), 10_000, 'the beep');
+    await legHearsTone(leg, 1000, 'the beep', 10_000);
     leg.play(steadyTone(440));
     const { calls } = (await phones(`/Calls?Phone=${encodeURIComponent(machine.number)}`)).body as {
       calls: PhoneCallView[];
