@@ -26,6 +26,8 @@ export interface CallState {
   to: string;
   /** The person who placed it (a call from a browser), or ''. */
   user: string;
+  /** The placing browser's own id for it (its `Attempt` parameter), or ''. */
+  attempt: string;
   /** The colleague called directly, or null. */
   callee: string | null;
   groupId: string | null;
@@ -76,7 +78,7 @@ const KEEP_WRITTEN_MS = 30 * 60 * 1000;
 
 /** What a call's first webhook says; the rest starts empty. */
 export type CallStart = Pick<CallState, 'startedAt' | 'direction' | 'from' | 'to' | 'user'> &
-  Partial<Pick<CallState, 'groupId' | 'groupName' | 'reason' | 'followed'>>;
+  Partial<Pick<CallState, 'groupId' | 'groupName' | 'reason' | 'followed' | 'attempt'>>;
 
 export interface CallLog {
   /** The call's state, created from `start()` on its first webhook. */
@@ -166,6 +168,7 @@ export function createCallLog(
       if (!state) {
         state = {
           callee: null,
+          attempt: '',
           groupId: null,
           groupName: '',
           answeredBy: null,
@@ -262,6 +265,7 @@ export function historyItem(state: CallState, endedAt: number, parentStatus: str
   const answeredAt = state.answeredAt;
   return {
     callSid: state.callSid,
+    attempt: state.attempt,
     direction: state.direction,
     from: state.from,
     to: state.to,

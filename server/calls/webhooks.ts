@@ -61,7 +61,12 @@ import {
 } from './twiml';
 import { TWILIO_PATHS } from '../../src/contracts/api';
 import { normaliseNumber } from '../../src/contracts/records/group';
-import { CALL_PARAMETERS, PARK_PREFIX } from '../../src/contracts/call-parameters';
+import {
+  ATTEMPT_ID,
+  CALL_PARAMETERS,
+  PARK_PREFIX,
+  PLACED_CALL_PARAMETERS,
+} from '../../src/contracts/call-parameters';
 import { personOfClientAddress } from '../../src/contracts/voice-identity';
 
 const E164 = /^\+[1-9][0-9]{7,14}$/;
@@ -72,6 +77,15 @@ export const APOLOGY = 'Sorry, we cannot take your call right now. Please try ag
  * (src/contracts/voice-identity.ts), which maps back to their email, as everything else knows them.
  */
 const clientIdentity = personOfClientAddress;
+
+/**
+ * The placing browser's own id for its call (call-parameters.ts), kept in the row so the card finds
+ * it before the SDK knows the CallSid; anything not shaped as the browser makes it is not kept.
+ */
+const attemptOf = (params: Record<string, string>): string => {
+  const given = params[PLACED_CALL_PARAMETERS.attempt] ?? '';
+  return ATTEMPT_ID.test(given) ? given : '';
+};
 
 /** TwiML whose first verb rings people before the caller is answered (`answerOnBridge`). */
 const RINGS_FIRST =
@@ -237,7 +251,7 @@ export function registerTwilioWebhooks(
       const from = params.From ?? '';
       const to = params.To ?? '';
       const caller = clientIdentity(from);
-      if (caller !== null) return outgoing(callSid, caller, to);
+      if (caller !== null) return outgoing(callSid, caller, to, attemptOf(params));
       if (to === '') throw missing('To');
       const found = await data.groupByNumber(to);
       const state = calls.open(callSid, () => ({
@@ -265,7 +279,12 @@ export function registerTwilioWebhooks(
   };
 
   /** A call placed from a browser through the TwiML app. */
-  async function outgoing(callSid: string, caller: string, rawTo: string): Promise<string> {
+  async function outgoing(
+    callSid: string,
+    caller: string,
+    rawTo: string,
+    attempt: string,
+  ): Promise<string> {
     // A caller not on the team's copy may have signed in within the second: read it again then.
     let people = team();
     if (!people.some((u) => u.identity === caller)) people = team(true);
@@ -277,6 +296,7 @@ export function registerTwilioWebhooks(
       from: caller,
       to: target,
       user: caller,
+      attempt,
     }));
     if (!me) {
       state.reason = 'The caller is no longer on the team.';

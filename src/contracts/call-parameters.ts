@@ -22,5 +22,21 @@ export const CALL_PARAMETERS = {
   ringBackReason: 'RingBackReason',
 } as const;
 
+/**
+ * The parameters a browser's own call carries to the Voice URL (the SDK's `connect({ params })`,
+ * which Twilio passes on as fields of the webhook: https://www.twilio.com/docs/voice/sdks/javascript/twilio-device#deviceconnectconnectoptions).
+ */
+export const PLACED_CALL_PARAMETERS = {
+  /**
+   * The browser's own id for the attempt (32 hex digits, {@link ATTEMPT_ID}), kept in the call's
+   * history row: a call refused before anything rang (`<Reject>`) never tells the SDK its CallSid,
+   * so the card finds the row that says why by this id.
+   */
+  attempt: 'Attempt',
+} as const;
+
+/** An attempt id as the browser makes it; anything else is not kept. */
+export const ATTEMPT_ID = /^[0-9a-f]{32}$/;
+
 /** What a browser dials to pick up a parked call: `park:<callId>` (the `holds` item's key). */
 export const PARK_PREFIX = 'park:';

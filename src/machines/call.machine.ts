@@ -70,7 +70,7 @@ export const callMachine = callSetup.createMachine({
         }),
       },
       on: {
-        'call.accepted': 'open',
+        'call.accepted': { target: 'open', actions: 'noteSid' },
         'call.hangUp': {
           target: 'ended',
           actions: [

@@ -2,7 +2,7 @@ import type { SnapshotFrom } from 'xstate';
 import type { callMachine } from './call.machine';
 import { describeEndReason, type CallEndReason, type Remote } from './call.types';
 import type { CallDirection, RoutingNote } from './call.setup';
-import { CALL_PARAMETERS } from '../contracts/call-parameters';
+import { CALL_PARAMETERS, PLACED_CALL_PARAMETERS } from '../contracts/call-parameters';
 
 type CallSnapshot = SnapshotFrom<typeof callMachine>;
 
@@ -115,6 +115,8 @@ export interface CallSummary {
   callId: string;
   /** The call's CallSid once known (call.setup.ts `sid`). */
   sid: string | null;
+  /** The browser's own id for a call it placed (its `Attempt` parameter), or null. */
+  attempt: string | null;
   direction: CallDirection;
   status: CallStatus;
   remote: Remote;
@@ -152,6 +154,10 @@ export function selectCallSummary(s: CallSnapshot): CallSummary {
   return {
     callId: s.context.callId,
     sid: s.context.sid,
+    attempt:
+      s.context.direction === 'outgoing'
+        ? (s.context.params[PLACED_CALL_PARAMETERS.attempt] ?? null)
+        : null,
     direction: s.context.direction,
     status: selectCallStatus(s),
     remote: s.context.remote,
@@ -186,6 +192,7 @@ export function sameCallSummary(a: CallSummary, b: CallSummary): boolean {
   return (
     a.callId === b.callId &&
     a.sid === b.sid &&
+    a.attempt === b.attempt &&
     a.direction === b.direction &&
     a.status === b.status &&
     a.remote.identity === b.remote.identity &&

@@ -67,7 +67,8 @@ export type { TransferRequest };
 export type CallAdapterEvent =
   /** Their phone rings; `sid` is the call's CallSid, known from now on (an outgoing call's). */
   | { type: 'call.ringing'; sid?: string }
-  | { type: 'call.accepted' }
+  /** Answered; `sid` is the call's CallSid when the answer told it (no ringing came first). */
+  | { type: 'call.accepted'; sid?: string }
   | { type: 'call.cancelled' }
   | { type: 'call.disconnected' }
   | { type: 'call.reconnecting' }
@@ -185,7 +186,9 @@ export const callSetup = setup({
     sendDigits: (_, _params: CallRef & { digits: string }) => {},
     endWith: assign((_, params: { reason: CallEndReason }) => ({ endReason: params.reason })),
     noteSid: assign(({ context, event }) =>
-      event.type === 'call.ringing' && event.sid ? { sid: event.sid } : { sid: context.sid },
+      (event.type === 'call.ringing' || event.type === 'call.accepted') && event.sid
+        ? { sid: event.sid }
+        : { sid: context.sid },
     ),
     endFromSdk: assign(({ context }) => ({
       endReason:

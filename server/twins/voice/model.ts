@@ -167,6 +167,12 @@ export interface AppCall {
   /** The fields every webhook of the call carries. */
   fields: Record<string, string>;
   answered: boolean;
+  /**
+   * Whether its SDK has heard `sid`: from a `ringing` (a `<Dial>` ringing) or an `answer`, or, for a
+   * leg it was rung for, the `invite`. Until then the SDK knows the call only by `tempSid`, and drops
+   * anything sent under `sid` (the Voice SDK's `Call._onHangup`, `_onMessageReceived`).
+   */
+  sidTold: boolean;
   ended: boolean;
   /** Why the call ended, when it was not a plain hang-up (`<Reject>`). */
   endStatus: FinalStatus | null;

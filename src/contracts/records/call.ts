@@ -98,6 +98,11 @@ const nullableText = v.optional(v.nullable(v.string()), null);
 export const CallSchema = v.object({
   /** The call's id: its parent call's SID. */
   callSid: v.optional(v.string(), ''),
+  /**
+   * The placing browser's own id for the call (its `Attempt` parameter, call-parameters.ts), or ''
+   * (a call from outside, rows from before).
+   */
+  attempt: v.optional(v.string(), ''),
   /** As the team sees it: a call from outside is inbound, one placed from a browser outbound. */
   direction: v.picklist(DIRECTIONS),
   from: v.string(),
@@ -144,6 +149,7 @@ export type CallRecord = v.InferOutput<typeof CallSchema>;
 
 export const callRecord = defineRecord('call', CallSchema, {
   callSid: '',
+  attempt: '',
   direction: 'outbound',
   from: '',
   to: '',

@@ -20,7 +20,7 @@ import { loadVoiceSdk, type VoiceSdkModule } from './sdk';
 import { createTabLock, type TabLock } from './tab-lock';
 import type { VoiceCredentials } from '../../contracts/api';
 import type { QualityReport } from '../../contracts/records/call-quality';
-import { CALL_PARAMETERS } from '../../contracts/call-parameters';
+import { CALL_PARAMETERS, PLACED_CALL_PARAMETERS } from '../../contracts/call-parameters';
 import { personOfClientAddress } from '../../contracts/voice-identity';
 import type { CallActor } from '../../machines/device.setup';
 import type { CallAdapterEvent, CallControlInput } from '../../machines/call.setup';
@@ -75,6 +75,12 @@ export interface VoiceRuntime {
 
 /** The SDK's TransportError: a message could not be sent because no socket is open. */
 const NO_TRANSPORT = 31009;
+
+/** A fresh id for a call this browser places (call-parameters.ts ATTEMPT_ID: 32 hex digits). */
+function attemptId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** Whether the SDK Device says it is registered (its `state` is typed as its own enum). */
 const isRegistered = (device: SdkDevice | null): boolean => String(device?.state) === 'registered';
@@ -132,7 +138,12 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       const sid = call.parameters.CallSid;
       send(sid ? { type: 'call.ringing', sid } : { type: 'call.ringing' });
     });
-    on('accept', () => send({ type: 'call.accepted' }));
+    // An outgoing call answered at once (a pick-up joins its room, no `<Dial>` rang) learns its
+    // CallSid from the answer itself.
+    on('accept', () => {
+      const sid = call.parameters.CallSid;
+      send(sid ? { type: 'call.accepted', sid } : { type: 'call.accepted' });
+    });
     on('cancel', () => send({ type: 'call.cancelled' }));
     on('reconnecting', () => send({ type: 'call.reconnecting' }));
     on('reconnected', () => send({ type: 'call.reconnected' }));
@@ -370,7 +381,7 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
           number: identity === null ? to : null,
           displayName,
         },
-        params: {},
+        params: { [PLACED_CALL_PARAMETERS.attempt]: attemptId() },
       });
     },
     mirror,

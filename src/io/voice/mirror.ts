@@ -123,6 +123,7 @@ function parseSummary(v: unknown): CallSummary | null {
   const ringBack = v.ringBack ?? null;
   const warnings = v.warnings ?? [];
   const sid = v.sid ?? null;
+  const attempt = v.attempt ?? null;
   const endUnexplained = v.endUnexplained ?? false;
   const transfer = parseTransfer(v.transfer);
   if (
@@ -146,6 +147,7 @@ function parseSummary(v: unknown): CallSummary | null {
     !textOrNull(group) ||
     !textOrNull(ringBack) ||
     !textOrNull(sid) ||
+    !textOrNull(attempt) ||
     typeof endUnexplained !== 'boolean' ||
     !Array.isArray(warnings) ||
     warnings.length > 20 ||
@@ -155,6 +157,7 @@ function parseSummary(v: unknown): CallSummary | null {
   return {
     callId,
     sid,
+    attempt,
     direction: direction as CallDirection,
     status: status as CallStatus,
     remote,

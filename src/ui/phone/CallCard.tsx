@@ -81,6 +81,7 @@ export function CallCardView({
   // The history row's sentence, once there, says best why a call that did not connect ended.
   const rowReason = useCallRowReason(
     summary.sid ?? summary.callId,
+    summary.attempt,
     status === 'ended' && summary.endUnexplained,
   );
   const endText = rowReason ?? summary.endText;

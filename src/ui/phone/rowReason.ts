@@ -14,17 +14,26 @@ import { useContainerSelector, useSyncList } from '../sync/useSyncContainers';
 
 const NO_ITEMS: readonly ListItem[] = [];
 
-/** The row's reason for call `callId` once it ended without being answered; null otherwise. */
-export function useCallRowReason(callId: string, ended: boolean): string | null {
+/**
+ * The row's reason for call `callId` (or, for one this browser placed, its `attempt`: a call refused
+ * before anything rang never tells the SDK its CallSid) once it ended without being answered; null
+ * otherwise.
+ */
+export function useCallRowReason(
+  callId: string,
+  attempt: string | null,
+  ended: boolean,
+): string | null {
   const calls = useSyncList(CALLS.name, CALLS_PAGE);
   const items = useContainerSelector(calls, selectListItems, NO_ITEMS);
   return useMemo(() => {
     if (!ended) return null;
     for (const item of items) {
       const row = callOf(item);
-      if (row?.callSid !== callId) continue;
+      if (!row || (row.callSid !== callId && (attempt === null || row.attempt !== attempt)))
+        continue;
       return row.outcome !== 'answered' && row.reason !== '' ? row.reason : null;
     }
     return null;
-  }, [items, callId, ended]);
+  }, [items, callId, attempt, ended]);
 }

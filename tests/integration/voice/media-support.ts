@@ -3,6 +3,7 @@
  * peer (werift, the server's own media code playing the browser's part), so what each side hears is
  * read from the RTP it receives.
  */
+import { createHash } from 'node:crypto';
 import {
   answerLeg,
   offerLeg,
@@ -75,6 +76,17 @@ export async function hears(leg: MediaLeg, what: 'sound' | 'silence'): Promise<v
     );
   });
 }
+
+/**
+ * The browser's own id for a call it places with the SDK's temporary id `tempSid` (its `Attempt`
+ * parameter, src/contracts/call-parameters.ts): 32 hex digits, the same for the same `tempSid`.
+ */
+export const attemptFor = (tempSid: string): string =>
+  createHash('md5').update(tempSid).digest('hex');
+
+/** The `params` of an `invite` to `to`, as the app's browser sends them (`To` and `Attempt`). */
+export const placeParams = (to: string, tempSid: string): string =>
+  `To=${encodeURIComponent(to)}&Attempt=${attemptFor(tempSid)}`;
 
 /** What `leg` hears over 600 ms: packets, decoded samples and the loudest frequency of the last half second. */
 export async function toneHeard(
@@ -158,22 +170,23 @@ export async function dial(
     callsid: tempSid,
     sdp: leg.localSdp,
     preflight: false,
-    twilio: { accountsid: null, params: `To=${encodeURIComponent(to)}` },
+    twilio: { accountsid: null, params: placeParams(to, tempSid) },
   });
-  // The call's SID is the one its `ringing` carries (sent before its TwiML runs), or the call was
-  // refused at once (a `hangup` with the invite's own SID). Its answer or hang-up is then the one
-  // with that SID: a late frame of a call `who` was in before (its end can reach it after this
-  // invite) is never taken for this call's.
+  // The call's SID is the one its first `ringing` or `answer` carries, as Twilio tells it: `ringing`
+  // when a <Dial> rings someone, `answer` when its TwiML answers at once (a pick-up joins its room);
+  // or the call was refused before either (a `hangup` to the invite's own SID). After a `ringing`,
+  // its answer or hang-up is the one with that SID: a late frame of a call `who` was in before (its
+  // end can reach it after this invite) is never taken for this call's.
   const earlier = new Set(who.frames.slice(0, mark).map((f) => f.payload.callsid));
   const first = await who.next(
     (f) =>
-      (f.type === 'ringing' && !earlier.has(f.payload.callsid)) ||
+      ((f.type === 'ringing' || f.type === 'answer') && !earlier.has(f.payload.callsid)) ||
       (f.type === 'hangup' && f.payload.callsid === tempSid),
     mark,
-    15_000,
+    30_000,
   );
   const frame =
-    first.type === 'hangup'
+    first.type !== 'ringing'
       ? first
       : await who.next(
           (f) =>

@@ -17,12 +17,14 @@ import { startServer, type RunningServer } from '../../support/server';
 import { client, shutdownClients } from '../sync/support';
 import {
   answerTo,
+  attemptFor,
   closeLegs,
   connected,
   dial,
   hears,
   paramsOf,
   person as personAt,
+  placeParams,
   post,
   type Person,
 } from './media-support';
@@ -67,24 +69,28 @@ const pickUpInvite = (callsid: string, callId: string, leg: MediaLeg) => ({
   callsid,
   sdp: leg.localSdp,
   preflight: false,
-  twilio: { accountsid: null, params: `To=${encodeURIComponent(`park:${callId}`)}` },
+  twilio: { accountsid: null, params: placeParams(`park:${callId}`, callsid) },
 });
 
 /**
  * A refused pick-up as the picker learns it. The app answers the pick-up's call with `<Reject>` (as on
- * Twilio), which the Voice SDK sees as a declined call (31603, with no sentence of its own); the call
- * card then shows the sentence from that call's history row (src/ui/phone/rowReason.ts): the row,
- * under the CallSid the SDK knows, must say why, and not as an answered call.
+ * Twilio), which the Voice SDK sees as a declined call (31603, with no sentence of its own). Nothing
+ * rang first, so Twilio never told the SDK the CallSid: the `hangup` comes to the SDK's own temporary
+ * id (issue 42, finding 8). The call card then shows the sentence from that call's history row
+ * (src/ui/phone/rowReason.ts), found by the browser's `Attempt` id: the row must say why, and not as
+ * an answered call.
  */
 async function toldWhy(who: Person, ended: Frame, sentence: string): Promise<void> {
   expect(ended.type).toBe('hangup');
   expect(ended.payload.error).toMatchObject({ code: 31603 });
-  const callSid = String(ended.payload.callsid);
+  const tempSid = String(ended.payload.callsid);
+  expect(tempSid).toMatch(/^TJ/);
+  const attempt = attemptFor(tempSid);
   const history = await (await client(server.url, who.identity)).list('calls');
   await eventually(
     async () => {
       const items = (await history.getItems({ order: 'desc', pageSize: 20 })).items;
-      const row = items.find((i) => (i.data as { callSid?: string }).callSid === callSid);
+      const row = items.find((i) => (i.data as { attempt?: string }).attempt === attempt);
       if (!row) return false;
       expect(callRecord.check(row.data)).toMatchObject({ ok: true, value: row.data });
       expect(row.data).toMatchObject({ from: who.identity, user: who.identity, reason: sentence });

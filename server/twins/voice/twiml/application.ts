@@ -195,8 +195,8 @@ export async function placeAppCall(
     status.ended('canceled', 0);
     return;
   }
-  // Early media from now on: the caller hears what the TwiML plays before it answers.
-  send(vs, conn, 'ringing', { callsid: call.sid, sdp: call.leg.localSdp });
+  // Nothing is said to the SDK yet: the TwiML answers (`answer`), rings someone (`ringing`, with
+  // early media: `<Dial>`, call.ts ringCaller) or refuses it (`hangup` to its own id).
   await runAppCall(
     vs,
     call,

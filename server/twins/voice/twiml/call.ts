@@ -83,10 +83,30 @@ export const untilEnded = (call: AppCall): Promise<void> =>
     else call.enders.add(resolve);
   });
 
+/**
+ * The id the call's SDK knows it by: `sid` once a `ringing` or `answer` told it, its own `tempSid`
+ * before (a `<Reject>`, a failure or a hang-up before anything rang is sent there, as Twilio does:
+ * the SDK matches a `hangup` to `parameters.CallSid` or its outbound connection id).
+ */
+export const sdkSid = (call: AppCall): string => (call.sidTold ? call.sid : call.tempSid);
+
+/**
+ * A `<Dial>` of the call rings someone: the caller's SDK is told `ringing` with the CallSid and the
+ * SDP (early media: it hears the ringback from now on), once, and only while not yet answered.
+ * Twilio sends nothing before: a call answered at once (`<Say>`, `<Conference>`) hears `answer`
+ * first, and one refused (`<Reject>`) only its `hangup`.
+ */
+export function ringCaller(vs: VoiceState, call: AppCall): void {
+  if (call.answered || call.ended || call.sidTold || !call.leg || !call.conn) return;
+  call.sidTold = true;
+  send(vs, call.conn, 'ringing', { callsid: call.sid, sdp: call.leg.localSdp });
+}
+
 /** Answers the caller's SDK (once): its call turns open. */
 export function answerCall(vs: VoiceState, call: AppCall): void {
   if (call.answered || call.ended || !call.leg) return;
   call.answered = true;
+  call.sidTold = true;
   call.answeredAt = vs.now();
   call.fields.CallStatus = 'in-progress';
   const listed = app(vs).registry.calls.get(call.sid);
@@ -102,7 +122,7 @@ export function answerCall(vs: VoiceState, call: AppCall): void {
 /** Hangs the call up: its SDK is told, and the call ends. */
 export function hangUpCall(vs: VoiceState, call: AppCall): void {
   if (call.ended) return;
-  send(vs, call.conn, 'hangup', { callsid: call.sid });
+  send(vs, call.conn, 'hangup', { callsid: sdkSid(call) });
   endAppCall(call);
 }
 
@@ -118,6 +138,7 @@ export function appCall(
   return {
     ...start,
     answered: answeredAt !== null,
+    sidTold: answeredAt !== null,
     ended: false,
     endStatus: null,
     hungUpByCaller: false,

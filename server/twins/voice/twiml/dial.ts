@@ -11,7 +11,7 @@ import { offerLeg, type MediaLeg } from '../media';
 import { bridge } from '../bridge';
 import { sid, type Conn, type VoiceState } from '../model';
 import { registeredSocketsOf, send } from '../wire';
-import { acceptAnswer, answerCall, app, forget, keepSummary, tracked } from './call';
+import { acceptAnswer, answerCall, app, forget, keepSummary, ringCaller, tracked } from './call';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome } from './run';
 import type { FinalStatus } from './status';
@@ -142,7 +142,10 @@ export async function dialClients(
           parameters,
           reconnect: fork.reconnect.token,
         });
-      if (fork.devices.size > 0) fork.status.ringing();
+      if (fork.devices.size > 0) {
+        fork.status.ringing();
+        ringCaller(vs, call);
+      }
       else fork.status.ended('no-answer', 0);
     }
     if (forks.every((f) => f.devices.size === 0)) {

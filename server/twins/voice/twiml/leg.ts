@@ -27,7 +27,7 @@ import { rms } from '../codec';
 import { dtmfKey } from '../phones';
 import { sid, type VoiceState, type RunScope } from '../model';
 import { send } from '../wire';
-import { answerCall, endAppCall, hangUpCall } from './call';
+import { answerCall, endAppCall, hangUpCall, sdkSid } from './call';
 import { joinConference } from './conference';
 import { dialClients } from './dial';
 import { dialNumber } from './number';
@@ -199,7 +199,7 @@ export class TwinCallLeg implements CallLeg, CallRun, RunScope {
     if (this.ended) return;
     call.endStatus = reason === 'busy' ? 'busy' : 'no-answer';
     send(this.vs, call.conn, 'hangup', {
-      callsid: call.sid,
+      callsid: sdkSid(call),
       error:
         reason === 'busy'
           ? { code: 31486, message: 'Busy Here' }

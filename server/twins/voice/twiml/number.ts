@@ -40,7 +40,16 @@ import type { TwinCall } from '../rest/resources';
 import { RestError } from '../rest/resources';
 import type { PhoneNetwork, PhoneCallView } from '../rest/phones';
 import { TONES } from '../../../platform/audio/tones';
-import { answerCall, answeredCall, app, appCall, endAppCall, forget, tracked } from './call';
+import {
+  answerCall,
+  answeredCall,
+  app,
+  appCall,
+  endAppCall,
+  forget,
+  ringCaller,
+  tracked,
+} from './call';
 import type { DialNoun } from './parse';
 import type { CallLeg, DialOutcome, Start } from './run';
 import { spoken, VOICEMAIL_BEEP } from './sounds';
@@ -267,6 +276,7 @@ export async function dialNumber(
     mode.forks.set(childSid, fork);
     mode.registry.setStatus(listed, 'ringing');
     status.ringing();
+    ringCaller(vs, call);
     // Early media: the caller hears ringback until the phone answers.
     callerLeg.play(TONES.ringback);
     if (script.answer === 'busy')

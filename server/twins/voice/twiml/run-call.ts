@@ -4,7 +4,7 @@
  */
 import type { VoiceState } from '../model';
 import { send } from '../wire';
-import { endAppCall, untilEnded } from './call';
+import { endAppCall, sdkSid, untilEnded } from './call';
 import { TwinCallLeg } from './leg';
 import { runCall, type Start } from './run';
 import type { FinalStatus } from './status';
@@ -64,7 +64,7 @@ export function startRun(
       );
       if (leg.ended) return;
       send(vs, call.conn, 'hangup', {
-        callsid: call.sid,
+        callsid: sdkSid(call),
         error: { code: 31000, message: 'The call failed.' },
       });
       endAppCall(call);

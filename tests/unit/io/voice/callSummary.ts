@@ -4,6 +4,7 @@ import type { CallSummary } from '../../../../src/machines/call.selectors';
 export const callSummary = (over: Partial<CallSummary> = {}): CallSummary => ({
   callId: 'CA1',
   sid: 'CA1',
+  attempt: null,
   direction: 'incoming',
   status: 'incoming',
   remote: { identity: 'ann', number: null, displayName: 'Ann' },

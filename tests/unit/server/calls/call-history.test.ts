@@ -122,6 +122,7 @@ describe('an answered call', () => {
     expect(request.form.Ttl).toBe('31536000');
     expect(created().at(-1)).toEqual({
       callSid,
+      attempt: '',
       direction: 'inbound',
       from: CALLER,
       to: SALES_NUMBER,
@@ -393,6 +394,26 @@ describe('other endings', () => {
     } finally {
       t.api.setMapItem('presence', CAT, before.data, 3600 * 24 * 365 * 5);
     }
+  });
+
+  it("a refused call keeps the placing browser's attempt id, so its card finds the row without a CallSid", async () => {
+    const attempt = '0123456789abcdef0123456789abcdef';
+    const refused = sid();
+    const xml = await post('/api/twilio/voice', {
+      ...browserCall(refused, ALICE, ALICE),
+      Attempt: attempt,
+    });
+    expect(xml).toContain('<Reject');
+    await ended(refused, `client:${vid(ALICE)}`, ALICE, 'no-answer');
+    expect(created().at(-1)).toMatchObject({ callSid: refused, attempt, user: ALICE });
+    // Anything not shaped as the browser makes it is not kept.
+    const odd = sid();
+    await post('/api/twilio/voice', {
+      ...browserCall(odd, ALICE, ALICE),
+      Attempt: 'x'.repeat(500),
+    });
+    await ended(odd, `client:${vid(ALICE)}`, ALICE, 'no-answer');
+    expect(created().at(-1)).toMatchObject({ callSid: odd, attempt: '' });
   });
 
   it('a call this server did not see start: written from the status callback, its outcome unknown', async () => {

@@ -45,6 +45,7 @@ function history(): HistoryRows & { rows: CallRecord[] } {
 
 const LIVE: CallRecord = {
   callSid: 'CA0123456789abcdef0123456789abcdef',
+  attempt: '',
   direction: 'outbound',
   from: 'ann@x.io',
   to: '700',
