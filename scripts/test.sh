@@ -110,7 +110,8 @@ summary() {
     plain "$out" | grep -E '^ *(Test Files|Tests) ' | sed 's/^/          /'
   done
   echo
-  echo "== every end-to-end suite on both backends (passed: every test of the file passed)"
+  echo "== every end-to-end suite on both backends (passed: every test of the file passed); the twins"
+  echo "   in their real network, seed $TWINS_SEED (replay a suite: $TWINS_REPLAY)"
   printf '  %-40s %-10s %s\n' suite embedded "Twilio (twins)"
   local f embedded twins
   for f in $E2E_SUITES; do
@@ -143,6 +144,14 @@ E2E_SUITES=$(ls tests/e2e/*.test.ts)
 # shellcheck disable=SC2086
 TWINS_LANE2=$(printf '%s\n' $E2E_SUITES | grep -vxF -f <(printf '%s\n' $TWINS_LANE1))
 MODEL_SUITES=$(ls tests/model/*.test.ts)
+# The end-to-end suites on the twins run in the twins' "real" network (docs/twins-voice.md, "Twilio's
+# timing": status callbacks late, twice or out of order, redirects applied after their answer), with a
+# fresh seed each run, printed here and in the summary so a failure is replayed with it; a seed given
+# in SWITCHBOARD_TWINS_SEED is used instead.
+TWINS_SEED=${SWITCHBOARD_TWINS_SEED:-$(((RANDOM << 15) | RANDOM))}
+TWINS_ENV="SWITCHBOARD_E2E_BACKEND=twilio-twins SWITCHBOARD_TWINS_NETWORK=real SWITCHBOARD_TWINS_SEED=$TWINS_SEED"
+TWINS_REPLAY="$TWINS_ENV npm test -- tests/e2e/<suite>.test.ts"
+echo "== the twins' real network, seed $TWINS_SEED (replay a suite: $TWINS_REPLAY)"
 
 (
   set +e
@@ -156,7 +165,7 @@ MODEL_SUITES=$(ls tests/model/*.test.ts)
   integration=$?
   echo "== end-to-end suites on the Twilio backend (twins), lane 2's share:" $TWINS_LANE2
   # shellcheck disable=SC2086
-  step e2e-on-twins-lane-2 env SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser $TWINS_LANE2
+  step e2e-on-twins-lane-2 env $TWINS_ENV npx vitest run --project browser $TWINS_LANE2
   twins=$?
   echo "== model suites, on the embedded backend:" $MODEL_SUITES
   # shellcheck disable=SC2086
@@ -176,7 +185,7 @@ if built; then
   step e2e-embedded npx vitest run --project browser tests/e2e/ || main=$?
   echo "== end-to-end suites on the Twilio backend (twins), lane 1's share:" $TWINS_LANE1
   # shellcheck disable=SC2086
-  step e2e-on-twins-lane-1 env SWITCHBOARD_E2E_BACKEND=twilio-twins npx vitest run --project browser $TWINS_LANE1 ||
+  step e2e-on-twins-lane-1 env $TWINS_ENV npx vitest run --project browser $TWINS_LANE1 ||
     main=$?
 else
   main=1
