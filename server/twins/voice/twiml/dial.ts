@@ -145,8 +145,7 @@ export async function dialClients(
       if (fork.devices.size > 0) {
         fork.status.ringing();
         ringCaller(vs, call);
-      }
-      else fork.status.ended('no-answer', 0);
+      } else fork.status.ended('no-answer', 0);
     }
     if (forks.every((f) => f.devices.size === 0)) {
       settle({ status: 'no-answer', callSid: forks[0]?.sid ?? null, seconds: 0 });
