@@ -441,6 +441,43 @@ describe('Twilio redirects asynchronously', () => {
       base = ownBase;
     }
   });
+
+  it("a callee's second update, asked while its first is pending, runs after it on the call the first made", async () => {
+    // As above, a twin whose first redirect waits at least 300 ms: the second update is asked while
+    // the first has not moved the callee out of the bridge yet. Twilio applies a call's updates in
+    // turn, each to the same CallSid; the twin dropped the second once the first had made the
+    // bridged leg a call of its own (the attended transfer cancelled at once: the transferrer's
+    // return to the caller was lost and both heard silence).
+    let seed = 1;
+    while (createNetwork({ mode: 'real', seed }).redirectDelayMs() < 300) seed++;
+    const own = await startTwin({ mode: 'real', seed });
+    const ownRest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(own.base) });
+    const ownBase = base;
+    base = own.base;
+    try {
+      const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
+      voiceUrl({ bob: '<Response><Dial><Client>bob</Client></Dial></Response>' });
+      const mark = bob.frames.length;
+      const calling = dial(ann, 'bob');
+      const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+      const childSid = String(invite.payload.callsid);
+      await answerTo(bob, invite);
+      await calling;
+
+      const bobMark = bob.frames.length;
+      await ownRest.calls(childSid).update({ twiml: '<Response><Pause length="30"/></Response>' });
+      await ownRest.calls(childSid).update({ twiml: '<Response><Hangup/></Response>' });
+      // The first made Bob's leg a call of its own, pausing; the second then hangs it up.
+      await hungUp(bob, childSid, bobMark);
+      expect((await ownRest.calls(childSid).fetch()).status).toBe('completed');
+    } finally {
+      await closeLegs();
+      for (const p of people.splice(0)) p.close();
+      await own.voice.close();
+      own.twin.close();
+      base = ownBase;
+    }
+  });
 });
 
 describe('Calls placed through the REST API', () => {

@@ -104,7 +104,15 @@ export function appEngine(vs: VoiceState): VoiceEngine {
       if (fork?.redirect) return fork.redirect(start);
       if (!fork?.answeredBy) throw NOT_IN_PROGRESS();
       later(callSid, () => {
-        // The leg was meanwhile redirected, hung up or let go: nothing is left to move.
+        // An earlier redirect, asked before this one, took the leg out of its bridge meanwhile: it
+        // is a call of its own now, under the same CallSid, and this redirect runs on it, as
+        // Twilio applies a call's redirects in turn.
+        const own = mode().calls.get(callSid);
+        if (own) {
+          if (!own.ended) startRun(vs, own, start);
+          return;
+        }
+        // The leg was meanwhile hung up or let go: nothing is left to move.
         if (mode().forks.get(callSid) !== fork || !fork.answeredBy) return;
         redirectChild(vs, fork, start);
       });
