@@ -99,6 +99,45 @@ export function createCalls(
         calls.checkpoint();
       }
     };
+  /**
+   * Whether Twilio's Calls resource lists a call of theirs in progress, placed by them or to them
+   * (https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources: `To`, `From`
+   * and `Status` filters), whichever server follows it. A leg whose end was reported here does not
+   * count, should the list not have caught up with its status callback yet.
+   */
+  async function hasLiveCall(identity: string): Promise<boolean> {
+    const address = `client:${voiceIdentityOf(identity)}`;
+    const [to, from] = await Promise.all([
+      client.calls.list({ to: address, status: 'in-progress', limit: 20 }),
+      client.calls.list({ from: address, status: 'in-progress', limit: 20 }),
+    ]);
+    return [...to, ...from].some((call) => !calls.hasEnded(call.sid));
+  }
+  /**
+   * Someone's availability for a direct call or a transfer to them, "on a call" as Twilio has it
+   * now. Its status callbacks come as separate requests, late or out of order
+   * (https://www.twilio.com/docs/voice/api/call-resource#statuscallbackevent), so this server's
+   * account of who is on a call can be seconds behind: a colleague who just hung up was refused as
+   * busy, and one who just answered was rung and missed the call. Twilio's Calls resource is asked
+   * beside the usual read (in parallel: the call waits for the slower of the two); when it cannot
+   * be asked, the usual answer stands.
+   */
+  const routingData: RoutingData = {
+    ...data,
+    async availability(identity) {
+      const [can, live] = await Promise.all([
+        data.availability(identity),
+        hasLiveCall(identity).catch((err: unknown) => {
+          log(`on a call, as Twilio has it, for ${identity}: not read: ${String(err)}`);
+          return null;
+        }),
+      ]);
+      if (live === null) return can;
+      if (can === 'onCall' && !live) return 'available';
+      if (can === 'available' && live) return 'onCall';
+      return can;
+    },
+  };
   const onCallChanged = createOnCallWriter({
     rest,
     isOnCall: (id) => calls.isOnCall(id),
@@ -106,14 +145,7 @@ export function createCalls(
     // (https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources: `To`,
     // `From` and `Status` filters): placed by them, or to them. A leg whose end was reported here
     // does not count, should the list not have caught up with its status callback yet.
-    async hasLiveCall(identity) {
-      const address = `client:${voiceIdentityOf(identity)}`;
-      const [to, from] = await Promise.all([
-        client.calls.list({ to: address, status: 'in-progress', limit: 20 }),
-        client.calls.list({ from: address, status: 'in-progress', limit: 20 }),
-      ]);
-      return [...to, ...from].some((call) => !calls.hasEnded(call.sid));
-    },
+    hasLiveCall,
     log,
     written: (identity, written) => data.wrote(identity, written),
   });
@@ -235,14 +267,14 @@ export function createCalls(
       router.on = (method, path, handler) => appRouter.on(method, path, journalled(handler));
       const media = registerTwilioMedia(router, {
         config,
-        data,
+        data: routingData,
         announcements: r.announcements,
         log,
       });
       control = registerTwilioWebhooks(router, {
         config,
         rest,
-        data,
+        data: routingData,
         calls,
         media,
         voicemail,

@@ -90,6 +90,12 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
   const inOrder = (path: string, params: Record<string, string>): boolean =>
     calls.inOrder(`${path} ${params.CallSid ?? ''}`, params.SequenceNumber);
 
+  /**
+   * Legs whose answer was taken and whose end has not come yet (each removed at its end, so only
+   * calls under way are here).
+   */
+  const answers = new Set<string>();
+
   router.on('POST', TWILIO_PATHS.leg, async (ctx) => {
     const params = await readSignedForm(ctx.req, config);
     const legSid = callSidOf(params);
@@ -104,29 +110,44 @@ export function registerCallProgress(router: Router, deps: CallProgressDeps): vo
     }
     // The caller's SDK was sent `ringing` as this leg rang, or its answer: it knows its CallSid.
     if (status === 'ringing' || status === 'in-progress') deps.sdkKnows?.ready(parentSid);
-    // An answer arriving after the leg's end is not taken: the leg is over.
-    if (status === 'in-progress' && !calls.hasEnded(legSid)) {
+    /**
+     * The leg's answer: who took the call, on the row and for the controls. `late`: taken from the
+     * leg's `completed` ("The call was answered and has ended normally",
+     * https://www.twilio.com/docs/voice/api/call-resource#call-status-values) because its own
+     * `in-progress` has not arrived (callbacks come in no set order, and one may come after the
+     * end or be dropped as older): the row still says who answered and when, and nobody is put
+     * on a call for a leg that is over.
+     */
+    const takeAnswer = (late: boolean): void => {
+      answers.add(legSid);
       const state = calls.get(parentSid);
       if (state && state.answeredBy === null) {
         state.answeredBy = identity ?? to;
-        state.answeredAt = now();
+        const talked = late ? Number(params.CallDuration ?? '0') : 0;
+        state.answeredAt = now() - (Number.isFinite(talked) ? Math.max(0, talked) * 1000 : 0);
         if (state.groupId !== null) told(state, [answeredStep(identity ? nameOf(identity) : to)]);
         // A browser caller's card names whoever took the call (a group's member, a forwarding
         // target); a caller from a phone has no Voice SDK to tell (webhooks.ts, `told`).
-        if (state.user !== '')
+        if (state.user !== '' && !late)
           deps.tell?.(
             parentSid,
             partyMessage({ identity, name: identity !== null ? nameOf(identity) : to }),
           );
       }
-      if (identity !== null) {
+      if (identity !== null && !late) {
         calls.legAnswered(identity, legSid);
         calls.party(legSid, control?.callOf(parentSid) ?? parentSid, identity);
       }
       // A `<Number>`'s phone as much as a `<Client>`'s colleague: the call is live either way, so it
       // can be held, parked and transferred (without it every control answered "This call has ended").
       control?.answered(parentSid, legSid, identity, to);
-    } else if (FINAL_STATUSES.includes(status)) {
+    };
+    // An answer arriving after the leg's end is not taken: the leg is over.
+    if (status === 'in-progress' && !calls.hasEnded(legSid)) takeAnswer(false);
+    else if (FINAL_STATUSES.includes(status)) {
+      if (status === 'completed' && !answers.has(legSid) && !calls.hasEnded(legSid))
+        takeAnswer(true);
+      answers.delete(legSid);
       calls.legEnded(legSid, identity);
       control?.ended(legSid);
     }

@@ -4,6 +4,9 @@
  * dials it, or calling the team's number through the twin's phone route (`/twilio/phones/Calls`).
  * Audio is measured both ways: each page's level from its own peer connections, and the phone says
  * which tone it hears (the pages' fake microphones play Chromium's beep; the phone talks 1004 Hz).
+ * Each call feature both ways, an agent calling out and the customer calling in: hold and resume,
+ * park and pick-up, ring-back, blind and attended transfer; and voicemail, which only a caller
+ * leaves (a group on holiday), played from /history.
  *
  * Both backends: the server is given the made-up account's number (`TWILIO_PHONE_NUMBERS`), which
  * `twilio-twins` has anyway and `embedded` otherwise lacks, so the suite runs the same on each.
@@ -20,6 +23,8 @@ import { inbound, phonePerson } from './support/page-audio';
 import { eventually } from './support/phone';
 
 const TEAM_NUMBER = '+15005550006';
+/** A second number of the account, for a group on holiday today: its callers leave a voicemail. */
+const HOLIDAY_NUMBER = '+15005550007';
 let server: RunningServer;
 let browser: Browser;
 let ann: Person;
@@ -52,7 +57,7 @@ async function pageHears(page: Page): Promise<void> {
 beforeAll(async () => {
   server = await startServer({
     env: {
-      TWILIO_PHONE_NUMBERS: TEAM_NUMBER,
+      TWILIO_PHONE_NUMBERS: `${TEAM_NUMBER},${HOLIDAY_NUMBER}`,
       SWITCHBOARD_VOICE_RING_SECONDS: '15',
       SWITCHBOARD_VOICE_PARK_SECONDS: '6',
     },
@@ -61,11 +66,20 @@ beforeAll(async () => {
   ann = await phonePerson(browser, server.url, 'Ann', '/contacts');
   bob = await phonePerson(browser, server.url, 'Bob', '/hold');
   cat = await phonePerson(browser, server.url, 'Cat', '/contacts');
-  await saveGroup(await adminApiFor(server.url, 'Ann', 'ann@example.com'), {
+  const admin = await adminApiFor(server.url, 'Ann', 'ann@example.com');
+  await saveGroup(admin, {
     id: 'desk',
     name: 'Front desk',
     number: TEAM_NUMBER,
     members: ['ann@example.com'],
+  });
+  const today = new Date().toISOString().slice(0, 10);
+  await saveGroup(admin, {
+    id: 'accounts',
+    name: 'Accounts',
+    number: HOLIDAY_NUMBER,
+    members: ['ann@example.com'],
+    holidays: [{ id: 'h1', label: 'Founders Day', start: today, end: today }],
   });
 }, 90_000);
 
@@ -191,5 +205,117 @@ describe('a customer on a phone number', () => {
       () => phoneCall(called.sid),
       (c) => c.status === 'completed',
     );
+  });
+  it('Ann calls a customer: she holds and resumes, parks them and nobody picks up: it rings her back; she talks to Cat first and hands the customer over', async () => {
+    for (const p of [ann, bob, cat]) await dismissAll(p);
+    const customer = phoneNamed('second person');
+    await ann.page.getByTestId('dial-input').fill(customer.number);
+    await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
+    await openCard(ann).waitFor({ timeout: 20_000 });
+    const { calls } = (await phones(`/Calls?Phone=${encodeURIComponent(customer.number)}`)) as {
+      calls: PhoneCallView[];
+    };
+    const sid = calls[0]!.sid;
+    await pageHears(ann.page);
+    await phoneHearsSound(sid);
+    // Hold: Ann hears nothing, the customer the music; resume: they talk again.
+    await openCard(ann).getByRole('button', { name: 'Hold', exact: true }).click();
+    await openCard(ann).getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor();
+    const before = (await inbound(ann.page)).packets;
+    await eventually(
+      () => inbound(ann.page),
+      (st) => st.packets > before + 25 && st.level < 0.001,
+    );
+    await phoneHearsSound(sid);
+    await openCard(ann).getByRole('button', { name: 'Hold', exact: true, pressed: true }).click();
+    await pageHears(ann.page);
+    // Parked too long (6 s here): the call rings Ann back, and she takes it.
+    await openCard(ann).getByRole('button', { name: 'Park', exact: true }).click();
+    await ann.page.getByTestId('call-ended').filter({ hasText: 'You parked the call' }).waitFor();
+    await phoneHearsSound(sid); // the music
+    await dismissAll(ann);
+    const ringing = ann.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(ann).waitFor();
+    await pageHears(ann.page);
+    await phoneHearsSound(sid);
+    // Attended: Ann talks to Cat while the customer hears the music, then completes.
+    await openCard(ann).getByRole('button', { name: 'Transfer', exact: true }).click();
+    await openCard(ann).getByLabel('Transfer to').fill('Cat');
+    await openCard(ann).getByRole('button', { name: 'Talk first' }).click();
+    const catRinging = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await catRinging.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(ann)
+      .getByTestId('call-transfer')
+      .filter({ hasText: 'Talking to Cat.' })
+      .waitFor();
+    await pageHears(cat.page); // Ann
+    await openCard(ann).getByRole('button', { name: 'Complete transfer' }).click();
+    await ann.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+    await pageHears(cat.page); // the customer
+    await phoneHearsSound(sid); // Cat
+    await phones(`/Calls/${sid}/Hangup`, {});
+    await cat.page.getByTestId('call-ended').waitFor();
+  });
+
+  it('a customer calls in and Ann sends them on to Bob at once: Bob answers and they hear each other', async () => {
+    for (const p of [ann, bob, cat]) await dismissAll(p);
+    const customer = phoneNamed('person');
+    const called = (await phones('/Calls', { From: customer.number, To: TEAM_NUMBER })) as {
+      sid: string;
+    };
+    const ringing = ann.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(ann).waitFor();
+    await pageHears(ann.page);
+    await openCard(ann).getByRole('button', { name: 'Transfer', exact: true }).click();
+    await openCard(ann).getByLabel('Transfer to').fill('Bob');
+    await openCard(ann).getByRole('button', { name: 'Transfer now' }).click();
+    await ann.page
+      .getByTestId('call-ended')
+      .filter({ hasText: 'You transferred the call.' })
+      .waitFor();
+    const bobRinging = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
+    await bobRinging.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+    await openCard(bob).waitFor();
+    await pageHears(bob.page);
+    await phoneHearsSound(called.sid);
+    await phones(`/Calls/${called.sid}/Hangup`, {});
+    await bob.page.getByTestId('call-ended').waitFor();
+  });
+
+  it('a customer calls a group on holiday: they leave a voicemail, end it with #, and Ann plays it from /history', async () => {
+    const customer = phoneNamed('person');
+    const called = (await phones('/Calls', { From: customer.number, To: HOLIDAY_NUMBER })) as {
+      sid: string;
+    };
+    // The greeting, then the beep (1000 Hz); the customer talks for 2 s and presses #.
+    await eventually(
+      () => phoneCall(called.sid),
+      (c) => Math.abs((c.heard?.toneHz ?? 0) - 1000) <= 10,
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    await phones(`/Calls/${called.sid}/Digits`, { Digits: '#' });
+    await eventually(
+      () => phoneCall(called.sid),
+      (c) => c.status === 'completed',
+    );
+    await ann.page.goto(`${server.url}/history`);
+    const row = ann.page.getByTestId('call-row').filter({ hasText: 'Voicemail' }).first();
+    await row.waitFor({ timeout: 20_000 });
+    await expect.poll(() => row.textContent()).toContain('Accounts');
+    const played = await row.getByTestId('voicemail-player').evaluate(async (el) => {
+      const audio = el as HTMLAudioElement;
+      audio.muted = true;
+      await audio.play();
+      await new Promise((r) => setTimeout(r, 1200));
+      return { duration: audio.duration, error: audio.error?.code ?? 0 };
+    });
+    expect(played.error).toBe(0);
+    expect(played.duration).toBeGreaterThan(1);
+    await ann.page.goto(`${server.url}/contacts`);
   });
 });

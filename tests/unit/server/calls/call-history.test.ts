@@ -169,7 +169,13 @@ describe('status callbacks out of order', () => {
   // "Although events are fired in order, they are made as separate HTTP requests, and there is no
   // guarantee they will arrive in the same order" (SequenceNumber,
   // https://www.twilio.com/docs/voice/api/call-resource#statuscallbackevent).
-  const legAt = (parent: string, legSid: string, status: string, sequence: number | null) =>
+  const legAt = (
+    parent: string,
+    legSid: string,
+    status: string,
+    sequence: number | null,
+    more: Record<string, string> = {},
+  ) =>
     post(
       '/api/twilio/leg',
       {
@@ -180,6 +186,7 @@ describe('status callbacks out of order', () => {
         Direction: 'outbound-dial',
         CallbackSource: 'call-progress-events',
         ...(sequence === null ? {} : { SequenceNumber: String(sequence) }),
+        ...more,
       },
       204,
     );
@@ -188,19 +195,31 @@ describe('status callbacks out of order', () => {
       `<Identity>${vid(BOB)}</Identity>`,
     );
 
-  it("an answer that arrives after the leg's end (a lower SequenceNumber) leaves nobody on a call", async () => {
+  it("an answer that arrives after the leg's end (a lower SequenceNumber) leaves nobody on a call; the end says who answered", async () => {
     const callSid = sid();
     const bobLeg = sid();
     await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
     t.clock.now += 5 * SECOND;
-    // Fired answered (0) then completed (1); they arrive the other way round.
-    await legAt(callSid, bobLeg, 'completed', 1);
+    // Fired answered (0) then completed (1, after 40 s of talk); they arrive the other way round.
+    await legAt(callSid, bobLeg, 'completed', 1, { CallDuration: '40' });
     await legAt(callSid, bobLeg, 'in-progress', 0);
     await ended(callSid);
     t.clock.now += 1 * SECOND;
     expect(await ringsBob()).toBe(true);
-    // Nobody answered, as far as the row knows: the late answer was not taken.
-    expect(created().find((row) => row.callSid === callSid)).toMatchObject({ handledBy: null });
+    // A leg `completed` was answered ("The call was answered and has ended normally"): the row
+    // says Bob took it, 40 s before its end.
+    const row = created().find((r) => r.callSid === callSid)!;
+    expect(row).toMatchObject({ handledBy: BOB, outcome: 'answered' });
+    expect(Number(row.endedAt) - Number(row.answeredAt)).toBeGreaterThanOrEqual(40 * SECOND);
+  });
+
+  it('a leg that ended unanswered (no-answer) is not taken for an answer', async () => {
+    const callSid = sid();
+    const bobLeg = sid();
+    await post('/api/twilio/voice', incomingCall(callSid, CALLER, SALES_NUMBER));
+    await legAt(callSid, bobLeg, 'no-answer', 1);
+    await ended(callSid);
+    expect(created().find((r) => r.callSid === callSid)).toMatchObject({ handledBy: null });
   });
 
   it('a leg reported over is never put on a call again, whatever its SequenceNumber says', async () => {
@@ -377,6 +396,9 @@ describe('other endings', () => {
   it('a direct call to someone on another call is refused as busy, and the row says why', async () => {
     const before = t.api.maps.get('presence')!.get(CAT)!;
     t.api.setMapItem('presence', CAT, { status: 'available', onCall: true }, 3600 * 24 * 365 * 5);
+    // Twilio lists Cat's call in progress (another server's, say).
+    const catsCall = { sid: sid(), to: `client:${vid(CAT)}`, from: CALLER, status: 'in-progress' };
+    t.api.calls.push(catsCall);
     t.clock.now += 60 * SECOND; // past the cached reads
     try {
       const callSid = sid();
@@ -392,6 +414,7 @@ describe('other endings', () => {
         reason: 'Cat is on another call.',
       });
     } finally {
+      t.api.calls.splice(t.api.calls.indexOf(catsCall), 1);
       t.api.setMapItem('presence', CAT, before.data, 3600 * 24 * 365 * 5);
     }
   });
@@ -414,6 +437,36 @@ describe('other endings', () => {
     });
     await ended(odd, `client:${vid(ALICE)}`, ALICE, 'no-answer');
     expect(created().at(-1)).toMatchObject({ callSid: odd, attempt: '' });
+  });
+
+  it("takes Twilio's word on who is on a call: a callee whose end was not reported yet is rung, one whose answer was not reported yet is refused as busy", async () => {
+    const before = t.api.maps.get('presence')!.get(CAT)!;
+    try {
+      // Sync still says Cat is on a call, but Twilio lists none of hers in progress: she is rung.
+      t.api.setMapItem('presence', CAT, { status: 'available', onCall: true }, 3600 * 24 * 365 * 5);
+      t.clock.now += 60 * SECOND;
+      const rung = sid();
+      const xml = await post('/api/twilio/voice', browserCall(rung, ALICE, CAT));
+      expect(xml).toContain(`<Identity>${vid(CAT)}</Identity>`);
+      // Sync says she is free, but Twilio lists a call to her in progress: refused as busy.
+      t.api.setMapItem('presence', CAT, { status: 'available' }, 3600 * 24 * 365 * 5);
+      const catsCall = {
+        sid: sid(),
+        to: `client:${vid(CAT)}`,
+        from: CALLER,
+        status: 'in-progress',
+      };
+      t.api.calls.push(catsCall);
+      t.clock.now += 60 * SECOND;
+      try {
+        const refused = await post('/api/twilio/voice', browserCall(sid(), ALICE, CAT));
+        expect(refused).toContain('<Reject reason="busy"/>');
+      } finally {
+        t.api.calls.splice(t.api.calls.indexOf(catsCall), 1);
+      }
+    } finally {
+      t.api.setMapItem('presence', CAT, before.data, 3600 * 24 * 365 * 5);
+    }
   });
 
   it('a call this server did not see start: written from the status callback, its outcome unknown', async () => {
