@@ -96,42 +96,112 @@ async function dismissAll(person: Person): Promise<void> {
   while ((await dismiss.count()) > 0) await dismiss.first().click();
 }
 
+/** Ann dials the customer's number; once they answer, both hear each other. The phone's call sid. */
+async function annCalls(number: string): Promise<string> {
+  await ann.page.getByTestId('dial-input').fill(number);
+  await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
+  await openCard(ann).waitFor({ timeout: 20_000 });
+  const { calls } = (await phones(`/Calls?Phone=${encodeURIComponent(number)}`)) as {
+    calls: PhoneCallView[];
+  };
+  expect(calls[0]!.status).toBe('in-progress');
+  await pageHears(ann.page);
+  await phoneHearsSound(calls[0]!.sid);
+  return calls[0]!.sid;
+}
+
+/** The customer's phone calls `to`: its call sid. */
+async function customerCalls(number: string, to: string): Promise<string> {
+  return ((await phones('/Calls', { From: number, To: to })) as { sid: string }).sid;
+}
+
+/** `who` accepts the call ringing on their page; they and the customer (`sid`) hear each other. */
+async function accepts(who: Person, sid: string): Promise<void> {
+  const ringing = who.page.locator('[data-testid="call-card"][data-status="incoming"]');
+  await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+  await openCard(who).waitFor();
+  await pageHears(who.page);
+  await phoneHearsSound(sid);
+}
+
+/** `who` holds: they hear nothing, the customer the music; then resumes, and they talk again. */
+async function holdsAndResumes(who: Person, sid: string): Promise<void> {
+  await openCard(who).getByRole('button', { name: 'Hold', exact: true }).click();
+  await openCard(who).getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor();
+  const before = (await inbound(who.page)).packets;
+  await eventually(
+    () => inbound(who.page),
+    (st) => st.packets > before + 25 && st.level < 0.001,
+  );
+  await phoneHearsSound(sid);
+  await openCard(who).getByRole('button', { name: 'Hold', exact: true, pressed: true }).click();
+  await pageHears(who.page);
+}
+
+/** `who` parks the call: the customer hears the music. */
+async function parks(who: Person, sid: string): Promise<void> {
+  await openCard(who).getByRole('button', { name: 'Park', exact: true }).click();
+  await who.page.getByTestId('call-ended').filter({ hasText: 'You parked the call' }).waitFor();
+  await phoneHearsSound(sid);
+}
+
+/** `who` picks the parked call up on /hold; they and the customer hear each other. */
+async function picksUp(who: Person, sid: string): Promise<void> {
+  await who.page.getByRole('button', { name: /^Pick up/ }).click();
+  await openCard(who).waitFor();
+  await pageHears(who.page);
+  await phoneHearsSound(sid);
+}
+
+/** `from` sends the call to `to` (named `name`) at once; `to` answers and talks to the customer. */
+async function transfersAtOnce(from: Person, to: Person, name: string, sid: string): Promise<void> {
+  await openCard(from).getByRole('button', { name: 'Transfer', exact: true }).click();
+  await openCard(from).getByLabel('Transfer to').fill(name);
+  await openCard(from).getByRole('button', { name: 'Transfer now' }).click();
+  await from.page
+    .getByTestId('call-ended')
+    .filter({ hasText: 'You transferred the call.' })
+    .waitFor();
+  await accepts(to, sid);
+}
+
+/**
+ * `from` talks to Cat first while the customer hears the music, then hands the customer over: Cat
+ * and the customer hear each other.
+ */
+async function talksToCatFirst(from: Person, sid: string): Promise<void> {
+  await openCard(from).getByRole('button', { name: 'Transfer', exact: true }).click();
+  await openCard(from).getByLabel('Transfer to').fill('Cat');
+  await openCard(from).getByRole('button', { name: 'Talk first' }).click();
+  const catRinging = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
+  await catRinging.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
+  await openCard(from)
+    .getByTestId('call-transfer')
+    .filter({ hasText: 'Talking to Cat.' })
+    .waitFor();
+  await pageHears(cat.page); // the transferrer
+  await phoneHearsSound(sid); // the music
+  await openCard(from).getByRole('button', { name: 'Complete transfer' }).click();
+  await from.page
+    .getByTestId('call-ended')
+    .filter({ hasText: 'You transferred the call.' })
+    .waitFor();
+  await pageHears(cat.page); // the customer
+  await phoneHearsSound(sid); // Cat
+}
+
+/** The customer hangs up; `who`'s card says the call ended. */
+async function customerHangsUp(who: Person, sid: string): Promise<void> {
+  await phones(`/Calls/${sid}/Hangup`, {});
+  await who.page.getByTestId('call-ended').waitFor();
+}
+
 describe('a customer on a phone number', () => {
   it('Ann calls a customer: they hear each other; she parks them, Bob picks up and sends them on to Cat', async () => {
-    const customer = phoneNamed('person');
-    await ann.page.getByTestId('dial-input').fill(customer.number);
-    await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
-    await openCard(ann).waitFor({ timeout: 20_000 });
-    const { calls } = (await phones(`/Calls?Phone=${encodeURIComponent(customer.number)}`)) as {
-      calls: PhoneCallView[];
-    };
-    const sid = calls[0]!.sid;
-    expect(calls[0]!.status).toBe('in-progress');
-    await pageHears(ann.page);
-    await phoneHearsSound(sid);
-
-    await openCard(ann).getByRole('button', { name: 'Park', exact: true }).click();
-    await ann.page.getByTestId('call-ended').filter({ hasText: 'You parked the call' }).waitFor();
-    const pickUp = bob.page.getByRole('button', { name: /^Pick up/ });
-    await pickUp.waitFor();
-    await phoneHearsSound(sid);
-    await pickUp.click();
-    await openCard(bob).waitFor();
-    await pageHears(bob.page);
-    await phoneHearsSound(sid);
-    // Bob transfers the customer to Cat at once; Cat answers and they talk.
-    await openCard(bob).getByRole('button', { name: 'Transfer', exact: true }).click();
-    await openCard(bob).getByLabel('Transfer to').fill('Cat');
-    await openCard(bob).getByRole('button', { name: 'Transfer now' }).click();
-    await bob.page
-      .getByTestId('call-ended')
-      .filter({ hasText: 'You transferred the call.' })
-      .waitFor();
-    const ringing = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    await openCard(cat).waitFor();
-    await pageHears(cat.page);
-    await phoneHearsSound(sid);
+    const sid = await annCalls(phoneNamed('person').number);
+    await parks(ann, sid);
+    await picksUp(bob, sid);
+    await transfersAtOnce(bob, cat, 'Cat', sid);
     await cat.page.getByRole('button', { name: 'Hang up' }).click();
     await eventually(
       () => phoneCall(sid),
@@ -141,150 +211,47 @@ describe('a customer on a phone number', () => {
 
   it('a customer calls the team number: Ann answers, they hear each other, she holds and resumes', async () => {
     for (const p of [ann, bob, cat]) await dismissAll(p);
-    const customer = phoneNamed('second person');
-    const called = (await phones('/Calls', { From: customer.number, To: TEAM_NUMBER })) as {
-      sid: string;
-    };
-    const ringing = ann.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    await openCard(ann).waitFor();
-    await pageHears(ann.page);
-    await phoneHearsSound(called.sid);
-    await openCard(ann).getByRole('button', { name: 'Hold', exact: true }).click();
-    await openCard(ann).getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor();
-    // Ann hears nothing while she holds; the customer hears the music.
-    const before = (await inbound(ann.page)).packets;
-    await eventually(
-      () => inbound(ann.page),
-      (s) => s.packets > before + 25 && s.level < 0.001,
-    );
-    await phoneHearsSound(called.sid);
-    await openCard(ann).getByRole('button', { name: 'Hold', exact: true, pressed: true }).click();
-    await pageHears(ann.page);
-    await phones(`/Calls/${called.sid}/Hangup`, {});
-    await ann.page.getByTestId('call-ended').waitFor();
+    const sid = await customerCalls(phoneNamed('second person').number, TEAM_NUMBER);
+    await accepts(ann, sid);
+    await holdsAndResumes(ann, sid);
+    await customerHangsUp(ann, sid);
   });
 
   it('a customer calls in, Ann parks them and nobody picks up: it rings Ann back; she talks to Cat first and hands the customer over', async () => {
     for (const p of [ann, bob, cat]) await dismissAll(p);
-    const customer = phoneNamed('person');
-    const called = (await phones('/Calls', { From: customer.number, To: TEAM_NUMBER })) as {
-      sid: string;
-    };
-    const ringing = () => ann.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await ringing().getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    await openCard(ann).waitFor();
-    await openCard(ann).getByRole('button', { name: 'Park', exact: true }).click();
-    await ann.page.getByTestId('call-ended').filter({ hasText: 'You parked the call' }).waitFor();
-    await phoneHearsSound(called.sid); // the music
+    const sid = await customerCalls(phoneNamed('person').number, TEAM_NUMBER);
+    await accepts(ann, sid);
     // Parked too long (6 s here): the call rings Ann back, and she takes it.
+    await parks(ann, sid);
     await dismissAll(ann);
-    await ringing().getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    await openCard(ann).waitFor();
-    await pageHears(ann.page);
-    await phoneHearsSound(called.sid);
-    // Attended: Ann talks to Cat while the customer hears the music, then completes.
-    await openCard(ann).getByRole('button', { name: 'Transfer', exact: true }).click();
-    await openCard(ann).getByLabel('Transfer to').fill('Cat');
-    await openCard(ann).getByRole('button', { name: 'Talk first' }).click();
-    const catRinging = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await catRinging.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    const annCard = openCard(ann);
-    await annCard.getByTestId('call-transfer').filter({ hasText: 'Talking to Cat.' }).waitFor();
-    await pageHears(cat.page); // Ann
-    await phoneHearsSound(called.sid); // the music
-    await annCard.getByRole('button', { name: 'Complete transfer' }).click();
-    await ann.page
-      .getByTestId('call-ended')
-      .filter({ hasText: 'You transferred the call.' })
-      .waitFor();
-    await pageHears(cat.page); // the customer
-    await phoneHearsSound(called.sid); // Cat
+    await accepts(ann, sid);
+    await talksToCatFirst(ann, sid);
     await cat.page.getByRole('button', { name: 'Hang up' }).click();
     await eventually(
-      () => phoneCall(called.sid),
+      () => phoneCall(sid),
       (c) => c.status === 'completed',
     );
   });
+
   it('Ann calls a customer: she holds and resumes, parks them and nobody picks up: it rings her back; she talks to Cat first and hands the customer over', async () => {
     for (const p of [ann, bob, cat]) await dismissAll(p);
-    const customer = phoneNamed('second person');
-    await ann.page.getByTestId('dial-input').fill(customer.number);
-    await ann.page.getByRole('button', { name: 'Call', exact: true }).click();
-    await openCard(ann).waitFor({ timeout: 20_000 });
-    const { calls } = (await phones(`/Calls?Phone=${encodeURIComponent(customer.number)}`)) as {
-      calls: PhoneCallView[];
-    };
-    const sid = calls[0]!.sid;
-    await pageHears(ann.page);
-    await phoneHearsSound(sid);
-    // Hold: Ann hears nothing, the customer the music; resume: they talk again.
-    await openCard(ann).getByRole('button', { name: 'Hold', exact: true }).click();
-    await openCard(ann).getByTestId('call-hold').filter({ hasText: 'On hold' }).waitFor();
-    const before = (await inbound(ann.page)).packets;
-    await eventually(
-      () => inbound(ann.page),
-      (st) => st.packets > before + 25 && st.level < 0.001,
-    );
-    await phoneHearsSound(sid);
-    await openCard(ann).getByRole('button', { name: 'Hold', exact: true, pressed: true }).click();
-    await pageHears(ann.page);
-    // Parked too long (6 s here): the call rings Ann back, and she takes it.
-    await openCard(ann).getByRole('button', { name: 'Park', exact: true }).click();
-    await ann.page.getByTestId('call-ended').filter({ hasText: 'You parked the call' }).waitFor();
-    await phoneHearsSound(sid); // the music
+    const sid = await annCalls(phoneNamed('second person').number);
+    await holdsAndResumes(ann, sid);
+    await parks(ann, sid);
     await dismissAll(ann);
-    const ringing = ann.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    await openCard(ann).waitFor();
-    await pageHears(ann.page);
-    await phoneHearsSound(sid);
-    // Attended: Ann talks to Cat while the customer hears the music, then completes.
-    await openCard(ann).getByRole('button', { name: 'Transfer', exact: true }).click();
-    await openCard(ann).getByLabel('Transfer to').fill('Cat');
-    await openCard(ann).getByRole('button', { name: 'Talk first' }).click();
-    const catRinging = cat.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await catRinging.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    await openCard(ann)
-      .getByTestId('call-transfer')
-      .filter({ hasText: 'Talking to Cat.' })
-      .waitFor();
-    await pageHears(cat.page); // Ann
-    await openCard(ann).getByRole('button', { name: 'Complete transfer' }).click();
-    await ann.page
-      .getByTestId('call-ended')
-      .filter({ hasText: 'You transferred the call.' })
-      .waitFor();
-    await pageHears(cat.page); // the customer
-    await phoneHearsSound(sid); // Cat
-    await phones(`/Calls/${sid}/Hangup`, {});
-    await cat.page.getByTestId('call-ended').waitFor();
+    await accepts(ann, sid);
+    await talksToCatFirst(ann, sid);
+    await customerHangsUp(cat, sid);
   });
 
-  it('a customer calls in and Ann sends them on to Bob at once: Bob answers and they hear each other', async () => {
+  it('a customer calls in, Ann parks them, Bob picks up and sends them on to Cat at once', async () => {
     for (const p of [ann, bob, cat]) await dismissAll(p);
-    const customer = phoneNamed('person');
-    const called = (await phones('/Calls', { From: customer.number, To: TEAM_NUMBER })) as {
-      sid: string;
-    };
-    const ringing = ann.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await ringing.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    await openCard(ann).waitFor();
-    await pageHears(ann.page);
-    await openCard(ann).getByRole('button', { name: 'Transfer', exact: true }).click();
-    await openCard(ann).getByLabel('Transfer to').fill('Bob');
-    await openCard(ann).getByRole('button', { name: 'Transfer now' }).click();
-    await ann.page
-      .getByTestId('call-ended')
-      .filter({ hasText: 'You transferred the call.' })
-      .waitFor();
-    const bobRinging = bob.page.locator('[data-testid="call-card"][data-status="incoming"]');
-    await bobRinging.getByRole('button', { name: 'Accept' }).click({ timeout: 20_000 });
-    await openCard(bob).waitFor();
-    await pageHears(bob.page);
-    await phoneHearsSound(called.sid);
-    await phones(`/Calls/${called.sid}/Hangup`, {});
-    await bob.page.getByTestId('call-ended').waitFor();
+    const sid = await customerCalls(phoneNamed('person').number, TEAM_NUMBER);
+    await accepts(ann, sid);
+    await parks(ann, sid);
+    await picksUp(bob, sid);
+    await transfersAtOnce(bob, cat, 'Cat', sid);
+    await customerHangsUp(cat, sid);
   });
 
   it('a customer calls a group on holiday: they leave a voicemail, end it with #, and Ann plays it from /history', async () => {

@@ -404,26 +404,45 @@ describe('Redirecting a live call', () => {
   });
 });
 
+/**
+ * Ann calls Bob and he answers, on a twin of its own in the real network, seeded so that its first
+ * draw (the first redirect's delay) is at least 300 ms: an update's answer is back well before the
+ * call moves. `test` is given the twin's REST client and both sids.
+ */
+async function onSlowRedirects(
+  test: (
+    own: ReturnType<typeof twilio>,
+    call: { annSid: string; childSid: string; bob: Person },
+  ) => Promise<void>,
+): Promise<void> {
+  let seed = 1;
+  while (createNetwork({ mode: 'real', seed }).redirectDelayMs() < 300) seed++;
+  const own = await startTwin({ mode: 'real', seed });
+  const ownRest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(own.base) });
+  const ownBase = base;
+  base = own.base;
+  try {
+    const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
+    voiceUrl({ bob: '<Response><Dial><Client>bob</Client></Dial></Response>' });
+    const mark = bob.frames.length;
+    const calling = dial(ann, 'bob');
+    const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
+    const childSid = String(invite.payload.callsid);
+    await answerTo(bob, invite);
+    const annSid = String((await calling).frame.payload.callsid);
+    await test(ownRest, { annSid, childSid, bob });
+  } finally {
+    await closeLegs();
+    for (const p of people.splice(0)) p.close();
+    await own.voice.close();
+    own.twin.close();
+    base = ownBase;
+  }
+}
+
 describe('Twilio redirects asynchronously', () => {
   it('a call update answers before the call moves: the bridged callee is still on the call then', async () => {
-    // A twin of its own on the real network, seeded so that its first draw (this redirect's delay)
-    // is long: the answer is back well before the call moves.
-    let seed = 1;
-    while (createNetwork({ mode: 'real', seed }).redirectDelayMs() < 300) seed++;
-    const own = await startTwin({ mode: 'real', seed });
-    const ownRest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(own.base) });
-    const ownBase = base;
-    base = own.base;
-    try {
-      const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
-      voiceUrl({ bob: '<Response><Dial><Client>bob</Client></Dial></Response>' });
-      const mark = bob.frames.length;
-      const calling = dial(ann, 'bob');
-      const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
-      const childSid = String(invite.payload.callsid);
-      await answerTo(bob, invite);
-      const annSid = String((await calling).frame.payload.callsid);
-
+    await onSlowRedirects(async (ownRest, { annSid, childSid, bob }) => {
       const bobMark = bob.frames.length;
       await ownRest.calls(annSid).update({ twiml: '<Response><Pause length="30"/></Response>' });
       // Answered, and nothing moved yet: Bob is still bridged to Ann.
@@ -433,50 +452,21 @@ describe('Twilio redirects asynchronously', () => {
       await hungUp(bob, childSid, bobMark);
       expect((await ownRest.calls(childSid).fetch()).status).toBe('completed');
       expect((await ownRest.calls(annSid).fetch()).status).toBe('in-progress');
-    } finally {
-      await closeLegs();
-      for (const p of people.splice(0)) p.close();
-      await own.voice.close();
-      own.twin.close();
-      base = ownBase;
-    }
+    });
   });
 
   it("a callee's second update, asked while its first is pending, runs after it on the call the first made", async () => {
-    // As above, a twin whose first redirect waits at least 300 ms: the second update is asked while
-    // the first has not moved the callee out of the bridge yet. Twilio applies a call's updates in
-    // turn, each to the same CallSid; the twin dropped the second once the first had made the
-    // bridged leg a call of its own (the attended transfer cancelled at once: the transferrer's
-    // return to the caller was lost and both heard silence).
-    let seed = 1;
-    while (createNetwork({ mode: 'real', seed }).redirectDelayMs() < 300) seed++;
-    const own = await startTwin({ mode: 'real', seed });
-    const ownRest = twilio(ACCOUNT, AUTH_TOKEN, { httpClient: new TwinRequestClient(own.base) });
-    const ownBase = base;
-    base = own.base;
-    try {
-      const [ann, bob] = await Promise.all([phone('ann'), phone('bob')]);
-      voiceUrl({ bob: '<Response><Dial><Client>bob</Client></Dial></Response>' });
-      const mark = bob.frames.length;
-      const calling = dial(ann, 'bob');
-      const invite = await bob.next((f) => f.type === 'invite', mark, 10_000);
-      const childSid = String(invite.payload.callsid);
-      await answerTo(bob, invite);
-      await calling;
-
+    // Twilio applies a call's updates in turn, each to the same CallSid; the twin dropped the
+    // second once the first had made the bridged leg a call of its own (an attended transfer
+    // cancelled at once: the transferrer's return to the caller was lost and both heard silence).
+    await onSlowRedirects(async (ownRest, { childSid, bob }) => {
       const bobMark = bob.frames.length;
       await ownRest.calls(childSid).update({ twiml: '<Response><Pause length="30"/></Response>' });
       await ownRest.calls(childSid).update({ twiml: '<Response><Hangup/></Response>' });
       // The first made Bob's leg a call of its own, pausing; the second then hangs it up.
       await hungUp(bob, childSid, bobMark);
       expect((await ownRest.calls(childSid).fetch()).status).toBe('completed');
-    } finally {
-      await closeLegs();
-      for (const p of people.splice(0)) p.close();
-      await own.voice.close();
-      own.twin.close();
-      base = ownBase;
-    }
+    });
   });
 });
 
