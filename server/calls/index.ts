@@ -141,10 +141,6 @@ export function createCalls(
   const onCallChanged = createOnCallWriter({
     rest,
     isOnCall: (id) => calls.isOnCall(id),
-    // Twilio's Calls resource lists every call in progress, whichever server follows it
-    // (https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources: `To`,
-    // `From` and `Status` filters): placed by them, or to them. A leg whose end was reported here
-    // does not count, should the list not have caught up with its status callback yet.
     hasLiveCall,
     log,
     written: (identity, written) => data.wrote(identity, written),

@@ -180,9 +180,11 @@ export function loudestFrequency(samples: Int16Array): number | null {
   if (rms(samples) < 100) return null;
   const piece = SAMPLE_RATE / 20;
   let head = samples.subarray(0, piece);
+  let headLevel = rms(head);
   for (let at = piece; at + piece <= samples.length; at += piece) {
     const next = samples.subarray(at, at + piece);
-    if (rms(next) > rms(head)) head = next;
+    const level = rms(next);
+    if (level > headLevel) [head, headLevel] = [next, level];
   }
   let best = 0;
   let bestAt = 0;

@@ -2,6 +2,7 @@
  * A contact in the `contacts` map (key = contact id): a name, a company, up to ten phone numbers,
  * an email and a note. Written by anyone on the team.
  */
+import { randomHex } from '../random';
 import * as v from 'valibot';
 import { defineRecord } from '../record';
 
@@ -100,7 +101,5 @@ export const contactRecord = defineRecord('contact', ContactSchema, {
 
 /** A new contact id: random, URL-safe, and not dependent on `crypto.randomUUID` (plain-http LANs). */
 export function newContactId(): string {
-  const bytes = new Uint8Array(12);
-  crypto.getRandomValues(bytes);
-  return `c-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  return `c-${randomHex(12)}`;
 }

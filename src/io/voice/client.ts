@@ -21,6 +21,7 @@ import { createTabLock, type TabLock } from './tab-lock';
 import type { VoiceCredentials } from '../../contracts/api';
 import type { QualityReport } from '../../contracts/records/call-quality';
 import { CALL_PARAMETERS, PLACED_CALL_PARAMETERS } from '../../contracts/call-parameters';
+import { randomHex } from '../../contracts/random';
 import { personOfClientAddress } from '../../contracts/voice-identity';
 import type { CallActor } from '../../machines/device.setup';
 import type { CallAdapterEvent, CallControlInput } from '../../machines/call.setup';
@@ -78,8 +79,7 @@ const NO_TRANSPORT = 31009;
 
 /** A fresh id for a call this browser places (call-parameters.ts ATTEMPT_ID: 32 hex digits). */
 function attemptId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return randomHex(16);
 }
 
 /** Whether the SDK Device says it is registered (its `state` is typed as its own enum). */
@@ -134,16 +134,13 @@ export async function startVoiceRuntime(deps: VoiceRuntimeDeps): Promise<VoiceRu
       call.on(name, handler);
       listeners.push(() => call.off(name, handler));
     };
-    on('ringing', () => {
-      const sid = call.parameters.CallSid;
-      send(sid ? { type: 'call.ringing', sid } : { type: 'call.ringing' });
-    });
+    /** The CallSid, once the SDK knows it (from `ringing`, or the answer of a call nothing rang first). */
+    const sidKnown = (): { sid?: string } =>
+      call.parameters.CallSid ? { sid: call.parameters.CallSid } : {};
+    on('ringing', () => send({ type: 'call.ringing', ...sidKnown() }));
     // An outgoing call answered at once (a pick-up joins its room, no `<Dial>` rang) learns its
     // CallSid from the answer itself.
-    on('accept', () => {
-      const sid = call.parameters.CallSid;
-      send(sid ? { type: 'call.accepted', sid } : { type: 'call.accepted' });
-    });
+    on('accept', () => send({ type: 'call.accepted', ...sidKnown() }));
     on('cancel', () => send({ type: 'call.cancelled' }));
     on('reconnecting', () => send({ type: 'call.reconnecting' }));
     on('reconnected', () => send({ type: 'call.reconnected' }));

@@ -1,11 +1,10 @@
 import { daysBetween } from '../../../../domain/calendar';
 import { describeDate } from '../../../../domain/hours-text';
+import { randomHex } from '../../../../contracts/random';
 
 /** A new holiday id: random, URL-safe, and not dependent on `crypto.randomUUID` (plain-http LANs). */
 export function newHolidayId(): string {
-  const bytes = new Uint8Array(8);
-  crypto.getRandomValues(bytes);
-  return `hol-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  return `hol-${randomHex(8)}`;
 }
 
 /** "Mon 25 Dec 2028", or "… to … (3 days)". */
