@@ -51,7 +51,7 @@ beforeAll(async () => {
   const context = await browser.newContext(zone ? { timezoneId: zone } : {});
   await addSessionCookie(context, server.url, cookie);
   const page = await context.newPage();
-  ada = { context, page, errors: [] };
+  ada = { context, page, errors: [], failed: [] };
   admin = await adminApiFor(server.url, 'Ada', 'ada@example.com');
   ann = await phonePerson(browser, server.url, 'Ann', '/contacts');
   bob = await phonePerson(browser, server.url, 'Bob', '/contacts');

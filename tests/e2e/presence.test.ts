@@ -198,9 +198,12 @@ describe('presence between two people', () => {
     expect(await row(ada.page, 'tom@example.com').getByTestId('user-presence').textContent()).toBe(
       'Offline',
     );
-    // Chromium logs the refused demotion's 409; nothing else went wrong.
-    expect(ada.errors).toEqual([
-      'Failed to load resource: the server responded with a status of 409 (Conflict)',
+    // The refused demotion's 409 is the only failed request, but for a renewal that found Ada's
+    // own item lapsed (404, written again in full: server/identity/presence.ts), which a machine
+    // busy enough to hold her 1 s heartbeat past the 4 s ttl can cause. Nothing else went wrong.
+    expect(ada.failed.filter((f) => f !== '404 POST /api/presence/renew')).toEqual([
+      '409 PUT /api/users/ada%40example.com/role',
     ]);
+    expect(ada.errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
   });
 });

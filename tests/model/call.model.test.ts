@@ -286,9 +286,10 @@ function effects(w: World, action: Action): { a: Effect[]; b: Effect[]; set?: Pa
     case 'dialStalled':
       return { a: [{ type: 'init' }], b: [{ type: 'init' }], set: { aStalled: true } };
     case 'dialNobody':
-      // The service rings Ann's call (early media) as it asks the app, which refuses it.
+      // The app refuses Ann's call: Twilio tells her SDK nothing before the refusal (no `ringing`:
+      // that comes only once a <Dial> rings someone, server/twins/voice/twiml/call.ts ringCaller).
       return {
-        a: [{ type: 'init' }, { type: 'call.ringing' }, error(31603, NO_EXTENSION), DISCONNECTED],
+        a: [{ type: 'init' }, error(31603, NO_EXTENSION), DISCONNECTED],
         b: [],
       };
     case 'accept':

@@ -16,6 +16,8 @@ export interface Person {
   context: BrowserContext;
   page: Page;
   errors: string[];
+  /** Every response of 400 or more the page received, as `STATUS METHOD path` (for a test to name). */
+  failed: string[];
 }
 
 /** A browser context signed in as `name` through the API, with one page open at `path`. */
@@ -38,8 +40,14 @@ export async function signedInPage(
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(msg.text());
   });
+  const failed: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() < 400) return;
+    const url = new URL(response.url());
+    failed.push(`${response.status()} ${response.request().method()} ${url.pathname}`);
+  });
   await page.goto(`${baseUrl}${path}`);
-  return { context, page, errors };
+  return { context, page, errors, failed };
 }
 
 /** A real twilio-sync client in Node for a signed-in user (the test's own writer). */
