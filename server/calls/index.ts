@@ -100,43 +100,34 @@ export function createCalls(
       }
     };
   /**
-   * Whether Twilio's Calls resource lists a call of theirs in progress, placed by them or to them
+   * Whether Twilio's Calls resource lists a call of theirs live
    * (https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources: `To`, `From`
-   * and `Status` filters), whichever server follows it. A leg whose end was reported here does not
-   * count, should the list not have caught up with its status callback yet.
+   * and `Status` filters, one status a read), whichever server follows it: one to them in progress,
+   * or one they placed, in progress or still ringing (a browser's call to a `<Dial answerOnBridge>`
+   * stays `ringing` until the callee answers: https://www.twilio.com/docs/voice/twiml/dial#answeronbridge).
+   * A leg whose end was reported here does not count, should the list not have caught up with its
+   * status callback yet.
    */
   async function hasLiveCall(identity: string): Promise<boolean> {
     const address = `client:${voiceIdentityOf(identity)}`;
-    const [to, from] = await Promise.all([
+    const lists = await Promise.all([
       client.calls.list({ to: address, status: 'in-progress', limit: 20 }),
       client.calls.list({ from: address, status: 'in-progress', limit: 20 }),
+      client.calls.list({ from: address, status: 'ringing', limit: 20 }),
     ]);
-    return [...to, ...from].some((call) => !calls.hasEnded(call.sid));
+    return lists.flat().some((call) => !calls.hasEnded(call.sid));
   }
-  /**
-   * Someone's availability for a direct call or a transfer to them, "on a call" as Twilio has it
-   * now. Its status callbacks come as separate requests, late or out of order
-   * (https://www.twilio.com/docs/voice/api/call-resource#statuscallbackevent), so this server's
-   * account of who is on a call can be seconds behind: a colleague who just hung up was refused as
-   * busy, and one who just answered was rung and missed the call. Twilio's Calls resource is asked
-   * beside the usual read (in parallel: the call waits for the slower of the two); when it cannot
-   * be asked, the usual answer stands.
-   */
+  /** hasLiveCall for routing (routing-data.ts LiveCallCheck): null, and logged, when not asked. */
+  const askTwilio = (identity: string): Promise<boolean | null> =>
+    hasLiveCall(identity).catch((err: unknown) => {
+      log(`on a call, as Twilio has it, for ${identity}: not read: ${String(err)}`);
+      return null;
+    });
+  /** Routing with "on a call" as Twilio's Calls resource has it (routing-data.ts availabilities). */
   const routingData: RoutingData = {
     ...data,
-    async availability(identity) {
-      const [can, live] = await Promise.all([
-        data.availability(identity),
-        hasLiveCall(identity).catch((err: unknown) => {
-          log(`on a call, as Twilio has it, for ${identity}: not read: ${String(err)}`);
-          return null;
-        }),
-      ]);
-      if (live === null) return can;
-      if (can === 'onCall' && !live) return 'available';
-      if (can === 'available' && live) return 'onCall';
-      return can;
-    },
+    availability: (identity) => data.availability(identity, askTwilio),
+    prepare: (groupId) => data.prepare(groupId, askTwilio),
   };
   const onCallChanged = createOnCallWriter({
     rest,

@@ -77,6 +77,18 @@ export function availabilityFrom(
   return presenceRecord.read(presence.data).status === 'away' ? 'away' : 'available';
 }
 
+/**
+ * Whether Twilio lists a call of this person's in progress; null when it could not be asked (what
+ * was read then stands).
+ */
+export type LiveCallCheck = (identity: string) => Promise<boolean | null>;
+
+/** What decides someone's availability, as read. */
+interface Read {
+  item: StoredMapItem | undefined;
+  doNotDisturb: boolean;
+}
+
 export interface Prepared {
   setupOf: (groupId: string) => GroupSetup | null;
   availabilityOf: (identity: string) => Availability;
@@ -123,12 +135,18 @@ export interface RoutingData {
   groupByNumber(number: string): Promise<{ id: string; group: Group } | null>;
   /** The group `id`, read again once when the last read did not have it (a group made since). */
   groupById(id: string): Promise<Group | null>;
-  /** Loads everything a decision about a call to `groupId` may read. */
-  prepare(groupId: string): Promise<Prepared>;
+  /**
+   * Loads everything a decision about a call to `groupId` may read; with `ask`, whoever reads as
+   * on a call is asked about (Twilio's own account: this server's may be behind).
+   */
+  prepare(groupId: string, ask?: LiveCallCheck): Promise<Prepared>;
   /** The group with this number as last read, without reading Sync (the fallback's), or null. */
   peekGroupByNumber(number: string): { id: string; group: Group } | null;
-  /** Someone's availability now (a direct call to them). */
-  availability(identity: string): Promise<Availability>;
+  /**
+   * Someone's availability now (a direct call to them); with `ask`, "on a call" or not is Twilio's
+   * answer where it has one.
+   */
+  availability(identity: string, ask?: LiveCallCheck): Promise<Availability>;
   /** An announcement (`guidance` map item), or null. */
   guidance(id: string): Promise<JsonObject | null>;
   /**
@@ -255,10 +273,7 @@ export function createRoutingData(deps: {
    * From the copies Sync's events keep current: nothing is read, unless an item's ttl is in doubt,
    * or (`absentInDoubt`: a direct call) the person has no item in the copy.
    */
-  async function followed(
-    people: string[],
-    absentInDoubt = false,
-  ): Promise<Map<string, Availability>> {
+  async function followed(people: string[], absentInDoubt = false): Promise<Map<string, Read>> {
     const [read, dnd] = await Promise.all([livePresence.get(), liveDnd.get()]);
     let presence = read;
     // An item past its ttl in the copy may have been renewed since the copy was read (a renewal
@@ -290,19 +305,16 @@ export function createRoutingData(deps: {
       const found = read.flatMap((item, i) => (item ? [[absent[i]!, item] as const] : []));
       if (found.length > 0) presence = new Map([...presence, ...found]);
     }
-    const at = now();
     return new Map(
       people.map((identity) => [
         identity,
-        availabilityAt(identity, presence.get(identity), dnd.get(identity) ?? false, at),
+        { item: presence.get(identity), doNotDisturb: dnd.get(identity) ?? false },
       ]),
     );
   }
 
-  async function availabilities(
-    people: Iterable<string>,
-    direct = false,
-  ): Promise<Map<string, Availability>> {
+  /** What decides each person's availability: their presence item and do not disturb. */
+  async function reads(people: Iterable<string>, direct: boolean): Promise<Map<string, Read>> {
     const unique = [...new Set(people)];
     if (live) return followed(unique, direct);
     const [read, dnd] = await Promise.all([
@@ -315,13 +327,52 @@ export function createRoutingData(deps: {
     // likeliest cause of the voice bench's refusal at 30 calls). They wait longer for a fresh read.
     if (read.stale && unique.some((identity) => !presence.has(identity)))
       presence = (await presenceCache.read('all', presenceMap, ABSENT_PATIENCE_MS)).value;
-    const at = now();
     return new Map(
       unique.map((identity, i) => [
         identity,
-        availabilityAt(identity, presence.get(identity), dnd[i] ?? false, at),
+        { item: presence.get(identity), doNotDisturb: dnd[i] ?? false },
       ]),
     );
+  }
+
+  /**
+   * Each person's availability. With `ask` (Twilio's Calls resource, server/calls/index.ts), "on a
+   * call" is Twilio's word where this server's could be behind: its status callbacks come as
+   * separate requests, late or out of order
+   * (https://www.twilio.com/docs/voice/api/call-resource#statuscallbackevent), so a colleague who
+   * just hung up would be skipped by a group call, or refused by a direct one, as busy. Whoever reads
+   * as on a call is asked about; for a direct call (`direct`) whoever reads as available too (one
+   * who just answered would be rung and miss the call), in parallel with the reads. Someone Twilio
+   * could not be asked about keeps what was read.
+   */
+  async function availabilities(
+    people: Iterable<string>,
+    direct = false,
+    ask?: LiveCallCheck,
+  ): Promise<Map<string, Availability>> {
+    const unique = [...new Set(people)];
+    const early = direct && ask ? new Map(unique.map((id) => [id, ask(id)])) : null;
+    const read = await reads(unique, direct);
+    const at = now();
+    const out = new Map<string, Availability>();
+    for (const [identity, r] of read)
+      out.set(identity, availabilityAt(identity, r.item, r.doNotDisturb, at));
+    if (!ask) return out;
+    const asked = [...out]
+      .filter(([, a]) => a === 'onCall' || (early !== null && a === 'available'))
+      .map(([identity]) => identity);
+    const answers = await Promise.all(asked.map((id) => early?.get(id) ?? ask(id)));
+    asked.forEach((identity, i) => {
+      const liveCall = answers[i];
+      const was = out.get(identity);
+      if (liveCall === true && was === 'available') out.set(identity, 'onCall');
+      if (liveCall === false && was === 'onCall') {
+        const r = read.get(identity)!;
+        const item = r.item && { ...r.item, data: { ...r.item.data, onCall: false } };
+        out.set(identity, availabilityFrom(item, r.doNotDisturb, false, at));
+      }
+    });
+    return out;
   }
 
   return {
@@ -357,7 +408,7 @@ export function createRoutingData(deps: {
       groupsCache.delete('all');
       return (await groups()).get(id) ?? null;
     },
-    async prepare(groupId) {
+    async prepare(groupId, ask) {
       // Read ahead, in parallel: after the groups (cached), every group's setup, presence and the
       // do-not-disturb of every member at once, whichever groups the engine's forwarding reaches.
       // The rounds one after another (the group, then each group it forwards to, then who can take
@@ -367,7 +418,7 @@ export function createRoutingData(deps: {
       for (const group of all.values()) for (const m of group.members) members.add(m);
       const [loaded, can] = await Promise.all([
         Promise.all([...all.keys()].map(setup)),
-        availabilities(members),
+        availabilities(members, false, ask),
       ]);
       const setups = new Map<string, GroupSetup | null>();
       const targets = new Set<string>();
@@ -379,7 +430,8 @@ export function createRoutingData(deps: {
             targets.add(r.target.identity);
       }
       // A rule may send calls to someone in no group: one more round, for them only.
-      if (targets.size > 0) for (const [who, a] of await availabilities(targets)) can.set(who, a);
+      if (targets.size > 0)
+        for (const [who, a] of await availabilities(targets, false, ask)) can.set(who, a);
       if (!setups.has(groupId)) setups.set(groupId, null);
       return {
         setupOf: (id) => setups.get(id) ?? null,
@@ -392,8 +444,8 @@ export function createRoutingData(deps: {
         if (wanted !== '' && normaliseNumber(group.number) === wanted) return { id, group };
       return null;
     },
-    async availability(identity) {
-      return (await availabilities([identity], true)).get(identity) ?? 'offline';
+    async availability(identity, ask) {
+      return (await availabilities([identity], true, ask)).get(identity) ?? 'offline';
     },
     guidance: (id) =>
       guidanceCache.get(

@@ -380,6 +380,8 @@ describe('park and pick-up on Twilio', () => {
     expect(await post('/api/twilio/voice', browserCall(late, CAT, `park:${call}`))).toContain(
       '<Reject',
     );
+    // Twilio ends the refused call (its TwiML app's status callback): Cat is not on it.
+    await callEnded(late, CAT, `park:${call}`, 'busy');
   });
 });
 

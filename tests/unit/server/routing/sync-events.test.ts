@@ -273,6 +273,34 @@ describe('routing that follows Sync’s webhooks', () => {
     expect(await rung(WED_OPEN + 95_100)).toEqual({ rung: [ALICE, BOB], reads: 0 });
   });
 
+  it('rings someone whose call Twilio has ended before its status callbacks came: its Calls resource is asked', async () => {
+    const { call, leg } = await aliceOnCall(WED_OPEN + 95_500);
+    // Twilio ends the call; its status callbacks are still on their way (separate requests, late
+    // or out of order), so this server and Sync both still say she is on a call.
+    for (const listed of t.api.calls)
+      if (listed.sid === call || listed.sid === leg.CallSid) listed.status = 'completed';
+    expect(presenceOf(ALICE)?.onCall).toBe(true);
+    expect((await rung(WED_OPEN + 95_600)).rung).toEqual([ALICE, BOB]);
+    // While Twilio lists a call of hers in progress, she is skipped.
+    const other = {
+      sid: sid(),
+      to: `client:${vid(ALICE)}`,
+      from: '+15550100',
+      status: 'in-progress',
+    };
+    t.api.calls.push(other);
+    expect((await rung(WED_OPEN + 95_700)).rung).toEqual([BOB]);
+    other.status = 'completed';
+    // The callbacks come: she is written free.
+    await t.post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+    await t.post(
+      '/api/twilio/status',
+      { CallSid: call, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: 'Alice' },
+      204,
+    );
+    await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(false);
+  });
+
   it('rings someone whose call ended while Sync refuses the "off the call" write: this server’s own "on a call" stops counting', async () => {
     const { call, leg } = await aliceOnCall(WED_OPEN + 96_000);
     expect((await rung(WED_OPEN + 97_000)).rung).toEqual([BOB]);

@@ -181,6 +181,7 @@ export async function startTwilioApp(
         opts.signature === undefined
           ? getExpectedTwilioSignature(AUTH_TOKEN, opts.signedUrl ?? `${PUBLIC_URL}${path}`, params)
           : opts.signature;
+      if (opts.signature === undefined) listCall(api, params);
       const res = await fetch(`${url}${path}`, {
         method: 'POST',
         headers: {
@@ -218,6 +219,20 @@ export async function startTwilioApp(
     },
   };
   return testApp;
+}
+
+/**
+ * Twilio's Calls resource lists every call it sends webhooks about, in the status the webhook says
+ * (https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources): the stand-in's
+ * `calls` follow the webhooks a test sends, as the app's "on a call" check reads them (a call a
+ * test set there itself is changed by a webhook about it too).
+ */
+function listCall(api: TwilioApiStandIn, params: Record<string, string>): void {
+  const { CallSid: callSid, CallStatus: status, To: to = '', From: from = '' } = params;
+  if (callSid === undefined || status === undefined) return;
+  const listed = api.calls.find((c) => c.sid === callSid);
+  if (listed) listed.status = status;
+  else api.calls.push({ sid: callSid, to, from, status });
 }
 
 let sidCounter = 0;
