@@ -274,7 +274,9 @@ export function createCallControl(deps: CallControlDeps): CallControl {
       throw new CallControlError(409, 'unavailable', CALL_REASONS.offline(dest.name));
     if (can === 'doNotDisturb')
       throw new CallControlError(409, 'unavailable', CALL_REASONS.doNotDisturb(dest.name));
-    if (can === 'onCall' || calls.isOnCall(dest.identity))
+    // "On a call" is the routing's word, this server's own account corrected by Twilio's
+    // (routing-data.ts availabilities): a callback reported late does not keep them busy.
+    if (can === 'onCall')
       throw new CallControlError(409, 'unavailable', CALL_REASONS.busy(dest.name));
     return {
       identities: [dest.identity],

@@ -424,6 +424,38 @@ describe('blind transfer on Twilio', () => {
   });
 });
 
+describe('a transfer to someone whose call Twilio has ended, its callbacks still on their way', () => {
+  it('is refused while Twilio lists their call, and goes once it lists it ended', async () => {
+    // Cat calls a customer's number and talks: this server has her on a call.
+    const catCall = sid();
+    const catLeg = sid();
+    await post('/api/twilio/voice', browserCall(catCall, CAT, '+15559876543'));
+    await post(
+      '/api/twilio/leg',
+      { CallSid: catLeg, ParentCallSid: catCall, To: '+15559876543', CallStatus: 'in-progress' },
+      204,
+    );
+    for (const listed of t.api.calls) if (listed.sid === catCall) listed.status = 'in-progress';
+    const { call, bobLeg } = await aliceCallsBob();
+    expect(await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'blind' })).toMatchObject({
+      status: 409,
+      json: { error: { message: 'Cat is on another call.' } },
+    });
+    // Twilio ends her call; its status callbacks are late (separate requests: docs/twilio.md).
+    for (const listed of t.api.calls)
+      if (listed.sid === catCall || listed.sid === catLeg) listed.status = 'completed';
+    expect((await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'blind' })).status).toBe(204);
+    expect(await ringGiven(call)).toContain(`<Identity>${vid(CAT)}</Identity>`);
+    // The callbacks come.
+    await post(
+      '/api/twilio/leg',
+      { CallSid: catLeg, ParentCallSid: catCall, To: '+15559876543', CallStatus: 'completed' },
+      204,
+    );
+    await callEnded(catCall, CAT, '+15559876543');
+  });
+});
+
 describe('a blind transfer to a ring group on Twilio', () => {
   it('rings the members who can take it, the group named; nobody answering rings the sender back', async () => {
     const { call, bobLeg } = await aliceCallsBob();
