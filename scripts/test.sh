@@ -144,12 +144,11 @@ E2E_SUITES=$(ls tests/e2e/*.test.ts)
 # shellcheck disable=SC2086
 TWINS_LANE2=$(printf '%s\n' $E2E_SUITES | grep -vxF -f <(printf '%s\n' $TWINS_LANE1))
 MODEL_SUITES=$(ls tests/model/*.test.ts)
-# The end-to-end suites on the twins run in the twins' ideal network unless SWITCHBOARD_TWINS_NETWORK=real
-# is given (docs/twins-voice.md, "Twilio's timing": status callbacks late, twice or out of order,
-# redirects applied after their answer); then with a fresh seed each run, printed here and in the
-# summary so a failure is replayed with it (or SWITCHBOARD_TWINS_SEED when given). Not yet the
-# default: issue 42's closing note says which suites still fail in it.
-TWINS_NETWORK=${SWITCHBOARD_TWINS_NETWORK:-ideal}
+# The end-to-end suites on the twins run in the twins' real network (docs/twins-voice.md, "Twilio's
+# timing": status callbacks late, twice or out of order, redirects applied after their answer), with
+# a fresh seed each run, printed here and in the summary so a failure is replayed with it (or
+# SWITCHBOARD_TWINS_SEED when given); SWITCHBOARD_TWINS_NETWORK=ideal runs them in the ideal one.
+TWINS_NETWORK=${SWITCHBOARD_TWINS_NETWORK:-real}
 TWINS_SEED=${SWITCHBOARD_TWINS_SEED:-$(((RANDOM << 15) | RANDOM))}
 TWINS_ENV="SWITCHBOARD_E2E_BACKEND=twilio-twins SWITCHBOARD_TWINS_NETWORK=$TWINS_NETWORK SWITCHBOARD_TWINS_SEED=$TWINS_SEED"
 TWINS_REPLAY="$TWINS_ENV npm test -- tests/e2e/<suite>.test.ts"
