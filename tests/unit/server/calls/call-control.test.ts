@@ -484,6 +484,32 @@ describe('an attended transfer on Twilio', () => {
   const consultProgress = (live: string, callSid: string, status: string) =>
     post(`/api/twilio/voice/consult?call=${live}`, { CallSid: callSid, CallStatus: status }, 204);
 
+  it("started by the caller's leg, moves each leg once: the parent is never redirected while its child's redirect may be pending", async () => {
+    // Issue 42, finding 7: Twilio applies a call update after answering it, and a <Dial>'s parent
+    // given new TwiML ends the <Dial>, hanging up a child not yet moved
+    // (https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource). Alice placed
+    // the call (its parent); she asks Cat first.
+    const { xml, call, bobLeg } = await aliceCallsBob();
+    expect((await control(ALICE, call, 'transfer', { to: 'Cat', mode: 'consult' })).status).toBe(
+      204,
+    );
+    // Bob (the child) is moved once, to wait with the music; Alice's call is not updated at all:
+    // her <Dial>'s action, asked when Bob's leg leaves it, takes her to the consultation.
+    expect(changesOf(bobLeg)).toHaveLength(1);
+    expect(changesOf(bobLeg)[0]!.Twiml).toContain(`waitUrl="${HOLD_MUSIC}"`);
+    expect(changesOf(call)).toEqual([]);
+    const aliceGoes = await post(pathOf(actions(xml)[0]!), {
+      CallSid: call,
+      DialCallStatus: 'completed',
+    });
+    const room = conferenceOf(aliceGoes)!;
+    expect(room).toMatch(/^consult-/);
+    expect(aliceGoes).not.toContain(HOLD_MUSIC);
+    expect(t.api.placed.at(-1)!.form).toMatchObject({ To: `client:${vid(CAT)}` });
+    expect(t.api.placed.at(-1)!.form.Twiml).toContain(`>${room}</Conference>`);
+    expect((await control(ALICE, call, 'transfer/cancel' as 'hold')).status).toBe(204);
+  });
+
   it("holds the caller, calls the colleague into the transferrer's own conference, then hands over", async () => {
     const { xml, call, bobLeg } = await aliceCallsBob();
     expect((await control(BOB, bobLeg, 'transfer', { to: 'Cat', mode: 'consult' })).status).toBe(
