@@ -110,15 +110,20 @@ const uiRules = {
 /**
  * The server's rooms, one way (server/CONTEXT.md): the platform imports no feature; Twilio's twins
  * stand beside the app as outside services and import only the platform, the contracts and their
- * own; the app's features import no twin and not the composition root (app.ts, main.ts, config.ts),
+ * own; the app's features import no twin and not the composition roots (app.ts, main.ts, config.ts; twins-main.ts for the twins' own process),
  * which alone may make the twins. Which room a relative import reaches is worked out from the
  * importing file's own path, so `../..` is judged where it lands.
  */
 const ROOT = import.meta.dirname;
-const ROOT_FILES = new Set(['server/app.ts', 'server/main.ts', 'server/config.ts']);
+const ROOT_FILES = new Set([
+  'server/app.ts',
+  'server/main.ts',
+  'server/config.ts',
+  'server/twins-main.ts',
+]);
 function serverRoom(path) {
   if (!path.startsWith('server/')) return path.startsWith('src/contracts/') ? 'contracts' : 'src';
-  if (ROOT_FILES.has(path) || /^server\/(app|main|config)$/.test(path)) return 'root';
+  if (ROOT_FILES.has(path) || /^server\/(app|main|config|twins-main)$/.test(path)) return 'root';
   if (path.startsWith('server/platform/') || path === 'server/platform') return 'platform';
   if (path.startsWith('server/twins/') || path === 'server/twins') return 'twins';
   return 'app';

@@ -52,7 +52,7 @@ import { createEventsCheck } from './routing/events-check';
 import { followSyncEvents, registerSyncEvents } from './routing/sync-events';
 import { createSyncAcl, createSyncAclRest } from './twilio/acl';
 import { createTwilioClient, SwitchboardRequestClient } from './twilio/client';
-import { TWILIO_CLOUD, type BrowserEndpoints, type Cloud } from './twilio/cloud';
+import { TWILIO_CLOUD, twinsElsewhere, type BrowserEndpoints, type Cloud } from './twilio/cloud';
 import { createSyncRest } from './twilio/sync-rest';
 import { mintTwilioSyncToken } from './twilio/tokens';
 import { createTwins } from './twins';
@@ -127,7 +127,9 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
         log,
         speak: (text, language) => speech.render(text, language),
       })
-    : TWILIO_CLOUD;
+    : config.twinsAt
+      ? twinsElsewhere(config.twinsAt)
+      : TWILIO_CLOUD;
   // Configuration read 2: the calls end with this server when the voice twin runs in it, so each
   // live call is journalled until its row is written (calls/journal.ts).
   const journal = cloud.callsEndHere ? createCallJournal(db, now) : null;

@@ -27,9 +27,15 @@ export interface AppConfig extends ServerConfig, SignInConfig {
   twilio: TwilioConfig;
   /**
    * Twilio's twins, running in this process on this server's port (embedded, twilio-twins), with
-   * where they keep their data; null on Twilio.
+   * where they keep their data; null on Twilio, or when they run in a process of their own.
    */
   twins: { dataDir: string } | null;
+  /**
+   * Twilio's twins in a process of their own (`npm run twins`, server/twins-main.ts), reached over
+   * the network at this REST address as Twilio would be (`twilio-twins` with
+   * SWITCHBOARD_TWILIO_API_URL); null otherwise.
+   */
+  twinsAt: string | null;
 }
 
 export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
@@ -45,19 +51,28 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
   const signIn = signInConfigFromEnv(env, cwd, { googleOnly: backend === 'twilio' });
   // The embedded backend's twins keep their data in the data folder itself (SWITCHBOARD_DATA, where
   // it has always been); the rehearsal's are in a folder of their own (twins/account.ts).
+  // On `twilio-twins`, SWITCHBOARD_TWILIO_API_URL says where the twins run in a process of their
+  // own (`npm run twins`): this server reaches them there, REST and browsers alike, as it would
+  // reach Twilio, and their made-up account's secrets come from the environment, as they printed.
+  const twinsAt = backend === 'twilio-twins' ? nonEmpty(env.SWITCHBOARD_TWILIO_API_URL) : null;
   const twins =
-    backend === 'twilio'
+    backend === 'twilio' || twinsAt !== null
       ? null
       : { dataDir: backend === 'embedded' ? server.dataDir : twinFolder(server.dataDir) };
-  const account = twins
-    ? twinEnvironment(env, twins.dataDir, backend === 'embedded' ? [] : [TWIN_PHONE_NUMBER])
-    : env;
+  const account =
+    backend === 'twilio'
+      ? env
+      : twinEnvironment(
+          env,
+          twins?.dataDir ?? null,
+          backend === 'embedded' ? [] : [TWIN_PHONE_NUMBER],
+        );
   const problems: string[] = [];
   let twilio: TwilioConfig | null = null;
   try {
     twilio = twilioConfigFromEnv(account, {
       label: `SWITCHBOARD_BACKEND=${backend}`,
-      onTwins: twins !== null,
+      onTwins: backend !== 'twilio',
       noNumbers: backend === 'embedded',
     });
   } catch (err) {
@@ -87,5 +102,6 @@ export function configFromEnv(env: Env, cwd = process.cwd()): AppConfig {
     backend,
     twilio,
     twins,
+    twinsAt: twinsAt === null ? null : twilio.apiBaseUrl,
   };
 }

@@ -82,3 +82,35 @@ export const TWILIO_CLOUD: Cloud = {
   callsEndHere: false,
   close: () => Promise.resolve(),
 };
+
+/**
+ * Where the browsers' SDKs find Twilio on its own hosts, kept when the twins stand in for it
+ * elsewhere: the twilsock client's `wss://tsock.<region>.twilio.com/v3/wsconnect` and the Voice
+ * SDK's `wss://<chunderw>/signal` (their sources: node_modules/twilsock, @twilio/voice-sdk).
+ */
+const TWILSOCK_PATH = '/v3/wsconnect';
+const SIGNALLING_PATH = '/signal';
+
+/**
+ * Twilio's twins in a process of their own (`npm run twins`), at `apiUrl` (SWITCHBOARD_TWILIO_API_URL
+ * on `twilio-twins`): one origin stands for all of Twilio's hosts, with Twilio's own paths, as
+ * the REST client's `<url>/<product>/…` does (client.ts). Nothing of theirs runs here, and calls
+ * go on without this server, as on Twilio.
+ */
+export function twinsElsewhere(apiUrl: string): Cloud {
+  const origin = new URL(apiUrl).origin;
+  const ws = origin.replace(/^http/, 'ws');
+  const endpoints: BrowserEndpoints = {
+    sync: { twilsock: { uri: `${ws}${TWILSOCK_PATH}` }, cdsUri: origin },
+    voice: {
+      chunderw: new URL(origin).host,
+      signallingUrl: `${ws}${SIGNALLING_PATH}`,
+      insights: false,
+    },
+  };
+  return {
+    ...TWILIO_CLOUD,
+    endpoints: () => endpoints,
+    connectSources: [origin, ws],
+  };
+}

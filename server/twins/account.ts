@@ -42,14 +42,16 @@ function readSecret(dir: string, file: string): string | null {
  * The environment the app reads the made-up account from: every TWILIO_* value the operator did not
  * set is the account's. The secret and auth token are read from `dir` (the twins' folder) when they
  * were made before, else made now; {@link keepAccountSecrets} stores them when the twins start, so
- * reading the configuration writes nothing.
+ * reading the configuration writes nothing. With no `dir` (the twins in a process of their own,
+ * which made them) they are the environment's only: unset, the configuration says so.
  */
 export function twinEnvironment(
   env: Readonly<Record<string, string | undefined>>,
-  dir: string,
+  dir: string | null,
   phoneNumbers: readonly string[],
 ): Record<string, string | undefined> {
-  const secret = (file: string) => readSecret(dir, file) ?? randomBytes(32).toString('hex');
+  const secret = (file: string) =>
+    dir === null ? '' : (readSecret(dir, file) ?? randomBytes(32).toString('hex'));
   const given = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''),
   );

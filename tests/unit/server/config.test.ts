@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../../server/config';
 import { extraScriptOrigin, localSignInOffered } from '../../../server/identity/config';
 import { isLoopbackHost } from '../../../server/platform/config';
+import { twinsElsewhere } from '../../../server/twilio/cloud';
 
 describe('configFromEnv', () => {
   it('has the documented defaults', () => {
@@ -74,6 +75,61 @@ describe('configFromEnv', () => {
       );
     },
   );
+});
+
+describe('the twins in a process of their own (twilio-twins with SWITCHBOARD_TWILIO_API_URL)', () => {
+  const secrets = { TWILIO_API_SECRET: 'a'.repeat(64), TWILIO_AUTH_TOKEN: 'b'.repeat(32) };
+  it('runs no twin here and reaches them at the URL, with the secrets they printed', () => {
+    const config = configFromEnv(
+      {
+        SWITCHBOARD_BACKEND: 'twilio-twins',
+        SWITCHBOARD_TWILIO_API_URL: 'http://10.0.0.5:8081/twilio/',
+        ...secrets,
+      },
+      '/srv/app',
+    );
+    expect(config.twins).toBeNull();
+    expect(config.twinsAt).toBe('http://10.0.0.5:8081/twilio');
+    expect(config.twilio).toMatchObject({
+      apiBaseUrl: 'http://10.0.0.5:8081/twilio',
+      apiSecret: secrets.TWILIO_API_SECRET,
+      authToken: secrets.TWILIO_AUTH_TOKEN,
+      accountSid: 'AC7717e5000000000000000000000000a1',
+      phoneNumbers: ['+15005550006'],
+    });
+    // In this process otherwise, and on Twilio the URL is the REST client's test hook only.
+    expect(configFromEnv({ SWITCHBOARD_BACKEND: 'twilio-twins' }, '/srv/app').twinsAt).toBeNull();
+  });
+
+  it('refuses to start without the secrets, naming each', () => {
+    expect(() =>
+      configFromEnv(
+        { SWITCHBOARD_BACKEND: 'twilio-twins', SWITCHBOARD_TWILIO_API_URL: 'http://10.0.0.5:8081' },
+        '/srv/app',
+      ),
+    ).toThrow(/TWILIO_API_SECRET is not set[\s\S]*TWILIO_AUTH_TOKEN is not set/);
+  });
+
+  it("sends the browsers to the twins' origin with Twilio's own paths", () => {
+    const cloud = twinsElsewhere('http://10.0.0.5:8081/twilio');
+    expect(cloud.endpoints('https://phone.example.com')).toEqual({
+      sync: {
+        twilsock: { uri: 'ws://10.0.0.5:8081/v3/wsconnect' },
+        cdsUri: 'http://10.0.0.5:8081',
+      },
+      voice: {
+        chunderw: '10.0.0.5:8081',
+        signallingUrl: 'ws://10.0.0.5:8081/signal',
+        insights: false,
+      },
+    });
+    expect(cloud.connectSources).toEqual(['http://10.0.0.5:8081', 'ws://10.0.0.5:8081']);
+    expect(cloud.callsEndHere).toBe(false);
+    expect(twinsElsewhere('https://twins.example.com/twilio').endpoints('x').sync).toEqual({
+      twilsock: { uri: 'wss://twins.example.com/v3/wsconnect' },
+      cdsUri: 'https://twins.example.com',
+    });
+  });
 });
 
 describe('isLoopbackHost', () => {
