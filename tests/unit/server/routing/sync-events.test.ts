@@ -113,6 +113,16 @@ async function aliceOnCall(at: number) {
   return { call, leg };
 }
 
+/** Twilio's status callbacks for the end of Alice's call: her leg's, then the call's. */
+async function aliceCallEnds(call: string, leg: { CallSid: string }): Promise<void> {
+  await t.post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
+  await t.post(
+    '/api/twilio/status',
+    { CallSid: call, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: 'Alice' },
+    204,
+  );
+}
+
 describe('routing that follows Sync’s webhooks', () => {
   beforeAll(async () => {
     t = await startTwilioApp({
@@ -263,12 +273,7 @@ describe('routing that follows Sync’s webhooks', () => {
     expect((await rung(WED_OPEN + 95_000)).rung).toEqual([BOB]);
     // The call ends and the server writes her free; that write's event has not come yet (Sync
     // sends its webhooks one at a time, after every change before it).
-    await t.post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
-    await t.post(
-      '/api/twilio/status',
-      { CallSid: call, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: 'Alice' },
-      204,
-    );
+    await aliceCallEnds(call, leg);
     await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(false);
     expect(await rung(WED_OPEN + 95_100)).toEqual({ rung: [ALICE, BOB], reads: 0 });
   });
@@ -292,12 +297,7 @@ describe('routing that follows Sync’s webhooks', () => {
     expect((await rung(WED_OPEN + 95_700)).rung).toEqual([BOB]);
     other.status = 'completed';
     // The callbacks come: she is written free.
-    await t.post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
-    await t.post(
-      '/api/twilio/status',
-      { CallSid: call, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: 'Alice' },
-      204,
-    );
+    await aliceCallEnds(call, leg);
     await expect.poll(() => presenceOf(ALICE)?.onCall).toBe(false);
   });
 
@@ -307,12 +307,7 @@ describe('routing that follows Sync’s webhooks', () => {
     // Sync refuses everything: the call ends, and the server's "off the call" cannot be written.
     t.api.failWith(503);
     try {
-      await t.post('/api/twilio/leg', { ...leg, CallStatus: 'completed' }, 204);
-      await t.post(
-        '/api/twilio/status',
-        { CallSid: call, CallStatus: 'completed', From: `client:${vid(CAT)}`, To: 'Alice' },
-        204,
-      );
+      await aliceCallEnds(call, leg);
       // Sync (and the copy its events keep) still say she is on a call; this server knows better.
       expect(presenceOf(ALICE)?.onCall).toBe(true);
       expect((await rung(WED_OPEN + 97_100)).rung).toEqual([ALICE, BOB]);
