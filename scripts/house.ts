@@ -4,7 +4,8 @@
  * … from`, and `import()`), and prints:
  *
  * - the imports between Twilio's twins (server/twins/) and the app (every other folder of server/
- *   but server/platform/ and the composition root: app.ts, main.ts, config.ts), each way;
+ *   but server/platform/ and the composition roots: app.ts, main.ts, config.ts, twins-main.ts),
+ *   each way;
  * - the import circles (strongly connected sets of files) in server/ and in src/;
  * - the backend conditionals outside the twins and the platform: lines that choose what to do by
  *   which backend runs. A line counts when it names the backend (`config.backend`, `config.twins`,
@@ -36,7 +37,12 @@ export interface House {
   conditionals: { app: string[]; config: string[]; features: string[] };
 }
 
-const ROOT_FILES = new Set(['server/app.ts', 'server/main.ts', 'server/config.ts']);
+const ROOT_FILES = new Set([
+  'server/app.ts',
+  'server/main.ts',
+  'server/config.ts',
+  'server/twins-main.ts',
+]);
 
 export function roomOf(path: string): Room {
   if (!path.startsWith('server/')) return 'src';
