@@ -85,6 +85,17 @@ function twinsSeed(): Record<string, string> {
   return { SWITCHBOARD_TWINS_SEED: runSeed };
 }
 
+/** A test child process's environment: the runner's, on loopback `port` with its own data folder. */
+export function childEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    SWITCHBOARD_DATA: dataDir,
+  };
+}
+
 /**
  * Starts the real server (built: {@link serverEntry}) as a child process on a free loopback port
  * with its own data folder, and resolves once it prints its "listening" line.
@@ -97,11 +108,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const child = spawn(node, args, {
     cwd: root,
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SWITCHBOARD_DATA: dataDir,
+      ...childEnv(port, dataDir),
       SWITCHBOARD_BACKEND: backend,
       ...twinsSeed(),
       ...options.env,

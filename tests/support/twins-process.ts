@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './ports';
+import { childEnv } from './server';
 
 export interface TwinsProcess {
   url: string;
@@ -35,11 +36,7 @@ export async function startTwinsProcess(options: {
   const child = spawn(process.execPath, ['--enable-source-maps', twinsEntry], {
     cwd: root,
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SWITCHBOARD_DATA: dataDir,
+      ...childEnv(port, dataDir),
       SWITCHBOARD_PUBLIC_URL: options.publicUrl,
       ...options.env,
     },
