@@ -83,6 +83,12 @@ export function availabilityFrom(
  */
 export type LiveCallCheck = (identity: string) => Promise<boolean | null>;
 
+/** A presence item as it would read without its "on a call". */
+const offCall = (item: StoredMapItem): StoredMapItem => ({
+  ...item,
+  data: { ...item.data, onCall: false },
+});
+
 /** What decides someone's availability, as read. */
 interface Read {
   item: StoredMapItem | undefined;
@@ -241,7 +247,7 @@ export function createRoutingData(deps: {
    */
   const asRead = (identity: string, item: StoredMapItem | undefined): StoredMapItem | undefined =>
     item?.data.onCall === true && wroteOnCall.get(identity) === true && !deps.onCall(identity)
-      ? { ...item, data: { ...item.data, onCall: false } }
+      ? offCall(item)
       : item;
   /** Someone's availability at `at`, from their item (as routing reads it) and do not disturb. */
   const availabilityAt = (
@@ -368,8 +374,7 @@ export function createRoutingData(deps: {
       if (liveCall === true && was === 'available') out.set(identity, 'onCall');
       if (liveCall === false && was === 'onCall') {
         const r = read.get(identity)!;
-        const item = r.item && { ...r.item, data: { ...r.item.data, onCall: false } };
-        out.set(identity, availabilityFrom(item, r.doNotDisturb, false, at));
+        out.set(identity, availabilityFrom(r.item && offCall(r.item), r.doNotDisturb, false, at));
       }
     });
     return out;
