@@ -7,7 +7,6 @@
  * which (server/CONTEXT.md). Its configuration reads are listed in docs/architecture.md.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type twilio from 'twilio';
 import { registerAudioRoutes } from './audio/routes';
 import { restMediaMaps } from './audio/stored';
@@ -39,7 +38,7 @@ import { registerUserRoutes } from './identity/user-routes';
 import { createUsers } from './identity/users';
 import { securityHeaders } from './platform/http/headers';
 import { requestOrigin } from './platform/http/origin';
-import { selfAddress } from './platform/http/hosts';
+import { listenAt, selfAddress } from './platform/http/hosts';
 import { ownTls } from './platform/http/own-tls';
 import { Router } from './platform/http/router';
 import { createHttpServer } from './platform/http/server';
@@ -329,15 +328,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     announcements,
     settled: () => directory.settled(),
     async listen(port = config.port) {
-      const url = await new Promise<string>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, config.host, () => {
-          server.off('error', reject);
-          const { address, port: bound } = server.address() as AddressInfo;
-          const host = address.includes(':') ? `[${address}]` : address;
-          resolve(`${config.tls ? 'https' : 'http'}://${host}:${bound}`);
-        });
-      });
+      const url = await listenAt(server, port, config.host, config.tls ? 'https' : 'http');
       try {
         await cloud.open(url);
         config.twilio.apiBaseUrl ??= await cloud.restBase();

@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rtpPortsFromEnv } from './calls/settings';
 import { createSpeech } from './guidance/speech';
-import { httpUrl, nonEmpty, type Env } from './platform/config';
-import { selfAddress } from './platform/http/hosts';
+import { httpUrl, nonEmpty, parsePort, type Env } from './platform/config';
+import { listenAt, selfAddress } from './platform/http/hosts';
 import { twilioConfigFromEnv } from './twilio/config';
 import { twinEnvironment, TWIN_PHONE_NUMBER } from './twins/account';
 import { createTwins, type Twins } from './twins';
@@ -24,7 +23,7 @@ import { createTwins, type Twins } from './twins';
  * hooks (SWITCHBOARD_SYNC_*, SWITCHBOARD_TWINS_NETWORK, …). At start it prints the line the app
  * servers' environment needs.
  */
-export interface TwinsProcessConfig {
+interface TwinsProcessConfig {
   host: string;
   port: number;
   dataDir: string;
@@ -32,10 +31,7 @@ export interface TwinsProcessConfig {
 }
 
 /** The twins' process settings and the made-up account; throws a readable error. */
-export function twinsConfigFromEnv(env: Env, cwd = process.cwd()) {
-  const rawPort = nonEmpty(env.PORT) ?? '8081';
-  if (!/^[0-9]{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
-    throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(rawPort)}`);
+function twinsConfigFromEnv(env: Env, cwd = process.cwd()) {
   const dataDir = resolve(cwd, nonEmpty(env.SWITCHBOARD_DATA) ?? 'twins-data');
   const publicUrl = new URL(httpUrl(env, 'SWITCHBOARD_PUBLIC_URL', 'http://127.0.0.1:8080')).origin;
   const account = twilioConfigFromEnv(
@@ -44,14 +40,14 @@ export function twinsConfigFromEnv(env: Env, cwd = process.cwd()) {
   );
   const config: TwinsProcessConfig = {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
-    port: Number(rawPort),
+    port: parsePort(env.PORT, 8081),
     dataDir,
     publicUrl,
   };
   return { config, account, rtpPorts: rtpPortsFromEnv(nonEmpty(env.VOICE_RTP_PORTS)) };
 }
 
-export interface TwinsProcess {
+interface TwinsProcess {
   /** Where the twins answer (`http://host:port`). */
   url: string;
   /** What an app server's environment needs to reach them. */
@@ -60,10 +56,7 @@ export interface TwinsProcess {
 }
 
 /** Starts the twins on their own HTTP server. */
-export async function startTwinsProcess(
-  env: Env,
-  log: (message: string) => void,
-): Promise<TwinsProcess> {
+async function startTwinsProcess(env: Env, log: (message: string) => void): Promise<TwinsProcess> {
   const { config, account, rtpPorts } = twinsConfigFromEnv(env);
   mkdirSync(config.dataDir, { recursive: true });
   const speech = createSpeech({ dataDir: config.dataDir });
@@ -89,13 +82,7 @@ export async function startTwinsProcess(
   server.on('upgrade', (req, socket, head) => {
     if (!twins.handleUpgrade(req, socket, head)) socket.destroy();
   });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(config.port, config.host, () => done());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = selfAddress(`http://${host}:${port}`);
+  const url = selfAddress(await listenAt(server, config.port, config.host, 'http'));
   await twins.open(url, config.publicUrl);
   const appEnv = {
     SWITCHBOARD_BACKEND: 'twilio-twins',
@@ -146,4 +133,4 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
 }
 
-if (process.argv[1] !== undefined && /twins(-main)?\.(mjs|ts)$/.test(process.argv[1])) void main();
+void main();

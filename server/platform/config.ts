@@ -46,9 +46,10 @@ export function httpUrl(env: Env, name: string, fallback: string): string {
   return url.href;
 }
 
-function parsePort(raw: string | undefined): number {
+/** PORT: 0 to 65535 (0 picks a free port), `fallback` when unset; throws a readable error. */
+export function parsePort(raw: string | undefined, fallback = 8080): number {
   const value = nonEmpty(raw);
-  if (value === null) return 8080;
+  if (value === null) return fallback;
   if (!/^[0-9]{1,5}$/.test(value) || Number(value) > 65535) {
     throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
   }

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { isIP, type AddressInfo, type Server as NetServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { isLoopbackHost } from '../config';
 
@@ -77,4 +77,24 @@ export function selfAddress(url: string): string {
   if (u.hostname === '0.0.0.0') u.hostname = '127.0.0.1';
   if (u.hostname === '[::]') u.hostname = '[::1]';
   return u.origin;
+}
+
+/**
+ * Starts `server` listening on `host` and `port` (0: a free one); resolves with the URL it is bound
+ * at (`scheme://host:port`, an IPv6 host in brackets), or rejects with the listen error.
+ */
+export function listenAt(
+  server: NetServer,
+  port: number,
+  host: string,
+  scheme: 'http' | 'https',
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const { address, port: bound } = server.address() as AddressInfo;
+      resolve(`${scheme}://${address.includes(':') ? `[${address}]` : address}:${bound}`);
+    });
+  });
 }
